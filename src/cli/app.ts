@@ -1,0 +1,95 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import pc from "picocolors";
+import type { Command } from "commander";
+import { RepositoryError } from "../errors.js";
+import { PLAIN, type Paint, type Style } from "../render/paint.js";
+import type { Context } from "../services/context.js";
+import type { Store } from "../store/store.js";
+import type { IO } from "./io.js";
+import type { View } from "./view.js";
+
+export interface GlobalOptions {
+  C?: string;
+  as?: string;
+  mission?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+/** Finds templates/ beside the bundle (dist/) or the sources (src/cli/). */
+function templatesDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const rel of ["../templates", "../../templates"]) {
+    const dir = resolve(here, rel);
+    if (existsSync(`${dir}/themes`)) return dir;
+  }
+  return resolve(here, "../templates");
+}
+
+/** Per-invocation state shared by the commands: global flags, output style, the context. */
+export class App {
+  globals: GlobalOptions = {};
+  result: View | undefined;
+  private ctx: Context | undefined;
+  private storePromise: Promise<Store> | undefined;
+
+  constructor(readonly io: IO, readonly makeStore: (cwd: string, ctx: Context) => Promise<Store>) {}
+
+  /** Reads the global flags from the command that runs (commander merges them up the tree). */
+  configure(cmd: Command): void {
+    this.globals = cmd.optsWithGlobals() as GlobalOptions;
+  }
+
+  get json(): boolean {
+    return Boolean(this.globals.json);
+  }
+
+  colorEnabled(stream: { isTTY?: boolean }): boolean {
+    const env = this.io.env;
+    if (this.globals.color === false || this.json || ("NO_COLOR" in env && env.NO_COLOR !== "")) return false;
+    if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+    return Boolean(stream.isTTY);
+  }
+
+  style(stream: { isTTY?: boolean; columns?: number } = this.io.stdout): Style {
+    const paint: Paint = this.colorEnabled(stream) ? pc.createColors(true) : PLAIN;
+    const width = stream.columns ?? (Number(this.io.env.COLUMNS) || 100);
+    return { paint, tty: Boolean(stream.isTTY), width };
+  }
+
+  warn(message: string): void {
+    if (this.globals.quiet) return;
+    const p = this.style(this.io.stderr).paint;
+    this.io.stderr.write(`${p.yellow("!")} ${message.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?")}\n`);
+  }
+
+  cwd(): string {
+    const dir = this.globals.C ? resolve(this.io.cwd, this.globals.C) : this.io.cwd;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new RepositoryError("E_NOT_A_REPO", `Cannot change to ${dir}: no such directory`, "check the path given to -C");
+    }
+    return dir;
+  }
+
+  context(): Context {
+    if (this.ctx) return this.ctx;
+    const cwd = this.cwd();
+    const ctx: Context = {
+      cwd,
+      env: this.io.env,
+      now: () => new Date(),
+      ids: { uid: () => randomUUID().replace(/-/g, ""), noteId: () => randomBytes(6).toString("hex"), random: Math.random },
+      warn: (m) => this.warn(m),
+      store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
+      actorFlags: { as: this.globals.as, mission: this.globals.mission },
+      templatesDir: templatesDir(),
+    };
+    this.ctx = ctx;
+    return ctx;
+  }
+}

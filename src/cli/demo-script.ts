@@ -1,0 +1,98 @@
+import { rmSync } from "node:fs";
+import { createScratchRepository, stateLogGraph } from "../store/scratch-repo.js";
+import type { App } from "./app.js";
+import type { IO } from "./io.js";
+
+interface Step {
+  say: string;
+  argv: string[];
+  /** Expected to be refused: the demo shows the guard at work. */
+  refused?: boolean;
+}
+
+const ZEUS = ["--as", "Zeus"];
+const ATHENA = ["--as", "Athena"];
+const HEPH = ["--as", "Hephaestus"];
+const DAEDALUS = ["--as", "Daedalus"];
+const ARTEMIS = ["--as", "Artemis"];
+
+/** The story: the seed's coordination patterns, each step a real command line. */
+const STEPS: Step[] = [
+  { say: "The Director sets up Pantheon in a fresh repository.", argv: ["init", "--yes"] },
+  { say: "Five personas start their missions (the Director would use `pantheon summon`).", argv: ["mission", "start", "--role", "administrator", "--persona", "Zeus", "--objective", "orchestrate the login feature"] },
+  { say: "", argv: ["mission", "start", "--role", "architect", "--persona", "Athena"] },
+  { say: "", argv: ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"] },
+  { say: "", argv: ["mission", "start", "--role", "engineer", "--persona", "Daedalus"] },
+  { say: "", argv: ["mission", "start", "--role", "tester", "--persona", "Artemis"] },
+  { say: "Zeus, the administrator, plans the work with dependencies.", argv: [...ZEUS, "task", "create", "--title", "Design the login flow", "--role", "architect", "--priority", "high"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Implement login", "--role", "engineer", "--priority", "high", "--depends-on", "1"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Test login", "--role", "tester", "--depends-on", "2"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Rate-limit login attempts", "--role", "engineer", "--priority", "low"] },
+  { say: "Hephaestus is eager, but the design is not done: the claim guard refuses.", argv: [...HEPH, "task", "claim", "ENG-H-0002"], refused: true },
+  { say: "Athena designs, and hands the implementation over with notes (architect → engineer).", argv: [...ATHENA, "task", "claim", "ARC-H-0001"] },
+  { say: "", argv: [...ATHENA, "task", "close", "ARC-H-0001", "--notes", "ADR-001: sessions with rotating refresh tokens"] },
+  { say: "", argv: [...ATHENA, "task", "handoff", "ENG-H-0002", "--notes", "Follow ADR-001; start with the token store"] },
+  { say: "Hephaestus claims it now; Daedalus takes the rate limiter.", argv: [...HEPH, "task", "claim", "ENG-H-0002"] },
+  { say: "", argv: [...DAEDALUS, "task", "claim", "ENG-L-0004"] },
+  { say: "Two personas cannot hold one task: Daedalus tries to take Hephaestus's.", argv: [...DAEDALUS, "task", "claim", "ENG-H-0002"], refused: true },
+  { say: "Daedalus is stuck; Zeus reassigns the task (administrator orchestration).", argv: [...DAEDALUS, "task", "update", "ENG-L-0004", "--status", "BLOCKED", "--notes", "needs a Redis instance"] },
+  { say: "", argv: [...ZEUS, "task", "unassign", "ENG-L-0004", "--notes", "Redis is not coming this sprint; back to the pool"] },
+  { say: "Implementation goes to review, and the tester may start (engineer → tester).", argv: [...HEPH, "task", "update", "ENG-H-0002", "--status", "REVIEW", "--notes", "ready for testing"] },
+  { say: "", argv: [...ARTEMIS, "task", "claim", "TST-M-0003"] },
+  { say: "", argv: [...ARTEMIS, "task", "close", "TST-M-0003", "--notes", "12 cases, all green"] },
+  { say: "", argv: [...HEPH, "task", "close", "ENG-H-0002"] },
+  { say: "Athena's work is done; she ends her mission.", argv: [...ATHENA, "mission", "end", "--summary", "login design delivered"] },
+  { say: "Where things stand:", argv: ["task", "list"] },
+];
+
+export interface DemoResult {
+  dir: string;
+  steps: Step[];
+  transcript: string;
+  kept: boolean;
+}
+
+/** Runs the story through main(), the same code path as a user's commands, and captures it. */
+export async function runDemo(app: App, keep: boolean): Promise<DemoResult> {
+  const { main } = await import("./main.js");
+  const dir = createScratchRepository();
+  const out: string[] = [];
+  const style = app.style();
+  const p = style.paint;
+  try {
+    for (const step of STEPS) {
+      if (step.say) out.push("", p.bold(step.say));
+      out.push(p.dim(`$ pantheon ${step.argv.map(quote).join(" ")}`));
+      const io = captureIO(app.io, dir);
+      const code = await main(["--no-color", ...step.argv], io.io);
+      const text = (io.stdout() + io.stderr()).trimEnd();
+      out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
+      if ((code !== 0) !== Boolean(step.refused)) throw new Error(`demo step failed (exit ${code}): pantheon ${step.argv.join(" ")}\n${text}`);
+    }
+    out.push("", p.bold("The audit trail: git log --graph refs/coordination/main"), stateLogGraph(dir).trimEnd());
+    out.push("", keep ? `Repository kept at ${dir}` : p.dim("(the temporary repository was removed; --keep keeps it)"));
+    return { dir, steps: STEPS, transcript: out.join("\n").trimStart(), kept: keep };
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function captureIO(parent: IO, cwd: string): { io: IO; stdout: () => string; stderr: () => string } {
+  let o = "";
+  let e = "";
+  return {
+    io: {
+      stdout: { write: (s) => void (o += s), isTTY: parent.stdout.isTTY ?? false, columns: Math.max(60, (parent.stdout.columns ?? 100) - 2) },
+      stderr: { write: (s) => void (e += s), isTTY: false },
+      stdinIsTTY: false,
+      env: { ...parent.env, PANTHEON_MISSION: "", PANTHEON_PERSONA: "" },
+      cwd,
+    },
+    stdout: () => o,
+    stderr: () => e,
+  };
+}
+
+function quote(a: string): string {
+  return /^[\w@%+=:,./-]+$/.test(a) ? a : `"${a.replace(/(["\\$`])/g, "\\$1")}"`;
+}

@@ -1,0 +1,51 @@
+import { PantheonError } from "../errors.js";
+import { escapeText } from "../render/escape.js";
+import type { App } from "./app.js";
+import { isCommanderError } from "./exit-code.js";
+import type { View } from "./view.js";
+
+export const JSON_SCHEMA_VERSION = 1;
+
+/** stdout is the result: one JSON document with --json, else the human text. */
+export function printResult(app: App, v: View): void {
+  if (app.json) {
+    const doc: Record<string, unknown> = { schemaVersion: JSON_SCHEMA_VERSION, kind: v.kind, data: v.data };
+    if (v.changed) doc.changed = v.changed;
+    app.io.stdout.write(`${JSON.stringify(doc)}\n`);
+    return;
+  }
+  const text = v.text(app.style());
+  if (app.globals.quiet) {
+    const first = text.split("\n")[0] ?? "";
+    if (first.startsWith("✓") || first.includes("✓")) {
+      app.io.stdout.write(`${first}\n`);
+      return;
+    }
+  }
+  if (text !== "") app.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** stderr gets `✗ message` and a hint, or `{"error":{...}}` with --json; no stack unless -v. */
+export function printError(app: App, e: unknown, commandPath: string): void {
+  let code = "E_INTERNAL";
+  let message: string;
+  let hint: string | undefined;
+  if (e instanceof PantheonError) {
+    ({ code, message, hint } = e);
+  } else if (isCommanderError(e)) {
+    code = "E_USAGE";
+    message = e.message.replace(/^error: /, "").split("\n")[0]!;
+    hint = `${commandPath} --help`;
+  } else {
+    message = e instanceof Error ? e.message : String(e);
+    hint = "this is a bug in pantheon; run again with -v and report the output";
+  }
+  if (app.json) {
+    app.io.stderr.write(`${JSON.stringify({ error: { code, message, hint: hint ?? null } })}\n`);
+  } else {
+    const p = app.style(app.io.stderr).paint;
+    app.io.stderr.write(`${p.red("✗")} ${escapeText(message)}\n`);
+    if (hint) app.io.stderr.write(`  ${p.dim("hint:")} ${escapeText(hint)}\n`);
+  }
+  if (app.globals.verbose && e instanceof Error && e.stack) app.io.stderr.write(`${e.stack}\n`);
+}

@@ -1,0 +1,44 @@
+import type { Role } from "./roles.js";
+import type { Mission } from "./schemas/mission.js";
+import { CLAIMED_STATUSES } from "./task-status.js";
+import type { Task } from "./schemas/task.js";
+
+/**
+ * Who runs a command (DESIGN §1.7): a persona (usually on a mission) or the Director, the human
+ * at the keyboard. A persona's role comes from its mission.
+ */
+export type Actor =
+  | { kind: "director"; name: "Director"; role: null; mission: null }
+  | { kind: "persona"; name: string; role: Role | null; mission: Mission | null };
+
+export const DIRECTOR: Actor = { kind: "director", name: "Director", role: null, mission: null };
+
+export function personaActor(name: string, mission: Mission | null): Actor {
+  return { kind: "persona", name, role: mission?.role ?? null, mission };
+}
+
+/** Persona names compare case-insensitively everywhere (claims, missions, activity). */
+export function sameName(a: string | null | undefined, b: string | null | undefined): boolean {
+  return a != null && b != null && a.localeCompare(b, undefined, { sensitivity: "accent" }) === 0;
+}
+
+export function hasActiveMission(actor: Actor): actor is Actor & { kind: "persona"; mission: Mission } {
+  return actor.kind === "persona" && actor.mission !== null && actor.mission.status === "ACTIVE";
+}
+
+/** A live claim: closed tasks keep `claimedBy` as history only. */
+export function activeClaimant(task: Task): string | null {
+  return CLAIMED_STATUSES.includes(task.status) ? task.claimedBy : null;
+}
+
+/** The Director and an Administrator own every task; a claimant owns the task it claims. */
+export function isOwner(task: Task, actor: Actor): boolean {
+  if (actor.kind === "director") return true;
+  if (actor.role === "administrator" && hasActiveMission(actor)) return true;
+  return sameName(activeClaimant(task), actor.name);
+}
+
+/** How the actor appears in commits and notes: `Hephaestus (engineer)` or `Director`. */
+export function actorLabel(actor: Actor): string {
+  return actor.kind === "persona" && actor.role ? `${actor.name} (${actor.role})` : actor.name;
+}

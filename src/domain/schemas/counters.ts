@@ -1,0 +1,10 @@
+import * as z from "zod/mini";
+
+const Count = z.int().check(z.nonnegative());
+
+/** Highest number allocated per kind; allocation reads only this file, never the whole tree. */
+export const CountersSchema = z.object({ tasks: Count, epics: Count, missions: Count, reviews: Count });
+export type Counters = z.infer<typeof CountersSchema>;
+export type CounterKind = keyof Counters;
+
+export const EMPTY_COUNTERS: Counters = { tasks: 0, epics: 0, missions: 0, reviews: 0 };

@@ -1,0 +1,31 @@
+import * as z from "zod/mini";
+import { ROLES } from "../roles.js";
+import { LongText, RecordBase, RecordNumber, Timestamp } from "./common.js";
+
+export const MISSION_STATUSES = ["ACTIVE", "ENDED"] as const;
+
+export const WorktreeSchema = z.object({
+  path: z.string().check(z.minLength(1)),
+  branch: z.string().check(z.minLength(1)),
+  base: z.string().check(z.minLength(4)),
+});
+
+/** A persona's working session; `codename` survives renumbering at sync. */
+export const MissionSchema = z.object({
+  ...RecordBase,
+  number: RecordNumber,
+  codename: z.string().check(z.regex(/^[a-z]+-[a-z]+$/)),
+  persona: z.string().check(z.minLength(1), z.maxLength(40)),
+  role: z.enum(ROLES),
+  objective: LongText,
+  status: z.enum(MISSION_STATUSES),
+  startedAt: Timestamp,
+  endedAt: z.nullable(Timestamp),
+  assistant: z.nullable(z.string()),
+  worktree: z.nullable(WorktreeSchema),
+  headAtStart: z.nullable(z.string()),
+  headAtEnd: z.nullable(z.string()),
+  summary: z.nullable(LongText),
+  formerNumbers: z.array(RecordNumber),
+});
+export type Mission = z.infer<typeof MissionSchema>;

@@ -1,0 +1,15 @@
+import * as z from "zod/mini";
+import { LongText, Timestamp } from "./common.js";
+
+export const NOTE_KINDS = ["note", "handoff", "reassign", "review", "conflict", "system"] as const;
+
+/** Notes are append-only; `id` makes the union at a sync merge exact. */
+export const NoteSchema = z.object({
+  id: z.string().check(z.minLength(4), z.maxLength(64)),
+  at: Timestamp,
+  by: z.string().check(z.minLength(1), z.maxLength(80)),
+  kind: z.enum(NOTE_KINDS),
+  text: LongText,
+});
+export type Note = z.infer<typeof NoteSchema>;
+export type NoteKind = Note["kind"];

@@ -1,0 +1,32 @@
+import * as z from "zod/mini";
+import { ROLES } from "../roles.js";
+import { RecordBase } from "./common.js";
+
+/** The highest state layout this version reads and writes (DESIGN §2.1). */
+export const SCHEMA_VERSION = 1;
+
+export const PROJECT_TYPES = ["python", "typescript", "go", "rust", "other"] as const;
+
+export const FeaturesSchema = z.object({
+  pmSystem: z.boolean(),
+  sessionTracking: z.boolean(),
+  commitGuidelines: z.boolean(),
+  daemonNaming: z.boolean(),
+});
+
+export const ProjectSchema = z.object({
+  ...RecordBase,
+  schemaVersion: z.int().check(z.positive()),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  type: z.enum(PROJECT_TYPES),
+  description: z.string().check(z.maxLength(5000)),
+  features: FeaturesSchema,
+  customization: z.object({
+    personasTheme: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)),
+    variables: z.record(z.string(), z.string()),
+  }),
+  roles: z.array(z.enum(ROLES)),
+  assistant: z.nullable(z.string()),
+  worktree: z.object({ copy: z.array(z.string()), setup: z.nullable(z.string()) }),
+});
+export type Project = z.infer<typeof ProjectSchema>;

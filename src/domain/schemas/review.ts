@@ -1,0 +1,20 @@
+import * as z from "zod/mini";
+import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
+
+export const REVIEW_TYPES = ["code", "task_completion", "design", "general"] as const;
+export const REVIEW_STATUSES = ["PENDING", "APPROVED", "REJECTED", "WITHDRAWN"] as const;
+
+export const ReviewSchema = z.object({
+  ...RecordBase,
+  number: RecordNumber,
+  title: Title,
+  type: z.enum(REVIEW_TYPES),
+  status: z.enum(REVIEW_STATUSES),
+  task: z.nullable(RecordNumber),
+  requestedBy: z.string().check(z.minLength(1), z.maxLength(80)),
+  reviewer: z.nullable(z.string().check(z.minLength(1), z.maxLength(80))),
+  reason: z.nullable(LongText),
+  artifact: z.nullable(LongText),
+  formerNumbers: z.array(RecordNumber),
+});
+export type Review = z.infer<typeof ReviewSchema>;

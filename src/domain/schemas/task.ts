@@ -1,0 +1,25 @@
+import * as z from "zod/mini";
+import { TASK_ROLES } from "../roles.js";
+import { PRIORITIES } from "../priority.js";
+import { TASK_STATUSES } from "../task-status.js";
+import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
+import { NoteSchema } from "./note.js";
+
+/** The stored task. Its id (`ENG-H-0007`) is derived from role, priority and number. */
+export const TaskSchema = z.object({
+  ...RecordBase,
+  number: RecordNumber,
+  title: Title,
+  description: LongText,
+  role: z.enum(TASK_ROLES),
+  priority: z.enum(PRIORITIES),
+  status: z.enum(TASK_STATUSES),
+  dependencies: z.array(RecordNumber),
+  epic: z.nullable(RecordNumber),
+  claimedBy: z.nullable(z.string().check(z.minLength(1), z.maxLength(80))),
+  mission: z.nullable(RecordNumber),
+  completedBy: z.nullable(z.string().check(z.minLength(1), z.maxLength(80))),
+  notes: z.array(NoteSchema),
+  formerNumbers: z.array(RecordNumber),
+});
+export type Task = z.infer<typeof TaskSchema>;

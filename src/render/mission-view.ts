@@ -1,0 +1,84 @@
+import { missionHandle, missionId } from "../domain/ids.js";
+import type { Mission } from "../domain/schemas/mission.js";
+import { escapeText } from "./escape.js";
+import type { Style } from "./paint.js";
+import { table } from "./table.js";
+
+export interface MissionView {
+  id: string;
+  number: number;
+  codename: string;
+  /** The form to give a running assistant: it survives renumbering at sync. */
+  handle: string;
+  persona: string;
+  role: Mission["role"];
+  objective: string;
+  status: Mission["status"];
+  startedAt: string;
+  endedAt: string | null;
+  assistant: string | null;
+  worktree: Mission["worktree"];
+  headAtStart: string | null;
+  headAtEnd: string | null;
+  summary: string | null;
+  formerIds: string[];
+}
+
+export function missionView(m: Mission): MissionView {
+  return {
+    id: missionId(m.number),
+    number: m.number,
+    codename: m.codename,
+    handle: missionHandle(m),
+    persona: m.persona,
+    role: m.role,
+    objective: m.objective,
+    status: m.status,
+    startedAt: m.startedAt,
+    endedAt: m.endedAt,
+    assistant: m.assistant,
+    worktree: m.worktree,
+    headAtStart: m.headAtStart,
+    headAtEnd: m.headAtEnd,
+    summary: m.summary,
+    formerIds: m.formerNumbers.map(missionId),
+  };
+}
+
+/** `MSN-0003 silent-phoenix: Hephaestus (engineer)`. */
+export function missionLabel(m: MissionView): string {
+  return `${m.id} ${m.codename}: ${escapeText(m.persona)} (${m.role})`;
+}
+
+export function missionTable(missions: MissionView[], style: Style): string {
+  if (missions.length === 0) return style.tty ? style.paint.dim("No missions.") : "";
+  return table(
+    [
+      { header: "ID" },
+      { header: "CODENAME" },
+      { header: "PERSONA" },
+      { header: "ROLE" },
+      { header: "STATUS", color: (v) => (v === "ACTIVE" ? style.paint.green : style.paint.gray) },
+      { header: "STARTED" },
+      { header: "OBJECTIVE", flex: true },
+    ],
+    missions.map((m) => [m.id, m.codename, m.persona, m.role, m.status, m.startedAt.replace("T", " ").slice(0, 16), m.objective]),
+    style,
+  );
+}
+
+export function missionDetailText(m: MissionView, style: Style): string {
+  const p = style.paint;
+  const field = (k: string, v: string) => `${p.dim(k.padEnd(12))} ${v}`;
+  const lines = [
+    `${p.bold(m.id)}  ${m.codename}  ${escapeText(m.persona)} (${m.role})`,
+    field("status", m.status === "ACTIVE" ? p.green(m.status) : m.status),
+    field("started", m.startedAt.replace("T", " ").slice(0, 16)),
+  ];
+  if (m.endedAt) lines.push(field("ended", m.endedAt.replace("T", " ").slice(0, 16)));
+  if (m.objective) lines.push(field("objective", escapeText(m.objective)));
+  if (m.assistant) lines.push(field("assistant", escapeText(m.assistant)));
+  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${m.worktree.base.slice(0, 12)})`));
+  if (m.summary) lines.push(field("summary", escapeText(m.summary)));
+  return lines.join("\n");
+}

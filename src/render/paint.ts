@@ -1,0 +1,24 @@
+/** Colour functions; the CLI passes picocolors or the plain set (NO_COLOR, pipes, --no-color). */
+export interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  blue(s: string): string;
+  magenta(s: string): string;
+  cyan(s: string): string;
+  gray(s: string): string;
+}
+
+const id = (s: string) => s;
+export const PLAIN: Paint = { bold: id, dim: id, red: id, green: id, yellow: id, blue: id, magenta: id, cyan: id, gray: id };
+
+/** How human output is laid out: a terminal gets aligned, coloured tables; a pipe gets TSV. */
+export interface Style {
+  paint: Paint;
+  tty: boolean;
+  width: number;
+}
+
+export const PLAIN_STYLE: Style = { paint: PLAIN, tty: false, width: 100 };

@@ -1,0 +1,37 @@
+import { displayWidth, escapeText, truncate } from "./escape.js";
+import type { Style } from "./paint.js";
+
+export interface Column {
+  header: string;
+  /** A flexible column shrinks (with …) to keep the table within the terminal. */
+  flex?: boolean;
+  /** Colour for a cell, applied after padding so alignment is kept. */
+  color?: (value: string) => ((s: string) => string) | undefined;
+}
+
+/**
+ * Aligned columns on a terminal, never wider than it; tab-separated lines without a header
+ * when piped, so `cut` and `awk` work. Cell text is always escaped.
+ */
+export function table(columns: Column[], rows: string[][], style: Style): string {
+  const cells = rows.map((r) => r.map((c) => escapeText(c).replace(/\t/g, " ")));
+  if (!style.tty) return cells.map((r) => r.join("\t")).join("\n");
+  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i] ?? ""))));
+  const gap = 2;
+  const total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
+  const flex = columns.findIndex((c) => c.flex);
+  if (total > style.width && flex >= 0) widths[flex] = Math.max(8, widths[flex]! - (total - style.width));
+  const line = (values: string[], header: boolean) =>
+    values
+      .map((v, i) => {
+        const w = widths[i]!;
+        const cut = truncate(v, w);
+        const padded = i === values.length - 1 ? cut : cut + " ".repeat(Math.max(0, w - displayWidth(cut)));
+        if (header) return style.paint.bold(padded);
+        const color = columns[i]?.color?.(v);
+        return color ? color(padded) : padded;
+      })
+      .join(" ".repeat(gap))
+      .trimEnd();
+  return [line(columns.map((c) => c.header), true), ...cells.map((r) => line(r, false))].join("\n");
+}

@@ -1,0 +1,63 @@
+import { taskId, missionId } from "../domain/ids.js";
+import { blockingState } from "../domain/blocking.js";
+import { epicRefId, taskRefId, type Refs } from "../domain/refs.js";
+import type { Note } from "../domain/schemas/note.js";
+import type { Task } from "../domain/schemas/task.js";
+
+/** The task summary of DESIGN §4.2: what list-type commands return. */
+export interface TaskSummaryView {
+  id: string;
+  number: number;
+  title: string;
+  role: Task["role"];
+  priority: Task["priority"];
+  status: Task["status"];
+  dependencies: string[];
+  blockedBy: string[];
+  waitingOnReview: string[];
+  epic: string | null;
+  claimedBy: string | null;
+  mission: string | null;
+  completedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskDetailView extends TaskSummaryView {
+  description: string;
+  notes: Note[];
+  formerIds: string[];
+  allowedActions: string[];
+}
+
+export function taskSummaryView(task: Task, refs: Refs): TaskSummaryView {
+  const b = blockingState(task, (n) => refs.tasks.get(n));
+  return {
+    id: taskId(task),
+    number: task.number,
+    title: task.title,
+    role: task.role,
+    priority: task.priority,
+    status: task.status,
+    dependencies: task.dependencies.map((n) => taskRefId(refs, n)),
+    blockedBy: b.blockedBy.map((n) => taskRefId(refs, n)),
+    waitingOnReview: b.waitingOnReview.map((n) => taskRefId(refs, n)),
+    epic: task.epic === null ? null : epicRefId(refs, task.epic),
+    claimedBy: task.claimedBy,
+    mission: task.mission === null ? null : missionId(task.mission),
+    completedBy: task.completedBy,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+  };
+}
+
+export function taskDetailView(task: Task, refs: Refs, allowedActions: string[]): TaskDetailView {
+  return {
+    ...taskSummaryView(task, refs),
+    description: task.description,
+    notes: task.notes,
+    // A former number's id used the task's role and priority of today: numbers are identity.
+    formerIds: task.formerNumbers.map((n) => taskId({ ...task, number: n })),
+    allowedActions,
+  };
+}

@@ -1,0 +1,32 @@
+import type { Store } from "../store/store.js";
+
+/** Random values, injected so tests can seed them. */
+export interface Ids {
+  /** A record uid: identity across renumbering at sync. */
+  uid(): string;
+  /** A note id: unique enough to union notes at a merge. */
+  noteId(): string;
+  /** A float in [0, 1). */
+  random(): number;
+}
+
+/** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */
+export interface Context {
+  /** The directory commands run in (`-C` applied). */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now(): Date;
+  ids: Ids;
+  /** Chatter for stderr: warnings and notices, never results. */
+  warn(message: string): void;
+  /** The repository's store, discovered on first use. */
+  store(): Promise<Store>;
+  /** `--as` and `--mission` from the command line (DESIGN §1.7). */
+  actorFlags: { as?: string | undefined; mission?: string | undefined };
+  /** The folder holding `templates/` (themes, personas, commands). */
+  templatesDir: string;
+}
+
+export function isoNow(ctx: Context): string {
+  return ctx.now().toISOString();
+}

@@ -1,0 +1,71 @@
+import { NotFoundError } from "../errors.js";
+import { parseEpicRef, taskId } from "../domain/ids.js";
+import type { Priority } from "../domain/priority.js";
+import type { TaskRole } from "../domain/roles.js";
+import type { Task } from "../domain/schemas/task.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { emptyRefs, type Refs } from "../domain/refs.js";
+import { findTask, loadRefs } from "./find-task.js";
+import { resolveActor } from "./resolve-actor.js";
+import { checkText, checkTitle } from "./validate-input.js";
+
+export interface CreateTaskInput {
+  title: string;
+  role: TaskRole;
+  priority?: Priority;
+  description?: string;
+  dependsOn?: string[];
+  epic?: string;
+}
+
+export interface TaskResult {
+  task: Task;
+  /** Records the task refers to (dependencies, epic), so views can name them by id. */
+  refs: Refs;
+}
+
+/** Creates a TODO task; its number comes from counters.json inside the same commit. */
+export async function createTask(ctx: Context, input: CreateTaskInput): Promise<TaskResult> {
+  const title = checkTitle(input.title);
+  const description = checkText(input.description, "--description");
+  const epicNumber = input.epic !== undefined ? parseEpicRef(input.epic) : null;
+  const store = await ctx.store();
+  const { result } = await store.mutate(async (tx) => {
+    const actor = await resolveActor(ctx, tx);
+    const refs = emptyRefs();
+    const deps: number[] = [];
+    for (const ref of input.dependsOn ?? []) {
+      const dep = await findTask(tx, ref, ctx.warn);
+      if (!deps.includes(dep.number)) deps.push(dep.number);
+    }
+    if (epicNumber !== null && !(await tx.get("epics", epicNumber))) {
+      throw new NotFoundError(`No epic ${input.epic}`, "pantheon epic list");
+    }
+    const number = await tx.allocate("tasks");
+    const at = isoNow(ctx);
+    const task: Task = {
+      uid: ctx.ids.uid(),
+      number,
+      title,
+      description,
+      role: input.role,
+      priority: input.priority ?? "MEDIUM",
+      status: "TODO",
+      dependencies: deps,
+      epic: epicNumber,
+      claimedBy: null,
+      mission: null,
+      completedBy: null,
+      notes: [],
+      formerNumbers: [],
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor.name,
+    };
+    tx.put("tasks", task);
+    await loadRefs(tx, task, refs);
+    return { result: { task, refs }, commit: commitInfo("task.create", `task ${taskId(task)}`, actor) };
+  });
+  return result;
+}

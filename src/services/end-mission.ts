@@ -1,0 +1,65 @@
+import { InvalidTransitionError, UsageError } from "../errors.js";
+import { activeClaimant, type Actor } from "../domain/actor.js";
+import { missionId, taskId } from "../domain/ids.js";
+import { applyTaskEvent } from "../domain/task-lifecycle.js";
+import type { Mission } from "../domain/schemas/mission.js";
+import type { Task } from "../domain/schemas/task.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { findMission, resolveActor } from "./resolve-actor.js";
+import { checkText } from "./validate-input.js";
+
+export interface EndMissionInput {
+  id?: string | undefined;
+  summary?: string | undefined;
+  release?: boolean | undefined;
+}
+
+export interface EndMissionResult {
+  mission: Mission;
+  /** Claims released to TODO (with --release). */
+  released: Task[];
+  /** Claims left on the ENDED mission (without --release): they can be resumed. */
+  kept: Task[];
+}
+
+/** Ends a mission; with `release`, its UNDERWAY and BLOCKED claims go back to TODO in the same commit. */
+export async function endMission(ctx: Context, input: EndMissionInput): Promise<EndMissionResult> {
+  const summary = input.summary === undefined ? null : checkText(input.summary, "--summary");
+  const store = await ctx.store();
+  const head = await store.codeHead();
+  const { result } = await store.mutate(async (tx) => {
+    const actor = await resolveActor(ctx, tx);
+    const before = await pickMission(tx, input.id, actor);
+    if (before.status === "ENDED") {
+      throw new InvalidTransitionError(`Mission ${missionId(before.number)} (${before.persona}) has already ENDED`, "pantheon mission list --active");
+    }
+    const at = isoNow(ctx);
+    const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head };
+    tx.put("missions", mission);
+    const claims = (await tx.all("tasks")).filter((t) => t.mission === before.number && activeClaimant(t) !== null);
+    const released: Task[] = [];
+    const kept: Task[] = [];
+    for (const t of claims) {
+      if (input.release && (t.status === "UNDERWAY" || t.status === "BLOCKED")) {
+        const facts = { actor, force: false, blockedBy: [], claimMissionActive: false };
+        const next = applyTaskEvent(t, "release", facts, at, { id: ctx.ids.noteId(), text: `released when ${missionId(before.number)} (${before.persona}) ended` });
+        tx.put("tasks", next);
+        released.push(next);
+      } else {
+        kept.push(t);
+      }
+    }
+    return { result: { mission, released, kept }, commit: commitInfo("mission.end", `mission ${missionId(before.number)}`, actor) };
+  });
+  if (result.kept.length > 0) {
+    ctx.warn(`warning: ${result.kept.length} claim(s) stay on the ENDED mission and can be resumed with "pantheon task claim": ${result.kept.map((t) => `${taskId(t)} (${t.status})`).join(", ")}`);
+  }
+  return result;
+}
+
+async function pickMission(tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
+  if (id !== undefined) return findMission(tx, id);
+  if (actor.kind === "persona" && actor.mission) return actor.mission;
+  throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");
+}

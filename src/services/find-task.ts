@@ -1,0 +1,51 @@
+import { NotFoundError } from "../errors.js";
+import { blockingState, type BlockingState } from "../domain/blocking.js";
+import { parseTaskRef, printable, taskId } from "../domain/ids.js";
+import { emptyRefs, type Refs } from "../domain/refs.js";
+import type { Task } from "../domain/schemas/task.js";
+import type { Snapshot } from "../store/store.js";
+
+/**
+ * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). A form
+ * whose prefix or letter is stale (after a priority or role change) still resolves, with a
+ * one-line notice naming the current id.
+ */
+export async function findTask(snap: Snapshot, input: string, warn: (m: string) => void): Promise<Task> {
+  const ref = parseTaskRef(input);
+  const task = await snap.get("tasks", ref.number);
+  if (!task) {
+    throw new NotFoundError(`No task ${printable(input)}`, "pantheon task list (or pantheon task search WORDS)", { number: ref.number });
+  }
+  const current = taskId(task);
+  if ((ref.role && ref.role !== task.role) || (ref.priority && ref.priority !== task.priority)) {
+    warn(`note: ${ref.written} is now ${current}`);
+  }
+  return task;
+}
+
+/**
+ * Loads what a task refers to (its dependencies and epic, one path read each) so views can
+ * name them by id, without loading the rest of the state.
+ */
+export async function loadRefs(snap: Snapshot, task: Task, into: Refs = emptyRefs()): Promise<Refs> {
+  for (const n of task.dependencies) {
+    if (into.tasks.has(n)) continue;
+    const dep = await snap.get("tasks", n);
+    if (dep) into.tasks.set(n, dep);
+  }
+  if (task.epic !== null && !into.epics.has(task.epic)) {
+    const epic = await snap.get("epics", task.epic).catch(() => null);
+    if (epic) into.epics.set(task.epic, epic);
+  }
+  return into;
+}
+
+/** Every task and epic, for list-type commands (corrupt records skipped with a warning). */
+export async function loadAllRefs(snap: Snapshot): Promise<Refs> {
+  const [tasks, epics] = await Promise.all([snap.all("tasks"), snap.all("epics")]);
+  return { tasks: new Map(tasks.map((t) => [t.number, t])), epics: new Map(epics.map((e) => [e.number, e])) };
+}
+
+export function blockingOf(task: Task, refs: Refs): BlockingState {
+  return blockingState(task, (n) => refs.tasks.get(n));
+}

@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import { DIRECTOR } from "../domain/actor.js";
+import type { ProjectSettings } from "../domain/project-config.js";
+import { SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
+import { isoNow, type Context } from "./context.js";
+import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
+import { commitActor } from "./resolve-actor.js";
+
+export interface InitResult {
+  project: Project;
+  /** False when the state already existed and was left untouched. */
+  stateCreated: boolean;
+  commit: string | null;
+  files: FileReport;
+  root: string | null;
+}
+
+/** Guesses the project type from the files at the root, for `init --yes`. */
+export function detectProjectType(root: string | null): Project["type"] {
+  if (!root) return "other";
+  const has = (f: string) => existsSync(join(root, f));
+  if (has("tsconfig.json") || has("package.json")) return "typescript";
+  if (has("pyproject.toml") || has("setup.py") || has("requirements.txt")) return "python";
+  if (has("go.mod")) return "go";
+  if (has("Cargo.toml")) return "rust";
+  return "other";
+}
+
+export async function projectDefaultsRoot(ctx: Context): Promise<string | null> {
+  return (await ctx.store()).root;
+}
+
+export function defaultProjectName(root: string | null, cwd: string): string {
+  return basename(root ?? cwd) || "project";
+}
+
+/**
+ * Writes the root commit of refs/coordination/main and the project folders. Re-running adds
+ * what is missing and leaves the rest (the state is never replaced by init).
+ */
+export async function initProject(ctx: Context, settings: ProjectSettings, o: { force: boolean }): Promise<InitResult> {
+  const store = await ctx.store();
+  let project: Project;
+  let commit: string | null = null;
+  const stateCreated = !(await store.exists());
+  if (stateCreated) {
+    const at = isoNow(ctx);
+    project = { ...settings, schemaVersion: SCHEMA_VERSION, uid: ctx.ids.uid(), createdAt: at, updatedAt: at, createdBy: "Director" };
+    commit = await store.initialize(project, { summary: `project ${settings.name} init by Director`, op: "project.init", ...commitActor(DIRECTOR) });
+  } else {
+    project = await (await store.snapshot()).project();
+  }
+  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project), o.force) : { created: [], existing: [] };
+  return { project, stateCreated, commit, files, root: store.root };
+}

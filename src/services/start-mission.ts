@@ -1,0 +1,78 @@
+import { ConflictError, UsageError } from "../errors.js";
+import { personaActor } from "../domain/actor.js";
+import { makeCodename } from "../domain/codename.js";
+import { missionId, printable } from "../domain/ids.js";
+import { activeMissionsOf, pickPersonaName } from "../domain/persona-names.js";
+import type { Role } from "../domain/roles.js";
+import type { Mission } from "../domain/schemas/mission.js";
+import { PERSONA_NAME } from "../domain/schemas/persona.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { loadTheme } from "./load-theme.js";
+import { checkText } from "./validate-input.js";
+
+export interface StartMissionInput {
+  role: Role;
+  persona?: string | undefined;
+  objective?: string | undefined;
+  assistant?: string | null;
+  worktree?: Mission["worktree"];
+}
+
+/**
+ * Starts an ACTIVE mission. With no name, picks the least-used free name of the role from the
+ * project's theme (and names added with `persona add`). A name is unique among ACTIVE missions;
+ * two concurrent starts that pick the same name are serialised by the ref's compare-and-swap.
+ */
+export async function startMission(ctx: Context, input: StartMissionInput): Promise<Mission> {
+  const objective = checkText(input.objective, "--objective");
+  const given = input.persona?.trim();
+  if (given !== undefined && !PERSONA_NAME.test(given)) {
+    throw new UsageError(`Invalid persona name "${printable(input.persona ?? "")}"`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
+  }
+  const store = await ctx.store();
+  const head = await store.codeHead();
+  const { result } = await store.mutate(async (tx) => {
+    const missions = await tx.all("missions");
+    let persona: string;
+    if (given !== undefined) {
+      const holder = activeMissionsOf(given, missions)[0];
+      if (holder) {
+        throw new ConflictError(`${holder.persona} is already on ACTIVE mission ${missionId(holder.number)}`, `choose another --persona, or end it: pantheon mission end ${missionId(holder.number)}`);
+      }
+      persona = given;
+    } else {
+      const project = await tx.project();
+      const theme = await loadTheme(ctx, project.customization.personasTheme);
+      const added = (await tx.personas()).filter((p) => p.role === input.role).map((p) => p.name);
+      const picked = pickPersonaName([...theme.roles[input.role], ...added], missions);
+      if (!picked) throw new ConflictError(`Every ${input.role} name of the ${theme.name} theme is on an ACTIVE mission`, `pantheon mission start --role ${input.role} --persona NAME`);
+      persona = picked;
+    }
+    const number = await tx.allocate("missions");
+    const at = isoNow(ctx);
+    const mission: Mission = {
+      uid: ctx.ids.uid(),
+      number,
+      codename: makeCodename(() => ctx.ids.random(), new Set(missions.map((m) => m.codename))),
+      persona,
+      role: input.role,
+      objective,
+      status: "ACTIVE",
+      startedAt: at,
+      endedAt: null,
+      assistant: input.assistant ?? null,
+      worktree: input.worktree ?? null,
+      headAtStart: head,
+      headAtEnd: null,
+      summary: null,
+      formerNumbers: [],
+      createdAt: at,
+      updatedAt: at,
+      createdBy: persona,
+    };
+    tx.put("missions", mission);
+    return { result: mission, commit: commitInfo("mission.start", `mission ${missionId(number)}`, personaActor(persona, mission)) };
+  });
+  return result;
+}

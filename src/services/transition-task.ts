@@ -1,0 +1,108 @@
+import { InvalidTransitionError } from "../errors.js";
+import { activeClaimant, type Actor } from "../domain/actor.js";
+import { taskId } from "../domain/ids.js";
+import { allowedActions, applyTaskEvent, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
+import type { Task } from "../domain/schemas/task.js";
+import type { TaskStatus } from "../domain/task-status.js";
+import type { Snapshot, Tx } from "../store/store.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import type { Refs } from "../domain/refs.js";
+import { blockingOf, findTask, loadRefs } from "./find-task.js";
+import { resolveActor } from "./resolve-actor.js";
+import { applyTaskSideEffects } from "./task-side-effects.js";
+import { checkText, requireNotes } from "./validate-input.js";
+
+export interface TransitionResult {
+  task: Task;
+  refs: Refs;
+  previous: TaskStatus;
+  event: TaskEvent;
+  actor: Actor;
+  /** Other records the same commit changed (a review requested or withdrawn...), as ids. */
+  changed: string[];
+}
+
+/** The facts the state table's guards need, read with one path read per dependency. */
+export async function transitionFacts(snap: Snapshot, task: Task, actor: Actor, force: boolean): Promise<{ facts: TransitionFacts; refs: Refs }> {
+  const refs = await loadRefs(snap, task);
+  const claimMission = activeClaimant(task) && task.mission !== null ? await snap.get("missions", task.mission) : null;
+  return {
+    facts: { actor, force, blockedBy: blockingOf(task, refs).blockedBy, claimMissionActive: claimMission?.status === "ACTIVE" },
+    refs,
+  };
+}
+
+interface Options {
+  id: string;
+  force?: boolean | undefined;
+  notes?: string | undefined;
+  noReview?: boolean | undefined;
+}
+
+/** Loads the task, applies one event of the table and its side effects, in one commit. */
+async function transition(ctx: Context, o: Options, op: string, pick: (t: Task) => TaskEvent): Promise<TransitionResult> {
+  const store = await ctx.store();
+  const { result } = await store.mutate(async (tx: Tx) => {
+    const actor = await resolveActor(ctx, tx);
+    const before = await findTask(tx, o.id, ctx.warn);
+    const event = pick(before);
+    const { facts, refs } = await transitionFacts(tx, before, actor, o.force ?? false);
+    const at = isoNow(ctx);
+    const note = o.notes !== undefined ? { id: ctx.ids.noteId(), text: o.notes } : undefined;
+    const task = applyTaskEvent(before, event, facts, at, note);
+    tx.put("tasks", task);
+    const changed = await applyTaskSideEffects(ctx, tx, { before, after: task, event, actor, at, noReview: o.noReview ?? false });
+    return {
+      result: { task, refs, previous: before.status, event, actor, changed },
+      commit: commitInfo(op, `task ${taskId(task)}`, actor),
+    };
+  });
+  return result;
+}
+
+/** Claims a TODO/READY task, or resumes a claim left on an ENDED mission. */
+export function claimTask(ctx: Context, o: { id: string; force?: boolean }): Promise<TransitionResult> {
+  return transition(ctx, o, "task.claim", (t) => (t.status === "TODO" || t.status === "READY" || t.status === "COMPLETE" || t.status === "ABORTED" ? "claim" : "resume"));
+}
+
+const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = { UNDERWAY: "start", REVIEW: "submit", BLOCKED: "block", TODO: "unblock" };
+
+/** `task update ID --status S`: the four status moves the table allows by that command. */
+export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus }): Promise<TransitionResult> {
+  const event = STATUS_EVENTS[o.status];
+  if (!event) {
+    const id = o.id;
+    const hint = o.status === "READY" ? `pantheon task handoff ${id} --notes "..."`
+      : o.status === "COMPLETE" ? `pantheon task close ${id}`
+      : `pantheon task close ${id} --status ABORTED --notes "why"`;
+    return Promise.reject(new InvalidTransitionError(`task update --status ${o.status} is not a transition; ${o.status} is set by another command`, hint));
+  }
+  if (o.status === "BLOCKED" && !o.notes) ctx.warn("note: say what blocks it next time with --notes, so others can help");
+  return transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event}`, () => event);
+}
+
+/** Closes a task as COMPLETE (default) or ABORTED (needs a note). */
+export function closeTask(ctx: Context, o: Options & { status?: "COMPLETE" | "ABORTED" }): Promise<TransitionResult> {
+  const aborted = o.status === "ABORTED";
+  const notes = aborted ? requireNotes(o.notes, `pantheon task close ${o.id} --status ABORTED`) : checkText(o.notes, "--notes") || undefined;
+  return transition(ctx, { ...o, notes }, aborted ? "task.abort" : "task.complete", () => (aborted ? "abort" : "complete"));
+}
+
+/** Hands a task to its role: READY, claim cleared, with a handoff note. */
+export function handoffTask(ctx: Context, o: Options): Promise<TransitionResult> {
+  const notes = requireNotes(o.notes, `pantheon task handoff ${o.id}`);
+  return transition(ctx, { ...o, notes }, "task.handoff", () => "handoff");
+}
+
+/** An owner takes a task back to TODO, with a reassign note. */
+export function unassignTask(ctx: Context, o: Options): Promise<TransitionResult> {
+  const notes = requireNotes(o.notes, `pantheon task unassign ${o.id}`);
+  return transition(ctx, { ...o, notes }, "task.unassign", () => "unassign");
+}
+
+/** Reopens a COMPLETE or ABORTED task as TODO. */
+export function reopenTask(ctx: Context, o: Options): Promise<TransitionResult> {
+  const notes = requireNotes(o.notes, `pantheon task reopen ${o.id}`);
+  return transition(ctx, { ...o, notes }, "task.reopen", () => "reopen");
+}

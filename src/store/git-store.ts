@@ -1,0 +1,167 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ContentionError, LockedError, RepositoryError } from "../errors.js";
+import { EMPTY_COUNTERS } from "../domain/schemas/counters.js";
+import type { Project } from "../domain/schemas/project.js";
+import { canonicalJson } from "./canonical-json.js";
+import { commitMessage } from "./commit-message.js";
+import { encodeCommit, parseCommit, type Signature } from "./commit-codec.js";
+import { loadGitConfig, resolveIdentity, type Identity } from "./git-config.js";
+import { GitTreeSource } from "./git-tree-source.js";
+import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
+import { ObjectDb } from "./object-db.js";
+import { RecordSnapshot } from "./record-snapshot.js";
+import { RecordTx } from "./record-tx.js";
+import { casRef, faultPoint, readRef } from "./ref-cas.js";
+import type { RepoPaths } from "./repo.js";
+import { backoffMs, retryBudget, sleep } from "./retry.js";
+import type { CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
+
+export interface GitStoreOptions {
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  warn: (message: string) => void;
+}
+
+/** The Store on `refs/coordination/main` of a real repository (DESIGN §2). */
+export class GitStore implements Store {
+  readonly db: ObjectDb;
+  private identityCache: Identity | undefined;
+
+  constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
+    this.db = new ObjectDb(paths.commonDir);
+  }
+
+  get root(): string | null {
+    return this.paths.workTree;
+  }
+  get commonDir(): string {
+    return this.paths.commonDir;
+  }
+
+  tip(): Promise<string | null> {
+    return readRef(this.paths.commonDir, REF);
+  }
+
+  async exists(): Promise<boolean> {
+    return (await this.tip()) !== null;
+  }
+
+  async codeHead(): Promise<string | null> {
+    // HEAD is per worktree (gitDir), the branch it names lives in the common dir.
+    const head = await readFile(join(this.paths.gitDir, "HEAD"), "utf8").catch(() => null);
+    if (!head) return null;
+    const sym = /^ref: (.+)$/m.exec(head);
+    return sym ? readRef(this.paths.commonDir, sym[1]!.trim()) : head.trim() || null;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const tip = await this.tip();
+    if (!tip) throw notInitialized();
+    const snap = await this.snapshotAt(tip);
+    await snap.project(); // refuses a newer schemaVersion before any command reads records
+    return snap;
+  }
+
+  /** A snapshot of any commit of the ref (history, merges). */
+  async snapshotAt(commit: string): Promise<Snapshot> {
+    const obj = await this.db.read(commit);
+    if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
+    const tree = parseCommit(obj.content).tree;
+    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn);
+  }
+
+  async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
+    const budget = retryBudget(this.opts.env);
+    const deadline = Date.now() + budget;
+    for (let attempt = 0; ; attempt++) {
+      const tip = await this.tip();
+      if (!tip) throw notInitialized();
+      const base = await this.snapshotAt(tip);
+      await base.project();
+      const tx = new RecordTx(base);
+      // Domain errors thrown here propagate untouched: nothing has been written yet.
+      const { result, commit: info } = await fn(tx);
+      if (tx.changes.size === 0) return { result, commit: null };
+      const oid = await this.writeCommit(tip, tx.changes, info);
+      await faultPoint("after-objects");
+      const cas = await casRef(this.paths.commonDir, REF, tip, oid);
+      if (cas.ok) return { result, commit: oid };
+      // A lock older than the whole budget was left by a killed process: waiting cannot help.
+      if (cas.reason === "locked" && cas.ageMs > budget) throw new LockedError(cas.lockPath, cas.ageMs);
+      if (Date.now() + 1 > deadline) {
+        if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
+        throw new ContentionError(
+          `Gave up after ${attempt + 1} attempts in ${Math.round(budget / 1000)} s: other writers kept changing ${REF}`,
+          "retry the command; if this persists, see pantheon doctor",
+          { attempts: attempt + 1 },
+        );
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+
+  async initialize(project: Project, info: CommitInfo): Promise<string> {
+    const changes: TreeChanges = new Map([
+      [PROJECT_PATH, Buffer.from(canonicalJson(project))],
+      [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
+    ]);
+    const oid = await this.writeCommit(null, changes, info);
+    const cas = await casRef(this.paths.commonDir, REF, null, oid);
+    if (cas.ok) return oid;
+    if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
+    throw new RepositoryError("E_GIT", `${REF} was created by another process meanwhile`, "pantheon task list");
+  }
+
+  /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
+  async writeCommit(parent: string | null, changes: TreeChanges, info: CommitInfo, extraParents: string[] = []): Promise<string> {
+    const baseTree = parent ? parseCommit((await this.db.read(parent)).content).tree : null;
+    const tree = await writeTreeChanges(this.db, baseTree, changes);
+    const id = this.identity();
+    const when = this.opts.now();
+    const stamp = (name: string, email: string): Signature => ({
+      name,
+      email,
+      timestamp: Math.floor(when.getTime() / 1000),
+      tzOffsetMinutes: -when.getTimezoneOffset(),
+    });
+    const body = encodeCommit({
+      tree,
+      parents: parent ? [parent, ...extraParents] : [...extraParents],
+      author: stamp(info.authorName ?? id.name, id.email),
+      committer: stamp(id.name, id.email),
+      message: commitMessage(info, changes.keys()),
+    });
+    return this.db.write("commit", body);
+  }
+
+  /** Git identity for commits (DESIGN §1.7); the fallback is announced once per clone. */
+  identity(): Identity {
+    if (this.identityCache) return this.identityCache;
+    const id = resolveIdentity(this.opts.env, loadGitConfig(this.paths.commonDir, this.opts.env));
+    if (id.source === "fallback") {
+      const marker = join(this.paths.commonDir, "pantheon", "identity-notice");
+      if (!existsSync(marker)) {
+        this.opts.warn(`no git user.name/user.email found; committing as "${id.name} <${id.email}>" (set them with: git config --global user.name "Your Name")`);
+        try {
+          mkdirSync(join(this.paths.commonDir, "pantheon"), { recursive: true });
+          writeFileSync(marker, `${id.name} <${id.email}>\n`);
+        } catch {
+          // Read-only common dir: the notice simply repeats; nothing depends on the marker.
+        }
+      }
+    }
+    this.identityCache = id;
+    return id;
+  }
+}
+
+function notInitialized(): RepositoryError {
+  return new RepositoryError(
+    "E_NOT_INITIALIZED",
+    `No Pantheon state in this repository (${REF} does not exist)`,
+    "pantheon init (or pantheon sync, when a remote already has state)",
+  );
+}

@@ -1,0 +1,70 @@
+import { RepositoryError } from "../errors.js";
+import { EMPTY_COUNTERS } from "../domain/schemas/counters.js";
+import type { Project } from "../domain/schemas/project.js";
+import { canonicalJson } from "./canonical-json.js";
+import { COUNTERS_PATH, PROJECT_PATH } from "./layout.js";
+import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
+import { RecordTx } from "./record-tx.js";
+import type { CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+
+class MapSource implements TreeSource {
+  constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
+  async read(path: string): Promise<Buffer | null> {
+    return this.files.get(path) ?? null;
+  }
+  async list(dir: string): Promise<string[] | null> {
+    const prefix = `${dir}/`;
+    const names = new Set<string>();
+    for (const path of this.files.keys()) if (path.startsWith(prefix)) names.add(path.slice(prefix.length).split("/")[0]!);
+    if (names.size === 0) return null;
+    return [...names].sort();
+  }
+}
+
+/** A Store kept in memory: for unit tests of services (no git, same record codec). */
+export class MemoryStore implements Store {
+  readonly root = null;
+  readonly commonDir = "(memory)";
+  readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo }> = [];
+  warnings: string[] = [];
+
+  async exists(): Promise<boolean> {
+    return this.commits.length > 0;
+  }
+
+  async codeHead(): Promise<string | null> {
+    return null;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    const head = this.commits.at(-1);
+    if (!head) throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state", "pantheon init");
+    return new RecordSnapshot(new MapSource(head.files), String(this.commits.length), (w) => this.warnings.push(w));
+  }
+
+  async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
+    const head = this.commits.at(-1);
+    const tx = new RecordTx(await this.snapshot());
+    const { result, commit } = await fn(tx);
+    if (tx.changes.size === 0) return { result, commit: null };
+    const files = new Map(head!.files);
+    for (const [path, bytes] of tx.changes) {
+      if (bytes) files.set(path, bytes);
+      else files.delete(path);
+    }
+    this.commits.push({ files, info: commit });
+    return { result, commit: String(this.commits.length) };
+  }
+
+  async initialize(project: Project, info: CommitInfo): Promise<string> {
+    if (this.commits.length > 0) throw new RepositoryError("E_GIT", "already initialized");
+    this.commits.push({
+      files: new Map([
+        [PROJECT_PATH, Buffer.from(canonicalJson(project))],
+        [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
+      ]),
+      info,
+    });
+    return "1";
+  }
+}

@@ -1,0 +1,135 @@
+import { CorruptRecordError, SchemaVersionError, RepositoryError } from "../errors.js";
+import { CountersSchema, type Counters } from "../domain/schemas/counters.js";
+import { PersonaSchema, type Persona } from "../domain/schemas/persona.js";
+import { ProjectSchema, SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
+import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, shardOf, type RecordKind } from "./layout.js";
+import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
+import type { Snapshot } from "./store.js";
+
+/** Where a snapshot's bytes come from: a git tree, or a map in unit tests. */
+export interface TreeSource {
+  read(path: string): Promise<Buffer | null>;
+  /** Entry names of a directory; null when it does not exist. */
+  list(dir: string): Promise<string[] | null>;
+}
+
+interface Parser<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
+/** Parses and validates one record, or throws CorruptRecordError naming path and commit. */
+export function decodeRecord<T>(schema: Parser<T>, bytes: Buffer, path: string, commit: string | null): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString("utf8"));
+  } catch (e) {
+    throw new CorruptRecordError(path, commit, `not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    throw new CorruptRecordError(path, commit, `${where}${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+export class RecordSnapshot implements Snapshot {
+  private projectCache: Project | undefined;
+  constructor(
+    private readonly source: TreeSource,
+    readonly commit: string | null,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async project(): Promise<Project> {
+    if (this.projectCache) return this.projectCache;
+    const bytes = await this.source.read(PROJECT_PATH);
+    if (!bytes) throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
+    // Check the version before the schema: a newer layout may not parse, and must say "upgrade".
+    const version = peekSchemaVersion(bytes);
+    if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
+    this.projectCache = decodeRecord(ProjectSchema, bytes, PROJECT_PATH, this.commit);
+    return this.projectCache;
+  }
+
+  async counters(): Promise<Counters> {
+    const bytes = await this.source.read(COUNTERS_PATH);
+    if (!bytes) throw new CorruptRecordError(COUNTERS_PATH, this.commit, "missing");
+    return decodeRecord(CountersSchema, bytes, COUNTERS_PATH, this.commit);
+  }
+
+  async get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null> {
+    const path = recordPath(kind, n);
+    const bytes = await this.source.read(path);
+    if (!bytes) return null;
+    const record = decodeRecord(RECORD_SCHEMAS[kind] as Parser<RecordTypes[K]>, bytes, path, this.commit);
+    if (record.number !== n) throw new CorruptRecordError(path, this.commit, `number is ${record.number}, but the path says ${n}`);
+    return record;
+  }
+
+  async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
+    const shards = (await this.source.list(kind)) ?? [];
+    const out: RecordTypes[K][] = [];
+    for (const shard of shards) {
+      const files = await this.source.list(`${kind}/${shard}`);
+      if (files === null) {
+        this.warn(`ignored stray entry ${kind}/${shard} at ${this.short()} (not a shard directory)`);
+        continue;
+      }
+      for (const file of files) {
+        const n = parseRecordFile(shard, file);
+        if (n === null) {
+          this.warn(`ignored stray entry ${kind}/${shard}/${file} at ${this.short()}`);
+          continue;
+        }
+        try {
+          const rec = await this.get(kind, n);
+          if (rec) out.push(rec);
+        } catch (e) {
+          if (!(e instanceof CorruptRecordError)) throw e;
+          this.warn(`skipped ${e.message}`);
+        }
+      }
+    }
+    return out.sort((a, b) => a.number - b.number);
+  }
+
+  async persona(name: string): Promise<Persona | null> {
+    const path = personaPath(name);
+    const bytes = await this.source.read(path);
+    return bytes ? decodeRecord(PersonaSchema, bytes, path, this.commit) : null;
+  }
+
+  async personas(): Promise<Persona[]> {
+    const files = (await this.source.list(PERSONAS_DIR)) ?? [];
+    const out: Persona[] = [];
+    for (const file of files) {
+      const path = `${PERSONAS_DIR}/${file}`;
+      const bytes = await this.source.read(path);
+      if (!bytes) continue;
+      try {
+        out.push(decodeRecord(PersonaSchema, bytes, path, this.commit));
+      } catch (e) {
+        if (!(e instanceof CorruptRecordError)) throw e;
+        this.warn(`skipped ${e.message}`);
+      }
+    }
+    return out;
+  }
+
+  private short(): string {
+    return this.commit ? this.commit.slice(0, 12) : "the working state";
+  }
+}
+
+function peekSchemaVersion(bytes: Buffer): number | null {
+  try {
+    const v = (JSON.parse(bytes.toString("utf8")) as { schemaVersion?: unknown }).schemaVersion;
+    return typeof v === "number" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export { shardOf };

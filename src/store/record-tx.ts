@@ -1,0 +1,97 @@
+import { CorruptRecordError } from "../errors.js";
+import { CountersSchema, type Counters } from "../domain/schemas/counters.js";
+import { PersonaSchema, type Persona } from "../domain/schemas/persona.js";
+import { ProjectSchema, type Project } from "../domain/schemas/project.js";
+import { canonicalJson } from "./canonical-json.js";
+import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind } from "./layout.js";
+import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
+import type { Snapshot, Tx } from "./store.js";
+
+interface Validator {
+  safeParse(v: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
+
+/** Validates a record before it is written, so no command can store what a read would reject. */
+function encode(schema: Validator, value: unknown, path: string): Buffer {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error?.issues[0];
+    // A bug, not user input: services validate input first. Name it like a corrupt record.
+    throw new CorruptRecordError(path, null, `refusing to write an invalid record (${issue?.path.join(".")}: ${issue?.message})`);
+  }
+  return Buffer.from(canonicalJson(value), "utf8");
+}
+
+/** The writes of one mutation layered over its snapshot. */
+export class RecordTx implements Tx {
+  readonly changes = new Map<string, Buffer | null>();
+  private readonly records = new Map<string, unknown>();
+  private countersCache: Counters | undefined;
+
+  constructor(private readonly base: Snapshot) {}
+
+  get commit(): string | null {
+    return this.base.commit;
+  }
+
+  project(): Promise<Project> {
+    const own = this.records.get(PROJECT_PATH) as Project | undefined;
+    return own ? Promise.resolve(own) : this.base.project();
+  }
+
+  async counters(): Promise<Counters> {
+    this.countersCache ??= await this.base.counters();
+    return this.countersCache;
+  }
+
+  async get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null> {
+    const own = this.records.get(recordPath(kind, n));
+    return own ? (own as RecordTypes[K]) : this.base.get(kind, n);
+  }
+
+  async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
+    const byNumber = new Map((await this.base.all(kind)).map((r) => [r.number, r]));
+    for (const [path, rec] of this.records) {
+      if (path.startsWith(`${kind}/`)) byNumber.set((rec as RecordTypes[K]).number, rec as RecordTypes[K]);
+    }
+    return [...byNumber.values()].sort((a, b) => a.number - b.number);
+  }
+
+  async persona(name: string): Promise<Persona | null> {
+    return (this.records.get(personaPath(name)) as Persona | undefined) ?? this.base.persona(name);
+  }
+
+  async personas(): Promise<Persona[]> {
+    const byPath = new Map((await this.base.personas()).map((p) => [personaPath(p.name), p]));
+    for (const [path, rec] of this.records) if (path.startsWith("personas/")) byPath.set(path, rec as Persona);
+    return [...byPath.values()];
+  }
+
+  put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void {
+    const path = recordPath(kind, record.number);
+    this.changes.set(path, encode(RECORD_SCHEMAS[kind], record, path));
+    this.records.set(path, record);
+  }
+
+  putPersona(persona: Persona): void {
+    const path = personaPath(persona.name);
+    this.changes.set(path, encode(PersonaSchema, persona, path));
+    this.records.set(path, persona);
+  }
+
+  putProject(project: Project): void {
+    this.changes.set(PROJECT_PATH, encode(ProjectSchema, project, PROJECT_PATH));
+    this.records.set(PROJECT_PATH, project);
+  }
+
+  async allocate(kind: RecordKind): Promise<number> {
+    const counters = { ...(await this.counters()) };
+    counters[kind] += 1;
+    // counters.json is the allocator; a number already on the tree (a hand-edited or damaged
+    // counter) is skipped rather than overwritten, because numbers are never reused.
+    while ((await this.base.get(kind, counters[kind]).catch(() => true)) !== null) counters[kind] += 1;
+    this.countersCache = counters;
+    this.changes.set(COUNTERS_PATH, encode(CountersSchema, counters, COUNTERS_PATH));
+    return counters[kind];
+  }
+}

@@ -1,0 +1,63 @@
+import type { Counters } from "../domain/schemas/counters.js";
+import type { Persona } from "../domain/schemas/persona.js";
+import type { Project } from "../domain/schemas/project.js";
+import type { RecordKind } from "./layout.js";
+import type { RecordTypes } from "./record-schemas.js";
+
+export type { RecordKind } from "./layout.js";
+export type { RecordTypes } from "./record-schemas.js";
+
+/** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
+export interface Snapshot {
+  readonly commit: string | null;
+  project(): Promise<Project>;
+  counters(): Promise<Counters>;
+  /** One record by number (one path read); null when absent; CorruptRecordError when invalid. */
+  get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null>;
+  /** Every record of a kind; corrupt ones are skipped with a warning naming path and commit. */
+  all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]>;
+  persona(name: string): Promise<Persona | null>;
+  personas(): Promise<Persona[]>;
+}
+
+/** A snapshot plus the writes of one mutation; reads see the writes made so far. */
+export interface Tx extends Snapshot {
+  put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void;
+  putPersona(persona: Persona): void;
+  putProject(project: Project): void;
+  /** Takes the next number of a kind from counters.json, inside this mutation. */
+  allocate(kind: RecordKind): Promise<number>;
+}
+
+/** What the commit of a mutation says: summary line and the trailers of DESIGN §2.2. */
+export interface CommitInfo {
+  summary: string;
+  op: string;
+  actor: string;
+  /** Author name, e.g. `Hephaestus (engineer)`; the Director commits as the git identity. */
+  authorName: string | null;
+  mission: string | null;
+}
+
+export interface MutationResult<R> {
+  result: R;
+  commit: CommitInfo;
+}
+
+/**
+ * The storage port services see. `mutate` re-runs `fn` on a fresh snapshot when it loses the
+ * compare-and-swap race, so the loser sees the winner's state and fails with a domain error
+ * instead of overwriting it.
+ */
+export interface Store {
+  readonly root: string | null;
+  readonly commonDir: string;
+  snapshot(): Promise<Snapshot>;
+  mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }>;
+  /** Writes the root commit (init); refuses when the ref already exists. */
+  initialize(project: Project, info: CommitInfo): Promise<string>;
+  /** Whether refs/coordination/main exists. */
+  exists(): Promise<boolean>;
+  /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */
+  codeHead(): Promise<string | null>;
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` (no filesystem, seconds) and `integration` (real git repos and
+// processes). Race and kill tests live in files named *.serial.test.ts and run one file at a
+// time so that 8 racing processes are not also racing the rest of the suite for 2 cores.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          exclude: ["**/*.serial.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "serial",
+          include: ["test/**/*.serial.test.ts"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
