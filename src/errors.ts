@@ -22,7 +22,7 @@ export class PantheonError extends Error {
 
 /** A bad flag, value, id form or config file: exit 2. */
 export class UsageError extends PantheonError {
-  constructor(message: string, hint?: string, data: Record<string, unknown> = {}) {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
     super("E_USAGE", 2, message, hint, data);
   }
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
+import { printable } from "../domain/ids.js";
 import type { App } from "./app.js";
 import type { View } from "./view.js";
 
@@ -28,7 +29,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 /** Parses a non-negative integer flag such as --limit. */
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {
-    if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not "${value}"`);
+    if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not "${printable(value)}"`, `for example: ${flag} ${Math.max(min, 10)}`);
     return Number(value);
   };
 }

@@ -15,34 +15,41 @@ const ATHENA = ["--as", "Athena"];
 const HEPH = ["--as", "Hephaestus"];
 const DAEDALUS = ["--as", "Daedalus"];
 const ARTEMIS = ["--as", "Artemis"];
+const ARGUS = ["--as", "Argus"];
 
 /** The story: the seed's coordination patterns, each step a real command line. */
 const STEPS: Step[] = [
   { say: "The Director sets up Pantheon in a fresh repository.", argv: ["init", "--yes"] },
-  { say: "Five personas start their missions (the Director would use `pantheon summon`).", argv: ["mission", "start", "--role", "administrator", "--persona", "Zeus", "--objective", "orchestrate the login feature"] },
+  { say: "Six personas start their missions (in real life: pantheon summon <role>).", argv: ["mission", "start", "--role", "administrator", "--persona", "Zeus", "--objective", "ship user login"] },
   { say: "", argv: ["mission", "start", "--role", "architect", "--persona", "Athena"] },
   { say: "", argv: ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"] },
   { say: "", argv: ["mission", "start", "--role", "engineer", "--persona", "Daedalus"] },
   { say: "", argv: ["mission", "start", "--role", "tester", "--persona", "Artemis"] },
-  { say: "Zeus, the administrator, plans the work with dependencies.", argv: [...ZEUS, "task", "create", "--title", "Design the login flow", "--role", "architect", "--priority", "high"] },
-  { say: "", argv: [...ZEUS, "task", "create", "--title", "Implement login", "--role", "engineer", "--priority", "high", "--depends-on", "1"] },
-  { say: "", argv: [...ZEUS, "task", "create", "--title", "Test login", "--role", "tester", "--depends-on", "2"] },
+  { say: "", argv: ["mission", "start", "--role", "inspector", "--persona", "Argus"] },
+  { say: "Zeus, the administrator, plans an epic with dependent tasks.", argv: [...ZEUS, "epic", "create", "--title", "User login", "--priority", "high"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Design the login flow", "--role", "architect", "--priority", "high", "--epic", "EPC-H-0001"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Implement login", "--role", "engineer", "--priority", "high", "--depends-on", "ARC-H-0001", "--epic", "EPC-H-0001"] },
+  { say: "", argv: [...ZEUS, "task", "create", "--title", "Test login", "--role", "tester", "--depends-on", "ENG-H-0002", "--epic", "EPC-H-0001"] },
   { say: "", argv: [...ZEUS, "task", "create", "--title", "Rate-limit login attempts", "--role", "engineer", "--priority", "low"] },
   { say: "Hephaestus is eager, but the design is not done: the claim guard refuses.", argv: [...HEPH, "task", "claim", "ENG-H-0002"], refused: true },
-  { say: "Athena designs, and hands the implementation over with notes (architect → engineer).", argv: [...ATHENA, "task", "claim", "ARC-H-0001"] },
+  { say: "Athena designs and hands the implementation over with notes (architect → engineer).", argv: [...ATHENA, "task", "claim", "ARC-H-0001"] },
   { say: "", argv: [...ATHENA, "task", "close", "ARC-H-0001", "--notes", "ADR-001: sessions with rotating refresh tokens"] },
   { say: "", argv: [...ATHENA, "task", "handoff", "ENG-H-0002", "--notes", "Follow ADR-001; start with the token store"] },
-  { say: "Hephaestus claims it now; Daedalus takes the rate limiter.", argv: [...HEPH, "task", "claim", "ENG-H-0002"] },
+  { say: "What should an engineer do next? Pantheon answers with reasons.", argv: ["task", "next", "--role", "engineer"] },
+  { say: "Hephaestus claims the login; Daedalus takes the rate limiter.", argv: [...HEPH, "task", "claim", "ENG-H-0002"] },
   { say: "", argv: [...DAEDALUS, "task", "claim", "ENG-L-0004"] },
-  { say: "Two personas cannot hold one task: Daedalus tries to take Hephaestus's.", argv: [...DAEDALUS, "task", "claim", "ENG-H-0002"], refused: true },
+  { say: "Two personas cannot hold one task.", argv: [...DAEDALUS, "task", "claim", "ENG-H-0002"], refused: true },
   { say: "Daedalus is stuck; Zeus reassigns the task (administrator orchestration).", argv: [...DAEDALUS, "task", "update", "ENG-L-0004", "--status", "BLOCKED", "--notes", "needs a Redis instance"] },
-  { say: "", argv: [...ZEUS, "task", "unassign", "ENG-L-0004", "--notes", "Redis is not coming this sprint; back to the pool"] },
-  { say: "Implementation goes to review, and the tester may start (engineer → tester).", argv: [...HEPH, "task", "update", "ENG-H-0002", "--status", "REVIEW", "--notes", "ready for testing"] },
+  { say: "", argv: [...ZEUS, "task", "unassign", "ENG-L-0004", "--notes", "no Redis this sprint; back to the pool"] },
+  { say: "The implementation goes to review (a review is requested), and the tester starts (engineer → tester).", argv: [...HEPH, "task", "update", "ENG-H-0002", "--status", "REVIEW", "--notes", "ready for testing"] },
   { say: "", argv: [...ARTEMIS, "task", "claim", "TST-M-0003"] },
+  { say: "", argv: ["epic", "show", "EPC-H-0001"] },
+  { say: "Argus inspects and approves: the task completes in the same commit (engineer → inspector).", argv: [...ARGUS, "review", "approve", "RVW-001", "--notes", "token rotation verified"] },
   { say: "", argv: [...ARTEMIS, "task", "close", "TST-M-0003", "--notes", "12 cases, all green"] },
-  { say: "", argv: [...HEPH, "task", "close", "ENG-H-0002"] },
   { say: "Athena's work is done; she ends her mission.", argv: [...ATHENA, "mission", "end", "--summary", "login design delivered"] },
-  { say: "Where things stand:", argv: ["task", "list"] },
+  { say: "Questions personas ask: completion, who did what.", argv: ["task", "report"] },
+  { say: "", argv: ["persona", "activity"] },
+  { say: "The Director's dashboard:", argv: ["dashboard"] },
 ];
 
 export interface DemoResult {

@@ -13,6 +13,7 @@ function isCommanderError(e: unknown): e is CommanderLike & Error {
 /** The one place an error becomes an exit code (DESIGN §4.3). Anything unexpected is 1. */
 export function exitCodeFor(e: unknown): number {
   if (e instanceof PantheonError) return e.exitCode;
+  if (e instanceof Error && e.name === "WatchEnded") return 0;
   if (isCommanderError(e)) {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
     return 2;

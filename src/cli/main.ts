@@ -33,7 +33,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const code = exitCodeFor(e);
     if (code === 0) return 0;
     if (isCommanderError(e)) commandPath = guessCommandPath(argv);
-    printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e)), commandPath);
+    printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help"), commandPath);
     return code;
   }
 }

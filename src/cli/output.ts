@@ -40,6 +40,7 @@ export function printError(app: App, e: unknown, commandPath: string): void {
     message = e instanceof Error ? e.message : String(e);
     hint = "this is a bug in pantheon; run again with -v and report the output";
   }
+  hint ??= `${commandPath} --help`;
   if (app.json) {
     app.io.stderr.write(`${JSON.stringify({ error: { code, message, hint: hint ?? null } })}\n`);
   } else {

@@ -1,7 +1,11 @@
 import { Command, Option } from "commander";
 import type { App } from "./app.js";
 import { examples } from "./command-kit.js";
+import { registerDashboardCommand } from "./commands/dashboard.js";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerEpicCommands } from "./commands/epic.js";
+import { registerLogCommand } from "./commands/log.js";
+import { registerReviewCommands } from "./commands/review.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerMissionCommands } from "./commands/mission.js";
 import { registerPersonaCommands } from "./commands/persona.js";
@@ -38,8 +42,12 @@ export function buildProgram(app: App): Command {
   ]);
   registerInitCommand(program, app);
   registerTaskCommands(program, app);
+  registerEpicCommands(program, app);
+  registerReviewCommands(program, app);
   registerMissionCommands(program, app);
   registerPersonaCommands(program, app);
+  registerDashboardCommand(program, app);
+  registerLogCommand(program, app);
   registerDemoCommand(program, app);
   return program;
 }

@@ -33,7 +33,7 @@ const MAX_NUMBER = 1e9;
 function parseNumber(digits: string, input: string, what: string): number {
   const n = Number(digits);
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_NUMBER) {
-    throw new UsageError(`Invalid ${what} id "${printable(input)}": the number must be between 1 and ${MAX_NUMBER}`);
+    throw new UsageError(`Invalid ${what} id "${printable(input)}": the number must be between 1 and ${MAX_NUMBER}`, `list them with: pantheon ${what} list`);
   }
   return n;
 }

@@ -96,6 +96,6 @@ function parseRoleAt(input: string, index: number, file: string): Role {
   try {
     return parseRole(input, `roles[${index}]`);
   } catch (e) {
-    throw new UsageError(`Invalid config ${file}: roles.${index}: ${(e as Error).message}`, (e as UsageError).hint);
+    throw new UsageError(`Invalid config ${file}: roles.${index}: ${(e as Error).message}`, (e as UsageError).hint ?? "see docs/cli.md for the config keys");
   }
 }

@@ -7,6 +7,15 @@ export interface Column {
   flex?: boolean;
   /** Colour for a cell, applied after padding so alignment is kept. */
   color?: (value: string) => ((s: string) => string) | undefined;
+  /** Cells Pantheon styled itself (bars): not escaped; their width ignores ANSI codes. */
+  raw?: boolean;
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+function width(s: string): number {
+  return displayWidth(s.replace(ANSI, ""));
 }
 
 /**
@@ -14,9 +23,9 @@ export interface Column {
  * when piped, so `cut` and `awk` work. Cell text is always escaped.
  */
 export function table(columns: Column[], rows: string[][], style: Style): string {
-  const cells = rows.map((r) => r.map((c) => escapeText(c).replace(/\t/g, " ")));
+  const cells = rows.map((r) => r.map((c, i) => (columns[i]?.raw ? c : escapeText(c).replace(/\t/g, " "))));
   if (!style.tty) return cells.map((r) => r.join("\t")).join("\n");
-  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i] ?? ""))));
+  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((r) => width(r[i] ?? ""))));
   const gap = 2;
   const total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
   const flex = columns.findIndex((c) => c.flex);
@@ -25,8 +34,8 @@ export function table(columns: Column[], rows: string[][], style: Style): string
     values
       .map((v, i) => {
         const w = widths[i]!;
-        const cut = truncate(v, w);
-        const padded = i === values.length - 1 ? cut : cut + " ".repeat(Math.max(0, w - displayWidth(cut)));
+        const cut = columns[i]?.raw ? v : truncate(v, w);
+        const padded = i === values.length - 1 ? cut : cut + " ".repeat(Math.max(0, w - width(cut)));
         if (header) return style.paint.bold(padded);
         const color = columns[i]?.color?.(v);
         return color ? color(padded) : padded;

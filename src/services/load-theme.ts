@@ -15,7 +15,7 @@ export interface Theme {
 
 /** Reads `templates/themes/<name>.yaml` (yaml is loaded only here: start-up time matters). */
 export async function loadTheme(ctx: Context, name: string): Promise<Theme> {
-  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name)) throw new UsageError(`Invalid theme name "${name}"`);
+  if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name)) throw new UsageError(`Invalid theme name "${name}"`, "theme names are lower-case letters, digits, - and _ (e.g. mythology)");
   const path = join(ctx.templatesDir, "themes", `${name}.yaml`);
   let text: string;
   try {

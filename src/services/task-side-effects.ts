@@ -1,8 +1,11 @@
 import type { Actor } from "../domain/actor.js";
+import { reviewId, taskId } from "../domain/ids.js";
+import { withdrawReview } from "../domain/review-rules.js";
 import type { TaskEvent } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Tx } from "../store/store.js";
 import type { Context } from "./context.js";
+import { requestReview } from "./reviews.js";
 
 export interface SideEffectInput {
   before: Task;
@@ -14,9 +17,27 @@ export interface SideEffectInput {
 }
 
 /**
- * Changes other records must make in the same commit as a task's transition (DESIGN §1.6:
- * one command is one commit). Returns the ids of the records it changed.
+ * Changes other records make in the same commit as a task's transition (DESIGN §1.6: one
+ * command is one commit): moving to REVIEW requests a task_completion review unless one is
+ * pending; closing a task withdraws its pending reviews. Returns the ids it changed.
  */
-export async function applyTaskSideEffects(_ctx: Context, _tx: Tx, _input: SideEffectInput): Promise<string[]> {
+export async function applyTaskSideEffects(ctx: Context, tx: Tx, i: SideEffectInput): Promise<string[]> {
+  if (i.after.status === i.before.status) return [];
+  if (i.after.status === "REVIEW") {
+    if (i.noReview) return [];
+    const pending = (await tx.all("reviews")).some((r) => r.task === i.after.number && r.status === "PENDING");
+    if (pending) return [];
+    const review = await requestReview(ctx, tx, i.actor, { title: `Review ${taskId(i.after)}: ${i.after.title}`.slice(0, 200), type: "task_completion", task: i.after });
+    return [reviewId(review.number)];
+  }
+  if (i.after.status === "COMPLETE" || i.after.status === "ABORTED") {
+    const changed: string[] = [];
+    for (const r of await tx.all("reviews")) {
+      if (r.task !== i.after.number || r.status !== "PENDING") continue;
+      tx.put("reviews", withdrawReview(r, i.at, `${taskId(i.after)} was closed as ${i.after.status}`));
+      changed.push(reviewId(r.number));
+    }
+    return changed;
+  }
   return [];
 }

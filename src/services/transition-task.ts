@@ -41,12 +41,12 @@ interface Options {
 }
 
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
-async function transition(ctx: Context, o: Options, op: string, pick: (t: Task) => TaskEvent): Promise<TransitionResult> {
+async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, actor: Actor) => TaskEvent): Promise<TransitionResult> {
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx: Tx) => {
     const actor = await resolveActor(ctx, tx);
     const before = await findTask(tx, o.id, ctx.warn);
-    const event = pick(before);
+    const event = pick(before, actor);
     const { facts, refs } = await transitionFacts(tx, before, actor, o.force ?? false);
     const at = isoNow(ctx);
     const note = o.notes !== undefined ? { id: ctx.ids.noteId(), text: o.notes } : undefined;
@@ -71,15 +71,16 @@ const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = { UNDERWAY: "start
 /** `task update ID --status S`: the four status moves the table allows by that command. */
 export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus }): Promise<TransitionResult> {
   const event = STATUS_EVENTS[o.status];
-  if (!event) {
-    const id = o.id;
+  if (o.status === "BLOCKED" && !o.notes) ctx.warn("note: say what blocks it next time with --notes, so others can help");
+  return transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event ?? "update"}`, (task, actor) => {
+    if (event) return event;
+    // READY, COMPLETE and ABORTED have their own commands (they need a note or close a task).
+    const id = taskId(task);
     const hint = o.status === "READY" ? `pantheon task handoff ${id} --notes "..."`
       : o.status === "COMPLETE" ? `pantheon task close ${id}`
       : `pantheon task close ${id} --status ABORTED --notes "why"`;
-    return Promise.reject(new InvalidTransitionError(`task update --status ${o.status} is not a transition; ${o.status} is set by another command`, hint));
-  }
-  if (o.status === "BLOCKED" && !o.notes) ctx.warn("note: say what blocks it next time with --notes, so others can help");
-  return transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event}`, () => event);
+    throw new InvalidTransitionError(`Cannot update ${id} (${task.status}) to ${o.status} as ${actor.name}: ${o.status} is set by another command`, hint, { task: id, status: task.status });
+  });
 }
 
 /** Closes a task as COMPLETE (default) or ABORTED (needs a note). */

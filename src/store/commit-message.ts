@@ -1,5 +1,6 @@
 import type { CommitInfo } from "./store.js";
 import { recordKey } from "./layout.js";
+import { formatRecordKeys } from "./records-trailer.js";
 
 /**
  * The commit message of DESIGN §2.2: a summary line, then git trailers that `pantheon log`,
@@ -8,12 +9,12 @@ import { recordKey } from "./layout.js";
  */
 export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>): string {
   const summary = info.summary.replace(/[\r\n\t\x00-\x1f\x7f]+/g, " ").slice(0, 200);
-  const records = [...new Set([...changedPaths].map(recordKey))].sort();
+  const records = formatRecordKeys(new Set([...changedPaths].map(recordKey)));
   const trailers = [
     `Pantheon-Op: ${info.op}`,
     `Pantheon-Actor: ${oneLine(info.actor)}`,
     ...(info.mission ? [`Pantheon-Mission: ${oneLine(info.mission)}`] : []),
-    ...(records.length > 0 ? [`Pantheon-Records: ${records.join(", ")}`] : []),
+    ...(records !== "" ? [`Pantheon-Records: ${records}`] : []),
   ];
   return `${summary}\n\n${trailers.join("\n")}\n`;
 }

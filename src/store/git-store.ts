@@ -16,7 +16,8 @@ import { RecordTx } from "./record-tx.js";
 import { casRef, faultPoint, readRef } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import type { CommitEntry, CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
 
 export interface GitStoreOptions {
@@ -47,6 +48,12 @@ export class GitStore implements Store {
 
   async exists(): Promise<boolean> {
     return (await this.tip()) !== null;
+  }
+
+  async log(o: { limit?: number; record?: string }): Promise<CommitEntry[]> {
+    const tip = await this.tip();
+    if (!tip) throw notInitialized();
+    return walkLog(this.db, tip, o);
   }
 
   async codeHead(): Promise<string | null> {

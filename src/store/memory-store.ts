@@ -2,10 +2,11 @@ import { RepositoryError } from "../errors.js";
 import { EMPTY_COUNTERS } from "../domain/schemas/counters.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
-import { COUNTERS_PATH, PROJECT_PATH } from "./layout.js";
+import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
+import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
-import type { CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import type { CommitEntry, CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -25,11 +26,34 @@ class MapSource implements TreeSource {
 export class MemoryStore implements Store {
   readonly root = null;
   readonly commonDir = "(memory)";
-  readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo }> = [];
+  readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
+
+  async tip(): Promise<string | null> {
+    return this.commits.length > 0 ? String(this.commits.length) : null;
+  }
 
   async exists(): Promise<boolean> {
     return this.commits.length > 0;
+  }
+
+  async log(o: { limit?: number; record?: string }): Promise<CommitEntry[]> {
+    const entries = this.commits.map((c, i): CommitEntry => ({
+      oid: String(i + 1),
+      parents: i === 0 ? [] : [String(i)],
+      author: c.info.authorName ?? c.info.actor,
+      date: new Date(0).toISOString(),
+      summary: c.info.summary,
+      trailers: { "Pantheon-Op": [c.info.op], "Pantheon-Actor": [c.info.actor], "Pantheon-Records": [formatRecordKeys(c.paths.map(recordKey))] },
+    }));
+    const matching = entries.reverse().filter((e) => !o.record || trailerNames(e.trailers["Pantheon-Records"]!, o.record));
+    return o.limit === undefined ? matching : matching.slice(0, o.limit);
+  }
+
+  async snapshotAt(commit: string): Promise<Snapshot> {
+    const c = this.commits[Number(commit) - 1];
+    if (!c) throw new RepositoryError("E_GIT", `no commit ${commit}`);
+    return new RecordSnapshot(new MapSource(c.files), commit, (w) => this.warnings.push(w));
   }
 
   async codeHead(): Promise<string | null> {
@@ -52,7 +76,7 @@ export class MemoryStore implements Store {
       if (bytes) files.set(path, bytes);
       else files.delete(path);
     }
-    this.commits.push({ files, info: commit });
+    this.commits.push({ files, info: commit, paths: [...tx.changes.keys()] });
     return { result, commit: String(this.commits.length) };
   }
 
@@ -64,6 +88,7 @@ export class MemoryStore implements Store {
         [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
       ]),
       info,
+      paths: [PROJECT_PATH, COUNTERS_PATH],
     });
     return "1";
   }

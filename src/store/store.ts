@@ -7,6 +7,17 @@ import type { RecordTypes } from "./record-schemas.js";
 export type { RecordKind } from "./layout.js";
 export type { RecordTypes } from "./record-schemas.js";
 
+/** One commit of the state ref, as `pantheon log` and `task history` read it. */
+export interface CommitEntry {
+  oid: string;
+  parents: string[];
+  author: string;
+  /** ISO-8601 author date. */
+  date: string;
+  summary: string;
+  trailers: Record<string, string[]>;
+}
+
 /** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
 export interface Snapshot {
   readonly commit: string | null;
@@ -56,8 +67,17 @@ export interface Store {
   mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }>;
   /** Writes the root commit (init); refuses when the ref already exists. */
   initialize(project: Project, info: CommitInfo): Promise<string>;
+  /** The commit refs/coordination/main names now (null before init); cheap: one ref read. */
+  tip(): Promise<string | null>;
   /** Whether refs/coordination/main exists. */
   exists(): Promise<boolean>;
+  /**
+   * Commits of the state ref, newest first (all parents, by date, as `git log` orders them);
+   * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
+   */
+  log(o: { limit?: number; record?: string }): Promise<CommitEntry[]>;
+  /** The state at any commit of the ref's history. */
+  snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */
   codeHead(): Promise<string | null>;
 }

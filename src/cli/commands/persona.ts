@@ -3,6 +3,7 @@ import { missionId } from "../../domain/ids.js";
 import { parseRole } from "../../domain/roles.js";
 import { table } from "../../render/table.js";
 import { listPersonas } from "../../services/list-personas.js";
+import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view } from "../view.js";
@@ -27,5 +28,37 @@ export function registerPersonaCommands(program: Command, app: App): void {
         );
       })),
     ["pantheon persona list --role engineer"],
+  );
+  registerPersonaQuestionCommands(persona, app);
+}
+
+export function registerPersonaQuestionCommands(persona: Command, app: App): void {
+  examples(
+    persona
+      .command("suggest <role>")
+      .description("The name `mission start --role ROLE` would pick: the least-used free one of the theme")
+      .action(run(app, async (role: string) => {
+        const data = await suggestPersona(app.context(), parseRole(role));
+        return view("persona", data, (s) => (data.name ? `${s.paint.bold(data.name)}${data.bio ? ` — ${data.bio}` : ""}` : s.paint.dim(`every ${role} name of ${data.theme} is on a mission; pass --persona NAME`)));
+      })),
+    ["pantheon persona suggest tester"],
+  );
+
+  examples(
+    persona
+      .command("activity")
+      .description("Per persona: missions, completed missions and tasks completed")
+      .action(run(app, async () => {
+        const data = await personaActivity(app.context());
+        return view("activity", data, (s) =>
+          data.length === 0
+            ? s.paint.dim("No activity yet.")
+            : table(
+                [{ header: "PERSONA" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ENDED" }, { header: "TASKS COMPLETED" }],
+                data.map((d) => [d.persona, d.role, String(d.missions), String(d.completedMissions), String(d.tasksCompleted)]),
+                s,
+              ));
+      })),
+    ["pantheon persona activity --json"],
   );
 }

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { App } from "../app.js";
+import { registerTaskAskCommands } from "./task-ask.js";
 import { registerTaskEditCommands } from "./task-edit.js";
+import { registerTaskOrganizeCommands } from "./task-organize.js";
 import { registerTaskReadCommands } from "./task-read.js";
 import { registerTaskWriteCommands } from "./task-write.js";
 
@@ -12,4 +14,6 @@ export function registerTaskCommands(program: Command, app: App): void {
   registerTaskWriteCommands(task, app);
   registerTaskEditCommands(task, app);
   registerTaskReadCommands(task, app);
+  registerTaskAskCommands(task, app);
+  registerTaskOrganizeCommands(task, app);
 }

@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { taskId } from "../../domain/ids.js";
+import { emptyRefs } from "../../domain/refs.js";
+import { taskSummaryView } from "../../render/task-view.js";
+import { taskLabel } from "../../render/task-text.js";
+import { linkTasks, unlinkTasks } from "../../services/epics.js";
+import { importTasks } from "../../services/import-tasks.js";
+import type { App } from "../app.js";
+import { examples, run } from "../command-kit.js";
+import { check, view } from "../view.js";
+
+export function registerTaskOrganizeCommands(task: Command, app: App): void {
+  examples(
+    task
+      .command("import <file>")
+      .description("Create many tasks from a YAML or JSON list, in file order, in one commit")
+      .addHelpText("after", "\nEach entry: title, role, priority?, description?, depends_on? (an earlier entry's key, or an existing task id/number), epic?, key?\n")
+      .action(run(app, async (file: string) => {
+        const created = await importTasks(app.context(), file);
+        const refs = emptyRefs();
+        for (const t of created) refs.tasks.set(t.number, t);
+        const data = created.map((t) => taskSummaryView(t, refs));
+        return view("tasks", data, (s) => {
+          const head = check(s, `Imported ${created.length} task${created.length === 1 ? "" : "s"}: ${taskId(created[0]!)}${created.length > 1 ? ` … ${taskId(created.at(-1)!)}` : ""}`);
+          return created.length <= 20 ? [head, ...data.map((t) => `  ${taskLabel(t)}`)].join("\n") : head;
+        });
+      })),
+    ["pantheon task import plan.yaml"],
+  );
+
+  examples(
+    task
+      .command("link <id> <epic>")
+      .description("Link a task to an epic")
+      .action(run(app, async (id: string, epic: string) => {
+        const r = await linkTasks(app.context(), { epic, tasks: [id] });
+        const t = r.tasks.find((x) => x.number === (r.changed[0]?.number ?? -1)) ?? r.changed[0];
+        const data = t ? taskSummaryView(t, r.refs) : null;
+        return view("task", data, (s) => check(s, data ? `Linked ${taskLabel(data)} to ${data.epic}` : `Already linked`));
+      })),
+    ["pantheon task link ENG-H-0002 EPC-H-0001"],
+  );
+
+  examples(
+    task
+      .command("unlink <id>")
+      .description("Unlink a task from its epic")
+      .action(run(app, async (id: string) => {
+        const r = await unlinkTasks(app.context(), { tasks: [id] });
+        const data = taskSummaryView(r.changed[0]!, r.refs);
+        return view("task", data, (s) => check(s, `Unlinked ${taskLabel(data)} from ${r.epic.title}`));
+      })),
+    ["pantheon task unlink ENG-H-0002"],
+  );
+}

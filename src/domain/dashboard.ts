@@ -1,0 +1,44 @@
+import type { EpicProgress, EpicStatus } from "./epic-progress.js";
+import type { Refs } from "./refs.js";
+import type { TaskRole } from "./roles.js";
+import type { Epic } from "./schemas/epic.js";
+import type { Mission } from "./schemas/mission.js";
+import type { Project } from "./schemas/project.js";
+import type { Review } from "./schemas/review.js";
+import type { Task } from "./schemas/task.js";
+import type { Report } from "./task-questions.js";
+
+/** An epic with what is derived from its linked tasks. */
+export interface EpicDetail {
+  epic: Epic;
+  status: EpicStatus;
+  progress: EpicProgress;
+  tasks: Task[];
+  refs: Refs;
+}
+
+/** One commit of the audit trail, as the dashboard's recent activity shows it. */
+export interface ActivityCommit {
+  oid: string;
+  date: string;
+  author: string;
+  summary: string;
+  trailers: Record<string, string[]>;
+}
+
+/** Everything the dashboard shows, from one snapshot. */
+export interface Dashboard {
+  project: Project;
+  missions: Array<{ mission: Mission; claims: Task[] }>;
+  /** Persona names held by two ACTIVE missions (possible after a sync); both keep working. */
+  duplicateNames: string[];
+  report: Report;
+  epics: EpicDetail[];
+  blocked: Task[];
+  reviews: Review[];
+  orphanedClaims: Array<{ task: Task; mission: Mission | null }>;
+  recent: ActivityCommit[];
+  refs: Refs;
+  epic: EpicDetail | null;
+  role: TaskRole | null;
+}

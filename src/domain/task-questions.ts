@@ -1,0 +1,82 @@
+import { blockingState, isReady, type TaskLookup } from "./blocking.js";
+import { transitiveDependencies } from "./dependency-graph.js";
+import { priorityRank } from "./priority.js";
+import type { Task } from "./schemas/task.js";
+import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
+
+/** Ready tasks of a role, most urgent first: priority, then age (creation), then number. */
+export function nextTasks(tasks: readonly Task[], lookup: TaskLookup, role: Task["role"] | null): Task[] {
+  return tasks
+    .filter((t) => (role === null || t.role === role) && isReady(t, lookup))
+    .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.createdAt.localeCompare(b.createdAt) || a.number - b.number);
+}
+
+export interface Report {
+  total: number;
+  byStatus: Record<TaskStatus, number>;
+  /** COMPLETE / (total − ABORTED), 0 when nothing counts. */
+  completionRate: number;
+}
+
+export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
+  const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+  for (const t of tasks) byStatus[t.status] += 1;
+  const counted = tasks.length - byStatus.ABORTED;
+  return { total: tasks.length, byStatus, completionRate: counted === 0 ? 0 : byStatus.COMPLETE / counted };
+}
+
+/** Open tasks with at least one blocking dependency, most urgent first. */
+export function blockedTasks(tasks: readonly Task[], lookup: TaskLookup): Task[] {
+  return tasks
+    .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED" && blockingState(t, lookup).blockedBy.length > 0)
+    .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.number - b.number);
+}
+
+/** All unfinished transitive dependencies of a task, in an order that can be worked. */
+export function prerequisites(root: Task, lookup: (n: number) => Task | undefined): Task[] {
+  return transitiveDependencies(root.number, (n) => lookup(n)?.dependencies)
+    .map((n) => lookup(n))
+    .filter((t): t is Task => t !== undefined && t.status !== "COMPLETE");
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 1 || /\d/.test(w));
+}
+
+/**
+ * Ranked full-text search over title, description and notes: BM25-like scoring where title hits
+ * weigh three times a description hit and notes weigh one; every query word must match somewhere
+ * (as a word prefix), so `login tok` finds "login token refresh".
+ */
+export function searchTasks(tasks: readonly Task[], query: string): Array<{ task: Task; score: number }> {
+  const terms = [...new Set(words(query))];
+  if (terms.length === 0) return [];
+  const docs = tasks.map((task) => ({
+    task,
+    fields: [
+      { weight: 3, words: words(task.title) },
+      { weight: 1.5, words: words(task.description) },
+      { weight: 1, words: task.notes.flatMap((n) => words(n.text)) },
+    ],
+  }));
+  const df = new Map(terms.map((term) => [term, docs.filter((d) => d.fields.some((f) => f.words.some((w) => w.startsWith(term)))).length]));
+  const out: Array<{ task: Task; score: number }> = [];
+  for (const d of docs) {
+    let score = 0;
+    let matchedAll = true;
+    for (const term of terms) {
+      let tf = 0;
+      for (const f of d.fields) for (const w of f.words) if (w.startsWith(term)) tf += f.weight * (w === term ? 1 : 0.6);
+      if (tf === 0) {
+        matchedAll = false;
+        break;
+      }
+      const idf = Math.log(1 + (docs.length - df.get(term)! + 0.5) / (df.get(term)! + 0.5));
+      score += idf * ((tf * 2.2) / (tf + 1.2));
+    }
+    if (matchedAll) out.push({ task: d.task, score });
+  }
+  return out.sort((a, b) => b.score - a.score || a.task.number - b.task.number);
+}

@@ -1,0 +1,70 @@
+import { TASK_STATUSES } from "../domain/task-status.js";
+import { bar, percent } from "./bar.js";
+import type { DashboardView } from "./dashboard-view.js";
+import { fitLine } from "./fit-line.js";
+import type { Style } from "./paint.js";
+import { statusColor } from "./task-text.js";
+
+function heading(style: Style, text: string, count?: number): string {
+  const label = count === undefined ? text : `${text} (${count})`;
+  return style.tty ? style.paint.bold(style.paint.cyan(label)) : `== ${label}`;
+}
+
+function time(iso: string): string {
+  return iso.replace("T", " ").slice(5, 16);
+}
+
+/** The Director's view: who works on what, how far along, what is stuck, what waits for review. */
+export function dashboardText(d: DashboardView, style: Style): string {
+  const p = style.paint;
+  const out: string[] = [];
+  const barWidth = Math.max(10, Math.min(40, style.width - 30));
+  const scope = [d.role ? `role ${d.role}` : "", d.epic ? d.epic.id : ""].filter(Boolean).join(", ");
+  out.push(fitLine(style, [{ text: "Pantheon · ", color: p.bold }, { text: d.project.name, color: p.bold }, scope ? ` · ${scope}` : ""]));
+
+  if (d.epic) {
+    const e = d.epic;
+    out.push("", fitLine(style, [{ text: `${e.id} `, color: p.bold }, { text: `[${e.priority}, ${e.status}] ` }, e.title]));
+    out.push(`  ${bar(e.progress.percent / 100, barWidth, style)} ${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`);
+    for (const t of e.tasks) out.push(fitLine(style, ["  ", t.id, "  ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, (t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "").padEnd(14), t.title]));
+  }
+
+  out.push("", heading(style, "Active personas", d.missions.length));
+  if (d.missions.length === 0) out.push(p.dim("  none: pantheon mission start --role engineer"));
+  for (const m of d.missions) {
+    const dup = d.duplicateNames.includes(m.persona) ? p.yellow(" (name on two ACTIVE missions)") : "";
+    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup, raw: true }]));
+    for (const t of m.claims) out.push(fitLine(style, ["      ", t.id, " ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, t.title]));
+  }
+
+  const rate = d.tasks.completionRate;
+  out.push("", heading(style, "Tasks", d.tasks.total));
+  out.push(`  ${bar(rate, barWidth, style)} ${percent(rate)} complete`);
+  out.push(`  ${TASK_STATUSES.map((s) => { const c = statusColor(style, s); const txt = `${s} ${d.tasks.byStatus[s]}`; return c ? c(txt) : txt; }).join(p.dim(" · "))}`);
+
+  if (d.epics.length > 0) {
+    out.push("", heading(style, "Epics", d.epics.length));
+    for (const e of d.epics) out.push(fitLine(style, ["  ", `${e.id} `, { text: bar(e.progress.percent / 100, 16, style), raw: true }, ` ${`${e.progress.complete}/${e.progress.total}`.padStart(5)} ${`${e.progress.percent}%`.padStart(4)} `, { text: e.status.padEnd(9), color: e.status === "COMPLETE" ? p.green : undefined }, e.title]));
+  }
+
+  if (d.blocked.length > 0) {
+    out.push("", heading(style, "Blocked", d.blocked.length));
+    for (const t of d.blocked) out.push(fitLine(style, ["  ", t.id, " ← ", { text: t.blockedBy.join(", "), color: p.red }, "  ", t.title]));
+  }
+
+  if (d.reviews.length > 0) {
+    out.push("", heading(style, "Pending reviews", d.reviews.length));
+    for (const r of d.reviews) out.push(fitLine(style, ["  ", r.id, r.task ? ` for ${r.task}` : "", " by ", r.requestedBy, "  ", r.title]));
+  }
+
+  if (d.orphanedClaims.length > 0) {
+    out.push("", heading(style, "Claims left on ended missions", d.orphanedClaims.length));
+    for (const t of d.orphanedClaims) out.push(fitLine(style, ["  ", t.id, " ", t.status, " ", t.claimedBy ?? "", t.endedMission ? ` (${t.endedMission} ENDED)` : "", " — resume: pantheon task claim ", t.id]));
+  }
+
+  if (d.recent.length > 0) {
+    out.push("", heading(style, "Recent activity"));
+    for (const c of d.recent) out.push(fitLine(style, ["  ", { text: time(c.date), color: p.dim }, "  ", c.summary]));
+  }
+  return out.join("\n");
+}

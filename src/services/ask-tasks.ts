@@ -1,0 +1,65 @@
+import { UsageError } from "../errors.js";
+import { activeClaimant } from "../domain/actor.js";
+import type { Refs } from "../domain/refs.js";
+import type { TaskRole } from "../domain/roles.js";
+import type { Task } from "../domain/schemas/task.js";
+import { blockedTasks, nextTasks, prerequisites, searchTasks, taskReport, type Report } from "../domain/task-questions.js";
+import type { Context } from "./context.js";
+import { findTask, loadAllRefs } from "./find-task.js";
+import { resolveActor } from "./resolve-actor.js";
+
+export interface TaskAnswer {
+  tasks: Task[];
+  refs: Refs;
+}
+
+async function everything(ctx: Context) {
+  const snap = await (await ctx.store()).snapshot();
+  const refs = await loadAllRefs(snap);
+  return { snap, refs, tasks: [...refs.tasks.values()], lookup: (n: number) => refs.tasks.get(n) };
+}
+
+/** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
+export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: number }): Promise<TaskAnswer & { role: TaskRole | null }> {
+  const { snap, refs, tasks, lookup } = await everything(ctx);
+  let role: TaskRole | null = o.role ?? null;
+  if (!role) {
+    const actor = await resolveActor(ctx, snap);
+    if (actor.role && actor.role !== "administrator") role = actor.role;
+  }
+  const ranked = nextTasks(tasks, lookup, role);
+  return { tasks: ranked.slice(0, o.count ?? 5), refs, role };
+}
+
+export async function reportTasks(ctx: Context): Promise<Report> {
+  const snap = await (await ctx.store()).snapshot();
+  return taskReport(await snap.all("tasks"));
+}
+
+export async function listBlocked(ctx: Context): Promise<TaskAnswer> {
+  const { refs, tasks, lookup } = await everything(ctx);
+  return { tasks: blockedTasks(tasks, lookup), refs };
+}
+
+export async function search(ctx: Context, o: { words: string; limit?: number }): Promise<TaskAnswer & { scores: number[] }> {
+  if (o.words.trim() === "") throw new UsageError("Search needs words", 'pantheon task search "login token"');
+  const { refs, tasks } = await everything(ctx);
+  const hits = searchTasks(tasks, o.words).slice(0, o.limit ?? 20);
+  return { tasks: hits.map((h) => h.task), scores: hits.map((h) => h.score), refs };
+}
+
+/** All unfinished transitive dependencies of a goal, in a workable order, with who holds each. */
+export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & { goal: Task }> {
+  const { snap, refs, lookup } = await everything(ctx);
+  const goal = await findTask(snap, id, ctx.warn);
+  return { goal, tasks: prerequisites(goal, lookup), refs };
+}
+
+/** The actor's live claims (a persona's, across its missions), most recently changed first. */
+export async function myTasks(ctx: Context): Promise<TaskAnswer & { persona: string }> {
+  const { snap, refs, tasks } = await everything(ctx);
+  const actor = await resolveActor(ctx, snap);
+  if (actor.kind === "director") throw new UsageError("The Director claims no tasks; say who you are", "pantheon --as <persona> task mine (or --mission <id>)");
+  const mine = tasks.filter((t) => activeClaimant(t)?.toLowerCase() === actor.name.toLowerCase()).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  return { tasks: mine, refs, persona: actor.name };
+}

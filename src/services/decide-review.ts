@@ -1,0 +1,58 @@
+import { UsageError } from "../errors.js";
+import { reviewId, taskId } from "../domain/ids.js";
+import { checkReviewDecision, decideReview } from "../domain/review-rules.js";
+import { applyTaskEvent } from "../domain/task-lifecycle.js";
+import type { Task } from "../domain/schemas/task.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { resolveActor } from "./resolve-actor.js";
+import { findReview, reviewRefs, type ReviewResult } from "./reviews.js";
+import { applyTaskSideEffects } from "./task-side-effects.js";
+import { checkText } from "./validate-input.js";
+
+export interface DecisionResult extends ReviewResult {
+  /** The task the decision moved (REVIEW → COMPLETE or UNDERWAY), if it was in REVIEW. */
+  task: Task | null;
+  changed: string[];
+}
+
+/**
+ * Approves or rejects a PENDING review. When its task is in REVIEW, the task moves in the same
+ * commit: approve → COMPLETE (completedBy = the claimant), reject → UNDERWAY with the reason as
+ * a note. A task in any other state is left alone; only the review changes.
+ */
+async function decide(ctx: Context, o: { id: string; notes?: string | undefined; force?: boolean | undefined }, verdict: "approve" | "reject"): Promise<DecisionResult> {
+  const notes = o.notes === undefined ? null : checkText(o.notes, verdict === "approve" ? "--notes" : "--reason");
+  const store = await ctx.store();
+  const { result } = await store.mutate(async (tx) => {
+    const actor = await resolveActor(ctx, tx);
+    const before = await findReview(tx, o.id);
+    checkReviewDecision(before, actor, o.force ?? false, verdict);
+    const at = isoNow(ctx);
+    const review = decideReview(before, actor, at, verdict === "approve" ? "APPROVED" : "REJECTED", notes);
+    tx.put("reviews", review);
+    let task: Task | null = null;
+    const changed: string[] = [];
+    const current = before.task === null ? null : await tx.get("tasks", before.task);
+    if (current && current.status === "REVIEW") {
+      const facts = { actor, force: true, blockedBy: [], claimMissionActive: false };
+      const note = verdict === "reject" ? { id: ctx.ids.noteId(), text: `${reviewId(review.number)} rejected: ${notes ?? ""}` } : undefined;
+      task = applyTaskEvent(current, verdict, facts, at, note);
+      tx.put("tasks", task);
+      changed.push(taskId(task), ...(await applyTaskSideEffects(ctx, tx, { before: current, after: task, event: verdict, actor, at, noReview: true })));
+    }
+    const refs = await reviewRefs(tx, [review]);
+    if (task) refs.tasks.set(task.number, task);
+    return { result: { review, refs, task, changed }, commit: commitInfo(`review.${verdict}`, `review ${reviewId(review.number)}`, actor) };
+  });
+  return result;
+}
+
+export function approveReview(ctx: Context, o: { id: string; notes?: string | undefined; force?: boolean | undefined }): Promise<DecisionResult> {
+  return decide(ctx, o, "approve");
+}
+
+export function rejectReview(ctx: Context, o: { id: string; reason: string; force?: boolean | undefined }): Promise<DecisionResult> {
+  if (o.reason.trim() === "") return Promise.reject(new UsageError("--reason must say what to change", `pantheon review reject ${o.id} --reason "add tests for expiry"`));
+  return decide(ctx, { id: o.id, notes: o.reason, force: o.force }, "reject");
+}

@@ -1,0 +1,66 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { NotFoundError, UsageError } from "../errors.js";
+import { planImport } from "../domain/import-plan.js";
+import { taskId } from "../domain/ids.js";
+import type { Task } from "../domain/schemas/task.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { resolveActor } from "./resolve-actor.js";
+import { loadYaml } from "./yaml-module.js";
+
+/** Parses a YAML or JSON file (JSON is read without loading yaml). */
+async function readDocument(path: string, file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new UsageError(`Cannot read ${file}`, "pantheon task import tasks.yaml");
+  }
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      if (file.endsWith(".json")) throw new UsageError(`Invalid JSON in ${file}: ${(e as Error).message}`, "check the file with: jq . FILE");
+    }
+  }
+  const { parseDocument } = await loadYaml();
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) throw new UsageError(`Invalid YAML in ${file}: ${doc.errors[0]!.message.split("\n")[0]}`, "check the indentation and quoting of that line");
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+/**
+ * Creates every task of a file, in file order, in ONE commit: all of it is validated first
+ * (entries, roles, dependencies, epics), so a bad entry writes nothing.
+ */
+export async function importTasks(ctx: Context, file: string): Promise<Task[]> {
+  const plan = planImport(await readDocument(resolve(ctx.cwd, file), file), file);
+  if (plan.length === 0) throw new UsageError(`${file} has no tasks`, "a list of entries, each with at least title and role");
+  const store = await ctx.store();
+  const { result } = await store.mutate(async (tx) => {
+    const actor = await resolveActor(ctx, tx);
+    for (const n of new Set(plan.flatMap((p) => p.taskDeps))) {
+      if (!(await tx.get("tasks", n))) throw new NotFoundError(`${file}: no task ${n} to depend on`, "pantheon task list");
+    }
+    for (const n of new Set(plan.flatMap((p) => (p.epic === null ? [] : [p.epic])))) {
+      if (!(await tx.get("epics", n))) throw new NotFoundError(`${file}: no epic ${n}`, "pantheon epic list");
+    }
+    const at = isoNow(ctx);
+    const created: Task[] = [];
+    for (const p of plan) {
+      const task: Task = {
+        uid: ctx.ids.uid(), number: await tx.allocate("tasks"), title: p.title, description: p.description,
+        role: p.role, priority: p.priority, status: "TODO",
+        dependencies: [...new Set([...p.entryDeps.map((i) => created[i]!.number), ...p.taskDeps])],
+        epic: p.epic, claimedBy: null, mission: null, completedBy: null, notes: [], formerNumbers: [],
+        createdAt: at, updatedAt: at, createdBy: actor.name,
+      };
+      tx.put("tasks", task);
+      created.push(task);
+    }
+    const span = created.length === 1 ? taskId(created[0]!) : `${taskId(created[0]!)}..${taskId(created.at(-1)!)}`;
+    return { result: created, commit: { ...commitInfo("task.import", `tasks ${span}`, actor), summary: `task import of ${created.length} tasks (${span}) by ${actor.name}` } };
+  });
+  return result;
+}
