@@ -6,6 +6,7 @@ import { registerDemoCommand } from "./commands/demo.js";
 import { registerEpicCommands } from "./commands/epic.js";
 import { registerLogCommand } from "./commands/log.js";
 import { registerReviewCommands } from "./commands/review.js";
+import { registerSyncCommand } from "./commands/sync.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerMissionCommands } from "./commands/mission.js";
 import { registerPersonaCommands } from "./commands/persona.js";
@@ -47,6 +48,7 @@ export function buildProgram(app: App): Command {
   registerMissionCommands(program, app);
   registerPersonaCommands(program, app);
   registerDashboardCommand(program, app);
+  registerSyncCommand(program, app);
   registerLogCommand(program, app);
   registerDemoCommand(program, app);
   return program;

@@ -6,11 +6,14 @@ import { SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
 import { isoNow, type Context } from "./context.js";
 import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
 import { commitActor } from "./resolve-actor.js";
+import type { Store } from "../store/store.js";
 
 export interface InitResult {
   project: Project;
-  /** False when the state already existed and was left untouched. */
+  /** False when the state already existed (or was adopted) and was left untouched. */
   stateCreated: boolean;
+  /** The remote whose existing state was adopted, if any. */
+  adopted: string | null;
   commit: string | null;
   files: FileReport;
   root: string | null;
@@ -43,7 +46,9 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   const store = await ctx.store();
   let project: Project;
   let commit: string | null = null;
-  const stateCreated = !(await store.exists());
+  let adopted: string | null = null;
+  if (!(await store.exists())) adopted = await adoptRemoteState(ctx, store);
+  const stateCreated = !adopted && !(await store.exists());
   if (stateCreated) {
     const at = isoNow(ctx);
     project = { ...settings, schemaVersion: SCHEMA_VERSION, uid: ctx.ids.uid(), createdAt: at, updatedAt: at, createdBy: "Director" };
@@ -52,5 +57,25 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
     project = await (await store.snapshot()).project();
   }
   const files = store.root ? ensureProjectFiles(store.root, projectFiles(project), o.force) : { created: [], existing: [] };
-  return { project, stateCreated, commit, files, root: store.root };
+  return { project, stateCreated, adopted, commit, files, root: store.root };
+}
+
+/**
+ * A clone of a project that already uses Pantheon takes the remote's state instead of starting
+ * an unrelated history. An unreachable remote is only a warning: sync merges later.
+ */
+async function adoptRemoteState(ctx: Context, store: Store): Promise<string | null> {
+  const sync = store.sync();
+  let remote: string | null = null;
+  try {
+    remote = await sync.defaultRemote();
+    if (!remote) return null;
+    const tip = await sync.fetch(remote);
+    if (!tip || !(await sync.advance(null, tip))) return null;
+    await sync.ensureFetchRefspec(remote);
+    return remote;
+  } catch (e) {
+    ctx.warn(`could not look for existing state on ${remote ?? "the remote"} (${(e as Error).message}); starting a new state, pantheon sync will merge it later`);
+    return null;
+  }
 }

@@ -16,7 +16,8 @@ import { RecordTx } from "./record-tx.js";
 import { casRef, faultPoint, readRef } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CommitEntry, CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import type { CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import { gitSync } from "./git-sync.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
 
@@ -92,7 +93,7 @@ export class GitStore implements Store {
       // Domain errors thrown here propagate untouched: nothing has been written yet.
       const { result, commit: info } = await fn(tx);
       if (tx.changes.size === 0) return { result, commit: null };
-      const oid = await this.writeCommit(tip, tx.changes, info);
+      const oid = await this.writeCommit([tip], await this.treeOf(tip), tx.changes, info);
       await faultPoint("after-objects");
       const cas = await casRef(this.paths.commonDir, REF, tip, oid);
       if (cas.ok) return { result, commit: oid };
@@ -115,7 +116,7 @@ export class GitStore implements Store {
       [PROJECT_PATH, Buffer.from(canonicalJson(project))],
       [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
     ]);
-    const oid = await this.writeCommit(null, changes, info);
+    const oid = await this.writeCommit([], null, changes, info);
     const cas = await casRef(this.paths.commonDir, REF, null, oid);
     if (cas.ok) return oid;
     if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
@@ -123,8 +124,7 @@ export class GitStore implements Store {
   }
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  async writeCommit(parent: string | null, changes: TreeChanges, info: CommitInfo, extraParents: string[] = []): Promise<string> {
-    const baseTree = parent ? parseCommit((await this.db.read(parent)).content).tree : null;
+  async writeCommit(parents: string[], baseTree: string | null, changes: TreeChanges, info: CommitInfo): Promise<string> {
     const tree = await writeTreeChanges(this.db, baseTree, changes);
     const id = this.identity();
     const when = this.opts.now();
@@ -136,12 +136,20 @@ export class GitStore implements Store {
     });
     const body = encodeCommit({
       tree,
-      parents: parent ? [parent, ...extraParents] : [...extraParents],
+      parents,
       author: stamp(info.authorName ?? id.name, id.email),
       committer: stamp(id.name, id.email),
       message: commitMessage(info, changes.keys()),
     });
     return this.db.write("commit", body);
+  }
+
+  private async treeOf(commit: string): Promise<string> {
+    return parseCommit((await this.db.read(commit)).content).tree;
+  }
+
+  sync(): StateSync {
+    return gitSync(this, this.opts.env);
   }
 
   /** Git identity for commits (DESIGN §1.7); the fallback is announced once per clone. */

@@ -6,7 +6,7 @@ import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
-import type { CommitEntry, CommitInfo, MutationResult, Snapshot, Store, Tx } from "./store.js";
+import type { CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -28,6 +28,10 @@ export class MemoryStore implements Store {
   readonly commonDir = "(memory)";
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
+
+  sync(): StateSync {
+    throw new RepositoryError("E_GIT", "A memory store has no remotes", "use a git repository");
+  }
 
   async tip(): Promise<string | null> {
     return this.commits.length > 0 ? String(this.commits.length) : null;

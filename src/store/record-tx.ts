@@ -12,7 +12,7 @@ interface Validator {
 }
 
 /** Validates a record before it is written, so no command can store what a read would reject. */
-function encode(schema: Validator, value: unknown, path: string): Buffer {
+export function encode(schema: Validator, value: unknown, path: string): Buffer {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error?.issues[0];
@@ -20,6 +20,11 @@ function encode(schema: Validator, value: unknown, path: string): Buffer {
     throw new CorruptRecordError(path, null, `refusing to write an invalid record (${issue?.path.join(".")}: ${issue?.message})`);
   }
   return Buffer.from(canonicalJson(value), "utf8");
+}
+
+/** Encodes a record of a kind for its path, validating it first. */
+export function encodeRecord<K extends RecordKind>(kind: K, record: RecordTypes[K]): Buffer {
+  return encode(RECORD_SCHEMAS[kind], record, recordPath(kind, record.number));
 }
 
 /** The writes of one mutation layered over its snapshot. */

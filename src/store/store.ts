@@ -1,3 +1,4 @@
+import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -16,6 +17,35 @@ export interface CommitEntry {
   date: string;
   summary: string;
   trailers: Record<string, string[]>;
+}
+
+/** What a sync merge decided (DESIGN §3.3, §3.4), from the domain's merge. */
+export interface MergeReport {
+  commit: string;
+  /** The merge base (null for unrelated histories). */
+  base: string | null;
+  output: MergeOutput;
+  /** Non-record files changed on both sides; the published version was kept. */
+  keptRemote: string[];
+}
+
+/** Sharing the state with the repository's remotes (DESIGN §3), through the system git. */
+export interface StateSync {
+  remotes(): Promise<string[]>;
+  /** The current branch's upstream remote, else `origin` when it exists, else the only remote. */
+  defaultRemote(): Promise<string | null>;
+  /** Fetches into refs/coordination/remotes/<remote>; null when the remote has no state. */
+  fetch(remote: string): Promise<string | null>;
+  push(remote: string, commit: string): Promise<"ok" | "rejected">;
+  relation(local: string, remote: string): Promise<"equal" | "ahead" | "behind" | "diverged">;
+  /** Writes the two-parent merge commit of local and remote (the ref is not moved). */
+  merge(local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /** Compare-and-swap of refs/coordination/main. */
+  advance(expected: string | null, next: string): Promise<boolean>;
+  /** Adds the fetch refspec to the remote's config; true when added now. */
+  ensureFetchRefspec(remote: string): Promise<boolean>;
+  /** How many record files differ between two commits. */
+  changedRecords(from: string | null, to: string): Promise<number>;
 }
 
 /** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
@@ -76,6 +106,8 @@ export interface Store {
    * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
    */
   log(o: { limit?: number; record?: string }): Promise<CommitEntry[]>;
+  /** Sharing with remotes; refused by stores that have none. */
+  sync(): StateSync;
   /** The state at any commit of the ref's history. */
   snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */

@@ -61,13 +61,15 @@ export function registerInitCommand(program: Command, app: App): void {
           );
         }
         const r = await initProject(ctx, settings, { force: Boolean(o.force) });
-        const data = { project: r.project, stateCreated: r.stateCreated, commit: r.commit, created: r.files.created, existing: r.files.existing };
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, existing: r.files.existing };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
-            r.stateCreated
-              ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
-              : check(s, `Pantheon is already set up for "${name}"; added what was missing`),
+            r.adopted
+              ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
+              : r.stateCreated
+                ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
+                : check(s, `Pantheon is already set up for "${name}"; added what was missing`),
           ];
           for (const f of r.files.created) lines.push(`  created ${f}`);
           for (const f of r.files.existing) lines.push(s.paint.dim(`  kept    ${f}`));

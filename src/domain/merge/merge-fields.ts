@@ -1,0 +1,81 @@
+/**
+ * Field-by-field three-way merge of one record (DESIGN §3.3). Fields are merged in groups that
+ * must stay together (a task's status, claim and mission): a group changed on one side is
+ * taken from that side; changed differently on both, the published (remote) side wins and the
+ * local values are reported as a conflict.
+ */
+export interface FieldSpec<T> {
+  /** Groups of fields that change together. */
+  groups: ReadonlyArray<ReadonlyArray<keyof T>>;
+  /** Fields merged by a rule of their own (notes, dependency sets, updatedAt...). */
+  special: Partial<{ [K in keyof T]: (base: T[K] | undefined, local: T[K], remote: T[K]) => T[K] }>;
+}
+
+export interface FieldConflict {
+  fields: string[];
+  local: unknown;
+  remote: unknown;
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function pick<T>(rec: T | null, group: ReadonlyArray<keyof T>): unknown[] | undefined {
+  if (rec === null) return undefined;
+  const r: T = rec;
+  return group.map((f) => r[f]);
+}
+
+export function mergeFields<T extends object>(base: T | null, local: T, remote: T, spec: FieldSpec<T>): { merged: T; conflicts: FieldConflict[] } {
+  const merged = { ...remote };
+  const conflicts: FieldConflict[] = [];
+  for (const group of spec.groups) {
+    const b = pick(base, group);
+    const l = pick(local, group)!;
+    const r = pick(remote, group)!;
+    if (sameValue(l, r) || sameValue(l, b)) continue; // remote's values are already in place
+    if (sameValue(r, b)) {
+      group.forEach((f, i) => ((merged as Record<keyof T, unknown>)[f] = l[i]));
+      continue;
+    }
+    conflicts.push({ fields: group.map(String), local: Object.fromEntries(group.map((f, i) => [f, l[i]])), remote: Object.fromEntries(group.map((f, i) => [f, r[i]])) });
+  }
+  for (const key of Object.keys(spec.special) as Array<keyof T>) {
+    const rule = spec.special[key]!;
+    (merged as Record<keyof T, unknown>)[key] = rule(base?.[key], local[key], remote[key]);
+  }
+  return { merged, conflicts };
+}
+
+/** Three-way merge of a set: kept where both kept it, added where either added it. */
+export function mergeSet<V>(base: readonly V[] | undefined, local: readonly V[], remote: readonly V[]): V[] {
+  const b = new Set(base ?? []);
+  const l = new Set(local);
+  const r = new Set(remote);
+  const out: V[] = [];
+  for (const v of [...remote, ...local]) {
+    if (out.includes(v)) continue;
+    const removed = b.has(v) && (!l.has(v) || !r.has(v));
+    if (!removed) out.push(v);
+  }
+  return out;
+}
+
+export function union<V>(_base: readonly V[] | undefined, local: readonly V[], remote: readonly V[]): V[] {
+  return [...new Set([...remote, ...local])];
+}
+
+export function later(_base: string | undefined, local: string, remote: string): string {
+  return local > remote ? local : remote;
+}
+
+/** FNV-1a: a deterministic id for notes a merge writes (the domain has no crypto). */
+export function stableHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}

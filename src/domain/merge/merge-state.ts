@@ -1,0 +1,151 @@
+import type { Counters } from "../schemas/counters.js";
+import type { Epic } from "../schemas/epic.js";
+import type { Mission } from "../schemas/mission.js";
+import type { Review } from "../schemas/review.js";
+import type { Task } from "../schemas/task.js";
+import { missionViolations, reviewViolations, taskViolations } from "../record-invariants.js";
+import { mergeFields, sameValue, stableHash, type FieldConflict, type FieldSpec } from "./merge-fields.js";
+import { EPIC_SPEC, MISSION_SPEC, REVIEW_SPEC, TASK_SPEC } from "./record-specs.js";
+import { emptyRenumbering, remapEpic, remapMission, remapReview, remapTask, type Kind, type Renumbering } from "./renumber.js";
+
+/** A side of a record: the parsed record, absent (null), or present but unreadable. */
+export const CORRUPT = { corrupt: true } as const;
+export type Side<T> = T | null | typeof CORRUPT;
+
+/** A path changed on the local side since the merge base (remote-only changes need no input). */
+export interface Touched<T> {
+  number: number;
+  base: Side<T>;
+  local: Side<T>;
+  remote: Side<T>;
+  /** False when the remote still has the base's blob at this path. */
+  remoteChanged: boolean;
+}
+
+interface KindTypes { tasks: Task; epics: Epic; missions: Mission; reviews: Review }
+
+export interface MergeInput {
+  touched: { [K in Kind]: Touched<KindTypes[K]>[] };
+  counters: { local: Counters; remote: Counters };
+  /** Remote name, for the conflict notes' wording. */
+  remote: string;
+}
+
+/** What to write over the remote tree: a record, the local blob as is, or a deletion. */
+export type Write<T> = { number: number; value: T } | { number: number; blob: "local" } | { number: number; delete: true };
+
+export interface MergeOutput {
+  writes: { [K in Kind]: Write<KindTypes[K]>[] };
+  counters: Counters;
+  renumbered: Array<{ kind: Kind; from: number; to: number }>;
+  droppedClaims: Array<{ task: number; local: string; remote: string | null }>;
+  conflicts: Array<{ kind: Kind; number: number } & FieldConflict>;
+  unreadable: Array<{ kind: Kind; number: number; kept: "remote" | "local" }>;
+}
+
+interface KindRules<T> {
+  spec: FieldSpec<T>;
+  remap: (v: T, r: Renumbering) => T;
+  violations: (v: T) => string[];
+}
+
+const RULES: { [K in Kind]: KindRules<KindTypes[K]> } = {
+  tasks: { spec: TASK_SPEC, remap: remapTask, violations: taskViolations },
+  epics: { spec: EPIC_SPEC, remap: remapEpic, violations: () => [] },
+  missions: { spec: MISSION_SPEC, remap: remapMission, violations: missionViolations },
+  reviews: { spec: REVIEW_SPEC, remap: remapReview, violations: reviewViolations },
+};
+
+const KINDS: readonly Kind[] = ["tasks", "epics", "missions", "reviews"];
+
+function isRecord<T>(s: Side<T>): s is T {
+  return s !== null && s !== CORRUPT;
+}
+
+/**
+ * Merges the records changed on the local side into the published (remote) state: a pure,
+ * deterministic function of base, local and remote (DESIGN §3.3, §3.4). The same number with a
+ * different uid is a collision: the published record keeps the number, the local one moves to
+ * the next free number and every local reference to it is rewritten.
+ */
+export function mergeState(input: MergeInput): MergeOutput {
+  const out: MergeOutput = {
+    writes: { tasks: [], epics: [], missions: [], reviews: [] },
+    counters: { ...input.counters.remote },
+    renumbered: [],
+    droppedClaims: [],
+    conflicts: [],
+    unreadable: [],
+  };
+  for (const k of KINDS) out.counters[k] = Math.max(input.counters.local[k], input.counters.remote[k], ...input.touched[k].map((t) => t.number));
+
+  // 1. Collisions get new numbers first, so every local reference can be rewritten after.
+  const renumbering = emptyRenumbering();
+  for (const k of KINDS) {
+    const collided = input.touched[k].filter((t) => t.remoteChanged && isRecord(t.local) && isRecord(t.remote) && t.local.uid !== t.remote.uid);
+    for (const t of [...collided].sort((a, b) => a.number - b.number)) {
+      out.counters[k] += 1;
+      renumbering[k].set(t.number, out.counters[k]);
+      out.renumbered.push({ kind: k, from: t.number, to: out.counters[k] });
+    }
+  }
+  for (const k of KINDS) mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
+  return out;
+}
+
+function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], renumbering: Renumbering, remoteName: string, out: MergeOutput): void {
+  const rules = RULES[kind] as unknown as KindRules<KindTypes[K]>;
+  const writes = out.writes[kind] as Write<KindTypes[K]>[];
+  for (const t of touched) {
+    const local = isRecord(t.local) ? rules.remap(t.local, renumbering) : t.local;
+    const moved = renumbering[kind].get(t.number);
+    if (moved !== undefined && isRecord(local)) {
+      writes.push({ number: moved, value: { ...local, number: moved, formerNumbers: [...new Set([...local.formerNumbers, t.number])] } });
+      continue;
+    }
+    if (!t.remoteChanged) {
+      if (local === null) writes.push({ number: t.number, delete: true });
+      else if (isRecord(local) && isRecord(t.local) && !sameValue(local, t.local)) writes.push({ number: t.number, value: local });
+      else writes.push({ number: t.number, blob: "local" });
+      continue;
+    }
+    if (!isRecord(local) || !isRecord(t.remote)) {
+      // Unreadable or deleted on a side: the published blob stays (only doctor --fix removes).
+      if (local === CORRUPT || t.remote === CORRUPT) out.unreadable.push({ kind, number: t.number, kept: "remote" });
+      continue;
+    }
+    const base = isRecord(t.base) ? t.base : null;
+    const { merged, conflicts } = mergeFields(base, local, t.remote, rules.spec);
+    let result = merged;
+    let lost = conflicts;
+    if (rules.violations(merged).length > 0) {
+      // Combining the sides broke an invariant: take the whole published record (DESIGN §3.3).
+      result = t.remote;
+      lost = [{ fields: ["(whole record)"], local, remote: t.remote }];
+    }
+    for (const c of lost) out.conflicts.push({ kind, number: t.number, ...c });
+    if (kind === "tasks") result = noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out) as KindTypes[K];
+    if (!sameValue(result, t.remote)) writes.push({ number: t.number, value: result });
+  }
+}
+
+/** Keeps each losing value as a `conflict` note, and reports a dropped claim. */
+function noteConflicts(task: Task, local: Task, remote: Task, lost: FieldConflict[], remoteName: string, out: MergeOutput): Task {
+  if (lost.length === 0) return task;
+  if (local.claimedBy !== null && local.claimedBy !== remote.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(local.status)) {
+    out.droppedClaims.push({ task: task.number, local: local.claimedBy, remote: remote.claimedBy });
+  }
+  const at = local.updatedAt > remote.updatedAt ? local.updatedAt : remote.updatedAt;
+  const notes = lost.map((c) => {
+    const text = `sync with ${remoteName}: kept ${describe(c.remote)} from ${remoteName}; this clone had ${describe(c.local)}`;
+    return { id: `conflict-${stableHash(`${task.uid}|${text}`)}`, at, by: "sync", kind: "conflict" as const, text };
+  });
+  const known = new Set(task.notes.map((n) => n.id));
+  return { ...task, notes: [...task.notes, ...notes.filter((n) => !known.has(n.id))] };
+}
+
+function describe(v: unknown): string {
+  if (v === null || typeof v !== "object") return String(v);
+  const fields = Object.entries(v as Record<string, unknown>).filter(([k]) => !["notes", "updatedAt", "createdAt", "uid"].includes(k));
+  return fields.map(([k, x]) => `${k} ${x === null ? "none" : typeof x === "object" ? JSON.stringify(x) : String(x)}`).join(", ").slice(0, 500);
+}

@@ -1,0 +1,59 @@
+import { REF } from "./layout.js";
+import type { GitStore } from "./git-store.js";
+import { casRef } from "./ref-cas.js";
+import { mergeTrees } from "./state-merge.js";
+import type { CommitInfo, MergeReport, StateSync } from "./store.js";
+import { changedPaths } from "./tree-diff.js";
+import { ensureFetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
+import { parseCommit } from "./commit-codec.js";
+
+/** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
+export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
+  const paths = store.paths;
+  const treeOf = async (commit: string) => parseCommit((await store.db.read(commit)).content).tree;
+  return {
+    async remotes() {
+      return listRemotes(paths, env);
+    },
+    async defaultRemote() {
+      const remotes = listRemotes(paths, env);
+      const branch = runGit(paths, ["symbolic-ref", "--quiet", "--short", "HEAD"], env).stdout.trim();
+      const upstream = branch ? runGit(paths, ["config", "--get", `branch.${branch}.remote`], env).stdout.trim() : "";
+      if (upstream && remotes.includes(upstream)) return upstream;
+      if (remotes.includes("origin")) return "origin";
+      return remotes.length === 1 ? remotes[0]! : null;
+    },
+    async fetch(remote) {
+      return fetchState(paths, remote, env);
+    },
+    async push(remote, commit) {
+      return pushState(paths, remote, commit, env);
+    },
+    async relation(local, remote) {
+      if (local === remote) return "equal";
+      if (isAncestor(paths, local, remote, env)) return "behind";
+      if (isAncestor(paths, remote, local, env)) return "ahead";
+      return "diverged";
+    },
+    async merge(local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
+      const base = mergeBase(paths, local, remote, env);
+      const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
+      const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
+      const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
+      // Parents: local first (as `git merge` would record it), built over the published tree.
+      const commit = await store.writeCommit([local, remote], remoteTree, r.changes, info);
+      return { commit, base, output: r.output, keptRemote: r.keptRemote };
+    },
+    async advance(expected, next) {
+      const r = await casRef(paths.commonDir, REF, expected, next);
+      return r.ok;
+    },
+    async ensureFetchRefspec(remote) {
+      return ensureFetchRefspec(paths, remote, env);
+    },
+    async changedRecords(from, to) {
+      const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
+      return (await changedPaths(store.db, a, b)).filter((p) => /^(tasks|epics|missions|reviews)\//.test(p)).length;
+    },
+  };
+}
