@@ -32,6 +32,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
   } catch (e) {
     const code = exitCodeFor(e);
     if (code === 0) return 0;
+    // A command may fail after producing its result (doctor's report): print both.
+    if (app.result && (e as { report?: boolean }).report) printResult(app, app.result);
     if (isCommanderError(e)) commandPath = guessCommandPath(argv);
     printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help"), commandPath);
     return code;

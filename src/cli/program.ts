@@ -3,6 +3,7 @@ import type { App } from "./app.js";
 import { examples } from "./command-kit.js";
 import { registerDashboardCommand } from "./commands/dashboard.js";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerEpicCommands } from "./commands/epic.js";
 import { registerLogCommand } from "./commands/log.js";
 import { registerReviewCommands } from "./commands/review.js";
@@ -50,6 +51,7 @@ export function buildProgram(app: App): Command {
   registerDashboardCommand(program, app);
   registerSyncCommand(program, app);
   registerLogCommand(program, app);
+  registerDoctorCommand(program, app);
   registerDemoCommand(program, app);
   return program;
 }

@@ -13,7 +13,7 @@ import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
 import { RecordSnapshot } from "./record-snapshot.js";
 import { RecordTx } from "./record-tx.js";
-import { casRef, faultPoint, readRef } from "./ref-cas.js";
+import { breakLock, casRef, faultPoint, lockStatus, readRef } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
 import type { CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
@@ -146,6 +146,14 @@ export class GitStore implements Store {
 
   private async treeOf(commit: string): Promise<string> {
     return parseCommit((await this.db.read(commit)).content).tree;
+  }
+
+  lockStatus(): Promise<{ path: string; ageMs: number } | null> {
+    return lockStatus(this.paths.commonDir, REF);
+  }
+
+  breakLock(): Promise<{ path: string; ageMs: number } | null> {
+    return breakLock(this.paths.commonDir, REF);
   }
 
   sync(): StateSync {

@@ -4,7 +4,7 @@ import { casRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
-import { ensureFetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
+import { ensureFetchRefspec, fetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit, trackingRef } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
@@ -50,6 +50,11 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     },
     async ensureFetchRefspec(remote) {
       return ensureFetchRefspec(paths, remote, env);
+    },
+    async refspecStatus(remote) {
+      const hasState = runGit(paths, ["rev-parse", "--verify", "--quiet", trackingRef(remote)], env).status === 0;
+      const configured = runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env).stdout.split("\n").map((s) => s.trim()).includes(fetchRefspec(remote));
+      return { hasState, configured };
     },
     async changedRecords(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];

@@ -29,6 +29,14 @@ export class MemoryStore implements Store {
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
 
+  async lockStatus(): Promise<null> {
+    return null;
+  }
+
+  async breakLock(): Promise<null> {
+    return null;
+  }
+
   sync(): StateSync {
     throw new RepositoryError("E_GIT", "A memory store has no remotes", "use a git repository");
   }

@@ -6,6 +6,17 @@ import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath
 import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
 import type { Snapshot } from "./store.js";
 
+export interface ScanProblem {
+  kind: "stray" | "corrupt";
+  path: string;
+  message: string;
+}
+
+export interface ScanResult<T> {
+  records: T[];
+  problems: ScanProblem[];
+}
+
 /** Where a snapshot's bytes come from: a git tree, or a map in unit tests. */
 export interface TreeSource {
   read(path: string): Promise<Buffer | null>;
@@ -69,30 +80,43 @@ export class RecordSnapshot implements Snapshot {
   }
 
   async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
+    const { records, problems } = await this.scan(kind);
+    for (const p of problems) this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
+    return records;
+  }
+
+  async scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {
     const shards = (await this.source.list(kind)) ?? [];
-    const out: RecordTypes[K][] = [];
+    const records: RecordTypes[K][] = [];
+    const problems: ScanProblem[] = [];
     for (const shard of shards) {
       const files = await this.source.list(`${kind}/${shard}`);
       if (files === null) {
-        this.warn(`ignored stray entry ${kind}/${shard} at ${this.short()} (not a shard directory)`);
+        problems.push({ kind: "stray", path: `${kind}/${shard}`, message: `${kind}/${shard} is not a shard directory` });
         continue;
       }
       for (const file of files) {
         const n = parseRecordFile(shard, file);
+        const path = `${kind}/${shard}/${file}`;
         if (n === null) {
-          this.warn(`ignored stray entry ${kind}/${shard}/${file} at ${this.short()}`);
+          problems.push({ kind: "stray", path, message: `${path} does not match the layout ${kind}/<NN>/<number>.json` });
           continue;
         }
         try {
           const rec = await this.get(kind, n);
-          if (rec) out.push(rec);
+          if (rec) records.push(rec);
+          else problems.push({ kind: "stray", path, message: `${path} is not a file` });
         } catch (e) {
           if (!(e instanceof CorruptRecordError)) throw e;
-          this.warn(`skipped ${e.message}`);
+          problems.push({ kind: "corrupt", path, message: e.message });
         }
       }
     }
-    return out.sort((a, b) => a.number - b.number);
+    return { records: records.sort((a, b) => a.number - b.number), problems };
+  }
+
+  async rootEntries(): Promise<string[]> {
+    return (await this.source.list("")) ?? [];
   }
 
   async persona(name: string): Promise<Persona | null> {

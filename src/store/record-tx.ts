@@ -6,6 +6,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind } from "./layout.js";
 import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
 import type { Snapshot, Tx } from "./store.js";
+import type { ScanResult } from "./record-snapshot.js";
 
 interface Validator {
   safeParse(v: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
@@ -70,6 +71,24 @@ export class RecordTx implements Tx {
     const byPath = new Map((await this.base.personas()).map((p) => [personaPath(p.name), p]));
     for (const [path, rec] of this.records) if (path.startsWith("personas/")) byPath.set(path, rec as Persona);
     return [...byPath.values()];
+  }
+
+  scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {
+    return this.base.scan(kind);
+  }
+
+  rootEntries(): Promise<string[]> {
+    return this.base.rootEntries();
+  }
+
+  removePath(path: string): void {
+    this.changes.set(path, null);
+    this.records.delete(path);
+  }
+
+  putCounters(counters: Counters): void {
+    this.countersCache = counters;
+    this.changes.set(COUNTERS_PATH, encode(CountersSchema, counters, COUNTERS_PATH));
   }
 
   put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void {

@@ -4,6 +4,7 @@ import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
+import type { ScanResult } from "./record-snapshot.js";
 
 export type { RecordKind } from "./layout.js";
 export type { RecordTypes } from "./record-schemas.js";
@@ -44,6 +45,8 @@ export interface StateSync {
   advance(expected: string | null, next: string): Promise<boolean>;
   /** Adds the fetch refspec to the remote's config; true when added now. */
   ensureFetchRefspec(remote: string): Promise<boolean>;
+  /** Whether the remote has state (a tracking ref exists) and whether the fetch refspec is configured. */
+  refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean }>;
   /** How many record files differ between two commits. */
   changedRecords(from: string | null, to: string): Promise<number>;
 }
@@ -59,6 +62,10 @@ export interface Snapshot {
   all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]>;
   persona(name: string): Promise<Persona | null>;
   personas(): Promise<Persona[]>;
+  /** Every entry of a kind with what is wrong with the ones that are not records (doctor). */
+  scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>>;
+  /** Names at the top of the state tree. */
+  rootEntries(): Promise<string[]>;
 }
 
 /** A snapshot plus the writes of one mutation; reads see the writes made so far. */
@@ -66,6 +73,9 @@ export interface Tx extends Snapshot {
   put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void;
   putPersona(persona: Persona): void;
   putProject(project: Project): void;
+  /** Removes any path of the state tree (doctor --fix only). */
+  removePath(path: string): void;
+  putCounters(counters: Counters): void;
   /** Takes the next number of a kind from counters.json, inside this mutation. */
   allocate(kind: RecordKind): Promise<number>;
 }
@@ -106,6 +116,10 @@ export interface Store {
    * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
    */
   log(o: { limit?: number; record?: string }): Promise<CommitEntry[]>;
+  /** The ref's lock file, if one is held (git's protocol leaves no owner in it, only an age). */
+  lockStatus(): Promise<{ path: string; ageMs: number } | null>;
+  /** Removes a held lock; returns what it removed. */
+  breakLock(): Promise<{ path: string; ageMs: number } | null>;
   /** Sharing with remotes; refused by stores that have none. */
   sync(): StateSync;
   /** The state at any commit of the ref's history. */

@@ -1,0 +1,61 @@
+import { DIRECTOR } from "../domain/actor.js";
+import { repairReview, repairTask } from "../domain/repair-records.js";
+import { reviewId, taskId } from "../domain/ids.js";
+import type { Finding } from "../domain/state-checks.js";
+import type { Store } from "../store/store.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { inspectState } from "./inspect-state.js";
+
+/**
+ * The safe repairs, as ONE commit: remove corrupt and stray entries (the only command that
+ * does), raise counters, drop dangling references, make claims consistent; plus the fetch
+ * refspecs, which live in git config rather than on the ref.
+ */
+export async function applyRepairs(ctx: Context, store: Store, findings: Finding[]): Promise<{ fixed: string[]; commit: string | null }> {
+  const fixed: string[] = [];
+  for (const f of findings.filter((x) => x.code === "W_REFSPEC")) {
+    const remote = f.subject.replace(/^remote\./, "");
+    if (await store.sync().ensureFetchRefspec(remote)) fixed.push(`added the fetch refspec of ${remote}`);
+  }
+  const { commit } = await store.mutate(async (tx) => {
+    const { records, findings: now } = await inspectState(tx);
+    for (const f of now.filter((x) => x.fixable)) {
+      if (f.code === "E_CORRUPT_RECORD" && f.subject !== "counters.json") {
+        tx.removePath(f.subject);
+        fixed.push(`removed corrupt ${f.subject}`);
+      } else if (f.code === "W_STRAY_ENTRY") {
+        tx.removePath(f.subject);
+        fixed.push(`removed stray ${f.subject}`);
+      }
+    }
+    const known = {
+      tasks: new Set(records.tasks.map((t) => t.number)),
+      epics: new Set(records.epics.map((e) => e.number)),
+      missions: new Set(records.missions.map((m) => m.number)),
+    };
+    const at = isoNow(ctx);
+    for (const t of records.tasks) {
+      const r = repairTask(t, known);
+      if (r.changes.length === 0) continue;
+      const note = { id: ctx.ids.noteId(), at, by: "doctor", kind: "system" as const, text: `doctor --fix: ${r.changes.join("; ")}` };
+      tx.put("tasks", { ...r.task, notes: [...r.task.notes, note], updatedAt: at });
+      fixed.push(`${taskId(t)}: ${r.changes.join("; ")}`);
+    }
+    for (const v of records.reviews) {
+      const r = repairReview(v, known);
+      if (r.changes.length === 0) continue;
+      tx.put("reviews", { ...r.review, updatedAt: at });
+      fixed.push(`${reviewId(v.number)}: ${r.changes.join("; ")}`);
+    }
+    const counters = records.counters ?? { tasks: 0, epics: 0, missions: 0, reviews: 0 };
+    const raised = { ...counters };
+    for (const k of ["tasks", "epics", "missions", "reviews"] as const) raised[k] = Math.max(counters[k], 0, ...records[k].map((r) => r.number));
+    if (!records.counters || JSON.stringify(raised) !== JSON.stringify(counters)) {
+      tx.putCounters(raised);
+      fixed.push(`counters.json → ${JSON.stringify(raised)}`);
+    }
+    return { result: null, commit: { ...commitInfo("doctor.fix", "state", DIRECTOR), summary: `doctor fix of ${fixed.length} problem(s) by Director` } };
+  });
+  return { fixed, commit };
+}

@@ -1,0 +1,79 @@
+import { CorruptRecordError, formatAge, RepositoryError } from "../errors.js";
+import { checkRecords, type Finding } from "../domain/state-checks.js";
+import type { Store } from "../store/store.js";
+import type { Context } from "./context.js";
+import { applyRepairs } from "./doctor-fix.js";
+import { inspectState } from "./inspect-state.js";
+
+export interface DoctorReport {
+  ok: boolean;
+  findings: Finding[];
+  /** What --fix repaired (one commit), and what --break-lock removed. */
+  fixed: string[];
+  commit: string | null;
+  counts: { tasks: number; epics: number; missions: number; reviews: number };
+}
+
+const FRESH_LOCK_MS = 10_000;
+
+async function remoteFindings(store: Store): Promise<Finding[]> {
+  const out: Finding[] = [];
+  try {
+    const sync = store.sync();
+    for (const remote of await sync.remotes()) {
+      const s = await sync.refspecStatus(remote);
+      if (s.hasState && !s.configured) {
+        out.push({ severity: "warning", code: "W_REFSPEC", subject: `remote.${remote}`, message: `${remote} has Pantheon state but git fetch does not bring it (no fetch refspec)`, fix: `pantheon sync ${remote} (adds it), or pantheon doctor --fix`, fixable: true });
+      }
+    }
+  } catch {
+    // No transport (a store without remotes): nothing to check.
+  }
+  return out;
+}
+
+/** `pantheon doctor`: checks (and with --fix repairs, in one commit) the state and the lock. */
+export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: boolean }): Promise<DoctorReport> {
+  const store = await ctx.store();
+  const fixed: string[] = [];
+  const findings: Finding[] = [];
+  if (o.breakLock) {
+    const removed = await store.breakLock();
+    if (!removed) fixed.push("no lock was held");
+    else {
+      fixed.push(`removed ${removed.path} (${formatAge(removed.ageMs)} old)`);
+      if (removed.ageMs < FRESH_LOCK_MS) ctx.warn(`the lock was only ${formatAge(removed.ageMs)} old: if a pantheon or git process was still writing, its update is lost and it will retry or fail`);
+    }
+  }
+  const lock = await store.lockStatus();
+  if (lock) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: `the state ref is locked (${formatAge(lock.ageMs)} old); git's protocol leaves no owner in the lock`, fix: "pantheon doctor --break-lock (when no pantheon or git process is running)", fixable: false });
+  const tip = await store.tip();
+  if (!tip) throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state in this repository (refs/coordination/main does not exist)", "pantheon init (or pantheon sync)");
+  const snap = await store.snapshotAt(tip);
+  try {
+    await snap.project(); // a newer schemaVersion still refuses here, with its own message
+  } catch (e) {
+    if (!(e instanceof CorruptRecordError)) throw e;
+    findings.push({ severity: "error", code: "E_CORRUPT_RECORD", subject: "project.json", message: e.message, fix: `restore it from history: git log refs/coordination/main -- project.json`, fixable: false });
+  }
+  let inspected = await inspectState(snap);
+  findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await remoteFindings(store)));
+  let commit: string | null = null;
+  if (o.fix && findings.some((f) => f.fixable)) {
+    const r = await applyRepairs(ctx, store, findings);
+    fixed.push(...r.fixed);
+    commit = r.commit;
+    inspected = await inspectState(await store.snapshotAt((await store.tip())!));
+    findings.length = 0;
+    if (lock && (await store.lockStatus())) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: "the state ref is locked", fix: "pantheon doctor --break-lock", fixable: false });
+    findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await remoteFindings(store)));
+  }
+  const r = inspected.records;
+  return {
+    ok: !findings.some((f) => f.severity === "error"),
+    findings,
+    fixed,
+    commit,
+    counts: { tasks: r.tasks.length, epics: r.epics.length, missions: r.missions.length, reviews: r.reviews.length },
+  };
+}
