@@ -10,6 +10,7 @@ import type { Context } from "../services/context.js";
 import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
+import { processLauncher } from "./launcher.js";
 
 export interface GlobalOptions {
   C?: string;
@@ -88,6 +89,7 @@ export class App {
       store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
       templatesDir: templatesDir(),
+      launcher: processLauncher(this.io.env),
     };
     this.ctx = ctx;
     return ctx;

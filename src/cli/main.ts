@@ -33,7 +33,10 @@ export async function main(argv: string[], io: IO): Promise<number> {
     const code = exitCodeFor(e);
     if (code === 0) return 0;
     // A command may fail after producing its result (doctor's report): print both.
-    if (app.result && (e as { report?: boolean }).report) printResult(app, app.result);
+    if (app.result && (e as { report?: boolean }).report) {
+      printResult(app, app.result);
+      if (e instanceof Error && e.name === "AssistantExit") return code; // not an error of pantheon's
+    }
     if (isCommanderError(e)) commandPath = guessCommandPath(argv);
     printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help"), commandPath);
     return code;

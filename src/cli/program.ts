@@ -8,6 +8,8 @@ import { registerEpicCommands } from "./commands/epic.js";
 import { registerLogCommand } from "./commands/log.js";
 import { registerReviewCommands } from "./commands/review.js";
 import { registerSyncCommand } from "./commands/sync.js";
+import { registerSummonCommand } from "./commands/summon.js";
+import { registerHookCommand } from "./commands/hook.js";
 import { registerInitCommand } from "./commands/init.js";
 import { registerMissionCommands } from "./commands/mission.js";
 import { registerPersonaCommands } from "./commands/persona.js";
@@ -43,6 +45,7 @@ export function buildProgram(app: App): Command {
     "pantheon task next --role engineer",
   ]);
   registerInitCommand(program, app);
+  registerSummonCommand(program, app);
   registerTaskCommands(program, app);
   registerEpicCommands(program, app);
   registerReviewCommands(program, app);
@@ -52,6 +55,7 @@ export function buildProgram(app: App): Command {
   registerSyncCommand(program, app);
   registerLogCommand(program, app);
   registerDoctorCommand(program, app);
+  registerHookCommand(program, app);
   registerDemoCommand(program, app);
   return program;
 }

@@ -1,7 +1,7 @@
 import { TASK_STATUSES } from "../domain/task-status.js";
 import { bar, percent } from "./bar.js";
 import type { DashboardView } from "./dashboard-view.js";
-import { fitLine } from "./fit-line.js";
+import { fitLine, wrapItems } from "./fit-line.js";
 import type { Style } from "./paint.js";
 import { statusColor } from "./task-text.js";
 
@@ -40,7 +40,7 @@ export function dashboardText(d: DashboardView, style: Style): string {
   const rate = d.tasks.completionRate;
   out.push("", heading(style, "Tasks", d.tasks.total));
   out.push(`  ${bar(rate, barWidth, style)} ${percent(rate)} complete`);
-  out.push(`  ${TASK_STATUSES.map((s) => { const c = statusColor(style, s); const txt = `${s} ${d.tasks.byStatus[s]}`; return c ? c(txt) : txt; }).join(p.dim(" · "))}`);
+  out.push(...wrapItems(style, "  ", TASK_STATUSES.map((s) => ({ text: `${s} ${d.tasks.byStatus[s]}`, color: statusColor(style, s) }))));
 
   if (d.epics.length > 0) {
     out.push("", heading(style, "Epics", d.epics.length));
@@ -59,7 +59,10 @@ export function dashboardText(d: DashboardView, style: Style): string {
 
   if (d.orphanedClaims.length > 0) {
     out.push("", heading(style, "Claims left on ended missions", d.orphanedClaims.length));
-    for (const t of d.orphanedClaims) out.push(fitLine(style, ["  ", t.id, " ", t.status, " ", t.claimedBy ?? "", t.endedMission ? ` (${t.endedMission} ENDED)` : "", " — resume: pantheon task claim ", t.id]));
+    for (const t of d.orphanedClaims) {
+      out.push(fitLine(style, ["  ", t.id, " ", t.status.padEnd(9), { text: `${t.claimedBy ?? "?"}${t.endedMission ? ` (${t.endedMission} ENDED)` : ""}` }]));
+      out.push(p.dim(`      resume: pantheon task claim ${t.id}`));
+    }
   }
 
   if (d.recent.length > 0) {

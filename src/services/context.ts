@@ -10,6 +10,14 @@ export interface Ids {
   random(): number;
 }
 
+/** Starting other programs (the assistants, a worktree's setup command). */
+export interface Launcher {
+  /** The program's path on PATH, or null when it is not installed. */
+  which(binary: string): string | null;
+  /** Runs a program with the terminal (stdio inherited); resolves to its exit code (128+n for signal n). */
+  run(command: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<number>;
+}
+
 /** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */
 export interface Context {
   /** The directory commands run in (`-C` applied). */
@@ -25,6 +33,7 @@ export interface Context {
   actorFlags: { as?: string | undefined; mission?: string | undefined };
   /** The folder holding `templates/` (themes, personas, commands). */
   templatesDir: string;
+  launcher: Launcher;
 }
 
 export function isoNow(ctx: Context): string {

@@ -1,4 +1,3 @@
-import { NotFoundError } from "../errors.js";
 import { parseEpicRef, taskId } from "../domain/ids.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
@@ -7,6 +6,7 @@ import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import { findTask, loadRefs } from "./find-task.js";
+import { linkableEpic } from "./epics.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkText, checkTitle } from "./validate-input.js";
 
@@ -39,9 +39,7 @@ export async function createTask(ctx: Context, input: CreateTaskInput): Promise<
       const dep = await findTask(tx, ref, ctx.warn);
       if (!deps.includes(dep.number)) deps.push(dep.number);
     }
-    if (epicNumber !== null && !(await tx.get("epics", epicNumber))) {
-      throw new NotFoundError(`No epic ${input.epic}`, "pantheon epic list");
-    }
+    if (epicNumber !== null) await linkableEpic(tx, epicNumber);
     const number = await tx.allocate("tasks");
     const at = isoNow(ctx);
     const task: Task = {

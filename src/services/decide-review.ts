@@ -6,6 +6,7 @@ import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { resolveActor } from "./resolve-actor.js";
+import { loadRefs } from "./find-task.js";
 import { findReview, reviewRefs, type ReviewResult } from "./reviews.js";
 import { applyTaskSideEffects } from "./task-side-effects.js";
 import { checkText } from "./validate-input.js";
@@ -42,7 +43,10 @@ async function decide(ctx: Context, o: { id: string; notes?: string | undefined;
       changed.push(taskId(task), ...(await applyTaskSideEffects(ctx, tx, { before: current, after: task, event: verdict, actor, at, noReview: true })));
     }
     const refs = await reviewRefs(tx, [review]);
-    if (task) refs.tasks.set(task.number, task);
+    if (task) {
+      refs.tasks.set(task.number, task);
+      await loadRefs(tx, task, refs);
+    }
     return { result: { review, refs, task, changed }, commit: commitInfo(`review.${verdict}`, `review ${reviewId(review.number)}`, actor) };
   });
   return result;

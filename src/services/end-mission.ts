@@ -8,6 +8,7 @@ import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
 import { checkText } from "./validate-input.js";
+import { removePersonaWorktree } from "./persona-worktree.js";
 
 export interface EndMissionInput {
   id?: string | undefined;
@@ -62,4 +63,17 @@ async function pickMission(tx: Parameters<typeof findMission>[0], id: string | u
   if (id !== undefined) return findMission(tx, id);
   if (actor.kind === "persona" && actor.mission) return actor.mission;
   throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");
+}
+
+/**
+ * `mission end` with `--remove-worktree`: ends the mission if it is ACTIVE, then removes its
+ * worktree when nothing would be lost. On an ENDED mission only the worktree is removed.
+ */
+export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput & { removeWorktree: boolean }): Promise<EndMissionResult & { removedWorktree: string | null }> {
+  if (!input.removeWorktree) return { ...(await endMission(ctx, input)), removedWorktree: null };
+  const snap = await (await ctx.store()).snapshot();
+  const current = await pickMission(snap, input.id, await resolveActor(ctx, snap));
+  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionId(current.number) }) : { mission: current, released: [], kept: [] };
+  const { removed } = await removePersonaWorktree(ctx, `${missionId(current.number)}:${current.codename}`);
+  return { ...ended, removedWorktree: removed.path };
 }

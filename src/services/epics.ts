@@ -16,6 +16,14 @@ import { checkText, checkTitle } from "./validate-input.js";
 
 export type { EpicDetail };
 
+/** An epic tasks may join: it exists and is not ABORTED. */
+export async function linkableEpic(snap: Snapshot, n: number): Promise<Epic> {
+  const epic = await snap.get("epics", n);
+  if (!epic) throw new NotFoundError(`No epic ${n}`, "pantheon epic list");
+  if (epic.aborted !== null) throw new ConflictError(`${epicId(epic)} is ABORTED (${epic.aborted}); tasks cannot join it`, "pantheon epic list");
+  return epic;
+}
+
 export async function findEpic(snap: Snapshot, input: string): Promise<Epic> {
   const n = parseEpicRef(input);
   const epic = await snap.get("epics", n);
@@ -74,8 +82,7 @@ export async function listEpics(ctx: Context): Promise<EpicDetail[]> {
 export function linkTasks(ctx: Context, o: { epic: string; tasks: string[] }): Promise<EpicDetail & { changed: Task[] }> {
   if (o.tasks.length === 0) return Promise.reject(new UsageError("Name at least one task to link", `pantheon epic link ${o.epic} ENG-H-0007`));
   return mutateEpic(ctx, "epic.link", async (tx) => {
-    const epic = await findEpic(tx, o.epic);
-    if (epic.aborted !== null) throw new ConflictError(`${epicId(epic)} is ABORTED (${epic.aborted}); link the tasks elsewhere`, "pantheon epic list");
+    const epic = await linkableEpic(tx, parseEpicRef(o.epic));
     const changed: Task[] = [];
     for (const ref of o.tasks) {
       const task = await findTask(tx, ref, ctx.warn);

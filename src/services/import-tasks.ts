@@ -7,6 +7,9 @@ import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { resolveActor } from "./resolve-actor.js";
+import { linkableEpic } from "./epics.js";
+import { loadRefs } from "./find-task.js";
+import { emptyRefs, type Refs } from "../domain/refs.js";
 import { loadYaml } from "./yaml-module.js";
 
 /** Parses a YAML or JSON file (JSON is read without loading yaml). */
@@ -34,18 +37,16 @@ async function readDocument(path: string, file: string): Promise<unknown> {
  * Creates every task of a file, in file order, in ONE commit: all of it is validated first
  * (entries, roles, dependencies, epics), so a bad entry writes nothing.
  */
-export async function importTasks(ctx: Context, file: string): Promise<Task[]> {
+export async function importTasks(ctx: Context, file: string): Promise<{ tasks: Task[]; refs: Refs }> {
   const plan = planImport(await readDocument(resolve(ctx.cwd, file), file), file);
   if (plan.length === 0) throw new UsageError(`${file} has no tasks`, "a list of entries, each with at least title and role");
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    for (const n of new Set(plan.flatMap((p) => p.taskDeps))) {
-      if (!(await tx.get("tasks", n))) throw new NotFoundError(`${file}: no task ${n} to depend on`, "pantheon task list");
+    for (const [i, p] of plan.entries()) {
+      for (const n of p.taskDeps) if (!(await tx.get("tasks", n))) throw new NotFoundError(`${file} entry ${i + 1}: no task ${n} to depend on`, "pantheon task list");
     }
-    for (const n of new Set(plan.flatMap((p) => (p.epic === null ? [] : [p.epic])))) {
-      if (!(await tx.get("epics", n))) throw new NotFoundError(`${file}: no epic ${n}`, "pantheon epic list");
-    }
+    for (const n of new Set(plan.flatMap((p) => (p.epic === null ? [] : [p.epic])))) await linkableEpic(tx, n);
     const at = isoNow(ctx);
     const created: Task[] = [];
     for (const p of plan) {
@@ -60,7 +61,10 @@ export async function importTasks(ctx: Context, file: string): Promise<Task[]> {
       created.push(task);
     }
     const span = created.length === 1 ? taskId(created[0]!) : `${taskId(created[0]!)}..${taskId(created.at(-1)!)}`;
-    return { result: created, commit: { ...commitInfo("task.import", `tasks ${span}`, actor), summary: `task import of ${created.length} tasks (${span}) by ${actor.name}` } };
+    const refs = emptyRefs();
+    for (const t of created) refs.tasks.set(t.number, t);
+    for (const t of created) await loadRefs(tx, t, refs);
+    return { result: { tasks: created, refs }, commit: { ...commitInfo("task.import", `tasks ${span}`, actor), summary: `task import of ${created.length} tasks (${span}) by ${actor.name}` } };
   });
   return result;
 }

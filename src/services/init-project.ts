@@ -6,6 +6,7 @@ import { SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
 import { isoNow, type Context } from "./context.js";
 import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
 import { commitActor } from "./resolve-actor.js";
+import { ASSISTANT_NAMES, type AssistantName } from "../assistants/adapter.js";
 import type { Store } from "../store/store.js";
 
 export interface InitResult {
@@ -14,6 +15,8 @@ export interface InitResult {
   stateCreated: boolean;
   /** The remote whose existing state was adopted, if any. */
   adopted: string | null;
+  /** What `--hooks` did to the commit-msg hook. */
+  hook: "installed" | "updated" | "chained" | null;
   commit: string | null;
   files: FileReport;
   root: string | null;
@@ -42,7 +45,7 @@ export function defaultProjectName(root: string | null, cwd: string): string {
  * Writes the root commit of refs/coordination/main and the project folders. Re-running adds
  * what is missing and leaves the rest (the state is never replaced by init).
  */
-export async function initProject(ctx: Context, settings: ProjectSettings, o: { force: boolean }): Promise<InitResult> {
+export async function initProject(ctx: Context, settings: ProjectSettings, o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null }): Promise<InitResult> {
   const store = await ctx.store();
   let project: Project;
   let commit: string | null = null;
@@ -56,8 +59,10 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   } else {
     project = await (await store.snapshot()).project();
   }
-  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project), o.force) : { created: [], existing: [] };
-  return { project, stateCreated, adopted, commit, files, root: store.root };
+  const assistants = o.assistants ?? ASSISTANT_NAMES;
+  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [] };
+  const hook = o.hooks ? store.code().installCommitMsgHook(o.hooks) : null;
+  return { project, stateCreated, adopted, commit, files, root: store.root, hook };
 }
 
 /**

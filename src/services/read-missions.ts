@@ -3,6 +3,7 @@ import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { findMission } from "./resolve-actor.js";
+import { missionId } from "../domain/ids.js";
 
 /** Missions by number; `active` keeps the ACTIVE ones. */
 export async function listMissions(ctx: Context, o: { active?: boolean }): Promise<Mission[]> {
@@ -17,15 +18,25 @@ export interface MissionDetail {
   claims: Task[];
   /** Tasks this mission's persona completed while it ran. */
   completed: Task[];
+  /** Code commits whose Pantheon-Mission trailer names it (init --hooks). */
+  commits: Array<{ oid: string; date: string; author: string; summary: string }>;
 }
 
 /** One mission with the claims made under it. */
 export async function showMission(ctx: Context, id: string): Promise<MissionDetail> {
-  const snap = await (await ctx.store()).snapshot();
+  const store = await ctx.store();
+  const snap = await store.snapshot();
   const mission = await findMission(snap, id);
   const tasks = await snap.all("tasks");
+  let commits: MissionDetail["commits"] = [];
+  try {
+    commits = store.code().missionCommits(missionId(mission.number), mission.codename);
+  } catch {
+    // a store without a code repository (tests): no commits to list
+  }
   return {
     mission,
+    commits,
     claims: tasks.filter((t) => t.mission === mission.number && activeClaimant(t) !== null),
     completed: tasks.filter((t) => t.mission === mission.number && t.status === "COMPLETE"),
   };

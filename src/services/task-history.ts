@@ -1,6 +1,6 @@
-import { taskId } from "../domain/ids.js";
+import { epicId, missionId, taskId } from "../domain/ids.js";
 import type { Task } from "../domain/schemas/task.js";
-import type { CommitEntry } from "../store/store.js";
+import type { CommitEntry, Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { findTask } from "./find-task.js";
 
@@ -14,16 +14,39 @@ export interface HistoryEvent {
   changes: string[];
 }
 
-const FIELDS: Array<keyof Task> = ["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"];
+const FIELDS = ["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"] as const;
 
-function describe(before: Task | null, after: Task | null): string[] {
+/** References read as ids (`MSN-0001`, `EPC-H-0002`, `ENG-H-0007`) at the commit they changed in. */
+async function ids(snap: Snapshot) {
+  const task = async (n: number) => {
+    const t = await snap.get("tasks", n).catch(() => null);
+    return t ? taskId(t) : `task ${n}`;
+  };
+  const epic = async (n: number) => {
+    const e = await snap.get("epics", n).catch(() => null);
+    return e ? epicId(e) : `epic ${n}`;
+  };
+  return { task, epic, mission: async (n: number) => missionId(n) };
+}
+
+async function describe(before: Task | null, after: Task | null, snap: Snapshot): Promise<string[]> {
   if (!after) return ["removed"];
   if (!before) return [`created ${taskId(after)} as ${after.status}`];
+  const name = await ids(snap);
+  const show = async (f: (typeof FIELDS)[number], v: unknown): Promise<string> => {
+    if (v === null || v === undefined) return "—";
+    if (f === "mission") return name.mission(v as number);
+    if (f === "epic") return name.epic(v as number);
+    return String(v);
+  };
   const out: string[] = [];
   for (const f of FIELDS) {
-    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out.push(`${f}: ${before[f] ?? "—"} → ${after[f] ?? "—"}`);
+    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out.push(`${f}: ${await show(f, before[f])} → ${await show(f, after[f])}`);
   }
-  if (before.dependencies.join() !== after.dependencies.join()) out.push(`dependencies: [${before.dependencies.join(", ")}] → [${after.dependencies.join(", ")}]`);
+  if (before.dependencies.join() !== after.dependencies.join()) {
+    const list = async (ns: number[]) => (await Promise.all(ns.map(name.task))).join(", ");
+    out.push(`dependencies: [${await list(before.dependencies)}] → [${await list(after.dependencies)}]`);
+  }
   for (const n of after.notes.slice(before.notes.length)) out.push(`${n.kind}: ${n.text}`);
   if (before.description !== after.description) out.push("description edited");
   return out;
@@ -34,11 +57,12 @@ export async function taskHistory(ctx: Context, id: string): Promise<{ task: Tas
   const store = await ctx.store();
   const task = await findTask(await store.snapshot(), id, ctx.warn);
   const keys = [task.number, ...task.formerNumbers].map((n) => `tasks/${n}`);
-  const commits: CommitEntry[] = [];
-  for (const key of keys) commits.push(...(await store.log({ record: key })));
+  // The log is newest first in commit order; dates have one-second resolution, so never sort by them.
+  const commits: CommitEntry[] = (await store.log({ record: keys })).reverse();
   const events: HistoryEvent[] = [];
-  for (const c of commits.sort((a, b) => a.date.localeCompare(b.date))) {
-    const after = await (await store.snapshotAt(c.oid)).get("tasks", task.number).catch(() => null);
+  for (const c of commits) {
+    const at = await store.snapshotAt(c.oid);
+    const after = await at.get("tasks", task.number).catch(() => null);
     const before = c.parents[0] ? await (await store.snapshotAt(c.parents[0])).get("tasks", task.number).catch(() => null) : null;
     events.push({
       commit: c.oid,
@@ -46,7 +70,7 @@ export async function taskHistory(ctx: Context, id: string): Promise<{ task: Tas
       actor: c.trailers["Pantheon-Actor"]?.[0] ?? c.author,
       op: c.trailers["Pantheon-Op"]?.[0] ?? "",
       summary: c.summary,
-      changes: describe(before, after),
+      changes: await describe(before, after, at),
     });
   }
   return { task, events };

@@ -71,8 +71,7 @@ const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = { UNDERWAY: "start
 /** `task update ID --status S`: the four status moves the table allows by that command. */
 export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus }): Promise<TransitionResult> {
   const event = STATUS_EVENTS[o.status];
-  if (o.status === "BLOCKED" && !o.notes) ctx.warn("note: say what blocks it next time with --notes, so others can help");
-  return transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event ?? "update"}`, (task, actor) => {
+  const done = transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event ?? "update"}`, (task, actor) => {
     if (event) return event;
     // READY, COMPLETE and ABORTED have their own commands (they need a note or close a task).
     const id = taskId(task);
@@ -81,6 +80,9 @@ export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus
       : `pantheon task close ${id} --status ABORTED --notes "why"`;
     throw new InvalidTransitionError(`Cannot update ${id} (${task.status}) to ${o.status} as ${actor.name}: ${o.status} is set by another command`, hint, { task: id, status: task.status });
   });
+  // Advice only after success: a refused command prints its ✗ line first and alone.
+  if (o.status === "BLOCKED" && !o.notes) return done.then((r) => (ctx.warn("note: say what blocks it next time with --notes, so others can help"), r));
+  return done;
 }
 
 /** Closes a task as COMPLETE (default) or ABORTED (needs a note). */

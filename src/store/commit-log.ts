@@ -7,14 +7,15 @@ import type { CommitEntry } from "./store.js";
  * Walks history from `tip` newest first, over all parents (a sync merge brings commits from
  * both sides), ordered by committer date like `git log`. Reads commit objects only.
  */
-export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; record?: string }): Promise<CommitEntry[]> {
+export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
+  const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
   const out: CommitEntry[] = [];
   const seen = new Set<string>([tip]);
   const queue: Array<{ oid: string; time: number; entry: CommitEntry }> = [await load(db, tip)];
   while (queue.length > 0 && (o.limit === undefined || out.length < o.limit)) {
     queue.sort((a, b) => b.time - a.time);
     const next = queue.shift()!;
-    if (!o.record || trailerNames(next.entry.trailers["Pantheon-Records"] ?? [], o.record)) out.push(next.entry);
+    if (!wanted || wanted.some((r) => trailerNames(next.entry.trailers["Pantheon-Records"] ?? [], r))) out.push(next.entry);
     for (const p of next.entry.parents) {
       if (seen.has(p)) continue;
       seen.add(p);

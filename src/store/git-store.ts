@@ -16,7 +16,8 @@ import { RecordTx } from "./record-tx.js";
 import { breakLock, casRef, faultPoint, lockStatus, readRef } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import { gitCodeRepo } from "./git-code-repo.js";
 import { gitSync } from "./git-sync.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
@@ -51,7 +52,7 @@ export class GitStore implements Store {
     return (await this.tip()) !== null;
   }
 
-  async log(o: { limit?: number; record?: string }): Promise<CommitEntry[]> {
+  async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
     return walkLog(this.db, tip, o);
@@ -154,6 +155,10 @@ export class GitStore implements Store {
 
   breakLock(): Promise<{ path: string; ageMs: number } | null> {
     return breakLock(this.paths.commonDir, REF);
+  }
+
+  code(): CodeRepo {
+    return gitCodeRepo(this.paths, this.opts.env);
   }
 
   sync(): StateSync {

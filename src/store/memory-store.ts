@@ -6,7 +6,7 @@ import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
-import type { CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -37,6 +37,10 @@ export class MemoryStore implements Store {
     return null;
   }
 
+  code(): CodeRepo {
+    throw new RepositoryError("E_GIT", "A memory store has no code repository", "use a git repository");
+  }
+
   sync(): StateSync {
     throw new RepositoryError("E_GIT", "A memory store has no remotes", "use a git repository");
   }
@@ -49,7 +53,8 @@ export class MemoryStore implements Store {
     return this.commits.length > 0;
   }
 
-  async log(o: { limit?: number; record?: string }): Promise<CommitEntry[]> {
+  async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
+    const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
     const entries = this.commits.map((c, i): CommitEntry => ({
       oid: String(i + 1),
       parents: i === 0 ? [] : [String(i)],
@@ -58,7 +63,7 @@ export class MemoryStore implements Store {
       summary: c.info.summary,
       trailers: { "Pantheon-Op": [c.info.op], "Pantheon-Actor": [c.info.actor], "Pantheon-Records": [formatRecordKeys(c.paths.map(recordKey))] },
     }));
-    const matching = entries.reverse().filter((e) => !o.record || trailerNames(e.trailers["Pantheon-Records"]!, o.record));
+    const matching = entries.reverse().filter((e) => !wanted || wanted.some((r) => trailerNames(e.trailers["Pantheon-Records"]!, r)));
     return o.limit === undefined ? matching : matching.slice(0, o.limit);
   }
 

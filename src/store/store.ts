@@ -20,6 +20,22 @@ export interface CommitEntry {
   trailers: Record<string, string[]>;
 }
 
+/** The code side of the repository: persona worktrees, provenance commits, hooks. */
+export interface CodeRepo {
+  /** The main worktree (null in a bare repository). */
+  root: string | null;
+  addWorktree(path: string, branch: string, base: string): void;
+  /** What removing a persona worktree would lose (commits only on its branch, changed files). */
+  worktreeLosses(path: string, branch: string): { commits: string[]; files: string[] };
+  removeWorktree(path: string, branch: string): void;
+  /** Whether a path is tracked by git (tracked files need no copying into a worktree). */
+  isTracked(relPath: string): boolean;
+  missionCommits(number: string, codename: string): Array<{ oid: string; date: string; author: string; summary: string }>;
+  installCommitMsgHook(cli: string[]): "installed" | "updated" | "chained";
+  /** A git config value (repository, then global and system), e.g. `pantheon.assistant`. */
+  config(key: string): string | undefined;
+}
+
 /** What a sync merge decided (DESIGN §3.3, §3.4), from the domain's merge. */
 export interface MergeReport {
   commit: string;
@@ -115,11 +131,13 @@ export interface Store {
    * Commits of the state ref, newest first (all parents, by date, as `git log` orders them);
    * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
    */
-  log(o: { limit?: number; record?: string }): Promise<CommitEntry[]>;
+  log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]>;
   /** The ref's lock file, if one is held (git's protocol leaves no owner in it, only an age). */
   lockStatus(): Promise<{ path: string; ageMs: number } | null>;
   /** Removes a held lock; returns what it removed. */
   breakLock(): Promise<{ path: string; ageMs: number } | null>;
+  /** Worktrees, code commits and hooks; refused by stores that have none. */
+  code(): CodeRepo;
   /** Sharing with remotes; refused by stores that have none. */
   sync(): StateSync;
   /** The state at any commit of the ref's history. */

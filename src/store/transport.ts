@@ -25,6 +25,16 @@ export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv)
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Runs git inside a worktree folder (its own .git file decides the repository). */
+export function runGitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): GitRun {
+  const clean = { ...env };
+  delete clean.GIT_DIR;
+  delete clean.GIT_WORK_TREE;
+  delete clean.GIT_INDEX_FILE;
+  const r = spawnSync("git", args, { cwd, env: clean, encoding: "utf8", maxBuffer: 64 << 20 });
+  return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
 /** git's own reason, in one line: the last `fatal:`/`error:` line, else the last line. */
 export function gitReason(stderr: string): string {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);

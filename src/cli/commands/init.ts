@@ -6,7 +6,8 @@ import { defaultSettings, settingsFromConfig, type ProjectSettings } from "../..
 import { escapeText } from "../../render/escape.js";
 import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { collect, examples, run } from "../command-kit.js";
+import { adapterFor } from "../../assistants/registry.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
 import { loadYaml } from "../../services/yaml-module.js";
@@ -15,6 +16,13 @@ interface InitOptions {
   config?: string;
   yes?: boolean;
   force?: boolean;
+  assistant?: string[];
+  hooks?: boolean;
+}
+
+/** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
+function hookCommand(): string[] {
+  return [process.execPath, process.argv[1] ?? "pantheon"];
 }
 
 /** Reads and validates --config before anything is written: a refused init writes nothing. */
@@ -36,6 +44,20 @@ async function settingsFromFile(app: App, file: string, defaults: ProjectSetting
   return settingsFromConfig(doc.toJS(), defaults, file);
 }
 
+/** `.pantheon/ (11 files), .claude/ (3), AGENTS.md`: one line however many files. */
+function groupPaths(paths: string[]): string {
+  const groups = new Map<string, number>();
+  for (const p of paths) {
+    if (p.endsWith("/") && p.split("/").length > 2) {
+      groups.set(p, 0);
+      continue;
+    }
+    const top = p.includes("/") ? `${p.split("/")[0]}/` : p;
+    groups.set(top, (groups.get(top) ?? 0) + 1);
+  }
+  return [...groups].map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top)).join(", ");
+}
+
 export function registerInitCommand(program: Command, app: App): void {
   examples(
     program
@@ -44,6 +66,8 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--config <file>", "answers from a YAML file (project, features, customization, roles, assistant, worktree)")
       .option("--yes", "accept the defaults without asking")
       .option("--force", "rewrite the files Pantheon owns")
+      .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
+      .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
       .action(run(app, async (o: InitOptions) => {
         const ctx = app.context();
         const root = (await ctx.store()).root;
@@ -60,8 +84,9 @@ export function registerInitCommand(program: Command, app: App): void {
             "pantheon init --yes (defaults) or pantheon init --config pantheon.yaml",
           );
         }
-        const r = await initProject(ctx, settings, { force: Boolean(o.force) });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, existing: r.files.existing };
+        const assistants = o.assistant?.map((a) => adapterFor(a).name);
+        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null });
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -71,10 +96,17 @@ export function registerInitCommand(program: Command, app: App): void {
                 ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
                 : check(s, `Pantheon is already set up for "${name}"; added what was missing`),
           ];
-          for (const f of r.files.created) lines.push(`  created ${f}`);
-          for (const f of r.files.existing) lines.push(s.paint.dim(`  kept    ${f}`));
-          const toCommit = r.files.created.filter((f) => !f.endsWith("/"));
+          const files = (list: string[]) => list.filter((f) => !f.endsWith("/"));
+          // A folder is worth naming only when nothing inside it is named (an empty planning/).
+          const shown = (list: string[]) => list.filter((f) => !f.endsWith("/") || !list.some((g) => g !== f && g.startsWith(f)));
+          for (const [label, list] of [["created", shown(r.files.created)], ["updated", shown(r.files.updated)], ["kept", shown(r.files.existing)]] as const) {
+            if (list.length === 0) continue;
+            const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
+            lines.push(label === "kept" ? s.paint.dim(text) : text);
+          }
+          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
+          if (r.hook) lines.push(`  ${r.hook} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
           lines.push("Next: pantheon mission start --role engineer, then pantheon task create --title ... --role engineer");
           return lines.join("\n");
         });

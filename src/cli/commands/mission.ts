@@ -5,7 +5,8 @@ import { missionDetailText, missionLabel, missionTable, missionView } from "../.
 import { emptyRefs } from "../../domain/refs.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskTable } from "../../render/task-text.js";
-import { endMission } from "../../services/end-mission.js";
+import { escapeText } from "../../render/escape.js";
+import { endMissionAndWorktree } from "../../services/end-mission.js";
 import { listMissions, showMission } from "../../services/read-missions.js";
 import { startMission } from "../../services/start-mission.js";
 import type { App } from "../app.js";
@@ -41,11 +42,15 @@ export function registerMissionCommands(program: Command, app: App): void {
       .description("End a mission (yours by default); --release returns its UNDERWAY and BLOCKED claims to TODO")
       .option("--summary <text>", "what the mission achieved")
       .option("--release", "release its claims instead of keeping them for a resume")
-      .action(run(app, async (id: string | undefined, o: { summary?: string; release?: boolean }) => {
-        const r = await endMission(app.context(), { id, summary: o.summary, release: o.release });
-        const data = missionView(r.mission);
+      .option("--remove-worktree", "also remove its worktree and branch, when no work would be lost (works on an ENDED mission too)")
+      .action(run(app, async (id: string | undefined, o: { summary?: string; release?: boolean; removeWorktree?: boolean }) => {
+        const r = await endMissionAndWorktree(app.context(), { id, summary: o.summary, release: o.release, removeWorktree: Boolean(o.removeWorktree) });
+        const data = { ...missionView(r.mission), removedWorktree: r.removedWorktree };
         return view("mission", data, (s) =>
-          [check(s, `Ended ${missionLabel(data)}`), ...r.released.map((t) => `  released ${taskId(t)} → TODO`)].join("\n"),
+          [
+            check(s, `Ended ${missionLabel(data)}${r.removedWorktree ? `; removed its worktree ${r.removedWorktree}` : ""}`),
+            ...r.released.map((t) => `  released ${taskId(t)} → TODO`),
+          ].join("\n"),
           r.released.map((t) => taskSummaryView(t, emptyRefs())),
         );
       })),
@@ -72,11 +77,12 @@ export function registerMissionCommands(program: Command, app: App): void {
         const r = await showMission(app.context(), id);
         const claims = r.claims.map((t) => taskSummaryView(t, emptyRefs()));
         const completed = r.completed.map((t) => taskSummaryView(t, emptyRefs()));
-        const data = { ...missionView(r.mission), claims, completed };
+        const data = { ...missionView(r.mission), claims, completed, commits: r.commits };
         return view("mission", data, (s) => {
           const parts = [missionDetailText(data, s)];
           if (claims.length > 0) parts.push("", s.paint.bold("Claims"), taskTable(claims, s));
           if (completed.length > 0) parts.push("", s.paint.bold("Completed"), taskTable(completed, s));
+          if (r.commits.length > 0) parts.push("", s.paint.bold("Code commits"), ...r.commits.map((c) => `  ${s.paint.yellow(c.oid.slice(0, 9))} ${escapeText(c.summary)}`));
           return parts.join("\n");
         });
       })),

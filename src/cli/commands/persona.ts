@@ -6,7 +6,9 @@ import { listPersonas } from "../../services/list-personas.js";
 import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
-import { view } from "../view.js";
+import { check, view } from "../view.js";
+import { addPersona } from "../../services/add-persona.js";
+import { escapeText } from "../../render/escape.js";
 
 export function registerPersonaCommands(program: Command, app: App): void {
   const persona = program.command("persona").description("Persona names, their roles and activity");
@@ -30,6 +32,19 @@ export function registerPersonaCommands(program: Command, app: App): void {
     ["pantheon persona list --role engineer"],
   );
   registerPersonaQuestionCommands(persona, app);
+  examples(
+    persona
+      .command("add <name>")
+      .description("Add a persona name of the project's own (offered by mission start and summon)")
+      .requiredOption("--role <role>", "its role")
+      .option("--bio <text>", "one sentence about it")
+      .action(run(app, async (name: string, o: { role: string; bio?: string }) => {
+        const p = await addPersona(app.context(), { name, role: parseRole(o.role), ...(o.bio !== undefined && { bio: o.bio }) });
+        const data = { name: p.name, role: p.role, bio: p.bio };
+        return view("persona", data, (s) => check(s, `Added persona ${escapeText(p.name)} (${p.role})`));
+      })),
+    ['pantheon persona add Brigid --role engineer --bio "Celtic smith and poet"'],
+  );
 }
 
 export function registerPersonaQuestionCommands(persona: Command, app: App): void {

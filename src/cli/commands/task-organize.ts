@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { taskId } from "../../domain/ids.js";
-import { emptyRefs } from "../../domain/refs.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
 import { linkTasks, unlinkTasks } from "../../services/epics.js";
 import { importTasks } from "../../services/import-tasks.js";
+import { planTask } from "../../services/task-plan.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
@@ -16,9 +16,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .description("Create many tasks from a YAML or JSON list, in file order, in one commit")
       .addHelpText("after", "\nEach entry: title, role, priority?, description?, depends_on? (an earlier entry's key, or an existing task id/number), epic?, key?\n")
       .action(run(app, async (file: string) => {
-        const created = await importTasks(app.context(), file);
-        const refs = emptyRefs();
-        for (const t of created) refs.tasks.set(t.number, t);
+        const { tasks: created, refs } = await importTasks(app.context(), file);
         const data = created.map((t) => taskSummaryView(t, refs));
         return view("tasks", data, (s) => {
           const head = check(s, `Imported ${created.length} task${created.length === 1 ? "" : "s"}: ${taskId(created[0]!)}${created.length > 1 ? ` … ${taskId(created.at(-1)!)}` : ""}`);
@@ -26,6 +24,19 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
         });
       })),
     ["pantheon task import plan.yaml"],
+  );
+
+  examples(
+    task
+      .command("plan <id>")
+      .description("Write (or find) the task's planning note: .pantheon/planning/<id>.md")
+      .action(run(app, async (id: string) => {
+        const r = await planTask(app.context(), id);
+        const data = { task: taskId(r.task), path: r.path, action: r.action, from: r.from ?? null };
+        const what = r.action === "created" ? "Wrote" : r.action === "renamed" ? `Renamed ${r.from} to` : "Found";
+        return view("plan", data, (s) => check(s, `${what} ${r.path} for ${taskId(r.task)}`));
+      })),
+    ["pantheon task plan ENG-H-0007"],
   );
 
   examples(

@@ -1,0 +1,46 @@
+import { commandPrompts } from "./command-prompts.js";
+import { withFrontmatter } from "./with-frontmatter.js";
+import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+
+/**
+ * Claude Code reads its first positional argument as a subcommand when it is exactly one
+ * (`doctor`, `update`, `mcp`...), and `--` does not prevent that. A subcommand name is always a
+ * single word, so a one-word (or empty) kickoff gets the mission in front of it.
+ */
+export function guardClaudeKickoff(kickoff: string, missionHandle: string): string {
+  const text = kickoff.trim();
+  return /\s/.test(text) ? kickoff : `Pantheon mission ${missionHandle}: ${text}`.trimEnd();
+}
+
+export const claudeAdapter: AssistantAdapter = {
+  name: "claude",
+  binary: "claude",
+  installHint: "npm install -g @anthropic-ai/claude-code",
+  launch(i: LaunchInput) {
+    return {
+      command: "claude",
+      args: [
+        // Appended, not replacing: Claude keeps its own system prompt and tools guidance.
+        "--append-system-prompt-file",
+        absolute(i.personaFile),
+        ...(i.model ? ["--model", i.model] : []),
+        "-n",
+        `pantheon:${i.role}`,
+        "--session-id",
+        i.sessionId,
+        "--",
+        guardClaudeKickoff(i.kickoff, i.missionHandle),
+      ],
+      env: missionEnv(i),
+    };
+  },
+  commandFiles({ cli }) {
+    return commandPrompts({ cli, args: "$ARGUMENTS", invoke: (n) => `/${n}` }).map((p) => ({
+      path: `.claude/commands/${p.name}.md`,
+      content: withFrontmatter(
+        { description: p.description, ...(p.argumentHint ? { "argument-hint": p.argumentHint } : {}) },
+        p.body,
+      ),
+    }));
+  },
+};

@@ -1,0 +1,85 @@
+import type { Command } from "commander";
+import { UsageError } from "../../errors.js";
+import { missionHandle } from "../../domain/ids.js";
+import { parseRole, ROLES, type Role } from "../../domain/roles.js";
+import { missionView } from "../../render/mission-view.js";
+import { summon } from "../../services/summon.js";
+import type { App } from "../app.js";
+import { examples, run } from "../command-kit.js";
+import { isInteractive } from "../interactive.js";
+import { check, view } from "../view.js";
+
+interface SummonOptions {
+  persona?: string;
+  task?: string;
+  objective?: string;
+  assistant?: string;
+  model?: string;
+  template?: string;
+  worktree?: boolean;
+  branch?: string;
+  dryRun?: boolean;
+}
+
+/** Asks for a role on a terminal; elsewhere a missing role is a usage error. */
+async function askRole(app: App): Promise<Role> {
+  if (!isInteractive(app.io)) throw new UsageError("summon needs a role, and there is no terminal to ask", `pantheon summon engineer (roles: ${ROLES.join(", ")})`);
+  const { select } = await import("@inquirer/prompts");
+  try {
+    return await select({ message: "Which persona role?", choices: ROLES.map((r) => ({ value: r, name: r })) });
+  } catch (e) {
+    if (e instanceof Error && e.name === "ExitPromptError") {
+      const { CancelledError } = await import("../../errors.js");
+      throw new CancelledError();
+    }
+    throw e;
+  }
+}
+
+/** The assistant's exit code becomes pantheon's (DESIGN §4.3). */
+export class AssistantExit extends Error {
+  override readonly name = "AssistantExit";
+  constructor(readonly code: number) {
+    super(`assistant exited with code ${code}`);
+  }
+}
+
+export function registerSummonCommand(program: Command, app: App): void {
+  examples(
+    program
+      .command("summon [role]")
+      .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
+      .option("--persona <name>", "the persona's name (default: the least-used free name of the theme)")
+      .option("--task <id>", "claim this task (or resume its claim) for the mission")
+      .option("--objective <text>", "what this session is for")
+      .option("--assistant <name>", "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)")
+      .option("--model <model>", "the assistant's model")
+      .option("--template <variant>", "use .pantheon/personas/<role>-<variant>.md")
+      .option("--worktree", "work in a new linked worktree and branch of its own")
+      .option("--branch <name>", "the worktree's branch (default pantheon/<persona>-<mission number>)")
+      .option("--dry-run", "print the argv and environment; start nothing, record nothing")
+      .action(run(app, async (roleArg: string | undefined, o: SummonOptions) => {
+        const role = roleArg !== undefined ? parseRole(roleArg) : await askRole(app);
+        if (o.branch !== undefined && !o.worktree) throw new UsageError("--branch names the worktree's branch; add --worktree", `pantheon summon ${role} --worktree --branch ${o.branch}`);
+        const r = await summon(app.context(), { role, ...o });
+        const m = missionView(r.plan.mission);
+        const data = { dryRun: Boolean(o.dryRun), assistant: r.plan.assistant, mission: m, command: r.plan.launch.command, args: r.plan.launch.args, env: r.plan.launch.env, cwd: r.plan.cwd, personaFile: r.plan.personaFile, template: r.plan.template, exitCode: r.exitCode };
+        const v = view("summon", data, (s) =>
+          o.dryRun
+            ? [
+                check(s, `Dry run: would start ${r.plan.assistant} as ${m.persona} (${m.role}); nothing was recorded`),
+                `  cwd:      ${r.plan.cwd}`,
+                `  persona:  ${r.plan.personaFile} (from ${r.plan.template})`,
+                `  argv:     ${JSON.stringify([r.plan.launch.command, ...r.plan.launch.args])}`,
+                `  env:      ${Object.entries(r.plan.launch.env).map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`).join(" ")}`,
+              ].join("\n")
+            : check(s, `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.plan.assistant} exited (code ${r.exitCode})`));
+        if (r.exitCode !== null && r.exitCode !== 0) {
+          app.result = v;
+          throw Object.assign(new AssistantExit(r.exitCode), { report: true });
+        }
+        return v;
+      })),
+    ["pantheon summon engineer", "pantheon summon tester --task TST-M-0003 --assistant codex", "pantheon summon architect --worktree --dry-run"],
+  );
+}

@@ -1,0 +1,30 @@
+import { ConflictError, UsageError } from "../errors.js";
+import { printable } from "../domain/ids.js";
+import type { Role } from "../domain/roles.js";
+import { PERSONA_NAME, type Persona } from "../domain/schemas/persona.js";
+import { commitInfo } from "./commit-info.js";
+import { isoNow, type Context } from "./context.js";
+import { loadTheme } from "./load-theme.js";
+import { resolveActor } from "./resolve-actor.js";
+
+/** `persona add NAME --role R`: a name of the project's own, offered by `mission start` and `summon`. */
+export async function addPersona(ctx: Context, o: { name: string; role: Role; bio?: string }): Promise<Persona> {
+  const name = o.name.trim();
+  if (!PERSONA_NAME.test(name)) throw new UsageError(`Invalid persona name "${printable(o.name)}"`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
+  const bio = (o.bio ?? "").trim();
+  if (bio.length > 500) throw new UsageError("--bio is longer than 500 characters", "keep it to a sentence");
+  const store = await ctx.store();
+  const { result } = await store.mutate(async (tx) => {
+    const project = await tx.project();
+    const theme = await loadTheme(ctx, project.customization.personasTheme);
+    const inTheme = Object.entries(theme.roles).find(([, names]) => names.some((n) => n.toLowerCase() === name.toLowerCase()));
+    if (inTheme) throw new ConflictError(`${name} is already a ${inTheme[0]} name of the ${theme.name} theme`, `pantheon persona list --role ${inTheme[0]}`);
+    if (await tx.persona(name)) throw new ConflictError(`Persona ${name} already exists`, "pantheon persona list");
+    const actor = await resolveActor(ctx, tx);
+    const at = isoNow(ctx);
+    const persona: Persona = { uid: ctx.ids.uid(), name, role: o.role, theme: "custom", bio, createdAt: at, updatedAt: at, createdBy: actor.name };
+    tx.putPersona(persona);
+    return { result: persona, commit: commitInfo("persona.add", `persona ${name}`, actor) };
+  });
+  return result;
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AssistantName, Launch } from "../assistants/adapter.js";
+import { adapterFor } from "../assistants/registry.js";
+import { missionHandle } from "../domain/ids.js";
+import { pickPersonaName } from "../domain/persona-names.js";
+import type { Role } from "../domain/roles.js";
+import type { Mission } from "../domain/schemas/mission.js";
+import type { Project } from "../domain/schemas/project.js";
+import type { Snapshot } from "../store/store.js";
+import type { Task } from "../domain/schemas/task.js";
+import type { Context } from "./context.js";
+import { endMission } from "./end-mission.js";
+import { loadTheme } from "./load-theme.js";
+import { kickoffText, personaTemplate, renderInstructions } from "./persona-instructions.js";
+import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
+import { pickAssistant } from "./pick-assistant.js";
+import { startMission } from "./start-mission.js";
+import { claimTask } from "./transition-task.js";
+import { checkText } from "./validate-input.js";
+
+export interface SummonInput {
+  role: Role;
+  persona?: string | undefined;
+  task?: string | undefined;
+  objective?: string | undefined;
+  assistant?: string | undefined;
+  model?: string | undefined;
+  template?: string | undefined;
+  worktree?: boolean | undefined;
+  branch?: string | undefined;
+  dryRun?: boolean | undefined;
+}
+
+export interface SummonPlan {
+  assistant: AssistantName;
+  mission: Mission;
+  launch: Launch;
+  personaFile: string;
+  cwd: string;
+  kickoff: string;
+  template: string;
+}
+
+export interface SummonResult {
+  plan: SummonPlan;
+  /** The assistant's exit code (null for --dry-run). */
+  exitCode: number | null;
+  task: Task | null;
+}
+
+/**
+ * `pantheon summon`: registers the mission first, claims the task, renders the persona's
+ * instructions, starts the assistant with an argv array, waits, ends the mission when it exits
+ * and returns its exit code. Any failure before the assistant runs ends the mission again, so
+ * none is left ACTIVE. `dryRun` changes nothing and returns the plan.
+ */
+export async function summon(ctx: Context, input: SummonInput): Promise<SummonResult> {
+  checkText(input.objective, "--objective");
+  const store = await ctx.store();
+  const snap = await store.snapshot();
+  const project = await snap.project();
+  const code = input.dryRun ? null : store.code();
+  const adapter = pickAssistant(ctx, { flag: input.assistant, gitConfig: safeConfig(() => store.code().config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
+  const template = personaTemplate(ctx, store.root, input.role, input.template);
+  if (input.dryRun) return dryRun(ctx, input, adapter.name, template, project, snap);
+
+  let mission = await startMission(ctx, { role: input.role, persona: input.persona, objective: input.objective, assistant: adapter.name });
+  const handle = missionHandle(mission);
+  const asMission: Context = { ...ctx, actorFlags: { mission: handle } };
+  let task: Task | null = null;
+  try {
+    if (input.worktree) mission = await recordWorktree(asMission, handle, await createPersonaWorktree(ctx, store, project, mission, input.branch));
+    if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
+  } catch (e) {
+    await endMission(asMission, { id: handle, summary: `summon failed before the assistant started: ${(e as Error).message}`, release: true }).catch(() => undefined);
+    throw e;
+  }
+  const fresh = await store.snapshot();
+  const handoffs = (await fresh.all("tasks")).filter((t) => t.status === "READY" && t.role === mission.role);
+  const text = renderInstructions(template.text, { project, mission, task, handoffs });
+  const dir = join(store.commonDir, "pantheon", "personas");
+  mkdirSync(dir, { recursive: true });
+  const personaFile = join(dir, `${handle.replace(":", "-")}.md`);
+  writeFileSync(personaFile, text);
+  const kickoff = kickoffText(mission, task);
+  const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
+  const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: randomUUID() });
+  const plan: SummonPlan = { assistant: adapter.name, mission, launch, personaFile, cwd, kickoff, template: template.source };
+  let exitCode: number;
+  try {
+    exitCode = await ctx.launcher.run(launch.command, launch.args, { cwd, env: launch.env });
+  } catch (e) {
+    await endMission(asMission, { id: handle, summary: `${adapter.binary} could not start: ${(e as Error).message}` }).catch(() => undefined);
+    throw e;
+  }
+  // /dismiss inside the assistant may have ended it already; that is fine.
+  await endMission(asMission, { id: handle, summary: `${adapter.binary} exited with code ${exitCode}` }).catch(() => undefined);
+  return { plan, exitCode, task };
+}
+
+function safeConfig(read: () => string | undefined): string | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The plan without side effects: a preview mission, the persona file in a temporary folder. */
+async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
+  const missions = await snap.all("missions");
+  const theme = await loadTheme(ctx, project.customization.personasTheme);
+  const persona = input.persona?.trim() || pickPersonaName(theme.roles[input.role], missions) || "Persona";
+  const at = ctx.now().toISOString();
+  const number = (await snap.counters()).missions + 1;
+  const mission: Mission = {
+    uid: "dry-run", number, codename: "dry-run", persona, role: input.role, objective: input.objective ?? "", status: "ACTIVE", startedAt: at, endedAt: null,
+    assistant, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
+  };
+  const text = renderInstructions(template.text, { project, mission, task: null, handoffs: (await snap.all("tasks")).filter((t) => t.status === "READY" && t.role === input.role) });
+  const personaFile = join(mkdtempSync(join(tmpdir(), "pantheon-summon-")), `${input.role}.md`);
+  writeFileSync(personaFile, text);
+  const kickoff = kickoffText(mission, null);
+  const store = await ctx.store();
+  const cwd = store.root ?? ctx.cwd;
+  const launch = adapterFor(assistant).launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: input.role, model: input.model, missionHandle: missionHandle(mission), sessionId: randomUUID() });
+  return { plan: { assistant, mission, launch, personaFile, cwd, kickoff, template: template.source }, exitCode: null, task: null };
+}

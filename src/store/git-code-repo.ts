@@ -1,0 +1,22 @@
+import { missionCommits } from "./code-log.js";
+import { CodeWorktrees } from "./code-worktrees.js";
+import { loadGitConfig } from "./git-config.js";
+import { installCommitMsgHook } from "./hook-install.js";
+import type { RepoPaths } from "./repo.js";
+import type { CodeRepo } from "./store.js";
+import { runGit } from "./transport.js";
+
+/** The code side of a real repository, through the system git (worktrees, log, hooks). */
+export function gitCodeRepo(paths: RepoPaths, env: NodeJS.ProcessEnv): CodeRepo {
+  const trees = new CodeWorktrees(paths, env);
+  return {
+    root: paths.workTree,
+    addWorktree: (path, branch, base) => trees.add(path, branch, base),
+    worktreeLosses: (path, branch) => trees.losses(path, branch, paths.workTree),
+    removeWorktree: (path, branch) => trees.remove(path, branch),
+    isTracked: (rel) => runGit(paths, ["ls-files", "--error-unmatch", "--", rel], env).status === 0,
+    missionCommits: (number, codename) => missionCommits(paths, env, number, codename),
+    installCommitMsgHook: (cli) => installCommitMsgHook(paths, env, cli),
+    config: (key) => loadGitConfig(paths.commonDir, env).get(key),
+  };
+}

@@ -1,0 +1,183 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../helpers/cli.js";
+import { git, makeRepo, readStateFile, stateRef, tempDir } from "../../helpers/repo.js";
+import { expectFailure, project } from "./fixture.js";
+
+/** DESIGN §1.3 (the YAML config), §2.1 (canonical records) and §5 (init). */
+
+function configFile(yaml: string): string {
+  const file = join(tempDir(), "pantheon.yaml");
+  writeFileSync(file, yaml);
+  return file;
+}
+
+/** A refused init writes nothing: no ref, no .pantheon/. */
+async function expectInitRefused(argv: string[], says: RegExp[], o: { env?: NodeJS.ProcessEnv; tty?: boolean; dir?: string; label?: string } = {}) {
+  const dir = o.dir ?? makeRepo();
+  const r = await runCli(argv, { cwd: dir, ...(o.env && { env: o.env }), ...(o.tty !== undefined && { tty: o.tty }) });
+  expectFailure(r, { exitCode: 2, refBefore: null, dir, firstLine: says, ...(o.label && { label: o.label }) });
+  expect(existsSync(join(dir, ".pantheon")), ".pantheon/ must not be created").toBe(false);
+  expect(git(dir, "for-each-ref", "refs/coordination").trim()).toBe("");
+  return r;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+describe("init --config refuses a bad file and writes nothing", () => {
+  it("names the key or the problem: project.type, project.colour, unknown keys, wrong types, roles, YAML, a missing file", async () => {
+    const cases: [string, string, RegExp][] = [
+      ["project.type: java", configFile("project:\n  name: demo\n  type: java\n"), /project\.type/],
+      ["unknown key project.colour", configFile("project:\n  name: demo\n  colour: blue\n"), /project\.colour/],
+      ["unknown top-level key", configFile("projekt:\n  name: demo\n"), /projekt/],
+      ["wrong type features.pm_system", configFile("features:\n  pm_system: maybe\n"), /features\.pm_system/],
+      ["unknown role", configFile("roles: [engineer, wizard]\n"), /roles.*wizard|wizard.*roles/],
+      ["invalid YAML", configFile("project: [unclosed\n"), /YAML|pantheon\.yaml/],
+      ["a missing file", "/nonexistent/pantheon.yaml", /\/nonexistent\/pantheon\.yaml/],
+    ];
+    // A refused init writes nothing, so the cases can share one repository.
+    const dir = makeRepo();
+    for (const [label, file, says] of cases) {
+      const r = await runCli(["init", "--config", file], { cwd: dir });
+      expectFailure(r, { exitCode: 2, refBefore: null, dir, firstLine: [says], label, soft: true });
+      const j = await runCli(["init", "--json", "--config", file], { cwd: dir });
+      expect.soft(j.stdout, label).toBe("");
+      expect.soft(JSON.parse(j.stderr || "{}").error?.code, label).toBe("E_USAGE");
+    }
+    expect(existsSync(join(dir, ".pantheon")), ".pantheon/ must not be created").toBe(false);
+    expect(git(dir, "for-each-ref", "refs/coordination").trim()).toBe("");
+  });
+});
+
+describe("init --config stores a valid config camelCase", () => {
+  it("maps every snake_case key and stores canonical JSON", async () => {
+    const dir = makeRepo();
+    const file = configFile(
+      [
+        "project:",
+        "  name: Olympus",
+        "  type: rust",
+        '  description: "Mount \\"Olympus\\" — home of the gods"',
+        "features:",
+        "  pm_system: true",
+        "  session_tracking: false",
+        "  commit_guidelines: false",
+        "  daemon_naming: true",
+        "customization:",
+        "  personas_theme: mythology",
+        "  variables:",
+        "    team_size: 7",
+        "    motto: build well",
+        "roles: [Engineer, tst, architect]",
+        "assistant: claude",
+        "worktree:",
+        "  copy: [.env, config/local.toml]",
+        "  setup: npm ci",
+        "",
+      ].join("\n"),
+    );
+    const r = await runCli(["init", "--config", file], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ /);
+    const text = readStateFile(dir, "project.json");
+    const stored = JSON.parse(text);
+    expect(stored).toMatchObject({
+      name: "Olympus",
+      type: "rust",
+      description: 'Mount "Olympus" — home of the gods',
+      features: { pmSystem: true, sessionTracking: false, commitGuidelines: false, daemonNaming: true },
+      customization: { personasTheme: "mythology", variables: { team_size: "7", motto: "build well" } },
+      roles: ["engineer", "tester", "architect"],
+      assistant: "claude",
+      worktree: { copy: [".env", "config/local.toml"], setup: "npm ci" },
+      schemaVersion: 1,
+    });
+    for (const key of ["pm_system", "session_tracking", "commit_guidelines", "daemon_naming", "personas_theme"]) {
+      expect(text, `stored keys are camelCase (${key})`).not.toContain(`"${key}"`);
+    }
+    // Canonical JSON (DESIGN §2.1): sorted keys, 2-space indent, trailing newline.
+    expect(text).toBe(`${JSON.stringify(sortKeys(stored), null, 2)}\n`);
+    // The root commit holds project.json and counters.json, nothing else.
+    expect(git(dir, "ls-tree", "--name-only", "refs/coordination/main").trim().split("\n")).toEqual(["counters.json", "project.json"]);
+    expect(git(dir, "rev-list", "--count", "refs/coordination/main").trim()).toBe("1");
+    expect(JSON.parse(readStateFile(dir, "counters.json"))).toEqual({ tasks: 0, epics: 0, missions: 0, reviews: 0 });
+  });
+
+  it("a config path is read relative to the directory the command runs in", async () => {
+    const dir = makeRepo();
+    writeFileSync(join(dir, "pantheon.yaml"), "project:\n  name: Relative\n  type: go\n");
+    const p = project(dir);
+    const data = await p.json(["init", "--config", "pantheon.yaml"], "init");
+    expect(data.project).toMatchObject({ name: "Relative", type: "go" });
+    expect(JSON.parse(readStateFile(dir, "project.json")).type).toBe("go");
+  });
+});
+
+describe("init without answers", () => {
+  it("without a terminal and without flags, exits 2 naming what is missing", async () => {
+    const r = await expectInitRefused(["init"], [/name/, /type/, /description/, /features/, /roles/]);
+    expect(r.stderr.split("\n")[1]).toMatch(/--yes|--config/);
+  });
+
+  it("with a terminal but an assistant or CI marker set, it does not prompt: exit 2", async () => {
+    const dir = makeRepo();
+    for (const marker of ["CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "OPENCODE", "AGENT", "CI"]) {
+      await expectInitRefused(["init"], [/name/], { tty: true, env: { [marker]: "1" }, dir, label: marker });
+    }
+  });
+});
+
+describe("re-running init", () => {
+  it("reports what exists, adds what is missing, keeps user edits, and does not move the ref", async () => {
+    const dir = makeRepo();
+    const p = project(dir);
+    const first = await p.json(["init", "--yes"], "init");
+    expect(first.stateCreated).toBe(true);
+    expect(first.created).toContain(".pantheon/README.md");
+    const ref = stateRef(dir);
+    const readme = join(dir, ".pantheon", "README.md");
+    writeFileSync(readme, "my own notes\n");
+    rmSync(join(dir, ".pantheon", "planning"), { recursive: true });
+
+    const again = await p.ok(["init", "--yes"]);
+    expect(again.stdout).toMatch(/^✓ .*already/);
+    // Both are reported (paths may be grouped by folder): what was kept and what was added back.
+    expect(again.stdout).toMatch(/^ +kept\s+.*\.pantheon\//m);
+    expect(again.stdout, "the re-created .pantheon/planning/ is reported").toMatch(/^ +created\s+.*\.pantheon\/(planning\/)?/m);
+    expect(stateRef(dir)).toBe(ref);
+    expect(readFileSync(readme, "utf8")).toBe("my own notes\n");
+
+    const json = await p.json(["init", "--yes"], "init");
+    expect(json.stateCreated).toBe(false);
+    expect(json.created).toEqual([]);
+    expect(json.existing).toEqual(expect.arrayContaining([".pantheon/README.md", ".pantheon/planning/", ".pantheon/personas/", ".pantheon/procedures/"]));
+    expect(stateRef(dir)).toBe(ref);
+  });
+
+  it("a different --config on re-run leaves the stored project alone", async () => {
+    const dir = makeRepo();
+    const p = project(dir);
+    await p.ok(["init", "--yes"]);
+    const ref = stateRef(dir);
+    const before = readStateFile(dir, "project.json");
+    await p.ok(["init", "--config", configFile("project:\n  name: Other\n  type: python\n")]);
+    expect(stateRef(dir)).toBe(ref);
+    expect(readStateFile(dir, "project.json")).toBe(before);
+  });
+
+  it("init leaves the index, HEAD and tracked files alone", async () => {
+    const dir = makeRepo();
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    await project(dir).ok(["init", "--yes"]);
+    expect(git(dir, "rev-parse", "HEAD").trim()).toBe(head);
+    expect(git(dir, "diff", "--cached", "--name-only")).toBe("");
+    const status = git(dir, "status", "--porcelain");
+    expect(status).toContain("?? .pantheon/\n");
+    for (const line of status.trimEnd().split("\n")) expect(line, "init only adds untracked files").toMatch(/^\?\? /);
+  });
+});
