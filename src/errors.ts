@@ -76,7 +76,7 @@ export class SchemaVersionError extends PantheonError {
 
 /** Not inside a git repository, or no coordination state yet. */
 export class RepositoryError extends PantheonError {
-  constructor(code: "E_NOT_A_REPO" | "E_NOT_INITIALIZED" | "E_GIT", message: string, hint?: string) {
+  constructor(code: "E_NOT_A_REPO" | "E_NOT_INITIALIZED" | "E_GIT" | "E_CORRUPT_RECORD", message: string, hint?: string) {
     super(code, 1, message, hint);
   }
 }

@@ -20,6 +20,10 @@ export async function findTask(snap: Snapshot, input: string, warn: (m: string) 
   if ((ref.role && ref.role !== task.role) || (ref.priority && ref.priority !== task.priority)) {
     warn(`note: ${ref.written} is now ${current}`);
   }
+  // After a sync renumbered a colliding task, its old number belongs to the published one.
+  for (const moved of await snap.formerOwners("tasks", ref.number)) {
+    warn(`note: ${current} is the published task with this number; ${taskId(moved)} had it here before a sync renumbered it`);
+  }
   return task;
 }
 

@@ -18,6 +18,7 @@ import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 import { gitCodeRepo } from "./git-code-repo.js";
+import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { gitSync } from "./git-sync.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
@@ -32,6 +33,7 @@ export interface GitStoreOptions {
 export class GitStore implements Store {
   readonly db: ObjectDb;
   private identityCache: Identity | undefined;
+  private renumbered: RenumberLog | undefined;
 
   constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
     this.db = new ObjectDb(paths.commonDir);
@@ -79,7 +81,10 @@ export class GitStore implements Store {
     const obj = await this.db.read(commit);
     if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
-    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn);
+    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => {
+      this.renumbered ??= readRenumberLog(this.paths.commonDir);
+      return this.renumbered[kind]?.[String(n)] ?? [];
+    });
   }
 
   async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {

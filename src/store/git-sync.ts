@@ -6,6 +6,7 @@ import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
 import { ensureFetchRefspec, fetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit, trackingRef } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
+import { appendRenumberLog } from "./renumber-log.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
@@ -42,6 +43,7 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
       // Parents: local first (as `git merge` would record it), built over the published tree.
       const commit = await store.writeCommit([local, remote], remoteTree, r.changes, info);
+      appendRenumberLog(paths.commonDir, r.output.renumbered);
       return { commit, base, output: r.output, keptRemote: r.keptRemote };
     },
     async advance(expected, next) {

@@ -1,5 +1,9 @@
 import type { ObjectDb } from "./object-db.js";
 import type { TreeSource } from "./record-snapshot.js";
+import { RepositoryError } from "../errors.js";
+
+/** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
+export const MAX_TREE_BYTES = 5 * 1024 * 1024;
 import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
 /**
@@ -44,6 +48,8 @@ export class GitTreeSource implements TreeSource {
   private async load(oid: string): Promise<Map<string, TreeEntry> | null> {
     const obj = await this.db.read(oid);
     if (obj.type !== "tree") return null;
+    // A shard holds ~500 records at 50,000; a tree of millions of entries is hostile or broken.
+    if (obj.content.length > MAX_TREE_BYTES) throw new RepositoryError("E_CORRUPT_RECORD", `Tree ${oid.slice(0, 12)} of the state is ${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit`, "pantheon doctor; if it came from a remote, inspect it with git ls-tree");
     return new Map(parseTree(obj.content).map((e) => [e.name, e]));
   }
 }

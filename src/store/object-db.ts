@@ -8,6 +8,9 @@ import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { createHash, randomBytes } from "node:crypto";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
+
+/** No object of the state needs more; larger ones are refused rather than inflated. */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 import { RepositoryError } from "../errors.js";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
@@ -97,7 +100,8 @@ export class ObjectDb {
       }
       let inflated: Buffer;
       try {
-        inflated = inflateSync(raw);
+        // maxOutputLength bounds a zlib bomb in an object fetched from someone else's clone.
+        inflated = inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES });
       } catch {
         throw new RepositoryError("E_GIT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
       }

@@ -6,6 +6,9 @@ import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath
 import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
 import type { Snapshot } from "./store.js";
 
+/** A task with 200 notes of 2,000 characters is ~500 KB: 2 MB leaves room and still bounds a hostile blob. */
+export const MAX_RECORD_BYTES = 2 * 1024 * 1024;
+
 export interface ScanProblem {
   kind: "stray" | "corrupt";
   path: string;
@@ -30,6 +33,9 @@ interface Parser<T> {
 
 /** Parses and validates one record, or throws CorruptRecordError naming path and commit. */
 export function decodeRecord<T>(schema: Parser<T>, bytes: Buffer, path: string, commit: string | null): T {
+  // State can come from any collaborator's clone: a record far past any real one is refused
+  // before parsing, so a crafted blob cannot exhaust memory or time.
+  if (bytes.length > MAX_RECORD_BYTES) throw new CorruptRecordError(path, commit, `${bytes.length} bytes, over the ${MAX_RECORD_BYTES}-byte limit for a record`);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
@@ -51,6 +57,8 @@ export class RecordSnapshot implements Snapshot {
     private readonly source: TreeSource,
     readonly commit: string | null,
     private readonly warn: (message: string) => void,
+    /** Numbers that records of a kind moved to from `n` (this clone's renumber log). */
+    private readonly movedFrom: (kind: RecordKind, n: number) => number[] = () => [],
   ) {}
 
   async project(): Promise<Project> {
@@ -113,6 +121,15 @@ export class RecordSnapshot implements Snapshot {
       }
     }
     return { records: records.sort((a, b) => a.number - b.number), problems };
+  }
+
+  async formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]> {
+    const out: RecordTypes[K][] = [];
+    for (const to of this.movedFrom(kind, n)) {
+      const rec = await this.get(kind, to).catch(() => null);
+      if (rec && rec.formerNumbers.includes(n)) out.push(rec);
+    }
+    return out;
   }
 
   async rootEntries(): Promise<string[]> {

@@ -77,6 +77,10 @@ export class RecordTx implements Tx {
     return this.base.scan(kind);
   }
 
+  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]> {
+    return this.base.formerOwners(kind, n);
+  }
+
   rootEntries(): Promise<string[]> {
     return this.base.rootEntries();
   }

@@ -80,6 +80,8 @@ export interface Snapshot {
   personas(): Promise<Persona[]>;
   /** Every entry of a kind with what is wrong with the ones that are not records (doctor). */
   scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>>;
+  /** Records of a kind that had number `n` before a sync renumbered them. */
+  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]>;
   /** Names at the top of the state tree. */
   rootEntries(): Promise<string[]>;
 }

@@ -35,11 +35,15 @@ export function runGitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): G
   return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-/** git's own reason, in one line: the last `fatal:`/`error:` line, else the last line. */
+/** Lines git adds after the real cause; they say nothing about it. */
+const GENERIC = /could not read from remote repository|make sure you have the correct access rights|and the repository exists/i;
+
+/** git's own reason, in one line: the first specific `fatal:`/`error:` line, else the last line. */
 export function gitReason(stderr: string): string {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  const fatal = [...lines].reverse().find((l) => /^(fatal|error):/.test(l));
-  return (fatal ?? lines.at(-1) ?? "git failed").replace(/^(fatal|error):\s*/, "");
+  const errors = lines.filter((l) => /^(fatal|error):/.test(l));
+  const reason = errors.find((l) => !GENERIC.test(l)) ?? errors.at(-1) ?? lines.find((l) => !GENERIC.test(l)) ?? lines.at(-1);
+  return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
 }
 
 export const trackingRef = (remote: string) => `refs/coordination/remotes/${remote}`;

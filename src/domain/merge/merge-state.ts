@@ -1,3 +1,4 @@
+import { sameName } from "../actor.js";
 import type { Counters } from "../schemas/counters.js";
 import type { Epic } from "../schemas/epic.js";
 import type { Mission } from "../schemas/mission.js";
@@ -82,7 +83,11 @@ export function mergeState(input: MergeInput): MergeOutput {
   // 1. Collisions get new numbers first, so every local reference can be rewritten after.
   const renumbering = emptyRenumbering();
   for (const k of KINDS) {
-    const collided = input.touched[k].filter((t) => t.remoteChanged && isRecord(t.local) && isRecord(t.remote) && t.local.uid !== t.remote.uid);
+    // Another uid at the number, or an unreadable published entry where this clone created a
+    // record: either way the local record moves, so nothing present on either side is lost.
+    const collided = input.touched[k].filter(
+      (t) => t.remoteChanged && isRecord(t.local) && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)),
+    );
     for (const t of [...collided].sort((a, b) => a.number - b.number)) {
       out.counters[k] += 1;
       renumbering[k].set(t.number, out.counters[k]);
@@ -132,8 +137,10 @@ function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], re
 /** Keeps each losing value as a `conflict` note, and reports a dropped claim. */
 function noteConflicts(task: Task, local: Task, remote: Task, lost: FieldConflict[], remoteName: string, out: MergeOutput): Task {
   if (lost.length === 0) return task;
-  if (local.claimedBy !== null && local.claimedBy !== remote.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(local.status)) {
-    out.droppedClaims.push({ task: task.number, local: local.claimedBy, remote: remote.claimedBy });
+  // A claim is dropped only when the merged task no longer carries it.
+  const claimed = local.claimedBy !== null && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(local.status);
+  if (claimed && !sameName(task.claimedBy, local.claimedBy)) {
+    out.droppedClaims.push({ task: task.number, local: local.claimedBy!, remote: task.claimedBy });
   }
   const at = local.updatedAt > remote.updatedAt ? local.updatedAt : remote.updatedAt;
   const notes = lost.map((c) => {
@@ -147,5 +154,6 @@ function noteConflicts(task: Task, local: Task, remote: Task, lost: FieldConflic
 function describe(v: unknown): string {
   if (v === null || typeof v !== "object") return String(v);
   const fields = Object.entries(v as Record<string, unknown>).filter(([k]) => !["notes", "updatedAt", "createdAt", "uid"].includes(k));
-  return fields.map(([k, x]) => `${k} ${x === null ? "none" : typeof x === "object" ? JSON.stringify(x) : String(x)}`).join(", ").slice(0, 500);
+  const show = (k: string, x: unknown) => (x === null ? "none" : k === "mission" && typeof x === "number" ? `MSN-${String(x).padStart(4, "0")}` : typeof x === "object" ? JSON.stringify(x) : String(x));
+  return fields.map(([k, x]) => `${k} ${show(k, x)}`).join(", ").slice(0, 500);
 }

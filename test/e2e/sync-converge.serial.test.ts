@@ -1,0 +1,181 @@
+/**
+ * Acceptance of issue 5, tried as a new user would (DESIGN §7, sync bar): four clones of one bare
+ * origin each create 10 tasks and `pantheon sync` after each create, all four at once (released
+ * together from a file barrier, test/e2e/barrier-worker.mjs), as real processes of the built
+ * bundle. After a final round of syncs every clone has the same refs/coordination/main, all 40
+ * tasks numbered 1..40 once each, untouched working trees, clean `git fsck --strict`, and the
+ * merges in `git log --graph`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BIN } from "../helpers/cli.js";
+import { makeOriginAndClones, REF, syncUntilEqual, type Clone } from "../helpers/clones.js";
+import { testEnv } from "../helpers/env.js";
+import { tempDir } from "../helpers/repo.js";
+
+const WORKER = fileURLToPath(new URL("./barrier-worker.mjs", import.meta.url));
+const CLONES = 4;
+const PER_CLONE = 10;
+
+interface StepResult {
+  argv: string[];
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  skipped?: string;
+  ms: number;
+}
+interface WorkerRun {
+  released: number;
+  finished: number;
+  results: StepResult[];
+}
+interface Job {
+  cwd: string;
+  env?: Record<string, string>;
+  steps: Array<{ argv: string[] }>;
+}
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
+});
+
+/** One barrier worker per job; `go` once all are ready; each worker's results in job order. */
+async function race(jobs: Job[]): Promise<WorkerRun[]> {
+  const dir = tempDir("pantheon-sync-barrier-");
+  const children: ChildProcess[] = [];
+  const exits = jobs.map((job, i) => {
+    const child = spawn(process.execPath, [WORKER, dir, String(i), JSON.stringify({ bin: BIN, ...job })], { env: testEnv({ NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
+  });
+  let early: string | null = null;
+  exits.forEach((p, i) => void p.then((e) => (early ??= `worker ${i} exited before the barrier opened (code ${e.code}): ${e.output}`)));
+  const deadline = Date.now() + 30_000;
+  try {
+    while (!jobs.every((_, i) => existsSync(join(dir, `ready-${i}`)))) {
+      if (early) throw new Error(early);
+      if (Date.now() > deadline) throw new Error("barrier: workers did not all become ready within 30 s");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } catch (err) {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    await Promise.all(exits);
+    throw err;
+  }
+  writeFileSync(join(dir, "go"), "go\n");
+  const done = await Promise.all(exits);
+  return done.map((e, i) => {
+    if (e.code !== 0) throw new Error(`worker ${i} failed (code ${e.code}): ${e.output}`);
+    return JSON.parse(readFileSync(join(dir, `result-${i}.json`), "utf8")) as WorkerRun;
+  });
+}
+
+/** `git fsck --strict`: exit 0, nothing reported but dangling objects (merges redone after a lost push). */
+function expectFsckClean(dir: string): void {
+  const r = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: testEnv(), encoding: "utf8" });
+  const complaints = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
+  expect({ dir, status: r.status, complaints }).toEqual({ dir, status: 0, complaints: [] });
+}
+
+const title = (clone: number, k: number) => `clone ${clone} task ${k}`;
+
+describe("four clones creating and syncing concurrently through one bare origin", () => {
+  it("converge: one ref value, 40 tasks numbered 1..40, every title, untouched trees, fsck clean, merges in the log", async () => {
+    const t0 = Date.now();
+    const { origin, clones, originRef } = await makeOriginAndClones(CLONES, { bin: true });
+    const setupMs = Date.now() - t0;
+
+    const jobs: Job[] = clones.map((c) => ({
+      cwd: c.dir,
+      env: { NO_COLOR: "1" },
+      steps: Array.from({ length: PER_CLONE }, (_, k) => [
+        { argv: ["task", "create", "--title", title(c.index, k + 1), "--role", "engineer", "--json"] },
+        { argv: ["sync", "--json"] },
+      ]).flat(),
+    }));
+    const t1 = Date.now();
+    const runs = await race(jobs);
+    const raceMs = Date.now() - t1;
+
+    // The barrier did its job: every worker was released before any had finished.
+    expect(Math.max(...runs.map((r) => r.released))).toBeLessThan(Math.min(...runs.map((r) => r.finished)));
+
+    const actions: Record<string, number> = {};
+    let gaveUp = 0;
+    let renumbered = 0;
+    let retried = 0;
+    for (const [w, run] of runs.entries()) {
+      expect(run.results).toHaveLength(2 * PER_CLONE);
+      for (const [i, s] of run.results.entries()) {
+        const what = `clone ${w} step ${i}: pantheon ${s.argv.join(" ")} → exit ${s.exitCode}\n${s.stderr}`;
+        if (s.argv[0] === "task") {
+          expect(s.exitCode, what).toBe(0);
+          expect(JSON.parse(s.stdout).data.title).toBe(title(w, i / 2 + 1));
+          continue;
+        }
+        // A sync may give up under contention (exit 3, "kept changing"), leaving a valid state;
+        // the final rounds below must then finish the job.
+        if (s.exitCode === 3) {
+          gaveUp += 1;
+          expect(s.stderr, what).toMatch(/^✗ /);
+          continue;
+        }
+        expect(s.exitCode, what).toBe(0);
+        const report = JSON.parse(s.stdout);
+        expect(report.kind).toBe("sync");
+        actions[report.data.action] = (actions[report.data.action] ?? 0) + 1;
+        renumbered += report.data.renumbered.length;
+        if (report.data.attempts > 1) retried += 1; // a push rejected because origin moved: fetch, merge again
+      }
+    }
+    expect(actions.merged ?? 0, `the syncs really raced (actions: ${JSON.stringify(actions)})`).toBeGreaterThan(0);
+
+    // Final round(s): at most 3, until all four refs are equal.
+    const t2 = Date.now();
+    const rounds = await syncUntilEqual(clones, 3);
+    const finalMs = Date.now() - t2;
+    const tip = clones[0]!.ref();
+    for (const c of clones) expect(c.ref(), `clone ${c.index}`).toBe(tip);
+    expect(originRef()).toBe(tip);
+
+    // All 40 tasks in every clone, unique numbers 1..40, every title created.
+    const expectedTitles = clones.flatMap((c) => Array.from({ length: PER_CLONE }, (_, k) => title(c.index, k + 1))).sort();
+    let reference: string | null = null;
+    for (const c of clones) {
+      const tasks = await c.json<Array<{ number: number; title: string; formerIds?: string[] }>>(["task", "list"], "tasks");
+      expect(tasks, `clone ${c.index}`).toHaveLength(CLONES * PER_CLONE);
+      expect(tasks.map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: CLONES * PER_CLONE }, (_, i) => i + 1));
+      expect(tasks.map((t) => t.title).sort()).toEqual(expectedTitles);
+      const view = JSON.stringify(tasks);
+      reference ??= view;
+      expect(view, `clone ${c.index} sees the same tasks as clone 0`).toBe(reference);
+    }
+    const counters = JSON.parse(clones[0]!.git("cat-file", "-p", `${REF}:counters.json`));
+    expect(counters.tasks).toBe(CLONES * PER_CLONE);
+
+    // Working trees untouched; repositories sound; the merges are in the history.
+    for (const c of clones) c.expectUntouched();
+    for (const dir of [origin, ...clones.map((c: Clone) => c.dir)]) expectFsckClean(dir);
+    const merges = Number(clones[0]!.git("rev-list", "--merges", "--count", REF).trim());
+    expect(merges).toBeGreaterThan(0);
+    const graph = clones[0]!.git("log", "--graph", "--oneline", REF);
+    expect(graph).toMatch(/^\|\\/m);
+    expect(graph).toContain("sync merge with origin");
+    const doctor = await clones[3]!.run(["doctor", "--json"]);
+    expect(doctor.exitCode, doctor.stderr).toBe(0);
+
+    // What happened, for the record (visible with --reporter=verbose or on failure).
+    console.info(
+      `sync-converge: setup ${setupMs} ms, race ${raceMs} ms, final ${rounds} round(s) ${finalMs} ms; ` +
+        `sync actions ${JSON.stringify(actions)}, retried ${retried}, gave up ${gaveUp}, renumbered ${renumbered}, merges in history ${merges}`,
+    );
+  });
+});
