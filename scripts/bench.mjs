@@ -1,73 +1,159 @@
-// npm run bench: whole-process medians of Pantheon commands at several store sizes, each as a
-// ratio to `node -e 0` measured in the same run. Prints one table. No test asserts a time.
-import { build } from "esbuild";
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir, cpus } from "node:os";
+// npm run bench [-- --quick] [-- --sizes=1000,10000,50000]
+// Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
+// `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
+// hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
+// and taskwarrior on the same data when it can be installed. Prints one Markdown table.
+// No test asserts a time: this is the measuring instrument (docs/performance.md).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "dist/pantheon.js");
+const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
-const sizes = (process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? "1000,10000").split(",").map(Number);
-const env = { ...process.env, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com", NO_COLOR: "1" };
-for (const k of Object.keys(env)) if (/^(GIT_DIR|GIT_INDEX_FILE|GIT_WORK_TREE|PANTHEON_)/.test(k)) delete env[k];
+const sizes = (process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? (quick ? "1000,10000" : "1000,10000,50000")).split(",").map(Number);
+const env = { ...process.env, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com", NO_COLOR: "1", GIT_CONFIG_NOSYSTEM: "1" };
+for (const k of Object.keys(env)) if (/^(GIT_DIR|GIT_INDEX_FILE|GIT_WORK_TREE|PANTHEON_|CLAUDECODE|CODEX_|GEMINI_CLI|OPENCODE)/.test(k)) delete env[k];
 
-const seedBundle = join(mkdtempSync(join(tmpdir(), "pantheon-bench-")), "seed.mjs");
-await build({ entryPoints: [join(ROOT, "scripts/bench-seed.ts")], outfile: seedBundle, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning",
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
-
-function time(argv, cwd) {
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+function time(argv, cwd, extraEnv = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: { ...env, ...extraEnv }, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
+const pantheon = (...a) => [process.execPath, BIN, ...a];
+const run = (cwd, ...a) => execFileSync(process.execPath, [BIN, ...a], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+/** A repository with `size` tasks created by `task import` (one commit), plus missions to claim with. */
+function seed(size) {
+  const dir = mkdtempSync(join(tmpdir(), `pantheon-bench-${size}-`));
+  execFileSync("git", ["init", "-q"], { cwd: dir, env });
+  execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "root"], { cwd: dir, env });
+  run(dir, "init", "--yes");
+  run(dir, "mission", "start", "--role", "engineer", "--persona", "Hephaestus");
+  const roles = ["architect", "engineer", "tester", "documentarian", "inspector", "operator"];
+  const prio = ["critical", "high", "medium", "low"];
+  const entries = [];
+  for (let i = 1; i <= size; i++) {
+    const e = { key: `k${i}`, title: `Task ${i}: ${["login", "billing", "search", "export", "sync"][i % 5]} work item ${i % 97}`, role: roles[i % roles.length], priority: prio[i % 4], description: `Generated for the benchmark; task ${i} of ${size}.` };
+    if (i > 10 && i % 3 === 0) e.depends_on = [`k${i - 7}`];
+    entries.push(e);
+  }
+  const file = join(dir, "import.json");
+  writeFileSync(file, JSON.stringify(entries));
+  const t0 = Date.now();
+  run(dir, "task", "import", file);
+  const importMs = Date.now() - t0;
+  rmSync(file);
+  run(dir, "task", "list", "--limit", "1"); // builds the read cache, as any first read would
+  return { dir, importMs };
 }
 
-/** Interleaves the commands round by round, so drift in machine load hits all of them alike. */
 function measure(commands, cwd, runs) {
   const samples = commands.map(() => []);
   for (let i = 0; i < runs; i++) commands.forEach((c, j) => samples[j].push(time(c.argv(i), cwd)));
-  return commands.map((c, j) => ({ name: c.name, ms: median(samples[j]) }));
+  return commands.map((c, j) => ({ name: c.name, kind: c.kind, ms: median(samples[j]) }));
+}
+
+function peakRss(argv, cwd) {
+  const r = spawnSync(process.execPath, ["--import", RSS, ...argv.slice(1)], { cwd, env: { ...env, PANTHEON_BENCH_RSS: "1" }, encoding: "utf8", maxBuffer: 1 << 28 });
+  const m = /BENCH_MAX_RSS_KB (\d+)/.exec(r.stderr);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function contention(size) {
+  const { dir } = seed(Math.min(size, 1000));
+  const create = (i) => pantheon("task", "create", "--title", `race ${i}`, "--role", "engineer");
+  const t0 = Date.now();
+  for (let i = 0; i < 200; i++) time(create(i), dir);
+  const sequential = Date.now() - t0;
+  const t1 = Date.now();
+  await Promise.all(Array.from({ length: 8 }, (_, w) => new Promise((done, fail) => {
+    const script = `for i in $(seq 1 25); do "${process.execPath}" "${BIN}" task create --title "w${w} $i" --role engineer >/dev/null || exit 1; done`;
+    spawn("sh", ["-c", script], { cwd: dir, env, stdio: "ignore" }).on("exit", (c) => (c === 0 ? done() : fail(new Error(`worker ${w} exited ${c}`))));
+  })));
+  const concurrent = Date.now() - t1;
+  const total = JSON.parse(run(dir, "task", "report", "--json")).data.total;
+  rmSync(dir, { recursive: true, force: true });
+  return { sequential, concurrent, ratio: concurrent / sequential, lost: Math.min(size, 1000) + 400 - total };
+}
+
+function taskwarrior(size, runs) {
+  let ok = spawnSync("task", ["--version"], { stdio: "ignore" }).status === 0;
+  if (!ok && process.getuid?.() === 0 && !process.env.CI_NO_APT) {
+    spawnSync("apt-get", ["install", "-y", "-qq", "taskwarrior"], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    ok = spawnSync("task", ["--version"], { stdio: "ignore" }).status === 0;
+  }
+  if (!ok) return null;
+  const home = mkdtempSync(join(tmpdir(), "pantheon-bench-tw-"));
+  const twEnv = { ...env, HOME: home, TASKRC: join(home, ".taskrc"), TASKDATA: join(home, ".task") };
+  writeFileSync(join(home, ".taskrc"), `data.location=${join(home, ".task")}\nconfirmation=no\nverbose=nothing\nhooks=off\nrecurrence=off\ngc=off\n`);
+  const lines = [];
+  for (let i = 1; i <= size; i++) lines.push(JSON.stringify({ description: `Task ${i}: work item ${i % 97}`, status: "pending", uuid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, entry: "20260101T000000Z", priority: ["H", "M", "L"][i % 3], project: "bench" }));
+  const file = join(home, "import.json");
+  writeFileSync(file, lines.join("\n"));
+  spawnSync("task", ["import", file], { env: twEnv, stdio: "ignore" });
+  const tw = (...a) => ["task", ...a];
+  const samples = { list: [], next: [] };
+  for (let i = 0; i < runs; i++) {
+    samples.list.push(time(tw("rc.verbose=nothing", "list", "limit:50"), home, twEnv));
+    samples.next.push(time(tw("rc.verbose=nothing", "next", "limit:50"), home, twEnv));
+  }
+  rmSync(home, { recursive: true, force: true });
+  return { list: median(samples.list), next: median(samples.next) };
 }
 
 const rows = [];
+const extras = [];
 for (const size of sizes) {
-  const dir = mkdtempSync(join(tmpdir(), `pantheon-bench-${size}-`));
-  const git = (...a) => execFileSync("git", a, { cwd: dir, env, stdio: "ignore" });
-  git("init", "-q");
-  git("commit", "-q", "--allow-empty", "-m", "root");
-  execFileSync(process.execPath, [BIN, "init", "--yes"], { cwd: dir, env, stdio: "ignore" });
-  execFileSync(process.execPath, [BIN, "mission", "start", "--role", "engineer", "--persona", "Hephaestus"], { cwd: dir, env, stdio: "ignore" });
-  const t0 = Date.now();
-  execFileSync(process.execPath, [seedBundle, dir, String(size)], { cwd: dir, env, stdio: "inherit" });
-  const seedMs = Date.now() - t0;
-  const runs = quick ? 5 : size >= 10000 ? 9 : 15;
+  const { dir, importMs } = seed(size);
+  extras.push(`task import of ${size} tasks: ${(importMs / 1000).toFixed(2)} s`);
+  const runs = quick ? 5 : size >= 50000 ? 7 : 11;
   const pick = (i) => String(1 + ((i * 7919) % size));
+  const engineerTask = (i) => String(((i * 6 + 1) % size) + 1); // engineer tasks are 1, 7, 13, ... (i % 6 === 1)
+  const floor = `b=$(echo "x$RANDOM" | git hash-object -w --stdin) && t=$(printf "100644 blob %s\\tf\\n" "$b" | git mktree) && c=$(git commit-tree "$t" -p refs/coordination/main -m floor) && git update-ref refs/bench/floor "$c"`;
+  const claimed = [];
   const results = measure(
     [
-      { name: "node -e 0", argv: () => [process.execPath, "-e", "0"] },
-      { name: "task show", argv: (i) => [process.execPath, BIN, "task", "show", pick(i)] },
-      { name: "task create", argv: (i) => [process.execPath, BIN, "task", "create", "--title", `bench ${i}`, "--role", "engineer"] },
-      { name: "task list --json", argv: () => [process.execPath, BIN, "task", "list", "--json"] },
+      { name: "node -e 0", kind: "base", argv: () => [process.execPath, "-e", "0"] },
+      { name: "git plumbing floor (one mutation)", kind: "floor", argv: () => ["sh", "-c", floor] },
+      { name: "task show", kind: "read", argv: (i) => pantheon("task", "show", pick(i)) },
+      { name: "task next", kind: "read", argv: () => pantheon("task", "next", "--role", "engineer") },
+      { name: "task list --limit 50", kind: "read", argv: () => pantheon("task", "list", "--limit", "50") },
+      { name: "task report", kind: "read", argv: () => pantheon("task", "report") },
+      { name: "dashboard", kind: "read", argv: () => pantheon("dashboard") },
+      { name: "task create", kind: "write", argv: (i) => pantheon("task", "create", "--title", `bench ${i}`, "--role", "engineer") },
+      { name: "task claim", kind: "write", argv: (i) => (claimed.push(engineerTask(i)), pantheon("--as", "Hephaestus", "task", "claim", engineerTask(i), "--force")) },
+      { name: "task update", kind: "write", argv: (i) => pantheon("--as", "Hephaestus", "task", "update", claimed[i], "--status", "BLOCKED", "--notes", "bench") },
+      { name: "task note", kind: "write", argv: (i) => pantheon("task", "note", pick(i), `bench note ${i}`) },
     ],
     dir,
     runs,
   );
   const base = results[0].ms;
-  for (const r of results) rows.push({ size, name: r.name, ms: r.ms, ratio: r.ms / base, runs });
-  rows.push({ size, name: `(seed ${size} tasks, one commit)`, ms: seedMs, ratio: NaN, runs: 1 });
+  for (const r of results) rows.push({ size, ...r, ratio: r.ms / base, runs });
+  extras.push(`peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`);
+  const tw = taskwarrior(size, quick ? 3 : 5);
+  if (tw) {
+    const ours = (name) => rows.find((r) => r.size === size && r.name === name).ms;
+    extras.push(`taskwarrior at ${size} (same titles): list limit:50 ${tw.list.toFixed(1)} ms vs pantheon ${ours("task list --limit 50").toFixed(1)} ms; next ${tw.next.toFixed(1)} ms vs pantheon ${ours("task next").toFixed(1)} ms`);
+  } else extras.push(`taskwarrior at ${size}: not installed (apt-get install taskwarrior)`);
   rmSync(dir, { recursive: true, force: true });
 }
+const c = await contention(1000);
+extras.push(`contention: 8 processes × 25 creates ${(c.concurrent / 1000).toFixed(2)} s vs the same 200 one after another ${(c.sequential / 1000).toFixed(2)} s: ratio ${c.ratio.toFixed(2)}; lost updates: ${c.lost}`);
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-console.log(`Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}${quick ? " (--quick)" : ""}\n`);
-console.log("| tasks | command | median ms | × node -e 0 | runs |");
-console.log("|---:|---|---:|---:|---:|");
-for (const r of rows) console.log(`| ${r.size} | ${r.name} | ${r.ms.toFixed(1)} | ${Number.isNaN(r.ratio) ? "" : r.ratio.toFixed(2)} | ${r.runs} |`);
+console.log(`Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB${quick ? " (--quick)" : ""}\n`);
+console.log("| tasks | command | kind | median ms | × node -e 0 | runs |");
+console.log("|---:|---|---|---:|---:|---:|");
+for (const r of rows) console.log(`| ${r.size} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
+console.log("");
+for (const e of extras) console.log(`- ${e}`);

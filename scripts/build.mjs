@@ -1,18 +1,20 @@
-// Builds the CLI into one esbuild bundle (dist/pantheon.js) plus lazily loaded chunks for the
-// heavy modules (isomorphic-git, yaml, @inquirer/prompts), so start-up loads only what runs.
+// Builds the CLI into one esbuild bundle (dist/pantheon.js) plus lazily loaded chunks: each
+// top-level command and each heavy module (isomorphic-git, yaml, @inquirer/prompts, zod) is
+// loaded only by the commands that need it. The bundle is built beside dist/ and swapped in,
+// so a process running the old bundle never sees half of a new one.
 import { build } from "esbuild";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
 
-rmSync("dist", { recursive: true, force: true });
+const next = `dist.${process.pid}.tmp`;
 await build({
   entryPoints: { pantheon: "src/cli/bin.ts" },
-  outdir: "dist",
+  outdir: next,
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
-  minify: process.env.PANTHEON_NO_MINIFY ? false : true,
+  minify: !process.env.PANTHEON_NO_MINIFY,
   sourcemap: false,
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
@@ -22,4 +24,8 @@ await build({
   },
   logLevel: "warning",
 });
-chmodSync("dist/pantheon.js", 0o755);
+chmodSync(`${next}/pantheon.js`, 0o755);
+const old = `dist.${process.pid}.old`;
+if (existsSync("dist")) renameSync("dist", old);
+renameSync(next, "dist");
+rmSync(old, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { CancelledError } from "../errors.js";
 import { ROLES, type Role } from "../domain/roles.js";
-import { PROJECT_TYPES } from "../domain/schemas/project.js";
+import { PROJECT_TYPES } from "../domain/constants.js";
 import type { ProjectSettings } from "../domain/project-config.js";
 
 /**

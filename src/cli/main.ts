@@ -14,7 +14,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
   const app = new App(io, openStore);
   // Flags that shape error output must be known even when parsing fails.
   app.globals = { json: argv.includes("--json"), verbose: argv.includes("-v") || argv.includes("--verbose"), color: !argv.includes("--no-color"), quiet: argv.includes("-q") };
-  const program = buildProgram(app);
+  const program = await buildProgram(app, argv);
   let commandPath = "pantheon";
   program.hook("preAction", (_root, cmd) => {
     const names: string[] = [];

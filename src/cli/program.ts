@@ -1,24 +1,49 @@
 import { Command, Option } from "commander";
 import type { App } from "./app.js";
 import { examples } from "./command-kit.js";
-import { registerDashboardCommand } from "./commands/dashboard.js";
-import { registerDemoCommand } from "./commands/demo.js";
-import { registerDoctorCommand } from "./commands/doctor.js";
-import { registerEpicCommands } from "./commands/epic.js";
-import { registerLogCommand } from "./commands/log.js";
-import { registerReviewCommands } from "./commands/review.js";
-import { registerSyncCommand } from "./commands/sync.js";
-import { registerSummonCommand } from "./commands/summon.js";
-import { registerHookCommand } from "./commands/hook.js";
-import { registerInitCommand } from "./commands/init.js";
-import { registerMissionCommands } from "./commands/mission.js";
-import { registerPersonaCommands } from "./commands/persona.js";
-import { registerTaskCommands } from "./commands/task.js";
 
 export const VERSION = "0.1.0";
 
-/** The whole command tree; settings are made before subcommands so they inherit them. */
-export function buildProgram(app: App): Command {
+type Register = (program: Command, app: App) => void;
+
+/**
+ * Each top-level command's code is its own chunk of the bundle: a command line loads only the
+ * group it runs (personas call the CLI hundreds of times; start-up is most of a command's cost).
+ */
+const GROUPS: Record<string, () => Promise<Register>> = {
+  init: async () => (await import("./commands/init.js")).registerInitCommand,
+  summon: async () => (await import("./commands/summon.js")).registerSummonCommand,
+  task: async () => (await import("./commands/task.js")).registerTaskCommands,
+  epic: async () => (await import("./commands/epic.js")).registerEpicCommands,
+  review: async () => (await import("./commands/review.js")).registerReviewCommands,
+  mission: async () => (await import("./commands/mission.js")).registerMissionCommands,
+  persona: async () => (await import("./commands/persona.js")).registerPersonaCommands,
+  dashboard: async () => (await import("./commands/dashboard.js")).registerDashboardCommand,
+  sync: async () => (await import("./commands/sync.js")).registerSyncCommand,
+  log: async () => (await import("./commands/log.js")).registerLogCommand,
+  doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
+  hook: async () => (await import("./commands/hook.js")).registerHookCommand,
+  demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
+};
+
+const VALUE_OPTIONS = new Set(["-C", "--as", "--mission"]);
+
+/** The top-level command a command line names, skipping global options and their values. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return argv[i + 1];
+    if (VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (!a.startsWith("-")) return a;
+  }
+  return undefined;
+}
+
+/** The command tree for this command line; settings are made before subcommands so they inherit them. */
+export async function buildProgram(app: App, argv: readonly string[]): Promise<Command> {
   const program = new Command("pantheon")
     .description("Coordinate AI coding-assistant personas: tasks, epics, missions and reviews kept in git (refs/coordination/main).")
     .version(VERSION, "-V, --version")
@@ -44,18 +69,9 @@ export function buildProgram(app: App): Command {
     'pantheon task create --title "Add login" --role engineer --priority high',
     "pantheon task next --role engineer",
   ]);
-  registerInitCommand(program, app);
-  registerSummonCommand(program, app);
-  registerTaskCommands(program, app);
-  registerEpicCommands(program, app);
-  registerReviewCommands(program, app);
-  registerMissionCommands(program, app);
-  registerPersonaCommands(program, app);
-  registerDashboardCommand(program, app);
-  registerSyncCommand(program, app);
-  registerLogCommand(program, app);
-  registerDoctorCommand(program, app);
-  registerHookCommand(program, app);
-  registerDemoCommand(program, app);
+  const word = commandWord(argv);
+  // An unknown word or no command (help): everything, so help and suggestions are complete.
+  const names = word !== undefined && word in GROUPS ? [word] : Object.keys(GROUPS);
+  for (const register of await Promise.all(names.map((n) => GROUPS[n]!()))) register(program, app);
   return program;
 }

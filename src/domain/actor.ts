@@ -27,7 +27,7 @@ export function hasActiveMission(actor: Actor): actor is Actor & { kind: "person
 }
 
 /** A live claim: closed tasks keep `claimedBy` as history only. */
-export function activeClaimant(task: Task): string | null {
+export function activeClaimant(task: Pick<Task, "status" | "claimedBy">): string | null {
   return CLAIMED_STATUSES.includes(task.status) ? task.claimedBy : null;
 }
 

@@ -5,7 +5,7 @@ import type { Epic } from "./schemas/epic.js";
 import type { Mission } from "./schemas/mission.js";
 import type { Project } from "./schemas/project.js";
 import type { Review } from "./schemas/review.js";
-import type { Task } from "./schemas/task.js";
+import type { TaskSummary as Task } from "./schemas/task.js";
 import type { Report } from "./task-questions.js";
 
 /** An epic with what is derived from its linked tasks. */

@@ -3,7 +3,7 @@ import { UsageError } from "../errors.js";
 import { parseEpicRef, parseTaskRef, printable } from "./ids.js";
 import { parsePriority, type Priority } from "./priority.js";
 import { parseTaskRole, type TaskRole } from "./roles.js";
-import { MAX_TEXT, MAX_TITLE } from "./schemas/common.js";
+import { MAX_TEXT, MAX_TITLE } from "./constants.js";
 
 const Ref = z.union([z.string(), z.int()]);
 

@@ -1,11 +1,11 @@
 import { blockingState, isReady, type TaskLookup } from "./blocking.js";
 import { transitiveDependencies } from "./dependency-graph.js";
 import { priorityRank } from "./priority.js";
-import type { Task } from "./schemas/task.js";
+import type { TaskSummary as Task, Task as FullTask } from "./schemas/task.js";
 import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
 /** Ready tasks of a role, most urgent first: priority, then age (creation), then number. */
-export function nextTasks(tasks: readonly Task[], lookup: TaskLookup, role: Task["role"] | null): Task[] {
+export function nextTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup, role: Task["role"] | null): T[] {
   return tasks
     .filter((t) => (role === null || t.role === role) && isReady(t, lookup))
     .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.createdAt.localeCompare(b.createdAt) || a.number - b.number);
@@ -26,17 +26,17 @@ export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
 }
 
 /** Open tasks with at least one blocking dependency, most urgent first. */
-export function blockedTasks(tasks: readonly Task[], lookup: TaskLookup): Task[] {
+export function blockedTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup): T[] {
   return tasks
     .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED" && blockingState(t, lookup).blockedBy.length > 0)
     .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.number - b.number);
 }
 
 /** All unfinished transitive dependencies of a task, in an order that can be worked. */
-export function prerequisites(root: Task, lookup: (n: number) => Task | undefined): Task[] {
+export function prerequisites<T extends Task>(root: Task, lookup: (n: number) => T | undefined): T[] {
   return transitiveDependencies(root.number, (n) => lookup(n)?.dependencies)
     .map((n) => lookup(n))
-    .filter((t): t is Task => t !== undefined && t.status !== "COMPLETE");
+    .filter((t): t is T => t !== undefined && t.status !== "COMPLETE");
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -50,7 +50,7 @@ function words(text: string): string[] {
  * weigh three times a description hit and notes weigh one; every query word must match somewhere
  * (as a word prefix), so `login tok` finds "login token refresh".
  */
-export function searchTasks(tasks: readonly Task[], query: string): Array<{ task: Task; score: number }> {
+export function searchTasks(tasks: readonly FullTask[], query: string): Array<{ task: FullTask; score: number }> {
   const terms = [...new Set(words(query))];
   if (terms.length === 0) return [];
   const docs = tasks.map((task) => ({
@@ -62,7 +62,7 @@ export function searchTasks(tasks: readonly Task[], query: string): Array<{ task
     ],
   }));
   const df = new Map(terms.map((term) => [term, docs.filter((d) => d.fields.some((f) => f.words.some((w) => w.startsWith(term)))).length]));
-  const out: Array<{ task: Task; score: number }> = [];
+  const out: Array<{ task: FullTask; score: number }> = [];
   for (const d of docs) {
     let score = 0;
     let matchedAll = true;

@@ -2,7 +2,7 @@ import { epicId } from "../domain/ids.js";
 import type { EpicProgress, EpicStatus } from "../domain/epic-progress.js";
 import type { Refs } from "../domain/refs.js";
 import type { Epic } from "../domain/schemas/epic.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { TaskSummary as Task } from "../domain/schemas/task.js";
 import { bar } from "./bar.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";

@@ -1,5 +1,6 @@
 import type { Refs } from "../domain/refs.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { Note } from "../domain/schemas/note.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 import { table } from "./table.js";
@@ -13,11 +14,10 @@ function age(fromIso: string, now: Date): string {
 }
 
 /** Why `task next` offers a task: priority, readiness, age, and any dependency still in review. */
-export function nextView(task: Task, refs: Refs, now: Date): NextView {
+export function nextView(task: TaskSummary, refs: Refs, now: Date, handoff: Note | null = null): NextView {
   const v = taskSummaryView(task, refs);
   const parts = [`${task.priority} priority`, task.status === "READY" ? "handed off and ready" : "ready", `waiting ${age(task.createdAt, now)}`];
   if (v.waitingOnReview.length > 0) parts.push(`${v.waitingOnReview.join(", ")} still in review: its work may change`);
-  const handoff = [...task.notes].reverse().find((n) => n.kind === "handoff");
   if (handoff) parts.push(`handoff note by ${handoff.by}: ${handoff.text.slice(0, 80)}`);
   return { ...v, reason: parts.join("; ") };
 }

@@ -2,7 +2,7 @@ import { taskId, missionId } from "../domain/ids.js";
 import { blockingState } from "../domain/blocking.js";
 import { epicRefId, taskRefId, type Refs } from "../domain/refs.js";
 import type { Note } from "../domain/schemas/note.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { Task, TaskSummary } from "../domain/schemas/task.js";
 
 /** The task summary of DESIGN §4.2: what list-type commands return. */
 export interface TaskSummaryView {
@@ -30,7 +30,7 @@ export interface TaskDetailView extends TaskSummaryView {
   allowedActions: string[];
 }
 
-export function taskSummaryView(task: Task, refs: Refs): TaskSummaryView {
+export function taskSummaryView(task: TaskSummary, refs: Refs): TaskSummaryView {
   const b = blockingState(task, (n) => refs.tasks.get(n));
   return {
     id: taskId(task),

@@ -1,7 +1,8 @@
 import { ConflictError, UsageError } from "../errors.js";
 import { printable } from "../domain/ids.js";
 import type { Role } from "../domain/roles.js";
-import { PERSONA_NAME, type Persona } from "../domain/schemas/persona.js";
+import { PERSONA_NAME } from "../domain/constants.js";
+import type { Persona } from "../domain/schemas/persona.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { loadTheme } from "./load-theme.js";

@@ -2,7 +2,8 @@ import { UsageError } from "../errors.js";
 import { activeClaimant } from "../domain/actor.js";
 import type { Refs } from "../domain/refs.js";
 import type { TaskRole } from "../domain/roles.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { Note } from "../domain/schemas/note.js";
+import type { TaskSummary as Task } from "../domain/schemas/task.js";
 import { blockedTasks, nextTasks, prerequisites, searchTasks, taskReport, type Report } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { findTask, loadAllRefs } from "./find-task.js";
@@ -20,20 +21,26 @@ async function everything(ctx: Context) {
 }
 
 /** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
-export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: number }): Promise<TaskAnswer & { role: TaskRole | null }> {
+export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: number }): Promise<TaskAnswer & { role: TaskRole | null; handoffs: Map<number, Note> }> {
   const { snap, refs, tasks, lookup } = await everything(ctx);
   let role: TaskRole | null = o.role ?? null;
   if (!role) {
     const actor = await resolveActor(ctx, snap);
     if (actor.role && actor.role !== "administrator") role = actor.role;
   }
-  const ranked = nextTasks(tasks, lookup, role);
-  return { tasks: ranked.slice(0, o.count ?? 5), refs, role };
+  const picked = nextTasks(tasks, lookup, role).slice(0, o.count ?? 5);
+  // The latest handoff note explains a READY task: read those few records in full.
+  const handoffs = new Map<number, Note>();
+  for (const t of picked.filter((x) => x.status === "READY")) {
+    const note = [...((await snap.get("tasks", t.number))?.notes ?? [])].reverse().find((n) => n.kind === "handoff");
+    if (note) handoffs.set(t.number, note);
+  }
+  return { tasks: picked, refs, role, handoffs };
 }
 
 export async function reportTasks(ctx: Context): Promise<Report> {
   const snap = await (await ctx.store()).snapshot();
-  return taskReport(await snap.all("tasks"));
+  return taskReport(await snap.taskSummaries());
 }
 
 export async function listBlocked(ctx: Context): Promise<TaskAnswer> {
@@ -43,7 +50,9 @@ export async function listBlocked(ctx: Context): Promise<TaskAnswer> {
 
 export async function search(ctx: Context, o: { words: string; limit?: number }): Promise<TaskAnswer & { scores: number[] }> {
   if (o.words.trim() === "") throw new UsageError("Search needs words", 'pantheon task search "login token"');
-  const { refs, tasks } = await everything(ctx);
+  const { snap, refs } = await everything(ctx);
+  // Search reads descriptions and notes: the one list-type question that needs full records.
+  const tasks = await snap.all("tasks");
   const hits = searchTasks(tasks, o.words).slice(0, o.limit ?? 20);
   return { tasks: hits.map((h) => h.task), scores: hits.map((h) => h.score), refs };
 }

@@ -14,7 +14,7 @@ export async function addProvenanceTrailers(ctx: Context, file: string): Promise
   if (!env) return [];
   const snap = await (await ctx.store()).snapshot();
   const mission = await findMission(snap, env, "PANTHEON_MISSION");
-  const tasks = (await snap.all("tasks")).filter((t) => t.mission === mission.number && activeClaimant(t) !== null);
+  const tasks = (await snap.taskSummaries()).filter((t) => t.mission === mission.number && activeClaimant(t) !== null);
   const trailers = [`Pantheon-Mission: ${missionHandle(mission)}`, ...tasks.map((t) => `Pantheon-Task: ${taskId(t)}`)];
   const text = readFileSync(file, "utf8");
   const body = text.replace(/\s+$/, "");

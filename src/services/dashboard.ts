@@ -2,7 +2,7 @@ import { activeClaimant } from "../domain/actor.js";
 import type { Dashboard } from "../domain/dashboard.js";
 import { activeMissionsOf } from "../domain/persona-names.js";
 import type { TaskRole } from "../domain/roles.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { TaskSummary as Task } from "../domain/schemas/task.js";
 import { blockedTasks, taskReport } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { epicDetail, findEpic } from "./epics.js";

@@ -16,7 +16,7 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
   const fixed: string[] = [];
   for (const f of findings.filter((x) => x.code === "W_REFSPEC")) {
     const remote = f.subject.replace(/^remote\./, "");
-    if (await store.sync().ensureFetchRefspec(remote)) fixed.push(`added the fetch refspec of ${remote}`);
+    if (await (await store.sync()).ensureFetchRefspec(remote)) fixed.push(`added the fetch refspec of ${remote}`);
   }
   const { commit } = await store.mutate(async (tx) => {
     const { records, findings: now } = await inspectState(tx);

@@ -19,7 +19,7 @@ const FRESH_LOCK_MS = 10_000;
 async function remoteFindings(store: Store): Promise<Finding[]> {
   const out: Finding[] = [];
   try {
-    const sync = store.sync();
+    const sync = await store.sync();
     for (const remote of await sync.remotes()) {
       const s = await sync.refspecStatus(remote);
       if (s.hasState && !s.configured) {

@@ -38,7 +38,8 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
     const at = isoNow(ctx);
     const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head };
     tx.put("missions", mission);
-    const claims = (await tx.all("tasks")).filter((t) => t.mission === before.number && activeClaimant(t) !== null);
+    const claimed = (await tx.taskSummaries()).filter((t) => t.mission === before.number && activeClaimant(t) !== null);
+    const claims = (await Promise.all(claimed.map((t) => tx.get("tasks", t.number)))).filter((t): t is Task => t !== null);
     const released: Task[] = [];
     const kept: Task[] = [];
     for (const t of claims) {

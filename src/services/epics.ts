@@ -6,7 +6,7 @@ import { epicProgress, epicStatus } from "../domain/epic-progress.js";
 import type { Priority } from "../domain/priority.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Epic } from "../domain/schemas/epic.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { Task, TaskSummary } from "../domain/schemas/task.js";
 import type { Snapshot, Tx } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
@@ -32,14 +32,14 @@ export async function findEpic(snap: Snapshot, input: string): Promise<Epic> {
 }
 
 /** An epic with its derived status and progress, computed from its linked tasks right now. */
-export function epicDetail(epic: Epic, all: readonly Task[], refs: Refs = emptyRefs()): EpicDetail {
+export function epicDetail(epic: Epic, all: readonly TaskSummary[], refs: Refs = emptyRefs()): EpicDetail {
   const tasks = all.filter((t) => t.epic === epic.number);
   refs.epics.set(epic.number, epic);
   return { epic, status: epicStatus(epic, tasks), progress: epicProgress(tasks), tasks, refs };
 }
 
 async function withTasks(snap: Snapshot, epic: Epic): Promise<EpicDetail> {
-  const all = await snap.all("tasks");
+  const all = await snap.taskSummaries();
   return epicDetail(epic, all, { tasks: new Map(all.map((t) => [t.number, t])), epics: new Map() });
 }
 
@@ -74,7 +74,7 @@ export async function showEpic(ctx: Context, id: string): Promise<EpicDetail> {
 
 export async function listEpics(ctx: Context): Promise<EpicDetail[]> {
   const snap = await (await ctx.store()).snapshot();
-  const [epics, tasks] = await Promise.all([snap.all("epics"), snap.all("tasks")]);
+  const [epics, tasks] = await Promise.all([snap.all("epics"), snap.taskSummaries()]);
   return epics.map((e) => epicDetail(e, tasks));
 }
 

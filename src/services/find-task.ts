@@ -46,7 +46,7 @@ export async function loadRefs(snap: Snapshot, task: Task, into: Refs = emptyRef
 
 /** Every task and epic, for list-type commands (corrupt records skipped with a warning). */
 export async function loadAllRefs(snap: Snapshot): Promise<Refs> {
-  const [tasks, epics] = await Promise.all([snap.all("tasks"), snap.all("epics")]);
+  const [tasks, epics] = await Promise.all([snap.taskSummaries(), snap.all("epics")]);
   return { tasks: new Map(tasks.map((t) => [t.number, t])), epics: new Map(epics.map((e) => [e.number, e])) };
 }
 

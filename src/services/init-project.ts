@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DIRECTOR } from "../domain/actor.js";
 import type { ProjectSettings } from "../domain/project-config.js";
-import { SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
+import { SCHEMA_VERSION } from "../domain/constants.js";
+import type { Project } from "../domain/schemas/project.js";
 import { isoNow, type Context } from "./context.js";
 import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
 import { commitActor } from "./resolve-actor.js";
@@ -61,7 +62,7 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   }
   const assistants = o.assistants ?? ASSISTANT_NAMES;
   const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [] };
-  const hook = o.hooks ? store.code().installCommitMsgHook(o.hooks) : null;
+  const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
   return { project, stateCreated, adopted, commit, files, root: store.root, hook };
 }
 
@@ -70,7 +71,7 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
  * an unrelated history. An unreachable remote is only a warning: sync merges later.
  */
 async function adoptRemoteState(ctx: Context, store: Store): Promise<string | null> {
-  const sync = store.sync();
+  const sync = await store.sync();
   let remote: string | null = null;
   try {
     remote = await sync.defaultRemote();

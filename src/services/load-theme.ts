@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NotFoundError, UsageError } from "../errors.js";
 import { ROLES, type Role } from "../domain/roles.js";
-import { PERSONA_NAME } from "../domain/schemas/persona.js";
+import { PERSONA_NAME } from "../domain/constants.js";
 import type { Context } from "./context.js";
 import { loadYaml } from "./yaml-module.js";
 

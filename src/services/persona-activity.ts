@@ -15,7 +15,7 @@ export interface ActivityRow {
 /** Per persona: missions, ENDED missions, and tasks completed (counted by completedBy). */
 export async function personaActivity(ctx: Context): Promise<ActivityRow[]> {
   const snap = await (await ctx.store()).snapshot();
-  const [missions, tasks] = await Promise.all([snap.all("missions"), snap.all("tasks")]);
+  const [missions, tasks] = await Promise.all([snap.all("missions"), snap.taskSummaries()]);
   const rows = new Map<string, ActivityRow>();
   for (const m of missions) {
     const key = m.persona.toLowerCase();

@@ -28,7 +28,7 @@ export function checkBranchName(branch: string): string {
  * untracked files and the project's `worktree.copy` files copied in; `worktree.setup` runs there.
  */
 export async function createPersonaWorktree(ctx: Context, store: Store, project: Project, m: Mission, branch?: string): Promise<NonNullable<Mission["worktree"]>> {
-  const code = store.code();
+  const code = await store.code();
   if (!code.root) throw new UsageError("--worktree needs a repository with a working tree", "run summon inside a normal clone");
   const base = await store.codeHead();
   if (!base) throw new ConflictError("--worktree needs a commit to branch from (HEAD has none yet)", 'git commit --allow-empty -m "start"');
@@ -70,7 +70,8 @@ export async function removePersonaWorktree(ctx: Context, id: string): Promise<{
   const mission = await findMission(await store.snapshot(), id);
   const wt = mission.worktree;
   if (!wt) throw new InvalidTransitionError(`${missionId(mission.number)} has no worktree`, `pantheon mission show ${missionId(mission.number)}`);
-  const loss = store.code().worktreeLosses(wt.path, wt.branch);
+  const code = await store.code();
+  const loss = code.worktreeLosses(wt.path, wt.branch);
   if (loss.commits.length > 0 || loss.files.length > 0) {
     const what = [
       loss.commits.length > 0 ? `${loss.commits.length} commit(s) only on ${wt.branch} (${loss.commits.slice(0, 3).map((c) => c.slice(0, 9)).join(", ")})` : "",
@@ -78,6 +79,6 @@ export async function removePersonaWorktree(ctx: Context, id: string): Promise<{
     ].filter(Boolean).join(" and ");
     throw new ConflictError(`Not removing ${wt.path}: it has ${what}`, `merge ${wt.branch} (a squash merge counts) or commit the files, then run again`, { commits: loss.commits, files: loss.files });
   }
-  store.code().removeWorktree(wt.path, wt.branch);
+  code.removeWorktree(wt.path, wt.branch);
   return { mission, removed: wt };
 }

@@ -1,6 +1,6 @@
 import { activeClaimant } from "../domain/actor.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { findMission } from "./resolve-actor.js";
 import { missionId } from "../domain/ids.js";
@@ -15,9 +15,9 @@ export async function listMissions(ctx: Context, o: { active?: boolean }): Promi
 export interface MissionDetail {
   mission: Mission;
   /** Tasks whose live claim was made under this mission. */
-  claims: Task[];
+  claims: TaskSummary[];
   /** Tasks this mission's persona completed while it ran. */
-  completed: Task[];
+  completed: TaskSummary[];
   /** Code commits whose Pantheon-Mission trailer names it (init --hooks). */
   commits: Array<{ oid: string; date: string; author: string; summary: string }>;
 }
@@ -27,10 +27,10 @@ export async function showMission(ctx: Context, id: string): Promise<MissionDeta
   const store = await ctx.store();
   const snap = await store.snapshot();
   const mission = await findMission(snap, id);
-  const tasks = await snap.all("tasks");
+  const tasks = await snap.taskSummaries();
   let commits: MissionDetail["commits"] = [];
   try {
-    commits = store.code().missionCommits(missionId(mission.number), mission.codename);
+    commits = (await store.code()).missionCommits(missionId(mission.number), mission.codename);
   } catch {
     // a store without a code repository (tests): no commits to list
   }

@@ -3,7 +3,7 @@ import { blockingState, isReady } from "../domain/blocking.js";
 import { allowedActions } from "../domain/task-lifecycle.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
-import type { Task } from "../domain/schemas/task.js";
+import type { Task, TaskSummary } from "../domain/schemas/task.js";
 import { isOpen, type TaskStatus } from "../domain/task-status.js";
 import type { Context } from "./context.js";
 import type { Refs } from "../domain/refs.js";
@@ -39,7 +39,7 @@ export interface TaskFilters {
 }
 
 export interface TaskPage {
-  tasks: Task[];
+  tasks: TaskSummary[];
   /** Every task and epic loaded (for naming references by id). */
   refs: Refs;
   total: number;

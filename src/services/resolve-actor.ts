@@ -1,7 +1,7 @@
 import { NotFoundError, UsageError } from "../errors.js";
 import { DIRECTOR, personaActor, sameName, type Actor } from "../domain/actor.js";
 import { missionId, parseMissionRef, printable } from "../domain/ids.js";
-import { PERSONA_NAME } from "../domain/schemas/persona.js";
+import { PERSONA_NAME } from "../domain/constants.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";

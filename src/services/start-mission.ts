@@ -5,7 +5,7 @@ import { missionId, printable } from "../domain/ids.js";
 import { activeMissionsOf, pickPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import { PERSONA_NAME } from "../domain/schemas/persona.js";
+import { PERSONA_NAME } from "../domain/constants.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { loadTheme } from "./load-theme.js";

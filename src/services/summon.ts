@@ -20,6 +20,8 @@ import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
+import { findTask } from "./find-task.js";
+import { NotFoundError } from "../errors.js";
 
 export interface SummonInput {
   role: Role;
@@ -62,8 +64,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const store = await ctx.store();
   const snap = await store.snapshot();
   const project = await snap.project();
-  const code = input.dryRun ? null : store.code();
-  const adapter = pickAssistant(ctx, { flag: input.assistant, gitConfig: safeConfig(() => store.code().config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
+  const code = await store.code().catch(() => null);
+  const adapter = pickAssistant(ctx, { flag: input.assistant, gitConfig: safeConfig(() => code?.config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
   const template = personaTemplate(ctx, store.root, input.role, input.template);
   if (input.dryRun) return dryRun(ctx, input, adapter.name, template, project, snap);
 
@@ -79,7 +81,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     throw e;
   }
   const fresh = await store.snapshot();
-  const handoffs = (await fresh.all("tasks")).filter((t) => t.status === "READY" && t.role === mission.role);
+  const handoffs = await readyHandoffs(fresh, mission.role);
   const text = renderInstructions(template.text, { project, mission, task, handoffs });
   const dir = join(store.commonDir, "pantheon", "personas");
   mkdirSync(dir, { recursive: true });
@@ -94,11 +96,18 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     exitCode = await ctx.launcher.run(launch.command, launch.args, { cwd, env: launch.env });
   } catch (e) {
     await endMission(asMission, { id: handle, summary: `${adapter.binary} could not start: ${(e as Error).message}` }).catch(() => undefined);
-    throw e;
+    // On PATH but not runnable (a broken install, a missing interpreter): say how to fix it.
+    throw new NotFoundError(`${adapter.binary} could not be started (${(e as Error).message}); mission ${handle} was ended`, `reinstall it: ${adapter.installHint}`);
   }
   // /dismiss inside the assistant may have ended it already; that is fine.
   await endMission(asMission, { id: handle, summary: `${adapter.binary} exited with code ${exitCode}` }).catch(() => undefined);
   return { plan, exitCode, task };
+}
+
+/** READY tasks of a role, full records (their handoff notes go into the persona's instructions). */
+async function readyHandoffs(snap: Snapshot, role: string): Promise<Task[]> {
+  const ready = (await snap.taskSummaries()).filter((t) => t.status === "READY" && t.role === role).slice(0, 10);
+  return (await Promise.all(ready.map((t) => snap.get("tasks", t.number)))).filter((t): t is Task => t !== null);
 }
 
 function safeConfig(read: () => string | undefined): string | undefined {
@@ -120,12 +129,14 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
     uid: "dry-run", number, codename: "dry-run", persona, role: input.role, objective: input.objective ?? "", status: "ACTIVE", startedAt: at, endedAt: null,
     assistant, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
   };
-  const text = renderInstructions(template.text, { project, mission, task: null, handoffs: (await snap.all("tasks")).filter((t) => t.status === "READY" && t.role === input.role) });
+  // The task is shown as the real summon would show it; whether it can be claimed is checked then.
+  const task = input.task !== undefined ? await findTask(snap, input.task, ctx.warn) : null;
+  const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
   const personaFile = join(mkdtempSync(join(tmpdir(), "pantheon-summon-")), `${input.role}.md`);
   writeFileSync(personaFile, text);
-  const kickoff = kickoffText(mission, null);
+  const kickoff = kickoffText(mission, task);
   const store = await ctx.store();
   const cwd = store.root ?? ctx.cwd;
   const launch = adapterFor(assistant).launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: input.role, model: input.model, missionHandle: missionHandle(mission), sessionId: randomUUID() });
-  return { plan: { assistant, mission, launch, personaFile, cwd, kickoff, template: template.source }, exitCode: null, task: null };
+  return { plan: { assistant, mission, launch, personaFile, cwd, kickoff, template: template.source }, exitCode: null, task };
 }

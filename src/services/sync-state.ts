@@ -59,7 +59,7 @@ async function describeMerge(store: Store, commit: string, out: MergeOutput, rep
  */
 export async function syncWith(ctx: Context, remote: string): Promise<SyncReport> {
   const store = await ctx.store();
-  const sync = store.sync();
+  const sync = await store.sync();
   const report: SyncReport = { remote, action: "nothing", local: null, remoteTip: null, received: 0, sent: 0, merges: 0, renumbered: [], droppedClaims: [], conflicts: [], keptRemote: [], unreadable: [], refspecAdded: false, attempts: 0 };
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     report.attempts = attempt;
@@ -118,7 +118,7 @@ async function finish(sync: StateSync, report: SyncReport, action: SyncAction): 
 
 /** The remote `sync` uses without an argument: the branch's upstream remote, else origin. */
 export async function pickRemotes(ctx: Context, o: { remote?: string; all?: boolean }): Promise<string[]> {
-  const sync = (await ctx.store()).sync();
+  const sync = await (await ctx.store()).sync();
   const remotes = await sync.remotes();
   if (remotes.length === 0) throw new UsageError("This repository has no remote to sync with", "git remote add origin <url>");
   if (o.all) return remotes;

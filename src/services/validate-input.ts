@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import { MAX_TEXT, MAX_TITLE } from "../domain/schemas/common.js";
+import { MAX_TEXT, MAX_TITLE } from "../domain/constants.js";
 
 /** A title is any text that is not blank and at most MAX_TITLE characters; it is stored exactly. */
 export function checkTitle(title: string | undefined, flag = "--title"): string {

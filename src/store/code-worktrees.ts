@@ -26,12 +26,17 @@ export class CodeWorktrees {
   /** Commits on `branch` that nothing else holds, and local changes a removal would discard. */
   losses(path: string, branch: string, mainWorkTree: string | null): LossReport {
     const own = `refs/heads/${branch}`;
-    const exists = runGit(this.paths, ["rev-parse", "--verify", "--quiet", own], this.env).status === 0;
+    const tips: string[] = [];
+    if (runGit(this.paths, ["rev-parse", "--verify", "--quiet", own], this.env).status === 0) tips.push(own);
+    // The worktree's own HEAD too: a commit made on a detached HEAD there is on no branch at all.
+    const head = existsSync(path) ? runGitIn(path, ["rev-parse", "--verify", "--quiet", "HEAD"], this.env).stdout.trim() : "";
+    if (head) tips.push(head);
     let commits: string[] = [];
-    if (exists) {
-      const only = runGit(this.paths, ["rev-list", own, "--not", `--exclude=${own}`, "--branches", "--tags", "--remotes"], this.env);
+    if (tips.length > 0) {
+      // --exclude patterns apply to the following --branches, matched without "refs/heads/".
+      const only = runGit(this.paths, ["rev-list", ...tips, "--not", `--exclude=${branch}`, "--branches", "--tags", "--remotes"], this.env);
       commits = only.stdout.split("\n").filter(Boolean);
-      if (commits.length > 0 && this.integratedElsewhere(branch)) commits = [];
+      if (commits.length > 0 && this.integratedElsewhere(branch, head)) commits = [];
     }
     const files: string[] = [];
     if (existsSync(path)) {
@@ -47,7 +52,9 @@ export class CodeWorktrees {
   }
 
   /** Squash-merged (merging the branch changes no tree) or rebased (every patch already present) into another branch. */
-  private integratedElsewhere(branch: string): boolean {
+  private integratedElsewhere(branch: string, head: string): boolean {
+    // A detached HEAD ahead of the branch holds work the branch does not: never "integrated".
+    if (head && runGit(this.paths, ["merge-base", "--is-ancestor", head, `refs/heads/${branch}`], this.env).status !== 0) return false;
     const others = runGit(this.paths, ["for-each-ref", "--format=%(refname:short)", "refs/heads"], this.env).stdout.split("\n").filter((b) => b && b !== branch);
     for (const other of others) {
       const merged = runGit(this.paths, ["merge-tree", "--write-tree", other, branch], this.env);

@@ -1,8 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ContentionError, LockedError, RepositoryError } from "../errors.js";
-import { EMPTY_COUNTERS } from "../domain/schemas/counters.js";
+import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
+import { SCHEMA_VERSION } from "../domain/constants.js";
+import { CachedSnapshot } from "./cached-snapshot.js";
+import { loadCache, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
+import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
 import { commitMessage } from "./commit-message.js";
@@ -12,14 +15,13 @@ import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
 import { RecordSnapshot } from "./record-snapshot.js";
-import { RecordTx } from "./record-tx.js";
+import { encode, RecordTx } from "./record-tx.js";
+import { loadSchemas } from "./schema-loader.js";
 import { breakLock, casRef, faultPoint, lockStatus, readRef } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
-import { gitCodeRepo } from "./git-code-repo.js";
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
-import { gitSync } from "./git-sync.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
 
@@ -71,20 +73,55 @@ export class GitStore implements Store {
   async snapshot(): Promise<Snapshot> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
-    const snap = await this.snapshotAt(tip);
-    await snap.project(); // refuses a newer schemaVersion before any command reads records
+    const snap = this.tipSnapshot(tip);
+    await snap.checkVersion(); // refuses a newer schemaVersion before any command reads records
     return snap;
   }
 
+  /**
+   * The tip's snapshot, with list-type reads served by the read cache. When the cache was built
+   * at this very commit, nothing of git is read until a command asks for one record by path.
+   */
+  private tipSnapshot(tip: string): CachedSnapshot {
+    const commonDir = this.paths.commonDir;
+    const onDisk = loadCacheOnce(commonDir);
+    const fresh = onDisk?.commit === tip ? onDisk : null;
+    const rootTree = () => this.treeOf(tip);
+    let state: Promise<CacheState> | undefined;
+    const cache = () =>
+      (state ??= fresh
+        ? Promise.resolve(fresh)
+        : (async () => {
+            const next = await refreshCache(this.db, this.paths.commonDir, tip, await rootTree(), onDisk, await this.schemaVersionAt(tip));
+            saveCache(commonDir, next);
+            loaded.set(commonDir, next);
+            return next;
+          })());
+    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, fresh ? fresh.schemaVersion : undefined);
+  }
+
+  private async schemaVersionAt(commit: string): Promise<number | null> {
+    const snap = await this.snapshotAt(commit);
+    try {
+      await snap.checkVersion();
+      return SCHEMA_VERSION;
+    } catch (e) {
+      if (e instanceof SchemaVersionError) return (e.data.found as number) ?? null;
+      return null;
+    }
+  }
+
+  private movedFrom(kind: string, n: number): number[] {
+    this.renumbered ??= readRenumberLog(this.paths.commonDir);
+    return this.renumbered[kind]?.[String(n)] ?? [];
+  }
+
   /** A snapshot of any commit of the ref (history, merges). */
-  async snapshotAt(commit: string): Promise<Snapshot> {
+  async snapshotAt(commit: string): Promise<RecordSnapshot> {
     const obj = await this.db.read(commit);
     if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
-    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => {
-      this.renumbered ??= readRenumberLog(this.paths.commonDir);
-      return this.renumbered[kind]?.[String(n)] ?? [];
-    });
+    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => this.movedFrom(kind, n));
   }
 
   async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
@@ -93,9 +130,9 @@ export class GitStore implements Store {
     for (let attempt = 0; ; attempt++) {
       const tip = await this.tip();
       if (!tip) throw notInitialized();
-      const base = await this.snapshotAt(tip);
-      await base.project();
-      const tx = new RecordTx(base);
+      const base = this.tipSnapshot(tip);
+      await base.checkVersion();
+      const tx = new RecordTx(base, await loadSchemas());
       // Domain errors thrown here propagate untouched: nothing has been written yet.
       const { result, commit: info } = await fn(tx);
       if (tx.changes.size === 0) return { result, commit: null };
@@ -118,8 +155,9 @@ export class GitStore implements Store {
   }
 
   async initialize(project: Project, info: CommitInfo): Promise<string> {
+    const schemas = await loadSchemas();
     const changes: TreeChanges = new Map([
-      [PROJECT_PATH, Buffer.from(canonicalJson(project))],
+      [PROJECT_PATH, encode(schemas.project, project, PROJECT_PATH)],
       [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
     ]);
     const oid = await this.writeCommit([], null, changes, info);
@@ -162,11 +200,14 @@ export class GitStore implements Store {
     return breakLock(this.paths.commonDir, REF);
   }
 
-  code(): CodeRepo {
+  /** Loaded on demand: worktrees, hooks and transport are not on any hot path. */
+  async code(): Promise<CodeRepo> {
+    const { gitCodeRepo } = await import("./git-code-repo.js");
     return gitCodeRepo(this.paths, this.opts.env);
   }
 
-  sync(): StateSync {
+  async sync(): Promise<StateSync> {
+    const { gitSync } = await import("./git-sync.js");
     return gitSync(this, this.opts.env);
   }
 
@@ -197,4 +238,11 @@ function notInitialized(): RepositoryError {
     `No Pantheon state in this repository (${REF} does not exist)`,
     "pantheon init (or pantheon sync, when a remote already has state)",
   );
+}
+
+/** The cache file is read at most once per process (a command may take several snapshots). */
+const loaded = new Map<string, CacheState | null>();
+function loadCacheOnce(commonDir: string): CacheState | null {
+  if (!loaded.has(commonDir)) loaded.set(commonDir, loadCache(commonDir));
+  return loaded.get(commonDir)!;
 }

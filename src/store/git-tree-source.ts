@@ -1,10 +1,10 @@
+import { RepositoryError } from "../errors.js";
 import type { ObjectDb } from "./object-db.js";
 import type { TreeSource } from "./record-snapshot.js";
-import { RepositoryError } from "../errors.js";
+import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
 /** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
 export const MAX_TREE_BYTES = 5 * 1024 * 1024;
-import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
 /**
  * Reads paths of one git tree, loading only the trees on the way to what is asked:
@@ -13,7 +13,8 @@ import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 export class GitTreeSource implements TreeSource {
   private readonly trees = new Map<string, Map<string, TreeEntry> | null>();
 
-  constructor(private readonly db: ObjectDb, private readonly rootTree: string) {}
+  /** `rootTree` may be deferred: a read the cache answers never opens the commit at all. */
+  constructor(private readonly db: ObjectDb, private readonly rootTree: string | (() => Promise<string>)) {}
 
   async read(path: string): Promise<Buffer | null> {
     const slash = path.lastIndexOf("/");
@@ -34,7 +35,7 @@ export class GitTreeSource implements TreeSource {
     if (cached !== undefined) return cached;
     let result: Map<string, TreeEntry> | null = null;
     if (dir === "") {
-      result = await this.load(this.rootTree);
+      result = await this.load(typeof this.rootTree === "string" ? this.rootTree : await this.rootTree());
     } else {
       const slash = dir.lastIndexOf("/");
       const parent = await this.tree(slash < 0 ? "" : dir.slice(0, slash));

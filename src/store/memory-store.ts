@@ -1,11 +1,12 @@
 import { RepositoryError } from "../errors.js";
-import { EMPTY_COUNTERS } from "../domain/schemas/counters.js";
+import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
+import { loadSchemas } from "./schema-loader.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {
@@ -37,11 +38,11 @@ export class MemoryStore implements Store {
     return null;
   }
 
-  code(): CodeRepo {
+  async code(): Promise<CodeRepo> {
     throw new RepositoryError("E_GIT", "A memory store has no code repository", "use a git repository");
   }
 
-  sync(): StateSync {
+  async sync(): Promise<StateSync> {
     throw new RepositoryError("E_GIT", "A memory store has no remotes", "use a git repository");
   }
 
@@ -85,7 +86,7 @@ export class MemoryStore implements Store {
 
   async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
     const head = this.commits.at(-1);
-    const tx = new RecordTx(await this.snapshot());
+    const tx = new RecordTx(await this.snapshot(), await loadSchemas());
     const { result, commit } = await fn(tx);
     if (tx.changes.size === 0) return { result, commit: null };
     const files = new Map(head!.files);

@@ -1,9 +1,12 @@
 import { CorruptRecordError, SchemaVersionError, RepositoryError } from "../errors.js";
-import { CountersSchema, type Counters } from "../domain/schemas/counters.js";
-import { PersonaSchema, type Persona } from "../domain/schemas/persona.js";
-import { ProjectSchema, SCHEMA_VERSION, type Project } from "../domain/schemas/project.js";
+import { SCHEMA_VERSION } from "../domain/constants.js";
+import type { Counters } from "../domain/schemas/counters.js";
+import type { Persona } from "../domain/schemas/persona.js";
+import type { Project } from "../domain/schemas/project.js";
+import { toTaskSummary, type TaskSummary } from "../domain/schemas/task.js";
 import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, shardOf, type RecordKind } from "./layout.js";
-import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
+import type { RecordTypes } from "./record-schemas.js";
+import { loadSchemas } from "./schema-loader.js";
 import type { Snapshot } from "./store.js";
 
 /** A task with 200 notes of 2,000 characters is ~500 KB: 2 MB leaves room and still bounds a hostile blob. */
@@ -61,6 +64,14 @@ export class RecordSnapshot implements Snapshot {
     private readonly movedFrom: (kind: RecordKind, n: number) => number[] = () => [],
   ) {}
 
+  /** Refuses a state written by a newer Pantheon, without loading the schemas (cheap; every command does it). */
+  async checkVersion(): Promise<void> {
+    const bytes = await this.source.read(PROJECT_PATH);
+    if (!bytes) throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
+    const version = peekSchemaVersion(bytes);
+    if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
+  }
+
   async project(): Promise<Project> {
     if (this.projectCache) return this.projectCache;
     const bytes = await this.source.read(PROJECT_PATH);
@@ -68,21 +79,21 @@ export class RecordSnapshot implements Snapshot {
     // Check the version before the schema: a newer layout may not parse, and must say "upgrade".
     const version = peekSchemaVersion(bytes);
     if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
-    this.projectCache = decodeRecord(ProjectSchema, bytes, PROJECT_PATH, this.commit);
+    this.projectCache = decodeRecord((await loadSchemas()).project, bytes, PROJECT_PATH, this.commit);
     return this.projectCache;
   }
 
   async counters(): Promise<Counters> {
     const bytes = await this.source.read(COUNTERS_PATH);
     if (!bytes) throw new CorruptRecordError(COUNTERS_PATH, this.commit, "missing");
-    return decodeRecord(CountersSchema, bytes, COUNTERS_PATH, this.commit);
+    return decodeRecord((await loadSchemas()).counters, bytes, COUNTERS_PATH, this.commit);
   }
 
   async get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null> {
     const path = recordPath(kind, n);
     const bytes = await this.source.read(path);
     if (!bytes) return null;
-    const record = decodeRecord(RECORD_SCHEMAS[kind] as Parser<RecordTypes[K]>, bytes, path, this.commit);
+    const record = decodeRecord((await loadSchemas())[kind] as Parser<RecordTypes[K]>, bytes, path, this.commit);
     if (record.number !== n) throw new CorruptRecordError(path, this.commit, `number is ${record.number}, but the path says ${n}`);
     return record;
   }
@@ -91,6 +102,10 @@ export class RecordSnapshot implements Snapshot {
     const { records, problems } = await this.scan(kind);
     for (const p of problems) this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
     return records;
+  }
+
+  async taskSummaries(): Promise<TaskSummary[]> {
+    return (await this.all("tasks")).map(toTaskSummary);
   }
 
   async scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {
@@ -139,7 +154,7 @@ export class RecordSnapshot implements Snapshot {
   async persona(name: string): Promise<Persona | null> {
     const path = personaPath(name);
     const bytes = await this.source.read(path);
-    return bytes ? decodeRecord(PersonaSchema, bytes, path, this.commit) : null;
+    return bytes ? decodeRecord((await loadSchemas()).persona, bytes, path, this.commit) : null;
   }
 
   async personas(): Promise<Persona[]> {
@@ -150,7 +165,7 @@ export class RecordSnapshot implements Snapshot {
       const bytes = await this.source.read(path);
       if (!bytes) continue;
       try {
-        out.push(decodeRecord(PersonaSchema, bytes, path, this.commit));
+        out.push(decodeRecord((await loadSchemas()).persona, bytes, path, this.commit));
       } catch (e) {
         if (!(e instanceof CorruptRecordError)) throw e;
         this.warn(`skipped ${e.message}`);

@@ -1,10 +1,11 @@
 import { CorruptRecordError } from "../errors.js";
-import { CountersSchema, type Counters } from "../domain/schemas/counters.js";
-import { PersonaSchema, type Persona } from "../domain/schemas/persona.js";
-import { ProjectSchema, type Project } from "../domain/schemas/project.js";
+import type { Counters } from "../domain/schemas/counters.js";
+import type { Persona } from "../domain/schemas/persona.js";
+import type { Project } from "../domain/schemas/project.js";
+import { toTaskSummary, type Task, type TaskSummary } from "../domain/schemas/task.js";
 import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind } from "./layout.js";
-import { RECORD_SCHEMAS, type RecordTypes } from "./record-schemas.js";
+import type { RecordTypes, Schemas } from "./record-schemas.js";
 import type { Snapshot, Tx } from "./store.js";
 import type { ScanResult } from "./record-snapshot.js";
 
@@ -24,8 +25,8 @@ export function encode(schema: Validator, value: unknown, path: string): Buffer 
 }
 
 /** Encodes a record of a kind for its path, validating it first. */
-export function encodeRecord<K extends RecordKind>(kind: K, record: RecordTypes[K]): Buffer {
-  return encode(RECORD_SCHEMAS[kind], record, recordPath(kind, record.number));
+export function encodeRecord<K extends RecordKind>(schemas: Schemas, kind: K, record: RecordTypes[K]): Buffer {
+  return encode(schemas[kind], record, recordPath(kind, record.number));
 }
 
 /** The writes of one mutation layered over its snapshot. */
@@ -34,7 +35,7 @@ export class RecordTx implements Tx {
   private readonly records = new Map<string, unknown>();
   private countersCache: Counters | undefined;
 
-  constructor(private readonly base: Snapshot) {}
+  constructor(private readonly base: Snapshot, private readonly schemas: Schemas) {}
 
   get commit(): string | null {
     return this.base.commit;
@@ -73,6 +74,12 @@ export class RecordTx implements Tx {
     return [...byPath.values()];
   }
 
+  async taskSummaries(): Promise<TaskSummary[]> {
+    const byNumber = new Map((await this.base.taskSummaries()).map((t) => [t.number, t]));
+    for (const [path, rec] of this.records) if (path.startsWith("tasks/")) byNumber.set((rec as Task).number, toTaskSummary(rec as Task));
+    return [...byNumber.values()].sort((a, b) => a.number - b.number);
+  }
+
   scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {
     return this.base.scan(kind);
   }
@@ -92,23 +99,23 @@ export class RecordTx implements Tx {
 
   putCounters(counters: Counters): void {
     this.countersCache = counters;
-    this.changes.set(COUNTERS_PATH, encode(CountersSchema, counters, COUNTERS_PATH));
+    this.changes.set(COUNTERS_PATH, encode(this.schemas.counters, counters, COUNTERS_PATH));
   }
 
   put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void {
     const path = recordPath(kind, record.number);
-    this.changes.set(path, encode(RECORD_SCHEMAS[kind], record, path));
+    this.changes.set(path, encode(this.schemas[kind], record, path));
     this.records.set(path, record);
   }
 
   putPersona(persona: Persona): void {
     const path = personaPath(persona.name);
-    this.changes.set(path, encode(PersonaSchema, persona, path));
+    this.changes.set(path, encode(this.schemas.persona, persona, path));
     this.records.set(path, persona);
   }
 
   putProject(project: Project): void {
-    this.changes.set(PROJECT_PATH, encode(ProjectSchema, project, PROJECT_PATH));
+    this.changes.set(PROJECT_PATH, encode(this.schemas.project, project, PROJECT_PATH));
     this.records.set(PROJECT_PATH, project);
   }
 
@@ -119,7 +126,7 @@ export class RecordTx implements Tx {
     // counter) is skipped rather than overwritten, because numbers are never reused.
     while ((await this.base.get(kind, counters[kind]).catch(() => true)) !== null) counters[kind] += 1;
     this.countersCache = counters;
-    this.changes.set(COUNTERS_PATH, encode(CountersSchema, counters, COUNTERS_PATH));
+    this.changes.set(COUNTERS_PATH, encode(this.schemas.counters, counters, COUNTERS_PATH));
     return counters[kind];
   }
 }

@@ -6,6 +6,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, parseRecordFile, recordPath, RECORD_KINDS, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import { encodeRecord } from "./record-tx.js";
+import { loadSchemas } from "./schema-loader.js";
 import type { Snapshot } from "./store.js";
 import { localChanges } from "./tree-diff.js";
 import type { TreeChanges } from "./tree-edit.js";
@@ -66,11 +67,12 @@ export async function mergeTrees(
     else changes.set(c.path, c.local === null ? null : (await db.read(c.local)).content);
   }
   const counters = async (s: Snapshot): Promise<Counters> => s.counters().catch(() => ({ tasks: 0, epics: 0, missions: 0, reviews: 0 }));
+  const schemas = await loadSchemas();
   const output = mergeState({ touched, counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) }, remote: remoteName });
   for (const kind of RECORD_KINDS) {
     for (const w of output.writes[kind]) {
       const path = recordPath(kind, w.number);
-      if ("value" in w) changes.set(path, encodeRecord(kind, w.value as never));
+      if ("value" in w) changes.set(path, encodeRecord(schemas, kind, w.value as never));
       else if ("delete" in w) changes.set(path, null);
       else changes.set(path, (await db.read(localBlobs.get(path)!)).content);
     }

@@ -2,6 +2,7 @@ import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
 import type { RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import type { ScanResult } from "./record-snapshot.js";
@@ -74,6 +75,8 @@ export interface Snapshot {
   counters(): Promise<Counters>;
   /** One record by number (one path read); null when absent; CorruptRecordError when invalid. */
   get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null>;
+  /** Every task without its texts, for list-type questions (served by the read cache). */
+  taskSummaries(): Promise<TaskSummary[]>;
   /** Every record of a kind; corrupt ones are skipped with a warning naming path and commit. */
   all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]>;
   persona(name: string): Promise<Persona | null>;
@@ -139,9 +142,9 @@ export interface Store {
   /** Removes a held lock; returns what it removed. */
   breakLock(): Promise<{ path: string; ageMs: number } | null>;
   /** Worktrees, code commits and hooks; refused by stores that have none. */
-  code(): CodeRepo;
+  code(): Promise<CodeRepo>;
   /** Sharing with remotes; refused by stores that have none. */
-  sync(): StateSync;
+  sync(): Promise<StateSync>;
   /** The state at any commit of the ref's history. */
   snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */

@@ -74,7 +74,7 @@ export function registerInitCommand(program: Command, app: App): void {
         const defaults = defaultSettings(defaultProjectName(root, ctx.cwd), detectProjectType(root));
         let settings: ProjectSettings;
         if (o.config !== undefined) settings = await settingsFromFile(app, o.config, defaults);
-        else if (o.yes) settings = defaults;
+        else if (o.yes || (await (await ctx.store()).exists())) settings = defaults; // re-running: the answers are on the ref already
         else if (isInteractive(app.io)) {
           const { askProjectSettings } = await import("../init-wizard.js");
           settings = await askProjectSettings(defaults);

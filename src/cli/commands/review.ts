@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
-import { REVIEW_STATUSES, REVIEW_TYPES, type Review } from "../../domain/schemas/review.js";
+import { REVIEW_STATUSES, REVIEW_TYPES } from "../../domain/constants.js";
+import type { Review } from "../../domain/schemas/review.js";
 import { reviewDetailText, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";

@@ -22,7 +22,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .action(run(app, async (o: { role?: string; count?: number }) => {
         const r = await nextForRole(app.context(), { ...(o.role !== undefined && { role: parseTaskRole(o.role) }), ...(o.count !== undefined && { count: o.count }) });
         const now = app.context().now();
-        const data = r.tasks.map((t) => nextView(t, r.refs, now));
+        const data = r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
         return view("tasks", data, (s) => nextText(data, s, r.role));
       })),
     ["pantheon task next --role engineer", "pantheon --mission MSN-0003 task next --count 1 --json"],

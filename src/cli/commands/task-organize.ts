@@ -3,8 +3,7 @@ import { taskId } from "../../domain/ids.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
 import { linkTasks, unlinkTasks } from "../../services/epics.js";
-import { importTasks } from "../../services/import-tasks.js";
-import { planTask } from "../../services/task-plan.js";
+
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
@@ -16,6 +15,8 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .description("Create many tasks from a YAML or JSON list, in file order, in one commit")
       .addHelpText("after", "\nEach entry: title, role, priority?, description?, depends_on? (an earlier entry's key, or an existing task id/number), epic?, key?\n")
       .action(run(app, async (file: string) => {
+        // Loaded here only: import brings the YAML parser and the entry schema.
+        const { importTasks } = await import("../../services/import-tasks.js");
         const { tasks: created, refs } = await importTasks(app.context(), file);
         const data = created.map((t) => taskSummaryView(t, refs));
         return view("tasks", data, (s) => {
@@ -31,6 +32,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .command("plan <id>")
       .description("Write (or find) the task's planning note: .pantheon/planning/<id>.md")
       .action(run(app, async (id: string) => {
+        const { planTask } = await import("../../services/task-plan.js");
         const r = await planTask(app.context(), id);
         const data = { task: taskId(r.task), path: r.path, action: r.action, from: r.from ?? null };
         const what = r.action === "created" ? "Wrote" : r.action === "renamed" ? `Renamed ${r.from} to` : "Found";

@@ -14,8 +14,9 @@ export const RecordBase = {
   createdBy: z.string().check(z.minLength(1), z.maxLength(80)),
 };
 
-export const MAX_TITLE = 200;
-export const MAX_TEXT = 20_000;
+import { MAX_TEXT, MAX_TITLE } from "../constants.js";
+
+export { MAX_TEXT, MAX_TITLE };
 
 /** Titles: any Unicode (control characters included, escaped at display), not blank. */
 export const Title = z.string().check(

@@ -7,4 +7,4 @@ export const CountersSchema = z.object({ tasks: Count, epics: Count, missions: C
 export type Counters = z.infer<typeof CountersSchema>;
 export type CounterKind = keyof Counters;
 
-export const EMPTY_COUNTERS: Counters = { tasks: 0, epics: 0, missions: 0, reviews: 0 };
+export { EMPTY_COUNTERS } from "../constants.js";

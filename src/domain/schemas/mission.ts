@@ -2,7 +2,9 @@ import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
 import { LongText, RecordBase, RecordNumber, Timestamp } from "./common.js";
 
-export const MISSION_STATUSES = ["ACTIVE", "ENDED"] as const;
+import { MISSION_STATUSES } from "../constants.js";
+
+export { MISSION_STATUSES };
 
 export const WorktreeSchema = z.object({
   path: z.string().check(z.minLength(1)),

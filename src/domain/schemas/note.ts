@@ -1,7 +1,9 @@
 import * as z from "zod/mini";
 import { LongText, Timestamp } from "./common.js";
 
-export const NOTE_KINDS = ["note", "handoff", "reassign", "review", "conflict", "system"] as const;
+import { NOTE_KINDS } from "../constants.js";
+
+export { NOTE_KINDS };
 
 /** Notes are append-only; `id` makes the union at a sync merge exact. */
 export const NoteSchema = z.object({

@@ -2,8 +2,9 @@ import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
 import { RecordBase } from "./common.js";
 
-/** Persona names: letters and digits first, then letters, digits, spaces and . ' - (no control characters). */
-export const PERSONA_NAME = /^[\p{L}\p{N}][\p{L}\p{N} .'-]{0,39}$/u;
+import { PERSONA_NAME } from "../constants.js";
+
+export { PERSONA_NAME };
 
 export const PersonaName = z.string().check(z.regex(PERSONA_NAME));
 

@@ -2,10 +2,9 @@ import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
 import { RecordBase } from "./common.js";
 
-/** The highest state layout this version reads and writes (DESIGN §2.1). */
-export const SCHEMA_VERSION = 1;
+import { PROJECT_TYPES, SCHEMA_VERSION } from "../constants.js";
 
-export const PROJECT_TYPES = ["python", "typescript", "go", "rust", "other"] as const;
+export { PROJECT_TYPES, SCHEMA_VERSION };
 
 export const FeaturesSchema = z.object({
   pmSystem: z.boolean(),

@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
 import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
 
-export const REVIEW_TYPES = ["code", "task_completion", "design", "general"] as const;
-export const REVIEW_STATUSES = ["PENDING", "APPROVED", "REJECTED", "WITHDRAWN"] as const;
+import { REVIEW_STATUSES, REVIEW_TYPES } from "../constants.js";
+
+export { REVIEW_STATUSES, REVIEW_TYPES };
 
 export const ReviewSchema = z.object({
   ...RecordBase,

@@ -1,0 +1,46 @@
+import { SchemaVersionError } from "../errors.js";
+import { SCHEMA_VERSION } from "../domain/constants.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
+import type { RecordKind } from "./layout.js";
+import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
+import type { RecordTypes } from "./record-schemas.js";
+import type { CacheState, KindState } from "./summary-cache.js";
+
+/**
+ * A snapshot of the tip whose list-type reads come from the read cache (DESIGN §2.5): missions,
+ * epics and reviews, and task summaries, without reading a record. Single records still come by
+ * path from git. Corrupt and stray entries are reported on every read, as without a cache.
+ */
+export class CachedSnapshot extends RecordSnapshot {
+  constructor(
+    source: TreeSource,
+    commit: string,
+    private readonly say: (message: string) => void,
+    movedFrom: (kind: RecordKind, n: number) => number[],
+    private readonly cache: () => Promise<CacheState>,
+    /** Known without reading project.json when the cache was built at this very commit. */
+    private readonly knownVersion: number | null | undefined,
+  ) {
+    super(source, commit, say, movedFrom);
+  }
+
+  override async checkVersion(): Promise<void> {
+    if (this.knownVersion === undefined) return super.checkVersion();
+    if (this.knownVersion !== null && this.knownVersion > SCHEMA_VERSION) throw new SchemaVersionError(this.knownVersion, SCHEMA_VERSION);
+  }
+
+  override async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
+    if (kind === "tasks") return super.all(kind); // full task records: only search and doctor need them
+    return this.rows((await this.cache())[kind] as KindState<RecordTypes[K]>);
+  }
+
+  override async taskSummaries(): Promise<TaskSummary[]> {
+    return this.rows((await this.cache()).tasks);
+  }
+
+  private rows<T>(k: KindState<T>): T[] {
+    for (const path of k.stray) this.say(`ignored stray entry ${path} at ${this.commit!.slice(0, 12)}`);
+    for (const [, [, message]] of k.bad) this.say(`skipped ${message}`);
+    return [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
+  }
+}
