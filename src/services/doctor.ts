@@ -4,6 +4,7 @@ import type { Store } from "../store/store.js";
 import type { Context } from "./context.js";
 import { applyRepairs } from "./doctor-fix.js";
 import { inspectState } from "./inspect-state.js";
+import { checkCache } from "./cache-check.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -57,16 +58,21 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     findings.push({ severity: "error", code: "E_CORRUPT_RECORD", subject: "project.json", message: e.message, fix: `restore it from history: git log refs/coordination/main -- project.json`, fixable: false });
   }
   let inspected = await inspectState(snap);
-  findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await remoteFindings(store)));
+  findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await checkCache(store, tip, inspected.records)), ...(await remoteFindings(store)));
   let commit: string | null = null;
   if (o.fix && findings.some((f) => f.fixable)) {
-    const r = await applyRepairs(ctx, store, findings);
+    if (findings.some((f) => f.code === "E_CACHE_MISMATCH")) {
+      await store.dropCache();
+      await (await store.snapshot()).taskSummaries(); // rebuilt now rather than by the next read
+      fixed.push("rebuilt the read cache");
+    }
+    const r = await applyRepairs(ctx, store, findings.filter((f) => f.code !== "E_CACHE_MISMATCH"));
     fixed.push(...r.fixed);
     commit = r.commit;
     inspected = await inspectState(await store.snapshotAt((await store.tip())!));
     findings.length = 0;
     if (lock && (await store.lockStatus())) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: "the state ref is locked", fix: "pantheon doctor --break-lock", fixable: false });
-    findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await remoteFindings(store)));
+    findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await checkCache(store, (await store.tip())!, inspected.records)), ...(await remoteFindings(store)));
   }
   const r = inspected.records;
   return {

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import { loadCache, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
+import { cacheFile, loadCache, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -190,6 +190,18 @@ export class GitStore implements Store {
 
   private async treeOf(commit: string): Promise<string> {
     return parseCommit((await this.db.read(commit)).content).tree;
+  }
+
+  async cachedState() {
+    const s = loadCache(this.paths.commonDir);
+    if (!s) return null;
+    const values = <T>(k: { rows: Map<number, { value: T }> }) => [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
+    return { path: cacheFile(this.paths.commonDir), commit: s.commit, tasks: values(s.tasks), epics: values(s.epics), missions: values(s.missions), reviews: values(s.reviews) };
+  }
+
+  async dropCache(): Promise<void> {
+    rmSync(cacheFile(this.paths.commonDir), { force: true });
+    loaded.delete(this.paths.commonDir);
   }
 
   lockStatus(): Promise<{ path: string; ageMs: number } | null> {

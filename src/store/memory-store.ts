@@ -30,6 +30,12 @@ export class MemoryStore implements Store {
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
 
+  async cachedState(): Promise<null> {
+    return null;
+  }
+
+  async dropCache(): Promise<void> {}
+
   async lockStatus(): Promise<null> {
     return null;
   }

@@ -137,6 +137,10 @@ export interface Store {
    * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
    */
   log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]>;
+  /** The read cache as stored (doctor compares it with the records), or null when there is none. */
+  cachedState(): Promise<{ path: string; commit: string; tasks: TaskSummary[]; epics: unknown[]; missions: unknown[]; reviews: unknown[] } | null>;
+  /** Deletes the read cache (it is disposable: the next read rebuilds it). */
+  dropCache(): Promise<void>;
   /** The ref's lock file, if one is held (git's protocol leaves no owner in it, only an age). */
   lockStatus(): Promise<{ path: string; ageMs: number } | null>;
   /** Removes a held lock; returns what it removed. */

@@ -1,0 +1,97 @@
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { jsonData, runCli } from "../../helpers/cli.js";
+import { makeRepo } from "../../helpers/repo.js";
+
+const cacheOf = (dir: string) => join(dir, ".git", "pantheon", "cache", "state-v1.json");
+
+const READS: string[][] = [
+  ["task", "list", "--json"],
+  ["task", "list", "--status", "todo,ready", "--limit", "3", "--json"],
+  ["task", "next", "--role", "engineer", "--json"],
+  ["task", "report", "--json"],
+  ["task", "blocked", "--json"],
+  ["task", "prereqs", "4", "--json"],
+  ["epic", "show", "1", "--json"],
+  ["epic", "list", "--json"],
+  ["review", "list", "--json"],
+  ["mission", "list", "--json"],
+  ["persona", "activity", "--json"],
+  ["dashboard", "--json"],
+];
+
+async function ok(dir: string, argv: string[]) {
+  const r = await runCli(argv, { cwd: dir });
+  expect(r.exitCode, `${argv.join(" ")}\n${r.stderr}`).toBe(0);
+  return r;
+}
+
+/** Every read answers the same with the cache as it is, deleted, and replaced by a stale one. */
+async function expectSameAnswers(dir: string, stale: string | null) {
+  for (const argv of READS) {
+    const normal = (await ok(dir, argv)).stdout;
+    rmSync(cacheOf(dir), { force: true });
+    expect((await ok(dir, argv)).stdout, `${argv.join(" ")} with the cache deleted`).toBe(normal);
+    if (stale) {
+      writeFileSync(cacheOf(dir), stale);
+      expect((await ok(dir, argv)).stdout, `${argv.join(" ")} with a stale cache`).toBe(normal);
+    }
+  }
+}
+
+describe("the read cache changes no answer", () => {
+  it("deleted between commands or left stale on purpose, every list-type read answers the same", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    await ok(dir, ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    await ok(dir, ["mission", "start", "--role", "inspector", "--persona", "Argus"]);
+    await ok(dir, ["epic", "create", "--title", "Login", "--priority", "high"]);
+    await ok(dir, ["task", "create", "--title", "Design", "--role", "architect", "--epic", "1"]);
+    await ok(dir, ["task", "create", "--title", "Build", "--role", "engineer", "--depends-on", "1", "--epic", "1"]);
+    await ok(dir, ["task", "list"]); // a cache now exists
+    const stale = readFileSync(cacheOf(dir), "utf8");
+    await ok(dir, ["task", "create", "--title", "Test", "--role", "tester", "--depends-on", "2", "--epic", "1"]);
+    await ok(dir, ["task", "create", "--title", "Release", "--role", "operator", "--depends-on", "3", "--priority", "critical"]);
+    await ok(dir, ["task", "create", "--title", "Polish", "--role", "engineer"]);
+    await ok(dir, ["--as", "Hephaestus", "task", "claim", "5"]);
+    await ok(dir, ["--as", "Hephaestus", "task", "update", "5", "--status", "REVIEW"]);
+    await ok(dir, ["task", "priority", "1", "low"]);
+    await expectSameAnswers(dir, stale);
+    await ok(dir, ["--as", "Argus", "review", "approve", "RVW-001"]);
+    await ok(dir, ["mission", "end", "MSN-0002"]);
+    await expectSameAnswers(dir, stale);
+  });
+
+  it("is rebuilt from nothing, and a cache of another version is ignored", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    for (let i = 0; i < 5; i++) await ok(dir, ["task", "create", "--title", `t${i}`, "--role", "engineer"]);
+    const first = (await ok(dir, ["task", "list", "--json"])).stdout;
+    expect(existsSync(cacheOf(dir))).toBe(true);
+    const file = JSON.parse(readFileSync(cacheOf(dir), "utf8"));
+    writeFileSync(cacheOf(dir), JSON.stringify({ ...file, version: 999 }));
+    expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
+    writeFileSync(cacheOf(dir), "{ not json");
+    expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
+    expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")).toHaveLength(5);
+  });
+
+  it("doctor reports a cache that disagrees with the ref, and --fix rebuilds it", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    await ok(dir, ["task", "create", "--title", "real title", "--role", "engineer"]);
+    await ok(dir, ["task", "list"]);
+    const backup = join(dir, "cache.bak");
+    copyFileSync(cacheOf(dir), backup);
+    writeFileSync(cacheOf(dir), readFileSync(backup, "utf8").replace("real title", "forged title"));
+    const bad = await runCli(["doctor", "--json"], { cwd: dir });
+    expect(bad.exitCode).toBe(1);
+    expect(JSON.stringify(jsonData(bad, "doctor").findings)).toContain("E_CACHE_MISMATCH");
+    const fixed = await runCli(["doctor", "--fix"], { cwd: dir });
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain("rebuilt the read cache");
+    expect(readFileSync(cacheOf(dir), "utf8")).toContain("real title");
+    expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")[0].title).toBe("real title");
+  });
+});
