@@ -85,6 +85,9 @@ export const TRANSITIONS: readonly Row[] = [
   {
     event: "resume", from: ["UNDERWAY", "BLOCKED", "REVIEW"], command: "claim",
     guard: (t, f) => {
+      if (activeClaimant(t) === null) {
+        return { reason: `it is ${t.status} and claimed by no one`, hint: `pantheon task update ${taskId(t)} --status UNDERWAY (claims it) or --status TODO` };
+      }
       if (f.claimMissionActive) {
         return sameName(t.claimedBy, f.actor.name)
           ? { reason: `it is already claimed by ${t.claimedBy} on an ACTIVE mission` }

@@ -24,6 +24,10 @@ export interface SyncReport {
   unreadable: string[];
   refspecAdded: boolean;
   attempts: number;
+  /** What arrived that Pantheon ignores or cannot read (named, never fatal). */
+  problems: string[];
+  /** This clone's tip before the sync. */
+  before: string | null;
 }
 
 const MAX_ATTEMPTS = 6;
@@ -60,11 +64,12 @@ async function describeMerge(store: Store, commit: string, out: MergeOutput, rep
 export async function syncWith(ctx: Context, remote: string): Promise<SyncReport> {
   const store = await ctx.store();
   const sync = await store.sync();
-  const report: SyncReport = { remote, action: "nothing", local: null, remoteTip: null, received: 0, sent: 0, merges: 0, renumbered: [], droppedClaims: [], conflicts: [], keptRemote: [], unreadable: [], refspecAdded: false, attempts: 0 };
+  const report: SyncReport = { remote, action: "nothing", local: null, remoteTip: null, received: 0, sent: 0, merges: 0, renumbered: [], droppedClaims: [], conflicts: [], keptRemote: [], unreadable: [], refspecAdded: false, attempts: 0, problems: [], before: null };
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     report.attempts = attempt;
     const remoteTip = await sync.fetch(remote);
     const localTip = await store.tip();
+    if (attempt === 1) report.before = localTip;
     report.remoteTip = remoteTip;
     report.local = localTip;
     if (!remoteTip && !localTip) throw new RepositoryError("E_NOT_INITIALIZED", `Neither this clone nor ${remote} has Pantheon state`, "pantheon init");
@@ -73,6 +78,8 @@ export async function syncWith(ctx: Context, remote: string): Promise<SyncReport
       if ((await sync.push(remote, localTip!)) === "rejected") continue;
       return finish(sync, report, "pushed");
     }
+    // A state written by a newer Pantheon is neither adopted, fast-forwarded nor merged into.
+    await sync.checkVersion(remoteTip);
     if (!localTip) {
       if (!(await sync.advance(null, remoteTip))) continue;
       report.received = await sync.changedRecords(null, remoteTip);
@@ -112,6 +119,7 @@ export async function syncWith(ctx: Context, remote: string): Promise<SyncReport
 
 async function finish(sync: StateSync, report: SyncReport, action: SyncAction): Promise<SyncReport> {
   report.action = action;
+  if (report.remoteTip && action !== "pushed" && action !== "equal") report.problems = await sync.inspect(report.before, report.remoteTip);
   report.refspecAdded = await sync.ensureFetchRefspec(report.remote);
   return report;
 }

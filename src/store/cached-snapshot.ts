@@ -6,6 +6,8 @@ import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import type { RecordTypes } from "./record-schemas.js";
 import type { CacheState, KindState } from "./summary-cache.js";
 
+const MAX_WARNINGS = 20;
+
 /**
  * A snapshot of the tip whose list-type reads come from the read cache (DESIGN §2.5): missions,
  * epics and reviews, and task summaries, without reading a record. Single records still come by
@@ -39,8 +41,10 @@ export class CachedSnapshot extends RecordSnapshot {
   }
 
   private rows<T>(k: KindState<T>): T[] {
-    for (const path of k.stray) this.say(`ignored stray entry ${path} at ${this.commit!.slice(0, 12)}`);
-    for (const [, [, message]] of k.bad) this.say(`skipped ${message}`);
+    // Capped: state from someone else's clone must not be able to flood the terminal.
+    const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
+    for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
+    if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
     return [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
   }
 }

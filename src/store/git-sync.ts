@@ -6,6 +6,8 @@ import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
 import { ensureFetchRefspec, fetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit, trackingRef } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
+import { CorruptRecordError } from "../errors.js";
+import { parseRecordFile, type RecordKind } from "./layout.js";
 import { appendRenumberLog } from "./renumber-log.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
@@ -58,9 +60,36 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       const configured = runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env).stdout.split("\n").map((s) => s.trim()).includes(fetchRefspec(remote));
       return { hasState, configured };
     },
+    async checkVersion(commit) {
+      await (await store.snapshotAt(commit)).checkVersion();
+    },
+    async inspect(from, to) {
+      const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
+      const snap = await store.snapshotAt(to);
+      const out: string[] = [];
+      for (const path of await changedPaths(store.db, a, b)) {
+        if (out.length >= 50) {
+          out.push("... and more: pantheon doctor");
+          break;
+        }
+        const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(path);
+        const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
+        if (m && n !== null) {
+          try {
+            await snap.get(m[1] as RecordKind, n);
+          } catch (e) {
+            if (e instanceof CorruptRecordError) out.push(e.message);
+            else throw e;
+          }
+        } else if (!/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(path)) {
+          out.push(`stray entry ${path} (not part of the layout; ignored)`);
+        }
+      }
+      return out;
+    },
     async changedRecords(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
-      return (await changedPaths(store.db, a, b)).filter((p) => /^(tasks|epics|missions|reviews)\//.test(p)).length;
+      return (await changedPaths(store.db, a, b)).filter((p) => /^(tasks|epics|missions|reviews)\/\d\d\/[1-9]\d*\.json$/.test(p)).length;
     },
   };
 }

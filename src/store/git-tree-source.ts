@@ -3,8 +3,7 @@ import type { ObjectDb } from "./object-db.js";
 import type { TreeSource } from "./record-snapshot.js";
 import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
-/** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
-export const MAX_TREE_BYTES = 5 * 1024 * 1024;
+import { MAX_TREE_BYTES } from "./tree-edit.js";
 
 /**
  * Reads paths of one git tree, loading only the trees on the way to what is asked:
@@ -12,6 +11,8 @@ export const MAX_TREE_BYTES = 5 * 1024 * 1024;
  */
 export class GitTreeSource implements TreeSource {
   private readonly trees = new Map<string, Map<string, TreeEntry> | null>();
+  /** Why a tree could not be read, by tree id (an oversized tree from someone else's clone). */
+  readonly problems = new Map<string, string>();
 
   /** `rootTree` may be deferred: a read the cache answers never opens the commit at all. */
   constructor(private readonly db: ObjectDb, private readonly rootTree: string | (() => Promise<string>)) {}
@@ -28,6 +29,13 @@ export class GitTreeSource implements TreeSource {
   async list(dir: string): Promise<string[] | null> {
     const tree = await this.tree(dir);
     return tree ? [...tree.keys()] : null;
+  }
+
+  async problem(dir: string): Promise<string | undefined> {
+    const slash = dir.lastIndexOf("/");
+    const parent = await this.tree(slash < 0 ? "" : dir.slice(0, slash));
+    const entry = parent?.get(dir.slice(slash + 1));
+    return entry ? this.problems.get(entry.oid) : undefined;
   }
 
   private async tree(dir: string): Promise<Map<string, TreeEntry> | null> {
@@ -50,7 +58,10 @@ export class GitTreeSource implements TreeSource {
     const obj = await this.db.read(oid);
     if (obj.type !== "tree") return null;
     // A shard holds ~500 records at 50,000; a tree of millions of entries is hostile or broken.
-    if (obj.content.length > MAX_TREE_BYTES) throw new RepositoryError("E_CORRUPT_RECORD", `Tree ${oid.slice(0, 12)} of the state is ${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit`, "pantheon doctor; if it came from a remote, inspect it with git ls-tree");
+    if (obj.content.length > MAX_TREE_BYTES) {
+      this.problems.set(oid, `${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`);
+      return null; // reported by scans as a stray entry with this reason; never parsed
+    }
     return new Map(parseTree(obj.content).map((e) => [e.name, e]));
   }
 }

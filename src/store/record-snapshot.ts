@@ -28,6 +28,8 @@ export interface TreeSource {
   read(path: string): Promise<Buffer | null>;
   /** Entry names of a directory; null when it does not exist. */
   list(dir: string): Promise<string[] | null>;
+  /** Why a directory that exists could not be listed (too large), if so. */
+  problem?(dir: string): Promise<string | undefined>;
 }
 
 interface Parser<T> {
@@ -100,7 +102,8 @@ export class RecordSnapshot implements Snapshot {
 
   async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
     const { records, problems } = await this.scan(kind);
-    for (const p of problems) this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
+    for (const p of problems.slice(0, 20)) this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
+    if (problems.length > 20) this.warn(`... and ${problems.length - 20} more problems: pantheon doctor`);
     return records;
   }
 
@@ -109,13 +112,16 @@ export class RecordSnapshot implements Snapshot {
   }
 
   async scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {
-    const shards = (await this.source.list(kind)) ?? [];
     const records: RecordTypes[K][] = [];
     const problems: ScanProblem[] = [];
+    const shards = (await this.source.list(kind)) ?? [];
+    const why = shards.length === 0 ? await this.source.problem?.(kind) : undefined;
+    if (why) problems.push({ kind: "stray", path: kind, message: `${kind} ${why}` });
     for (const shard of shards) {
       const files = await this.source.list(`${kind}/${shard}`);
       if (files === null) {
-        problems.push({ kind: "stray", path: `${kind}/${shard}`, message: `${kind}/${shard} is not a shard directory` });
+        const why = (await this.source.problem?.(`${kind}/${shard}`)) ?? "is not a shard directory";
+        problems.push({ kind: "stray", path: `${kind}/${shard}`, message: `${kind}/${shard} ${why}` });
         continue;
       }
       for (const file of files) {

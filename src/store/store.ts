@@ -64,6 +64,10 @@ export interface StateSync {
   ensureFetchRefspec(remote: string): Promise<boolean>;
   /** Whether the remote has state (a tracking ref exists) and whether the fetch refspec is configured. */
   refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean }>;
+  /** Refuses a commit written by a newer Pantheon (SchemaVersionError), before anything is merged or adopted. */
+  checkVersion(commit: string): Promise<void>;
+  /** Problems in what changed from `from` to `to`: unreadable records and entries outside the layout. */
+  inspect(from: string | null, to: string): Promise<string[]>;
   /** How many record files differ between two commits. */
   changedRecords(from: string | null, to: string): Promise<number>;
 }

@@ -12,7 +12,7 @@ import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
 import { decodeColumns, encodeColumns, type TaskColumns } from "./task-columns.js";
 import { isTreeMode } from "./tree-codec.js";
-import { listTree } from "./tree-edit.js";
+import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
 /** Bump when the file's shape or meaning changes: an older cache is then rebuilt, never misread. */
 export const CACHE_VERSION = 1;
@@ -121,7 +121,15 @@ export async function refreshCache(db: ObjectDb, gitDir: string, commit: string,
     const old = (prev?.[kind] ?? emptyKind()) as KindState<unknown>;
     const state = emptyKind<unknown>();
     const entry = root.get(kind);
-    const shards = entry && isTreeMode(entry.mode) ? await listTree(db, entry.oid) : [];
+    let shards: Awaited<ReturnType<typeof listTree>> = [];
+    if (entry && isTreeMode(entry.mode)) {
+      try {
+        shards = await listTree(db, entry.oid);
+      } catch (e) {
+        if (!(e instanceof TreeTooLargeError)) throw e;
+        state.stray.push(`${kind} (${e.message})`);
+      }
+    }
     if (entry && !isTreeMode(entry.mode)) state.stray.push(kind);
     for (const shard of shards) {
       if (!isTreeMode(shard.mode)) {
@@ -133,10 +141,18 @@ export async function refreshCache(db: ObjectDb, gitDir: string, commit: string,
       if (same) {
         for (const [n, row] of old.rows) if (shardName(n) === shard.name) state.rows.set(n, row);
         for (const [p, b] of old.bad) if (p.startsWith(`${kind}/${shard.name}/`)) state.bad.set(p, b);
-        state.stray.push(...old.stray.filter((p) => p.startsWith(`${kind}/${shard.name}/`)));
+        for (const p of old.stray) if (p.startsWith(`${kind}/${shard.name}/`) || p.startsWith(`${kind}/${shard.name} (`)) state.stray.push(p);
         continue;
       }
-      for (const file of await listTree(db, shard.oid)) {
+      let files: Awaited<ReturnType<typeof listTree>>;
+      try {
+        files = await listTree(db, shard.oid);
+      } catch (e) {
+        if (!(e instanceof TreeTooLargeError)) throw e;
+        state.stray.push(`${kind}/${shard.name} (${e.message})`);
+        continue;
+      }
+      for (const file of files) {
         const path = `${kind}/${shard.name}/${file.name}`;
         const n = parseRecordFile(shard.name, file.name);
         if (n === null || isTreeMode(file.mode)) {

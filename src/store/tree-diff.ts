@@ -1,6 +1,6 @@
 import type { ObjectDb } from "./object-db.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
-import { listTree } from "./tree-edit.js";
+import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
 /** A blob path changed on the local side since the base, with its id on each side. */
 export interface ChangedPath {
@@ -12,8 +12,15 @@ export interface ChangedPath {
 
 type Entries = Map<string, TreeEntry>;
 
+/** An oversized tree (hostile or broken) reads as empty: carried as it is, never opened. */
 async function entries(db: ObjectDb, tree: string | null): Promise<Entries> {
-  return tree ? new Map((await listTree(db, tree)).map((e) => [e.name, e])) : new Map();
+  if (!tree) return new Map();
+  try {
+    return new Map((await listTree(db, tree)).map((e) => [e.name, e]));
+  } catch (e) {
+    if (e instanceof TreeTooLargeError) return new Map();
+    throw e;
+  }
 }
 
 const treeOf = (e: TreeEntry | undefined) => (e && isTreeMode(e.mode) ? e.oid : null);
@@ -34,7 +41,8 @@ export async function localChanges(db: ObjectDb, base: string | null, local: str
     const er = r.get(name);
     if (eb?.oid === el?.oid && eb?.mode === el?.mode) continue;
     const path = prefix + name;
-    if (treeOf(eb) || treeOf(el)) out.push(...(await localChanges(db, treeOf(eb), treeOf(el), treeOf(er), `${path}/`)));
+    // No push(...spread): a hostile tree of 100,000+ entries would overflow the call stack.
+    if (treeOf(eb) || treeOf(el)) for (const c of await localChanges(db, treeOf(eb), treeOf(el), treeOf(er), `${path}/`)) out.push(c);
     if (blobOf(eb) || blobOf(el)) out.push({ path, base: blobOf(eb), local: blobOf(el), remote: blobOf(er) });
   }
   return out;
@@ -49,8 +57,21 @@ export async function changedPaths(db: ObjectDb, a: string | null, b: string | n
     const ex = x.get(name);
     const ey = y.get(name);
     if (ex?.oid === ey?.oid) continue;
-    if (treeOf(ex) || treeOf(ey)) out.push(...(await changedPaths(db, treeOf(ex), treeOf(ey), `${prefix}${name}/`)));
+    if (treeOf(ex) || treeOf(ey)) {
+      const inner = await changedPaths(db, treeOf(ex), treeOf(ey), `${prefix}${name}/`);
+      if (inner.length === 0 && treeOf(ey) && (await tooLarge(db, treeOf(ey)!))) out.push(`${prefix}${name}/ (over the size limit for a tree of the state)`);
+      for (const p of inner) out.push(p);
+    }
     if (blobOf(ex) || blobOf(ey)) out.push(prefix + name);
   }
   return out;
+}
+
+async function tooLarge(db: ObjectDb, tree: string): Promise<boolean> {
+  try {
+    await listTree(db, tree);
+    return false;
+  } catch (e) {
+    return e instanceof TreeTooLargeError;
+  }
 }

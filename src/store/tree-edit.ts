@@ -7,6 +7,16 @@ import { RepositoryError } from "../errors.js";
 import type { ObjectDb } from "./object-db.js";
 import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
+/** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
+export const MAX_TREE_BYTES = 5 * 1024 * 1024;
+
+/** A tree of the state beyond any sane size: hostile or broken, never read whole. */
+export class TreeTooLargeError extends RepositoryError {
+  constructor(readonly oid: string, readonly bytes: number) {
+    super("E_CORRUPT_RECORD", `Tree ${oid.slice(0, 12)} is ${bytes} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`, "pantheon doctor");
+  }
+}
+
 /** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
 export type TreeChanges = Map<string, Buffer | null>;
 
@@ -17,6 +27,7 @@ const TREE_MODE = "40000";
 export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
   const obj = await db.read(treeOid);
   if (obj.type !== "tree") throw new RepositoryError("E_GIT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
+  if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length);
   return parseTree(obj.content);
 }
 

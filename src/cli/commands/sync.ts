@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Style } from "../../render/paint.js";
+import { escapeText } from "../../render/escape.js";
 import { pickRemotes, syncWith, type SyncReport } from "../../services/sync-state.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
@@ -21,6 +22,7 @@ function reportText(r: SyncReport, s: Style): string {
   for (const c of r.conflicts) lines.push(`  conflict in ${c.record} (${c.fields.join(", ")}): ${r.remote}'s value kept; yours is in its notes`);
   for (const p of r.keptRemote) lines.push(`  ${p} changed on both sides: ${r.remote}'s version kept`);
   for (const u of r.unreadable) lines.push(`  ${u} is unreadable on one side: ${r.remote}'s version kept (pantheon doctor)`);
+  for (const p of r.problems) lines.push(`  ${s.paint.yellow("!")} received ${escapeText(p)}`);
   if (r.refspecAdded) lines.push(`  added to remote.${r.remote}.fetch: +refs/coordination/main:refs/coordination/remotes/${r.remote} (git fetch now brings the state too)`);
   return lines.join("\n");
 }

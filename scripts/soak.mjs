@@ -1,0 +1,647 @@
+#!/usr/bin/env node
+// Soak test (issue 6 item 6; not run in CI).
+//
+//   node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep]
+//
+// package.json script line (add it to "scripts"):
+//   "soak": "node scripts/build.mjs && node scripts/soak.mjs"
+// then: npm run soak -- --processes 8 --minutes 5 --seed 42
+//
+// What it does:
+// 1. creates a temporary repository with `pantheon init --yes` and a linked worktree;
+// 2. starts N worker processes (default 6; half of them in the worktree) that for M minutes
+//    (default 2; fractions accepted) run random VALID commands of the built CLI
+//    (dist/pantheon.js): mission start/end, task create (with random dependencies, sometimes in
+//    an epic), claim, update --status, handoff, unassign, close, reopen, note, depend/undepend,
+//    priority, epic create/link, review approve/reject, and now and then a read. Choices come
+//    from a PRNG seeded with --seed (default: the clock, printed) plus the worker's index;
+//    process timing still varies from run to run.
+//    Refusals (exit 1 with a domain error) are expected and counted by message class. A failure
+//    is: exit 2 (a valid command called a usage error), any other exit code but 0/1, a stack
+//    trace, an internal error ("this is a bug"), or output that breaks the contract (--json
+//    stdout that is not one document, a refusal without a `✗` line).
+// 3. then checks the invariants with the built CLI and git:
+//    - `doctor --json` reports no error;
+//    - numbers are unique per kind, and so are uids;
+//    - counters.json (git cat-file -p refs/coordination/main:counters.json) ≥ every number;
+//    - every UNDERWAY task has claimedBy and a mission that exists (and is that persona's);
+//    - each epic's status and progress (`epic show --json`) match its tasks (DESIGN §1.4);
+//    - every record is valid: no list command warns of a skipped record;
+//    - every task a worker saw created (with ✓ / exit 0) is present with its title;
+//    - history is linear except for merges: `git rev-list --merges` is empty (there is no sync);
+//    - `git fsck --strict` is clean (dangling objects of lost races aside).
+// 4. prints the counts (commands per kind, successes, refusals by class, failures, records at
+//    the end, commits, wall time) and a final PASS or FAIL line; exits 1 on FAIL.
+//
+// --keep leaves the temporary repository in place (its path is printed); on FAIL it is kept too.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const BUILT = join(ROOT, "dist", "pantheon.js");
+/** The bundle the run uses: a copy of dist/ and templates/ taken at the start, so a rebuild meanwhile cannot break it. */
+let BIN = BUILT;
+const REF = "refs/coordination/main";
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+function cleanEnv(extra = {}) {
+  const env = {};
+  const drop = /^(GIT_|PANTHEON_|CLAUDECODE|GEMINI_CLI|CODEX_|OPENCODE|AGENT$|NO_COLOR|FORCE_COLOR|CI$)/;
+  for (const [k, v] of Object.entries(process.env)) if (!drop.test(k)) env[k] = v;
+  return {
+    ...env,
+    NO_COLOR: "1",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Soak Director",
+    GIT_AUTHOR_EMAIL: "soak@example.com",
+    GIT_COMMITTER_NAME: "Soak Director",
+    GIT_COMMITTER_EMAIL: "soak@example.com",
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "gc.auto",
+    GIT_CONFIG_VALUE_0: "0",
+    ...extra,
+  };
+}
+
+const ENV = cleanEnv();
+
+function git(cwd, ...args) {
+  return execFileSync("git", args, { cwd, env: ENV, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["pipe", "pipe", "pipe"] });
+}
+
+function pantheon(cwd, argv) {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [BIN, ...argv], { cwd, env: ENV, encoding: "utf8", maxBuffer: 64 << 20 });
+  return { status: r.status, signal: r.signal, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ms: Date.now() - t0, error: r.error };
+}
+
+/** mulberry32: small, fast, good enough to pick commands. */
+function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n) => Math.floor(next() * n),
+    pick: (xs) => xs[Math.floor(next() * xs.length)],
+    chance: (p) => next() < p,
+  };
+}
+
+function hashSeed(...parts) {
+  let h = 2166136261;
+  for (const ch of parts.join(":")) h = Math.imul(h ^ ch.codePointAt(0), 16777619);
+  return h >>> 0;
+}
+
+const STACK = /^\s+at \S/m;
+
+/** A refusal's message as a class: ids, numbers, names and quoted text replaced. */
+function messageClass(message) {
+  return message
+    .replace(/^✗ /, "")
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b[A-Z]{3}-[CHML]-\d{4,}\b/g, "<task>")
+    .replace(/\bEPC-[CHML]-\d{4,}\b/g, "<epic>")
+    .replace(/\bMSN-\d{4,}(:[a-z]+-[a-z]+)?/g, "<mission>")
+    .replace(/\bRVW-\d{3,}\b/g, "<review>")
+    .replace(/\bSoak[A-Za-z]+\d*\b/g, "<persona>")
+    .replace(/\b\d+\b/g, "<n>")
+    .replace(/\s+/g, " ")
+    .slice(0, 130);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker
+
+const WORKER_ROLES = ["engineer", "tester", "engineer", "architect", "tester", "engineer", "documentarian", "operator"];
+const PRIORITIES = ["critical", "high", "medium", "low"];
+const WORDS = ["login", "cache", "parser", "sync", "report", "docs", "deploy", "token", "schema", "index", "retry", "queue"];
+const SPICE = ["", "", "", " — ünïcödé", " 漢字", " 🚀", ' "quoted"', " tab\there"];
+
+async function worker(cfg) {
+  BIN = cfg.bin;
+  const rnd = prng(hashSeed(cfg.seed, cfg.index));
+  const name = `Soak${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[cfg.index % 26]}${Math.floor(cfg.index / 26) || ""}`;
+  const role = WORKER_ROLES[cfg.index % WORKER_ROLES.length];
+  const stats = { index: cfg.index, name, role, cwd: cfg.cwd, kinds: {}, ok: 0, refused: 0, failed: 0, refusals: {}, failures: [], created: [], ms: 0 };
+  let mission = null; // { handle }
+  let view = { tasks: [], reviews: [], epics: [], at: -1 };
+  let n = 0;
+
+  const record = (kind, argv, r, json) => {
+    const k = (stats.kinds[kind] ??= { run: 0, ok: 0, refused: 0, failed: 0 });
+    k.run++;
+    stats.ms += r.ms;
+    const fail = (why) => {
+      k.failed++;
+      stats.failed++;
+      if (stats.failures.length < 20) stats.failures.push({ kind, argv, why, status: r.status, signal: r.signal, stdout: r.stdout.slice(0, 800), stderr: r.stderr.slice(0, 1500) });
+      return "failed";
+    };
+    if (r.error) return fail(`spawn error: ${r.error.message}`);
+    if (STACK.test(r.stderr) || STACK.test(r.stdout)) return fail("stack trace");
+    if (/this is a bug in pantheon|"E_INTERNAL"/.test(r.stderr)) return fail("internal error");
+    if (r.status === 0) {
+      if (json) {
+        try {
+          const doc = JSON.parse(r.stdout);
+          if (doc.schemaVersion !== 1 || typeof doc.kind !== "string") return fail("--json envelope");
+        } catch {
+          return fail("--json stdout is not one JSON document");
+        }
+      } else if (r.stdout.includes("\u001b")) return fail("raw ESC in human output");
+      k.ok++;
+      stats.ok++;
+      return "ok";
+    }
+    if (r.status === 1) {
+      let message;
+      if (json) {
+        try {
+          const e = JSON.parse(r.stderr.trim().split("\n").at(-1)).error;
+          message = e.message;
+        } catch {
+          return fail("--json refusal: stderr is not a JSON error");
+        }
+      } else {
+        const line = r.stderr.split("\n").find((l) => l.startsWith("✗ "));
+        if (!line) return fail("refusal without a ✗ line");
+        if (!/\n {2}hint: \S/.test(r.stderr)) return fail("refusal without a hint line");
+        message = line;
+      }
+      if (r.stdout !== "") return fail("a refusal printed to stdout");
+      k.refused++;
+      stats.refused++;
+      const cls = `${kind}: ${messageClass(message)}`;
+      stats.refusals[cls] = (stats.refusals[cls] ?? 0) + 1;
+      return "refused";
+    }
+    return fail(r.status === 2 ? "usage error (exit 2) for a valid command" : `exit ${r.status ?? `signal ${r.signal}`}`);
+  };
+
+  const run = (kind, argv, o = {}) => {
+    const json = o.json ?? rnd.chance(0.75);
+    const full = json ? [...argv, "--json"] : argv;
+    const r = pantheon(cfg.cwd, full);
+    const outcome = record(kind, full, r, json);
+    let data = null;
+    if (outcome === "ok" && json) {
+      const doc = JSON.parse(r.stdout);
+      data = doc.data;
+      // Keep the local view fresh with what a mutation returned (the task, and changed records).
+      for (const rec of [doc.data, ...(Array.isArray(doc.changed) ? doc.changed : [])]) {
+        if (rec && typeof rec === "object" && typeof rec.number === "number" && /^[A-Z]{3}-[CHML]-\d+$/.test(rec.id ?? "") && !rec.id.startsWith("EPC")) {
+          const i = view.tasks.findIndex((t) => t.number === rec.number);
+          if (i >= 0) view.tasks[i] = { ...view.tasks[i], ...rec };
+        }
+        if (rec && /^RVW-\d+$/.test(rec.id ?? "") && !view.reviews.some((v) => v.id === rec.id)) view.reviews.push({ id: rec.id });
+      }
+    }
+    return { outcome, data, r };
+  };
+
+  const refresh = () => {
+    const t = run("read: task list", ["task", "list"], { json: true });
+    const v = run("read: review list", ["review", "list", "--status", "PENDING"], { json: true });
+    const e = view.at < 0 || rnd.chance(0.3) ? run("read: epic list", ["epic", "list"], { json: true }) : { data: null };
+    if (t.data) view.tasks = t.data;
+    if (v.data) view.reviews = v.data;
+    if (e.data) view.epics = e.data;
+    if (t.r.stderr.trim() !== "") stats.failures.length < 20 && stats.failures.push({ kind: "read", argv: ["task", "list", "--json"], why: "warning on stderr", stderr: t.r.stderr.slice(0, 800) });
+    view.at = n;
+  };
+
+  const actor = () => (mission ? ["--mission", mission.handle] : []);
+  const taskArg = (t) => (rnd.chance(0.5) ? String(t.number) : t.id);
+  const anyTask = () => (view.tasks.length > 0 ? rnd.pick(view.tasks) : null);
+  const tasksWhere = (pred) => view.tasks.filter(pred);
+  const note = () => `${rnd.pick(WORDS)} ${rnd.pick(WORDS)}${rnd.pick(SPICE)} (${name} #${n})`;
+
+  const startMission = () => {
+    const r = run("mission start", ["mission", "start", "--role", role, "--persona", name, "--objective", `soak ${note()}`], { json: true });
+    if (r.data) mission = { handle: r.data.handle ?? r.data.id, id: r.data.id };
+    else if (r.outcome === "refused") {
+      // Our persona is still on an ACTIVE mission (a previous end raced): find it.
+      const m = run("read: mission list", ["mission", "list", "--active"], { json: true });
+      const mine = (m.data ?? []).find((x) => x.persona === name);
+      if (mine) mission = { handle: mine.handle ?? mine.id, id: mine.id };
+    }
+  };
+
+  const ops = {
+    "mission start": () => startMission(),
+    "mission end": () => {
+      if (!mission) return startMission();
+      const release = rnd.chance(0.5);
+      run("mission end", ["mission", "end", mission.handle, "--summary", note(), ...(release ? ["--release"] : [])]);
+      mission = null;
+    },
+    "task create": () => {
+      const deps = [];
+      const k = rnd.int(3);
+      for (let i = 0; i < k && view.tasks.length > 0; i++) deps.push("--depends-on", taskArg(rnd.pick(view.tasks)));
+      const epic = view.epics.length > 0 && rnd.chance(0.25) ? ["--epic", rnd.pick(view.epics).id] : [];
+      const title = `${rnd.pick(WORDS)} ${rnd.pick(WORDS)}${rnd.pick(SPICE)} w${cfg.index}#${n}`;
+      const taskRole = rnd.chance(0.6) ? role : rnd.pick(WORKER_ROLES);
+      const r = run("task create", ["task", "create", "--title", title, "--role", taskRole, "--priority", rnd.pick(PRIORITIES), ...deps, ...epic, ...(rnd.chance(0.3) ? ["--description", note()] : [])], { json: true });
+      if (r.data) {
+        stats.created.push({ number: r.data.number, title });
+        view.tasks.push(r.data);
+      }
+    },
+    "task claim": () => {
+      if (!mission) return startMission();
+      const ready = tasksWhere((t) => (t.status === "TODO" || t.status === "READY") && t.role === role && t.blockedBy.length === 0);
+      const resumable = tasksWhere((t) => t.claimedBy === name && ["UNDERWAY", "BLOCKED", "REVIEW"].includes(t.status) && t.mission !== mission.id);
+      const t = rnd.chance(0.8) ? rnd.pick([...ready, ...resumable].length > 0 ? [...ready, ...resumable] : view.tasks) : anyTask();
+      if (t) run("task claim", [...actor(), "task", "claim", taskArg(t)]);
+    },
+    "task update": () => {
+      const mine = tasksWhere((t) => t.claimedBy === name && ["UNDERWAY", "BLOCKED", "REVIEW"].includes(t.status));
+      const t = mine.length > 0 && rnd.chance(0.85) ? rnd.pick(mine) : anyTask();
+      if (!t) return;
+      // Mostly the moves the table allows from where the task is; sometimes any status (a refusal).
+      const next = { UNDERWAY: ["REVIEW", "REVIEW", "REVIEW", "BLOCKED"], BLOCKED: ["UNDERWAY", "TODO"], REVIEW: ["UNDERWAY", "BLOCKED"], TODO: ["UNDERWAY", "BLOCKED"], READY: ["UNDERWAY", "BLOCKED"] }[t.status];
+      const status = next && rnd.chance(0.85) ? rnd.pick(next) : rnd.pick(["REVIEW", "BLOCKED", "UNDERWAY", "TODO"]);
+      const extra = status === "BLOCKED" ? ["--notes", note()] : status === "REVIEW" && rnd.chance(0.15) ? ["--no-review"] : [];
+      run("task update", [...actor(), "task", "update", taskArg(t), "--status", status, ...extra]);
+    },
+    "task handoff": () => {
+      const mine = tasksWhere((t) => t.claimedBy === name && ["UNDERWAY", "BLOCKED"].includes(t.status));
+      const t = mine.length > 0 ? rnd.pick(mine) : anyTask();
+      if (t) run("task handoff", [...actor(), "task", "handoff", taskArg(t), "--notes", note()]);
+    },
+    "task unassign": () => {
+      const claimed = tasksWhere((t) => t.claimedBy !== null && ["UNDERWAY", "REVIEW", "BLOCKED", "READY"].includes(t.status));
+      const t = claimed.length > 0 ? rnd.pick(claimed) : anyTask();
+      if (t) run("task unassign", ["task", "unassign", taskArg(t), "--notes", note()]); // as the Director: an owner
+    },
+    "task close": () => {
+      const mine = tasksWhere((t) => t.claimedBy === name && ["UNDERWAY", "REVIEW"].includes(t.status));
+      const t = mine.length > 0 && rnd.chance(0.8) ? rnd.pick(mine) : anyTask();
+      if (!t) return;
+      if (rnd.chance(0.15)) run("task close", ["task", "close", taskArg(t), "--status", "ABORTED", "--notes", note()]);
+      else run("task close", [...actor(), "task", "close", taskArg(t)]);
+    },
+    "task reopen": () => {
+      const done = tasksWhere((t) => t.status === "COMPLETE" || t.status === "ABORTED");
+      const t = done.length > 0 ? rnd.pick(done) : anyTask();
+      if (t) run("task reopen", ["task", "reopen", taskArg(t), "--notes", note()]);
+    },
+    "task note": () => {
+      const t = anyTask();
+      if (t) run("task note", [...actor(), "task", "note", taskArg(t), note()]);
+    },
+    "task depend": () => {
+      if (view.tasks.length < 2) return;
+      run("task depend", ["task", "depend", taskArg(rnd.pick(view.tasks)), taskArg(rnd.pick(view.tasks))]);
+    },
+    "task undepend": () => {
+      const withDeps = tasksWhere((t) => t.dependencies.length > 0);
+      if (withDeps.length === 0) return;
+      const t = rnd.pick(withDeps);
+      run("task undepend", ["task", "undepend", taskArg(t), rnd.pick(t.dependencies)]);
+    },
+    "task priority": () => {
+      const t = anyTask();
+      if (t) run("task priority", ["task", "priority", taskArg(t), rnd.pick(PRIORITIES)]);
+    },
+    "epic create": () => {
+      const r = run("epic create", ["epic", "create", "--title", `epic ${rnd.pick(WORDS)}${rnd.pick(SPICE)} w${cfg.index}#${n}`, "--priority", rnd.pick(PRIORITIES)], { json: true });
+      if (r.data) view.epics.push(r.data);
+    },
+    "epic link": () => {
+      if (view.epics.length === 0 || view.tasks.length === 0) return;
+      const ts = [rnd.pick(view.tasks), ...(rnd.chance(0.3) ? [rnd.pick(view.tasks)] : [])];
+      run("epic link", ["epic", "link", rnd.pick(view.epics).id, ...new Set(ts.map((t) => t.id))]);
+    },
+    "review approve": () => {
+      if (view.reviews.length === 0) return;
+      run("review approve", ["review", "approve", rnd.pick(view.reviews).id, ...(rnd.chance(0.3) ? ["--notes", note()] : [])]);
+    },
+    "review reject": () => {
+      if (view.reviews.length === 0) return;
+      run("review reject", ["review", "reject", rnd.pick(view.reviews).id, "--reason", note()]);
+    },
+    read: () => {
+      const argv = rnd.pick([["task", "next", "--role", role], ["task", "blocked"], ["task", "report"], ["dashboard"], ["task", "mine"], ["log", "-n", "5"], ["persona", "activity"]]);
+      // `task mine` needs an actor: the mission, or the persona by name.
+      const who = argv[1] === "mine" ? (mission ? actor() : ["--as", name]) : [];
+      run(`read: ${argv[0] === "task" ? argv.slice(0, 2).join(" ") : argv[0]}`, [...who, ...argv]);
+    },
+  };
+  const weights = [
+    ["task create", 14], ["task claim", 14], ["task update", 10], ["task close", 8], ["task handoff", 5], ["task unassign", 4], ["task reopen", 4],
+    ["task note", 6], ["task depend", 4], ["task undepend", 3], ["task priority", 3], ["epic create", 2], ["epic link", 3],
+    ["review approve", 5], ["review reject", 3], ["mission end", 2], ["mission start", 1], ["read", 5],
+  ];
+  const total = weights.reduce((s, [, w]) => s + w, 0);
+  const choose = () => {
+    let x = rnd.next() * total;
+    for (const [op, w] of weights) if ((x -= w) < 0) return op;
+    return weights[0][0];
+  };
+
+  startMission();
+  while (Date.now() < cfg.deadline) {
+    n++;
+    if (n - view.at >= 10) refresh();
+    ops[choose()]();
+  }
+  process.stdout.write(`${JSON.stringify(stats)}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coordinator
+
+function parseArgs(argv) {
+  const o = { processes: 6, minutes: 2, seed: Date.now() % 1_000_000_007, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--processes" || a === "-n") o.processes = Number(val());
+    else if (a === "--minutes" || a === "-m") o.minutes = Number(val());
+    else if (a === "--seed") o.seed = Number(val());
+    else if (a === "--keep") o.keep = true;
+    else if (a === "--help" || a === "-h") {
+      console.log("usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep]");
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  if (!Number.isInteger(o.processes) || o.processes < 1) throw new Error("--processes must be a whole number ≥ 1");
+  if (!(o.minutes > 0)) throw new Error("--minutes must be a positive number (fractions are fine)");
+  if (!Number.isFinite(o.seed)) throw new Error("--seed must be a number");
+  return o;
+}
+
+function spawnWorker(cfg) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [import.meta.filename, "--worker", JSON.stringify(cfg)], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code, signal) => {
+      try {
+        resolvePromise(JSON.parse(out.trim().split("\n").at(-1)));
+      } catch {
+        resolvePromise({ index: cfg.index, crashed: true, code, signal, stderr: err.slice(0, 3000), kinds: {}, ok: 0, refused: 0, failed: 1, refusals: {}, failures: [{ why: `worker ${cfg.index} crashed (exit ${code ?? signal})`, stderr: err.slice(0, 1500) }], created: [] });
+      }
+    });
+  });
+}
+
+function epicDerived(tasks) {
+  const total = tasks.filter((t) => t.status !== "ABORTED").length;
+  const complete = tasks.filter((t) => t.status === "COMPLETE").length;
+  let status = "TODO";
+  if (tasks.length > 0 && tasks.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") && complete > 0) status = "COMPLETE";
+  else if (tasks.some((t) => !["TODO", "READY"].includes(t.status))) status = "UNDERWAY";
+  return { status, complete, total, percent: total === 0 ? 0 : Math.round((100 * complete) / total) };
+}
+
+function checkInvariants(dir, workers) {
+  const problems = [];
+  const check = (cond, what) => {
+    if (!cond) problems.push(what);
+    return cond;
+  };
+  const json = (argv, label = argv.join(" ")) => {
+    const r = pantheon(dir, [...argv, "--json"]);
+    check(!STACK.test(r.stderr), `${label}: stack trace on stderr`);
+    if (!check(r.status === 0, `${label} exited ${r.status}: ${r.stderr.slice(0, 500)}`)) return { data: null, stderr: r.stderr };
+    return { data: JSON.parse(r.stdout).data, stderr: r.stderr };
+  };
+
+  // doctor
+  const doctor = json(["doctor"]);
+  const errors = (doctor.data?.findings ?? []).filter((f) => f.severity === "error");
+  check(errors.length === 0, `doctor --json reports ${errors.length} error(s): ${errors.map((f) => `${f.code} ${f.subject}: ${f.message}`).join("; ").slice(0, 800)}`);
+  const warnings = (doctor.data?.findings ?? []).filter((f) => f.severity !== "error");
+
+  // every record valid: lists warn of nothing
+  const tasks = json(["task", "list"]);
+  const missions = json(["mission", "list"]);
+  const epics = json(["epic", "list"]);
+  const reviews = json(["review", "list"]);
+  for (const [label, r] of [["task list", tasks], ["mission list", missions], ["epic list", epics], ["review list", reviews]]) {
+    check(!/skipped|corrupt|stray/i.test(r.stderr), `${label} --json warns: ${r.stderr.trim().slice(0, 500)}`);
+  }
+  const T = tasks.data ?? [];
+  const M = missions.data ?? [];
+  const E = epics.data ?? [];
+  const R = reviews.data ?? [];
+
+  // unique numbers and uids; counters ≥ every number (from git itself)
+  const paths = git(dir, "ls-tree", "-r", "--name-only", REF).split("\n").filter(Boolean);
+  const numbers = { tasks: [], epics: [], missions: [], reviews: [] };
+  for (const p of paths) {
+    const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/(\d+)\.json$/.exec(p);
+    if (m) {
+      numbers[m[1]].push(Number(m[3]));
+      check(Number(m[3]) % 100 === Number(m[2]), `${p} is in the wrong shard`);
+    } else check(/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(p), `unexpected path on the ref: ${p}`);
+  }
+  const counters = JSON.parse(git(dir, "cat-file", "-p", `${REF}:counters.json`));
+  for (const kind of Object.keys(numbers)) {
+    const ns = numbers[kind];
+    check(new Set(ns).size === ns.length, `${kind}: duplicate numbers`);
+    const max = Math.max(0, ...ns);
+    check(counters[kind] >= max, `counters.json ${kind} = ${counters[kind]} < highest number ${max}`);
+  }
+  check(new Set(T.map((t) => t.number)).size === T.length, "task list: duplicate numbers");
+  check(T.length === numbers.tasks.length, `task list has ${T.length} tasks, the tree ${numbers.tasks.length}`);
+  const blobs = git(dir, "ls-tree", "-r", REF).split("\n").filter((l) => /\t(tasks|epics|missions|reviews)\//.test(l)).map((l) => l.split(/\s+/)[2]);
+  const batch = spawnSync("git", ["cat-file", "--batch"], { cwd: dir, env: ENV, input: `${blobs.join("\n")}\n`, maxBuffer: 512 << 20 });
+  const uids = [];
+  {
+    const buf = batch.stdout;
+    let at = 0;
+    while (at < buf.length) {
+      const nl = buf.indexOf(10, at);
+      const [, , size] = buf.subarray(at, nl).toString().split(" ");
+      const body = buf.subarray(nl + 1, nl + 1 + Number(size)).toString("utf8");
+      at = nl + 1 + Number(size) + 1;
+      try {
+        uids.push(JSON.parse(body).uid);
+      } catch {
+        check(false, "a record blob is not JSON");
+      }
+    }
+  }
+  check(uids.length === blobs.length, `read ${uids.length} of ${blobs.length} record blobs`);
+  check(new Set(uids).size === uids.length, "duplicate uids among records");
+
+  // UNDERWAY tasks are claimed under a mission that exists and is the claimant's
+  const missionById = new Map(M.map((m) => [m.id, m]));
+  for (const t of T.filter((x) => x.status === "UNDERWAY")) {
+    check(t.claimedBy !== null, `${t.id} is UNDERWAY without claimedBy`);
+    const m = t.mission ? missionById.get(t.mission) : null;
+    if (check(Boolean(m), `${t.id} is UNDERWAY without an existing mission (${t.mission})`)) check(m.persona === t.claimedBy, `${t.id}: claimedBy ${t.claimedBy} but ${m.id} is ${m.persona}'s`);
+  }
+  for (const t of T.filter((x) => x.status === "COMPLETE")) check(Boolean(t.completedBy), `${t.id} is COMPLETE without completedBy`);
+  const activeNames = M.filter((m) => m.status === "ACTIVE").map((m) => m.persona);
+  check(new Set(activeNames).size === activeNames.length, `two ACTIVE missions share a persona name: ${activeNames.join(", ")}`);
+
+  // epic status derived consistently (epic show vs its tasks)
+  for (const e of E) {
+    const shown = json(["epic", "show", e.id]).data;
+    if (!shown) continue;
+    const linked = T.filter((t) => t.epic === e.id);
+    const d = epicDerived(linked);
+    const expected = e.aborted ? "ABORTED" : d.status;
+    check(shown.status === expected, `${e.id}: status ${shown.status}, its ${linked.length} tasks say ${expected}`);
+    check(shown.progress.complete === d.complete && shown.progress.total === d.total && shown.progress.percent === d.percent, `${e.id}: progress ${JSON.stringify(shown.progress)} vs tasks ${JSON.stringify(d)}`);
+  }
+
+  // every task a worker was told was created is there, with its title
+  const byNumber = new Map(T.map((t) => [t.number, t]));
+  let lost = 0;
+  for (const w of workers) for (const c of w.created ?? []) if (byNumber.get(c.number)?.title !== c.title) lost++;
+  check(lost === 0, `${lost} task(s) reported created are missing or changed title`);
+
+  // reviews reference tasks that exist
+  for (const v of R) if (v.task) check(T.some((t) => t.id === v.task), `${v.id} points at a missing task ${v.task}`);
+
+  // history: no merges without sync; fsck clean
+  const merges = git(dir, "rev-list", "--merges", REF).trim();
+  check(merges === "", `merge commits on ${REF} without any sync: ${merges.split("\n").length}`);
+  const fsck = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
+  const complaints = `${fsck.stdout}\n${fsck.stderr}`.split("\n").filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
+  check(fsck.status === 0 && complaints.length === 0, `git fsck --strict: exit ${fsck.status}: ${complaints.slice(0, 5).join("; ")}`);
+  const dangling = `${fsck.stdout}\n${fsck.stderr}`.split("\n").filter((l) => /^dangling/.test(l)).length;
+  const commits = Number(git(dir, "rev-list", "--count", REF).trim());
+
+  return {
+    problems: problems.filter(Boolean),
+    counts: { tasks: T.length, missions: M.length, activeMissions: activeNames.length, epics: E.length, reviews: R.length, commits, dangling, doctorWarnings: warnings.length },
+    byStatus: T.reduce((acc, t) => ((acc[t.status] = (acc[t.status] ?? 0) + 1), acc), {}),
+  };
+}
+
+function pad(s, n) {
+  s = String(s);
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
+
+async function coordinator() {
+  let o;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`✗ ${e.message}\n  hint: node scripts/soak.mjs --processes 6 --minutes 2 --seed 1`);
+    process.exit(2);
+  }
+  if (!existsSync(BUILT)) {
+    console.error(`✗ ${BUILT} is missing\n  hint: node scripts/build.mjs`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "pantheon-soak-")));
+  cpSync(join(ROOT, "dist"), join(root, "pkg", "dist"), { recursive: true });
+  cpSync(join(ROOT, "templates"), join(root, "pkg", "templates"), { recursive: true });
+  BIN = join(root, "pkg", "dist", "pantheon.js");
+  const dir = join(root, "repo");
+  const wt = join(root, "worktree");
+  execFileSync("git", ["init", "-q", "-b", "main", dir], { env: ENV });
+  git(dir, "commit", "-q", "--allow-empty", "-m", "soak root");
+  const init = pantheon(dir, ["init", "--yes"]);
+  if (init.status !== 0) throw new Error(`pantheon init --yes failed: ${init.stderr}`);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "pantheon init");
+  git(dir, "worktree", "add", "-q", "-b", "soak-worktree", wt);
+
+  console.log(`pantheon soak: ${o.processes} processes (${Math.ceil(o.processes / 2)} in ${dir}, ${Math.floor(o.processes / 2)} in the worktree ${wt}) for ${o.minutes} min, seed ${o.seed}`);
+  const deadline = Date.now() + o.minutes * 60_000;
+  const workers = await Promise.all(
+    Array.from({ length: o.processes }, (_, index) => spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN })),
+  );
+  const runMs = Date.now() - started;
+
+  // Aggregate.
+  const kinds = {};
+  const refusals = {};
+  const failures = [];
+  let ok = 0;
+  let refused = 0;
+  let failed = 0;
+  let cmdMs = 0;
+  for (const w of workers) {
+    ok += w.ok;
+    refused += w.refused;
+    failed += w.failed;
+    cmdMs += w.ms ?? 0;
+    for (const [k, v] of Object.entries(w.kinds)) {
+      const a = (kinds[k] ??= { run: 0, ok: 0, refused: 0, failed: 0 });
+      for (const f of Object.keys(a)) a[f] += v[f];
+    }
+    for (const [c, v] of Object.entries(w.refusals)) refusals[c] = (refusals[c] ?? 0) + v;
+    for (const f of w.failures) failures.push({ worker: w.index, ...f });
+  }
+  const warningsOnRead = failures.filter((f) => f.why === "warning on stderr").length;
+  const inv = checkInvariants(dir, workers);
+  const total = ok + refused + failed;
+
+  console.log("");
+  console.log(`commands run: ${total} (${ok} succeeded, ${refused} refused, ${failed} failed), ${(total / (runMs / 1000)).toFixed(1)}/s, mean ${(cmdMs / Math.max(total, 1)).toFixed(0)} ms each`);
+  console.log("");
+  console.log(`${pad("kind", 22)}${pad("run", 7)}${pad("ok", 7)}${pad("refused", 9)}failed`);
+  for (const [k, v] of Object.entries(kinds).sort((a, b) => b[1].run - a[1].run)) console.log(`${pad(k, 22)}${pad(v.run, 7)}${pad(v.ok, 7)}${pad(v.refused, 9)}${v.failed}`);
+  console.log("");
+  console.log("refusals by class:");
+  for (const [c, v] of Object.entries(refusals).sort((a, b) => b[1] - a[1])) console.log(`  ${pad(v, 6)}${c}`);
+  console.log("");
+  console.log(`workers: ${workers.map((w) => `${w.name ?? `#${w.index}`} (${w.role ?? "?"}, ${w.cwd === wt ? "worktree" : "main"}): ${w.ok + w.refused + w.failed} cmds${w.crashed ? " CRASHED" : ""}`).join("; ")}`);
+  console.log(`at the end: ${inv.counts.tasks} tasks ${JSON.stringify(inv.byStatus)}, ${inv.counts.missions} missions (${inv.counts.activeMissions} ACTIVE), ${inv.counts.epics} epics, ${inv.counts.reviews} reviews; ${inv.counts.commits} commits on ${REF}; ${inv.counts.dangling} dangling objects (lost races); doctor warnings: ${inv.counts.doctorWarnings}`);
+  console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (workers ${(runMs / 1000).toFixed(1)} s, checks ${((Date.now() - started - runMs) / 1000).toFixed(1)} s)`);
+  console.log("");
+  const invariants = [
+    "doctor --json: no errors",
+    "unique numbers and uids",
+    "counters ≥ every number",
+    "UNDERWAY tasks claimed under an existing mission",
+    "epic status and progress derived consistently",
+    "every record valid (no skipped-record warnings)",
+    "every ✓ created task present",
+    "history linear (no merges)",
+    "git fsck --strict clean",
+  ];
+  if (inv.problems.length === 0) console.log(`invariants: all ${invariants.length} hold (${invariants.join("; ")})`);
+  else {
+    console.log(`invariants: ${inv.problems.length} problem(s):`);
+    for (const p of inv.problems) console.log(`  ✗ ${p}`);
+  }
+  if (failures.length > 0) {
+    console.log("");
+    console.log(`failures (first ${Math.min(failures.length, 10)} of ${failed + warningsOnRead}):`);
+    for (const f of failures.slice(0, 10)) {
+      console.log(`  ✗ worker ${f.worker} ${f.kind}: ${f.why} (exit ${f.status ?? "?"})`);
+      if (f.argv) console.log(`    pantheon ${f.argv.map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(" ")}`);
+      for (const l of (f.stderr ?? "").trim().split("\n").slice(0, 6)) console.log(`    | ${l}`);
+    }
+  }
+  const pass = failed === 0 && warningsOnRead === 0 && inv.problems.length === 0 && workers.every((w) => !w.crashed);
+  console.log("");
+  if (pass && !o.keep) rmSync(root, { recursive: true, force: true });
+  else console.log(`repository kept at ${dir} (worktree ${wt})`);
+  console.log(pass ? `PASS: ${total} commands by ${o.processes} processes in ${o.minutes} min (seed ${o.seed}), no failure, every invariant holds` : `FAIL: ${failed} failed command(s), ${warningsOnRead} read warning(s), ${inv.problems.length} broken invariant(s) (seed ${o.seed})`);
+  process.exit(pass ? 0 : 1);
+}
+
+if (process.argv[2] === "--worker") await worker(JSON.parse(process.argv[3]));
+else await coordinator();
