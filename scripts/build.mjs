@@ -1,30 +1,73 @@
-// Builds the CLI into one esbuild bundle (dist/pantheon.js) plus lazily loaded chunks: each
-// top-level command and each heavy module (isomorphic-git, yaml, @inquirer/prompts, zod) is
-// loaded only by the commands that need it. The bundle is built beside dist/ and swapped in,
-// so a process running the old bundle never sees half of a new one.
+// Builds the CLI: dist/pantheon-core.cjs is one esbuild bundle of all of Pantheon's code (dynamic
+// imports stay lazy: their modules are only evaluated when a command reaches them), run by the
+// launcher dist/pantheon.js through V8's code cache. The heavy dependencies (isomorphic-git,
+// yaml, @inquirer/prompts) stay in node_modules and are required only by the commands that use
+// them. The build happens beside dist/ and is swapped in whole.
 import { build } from "esbuild";
-import { chmodSync, existsSync, renameSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+/**
+ * Node built-ins the CLI may not need on a given command (child_process alone pulls in streams,
+ * net and dgram: ~8 ms) become lazy proxies: loaded on the first property read. Commander
+ * requires child_process at the top for executable subcommands, which Pantheon never uses.
+ */
+const LAZY = ["child_process", "zlib", "os", "crypto", "url", "fs/promises", "readline", "tty", "util"];
+/** An ESM stand-in with the built-in's export names: nothing is loaded until one is used. */
+function lazyModule(name) {
+  const real = createRequire(import.meta.url)(`node:${name}`);
+  const load = `let m; const l = () => (m ??= require("node:${name}"));`;
+  const lines = Object.keys(real)
+    .filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default")
+    .map((k) =>
+      typeof real[k] === "function"
+        ? `export function ${k}(...a) { return new.target ? new (l().${k})(...a) : l().${k}(...a); }`
+        : typeof real[k] === "object" && real[k] !== null
+          ? `export const ${k} = new Proxy({}, { get: (_, p) => l().${k}[p], has: (_, p) => p in l().${k}, ownKeys: () => Reflect.ownKeys(l().${k}), getOwnPropertyDescriptor: (_, p) => ({ ...Reflect.getOwnPropertyDescriptor(l().${k}, p), configurable: true }) });`
+          : `export const ${k} = ${JSON.stringify(real[k])};`,
+    );
+  return `${load}\n${lines.join("\n")}\nexport default new Proxy({}, { get: (_, p) => l()[p] });\n`;
+}
+
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY.map((m) => m.replace("/", "\\/")).join("|")})$`);
+    b.onResolve({ filter }, (args) => (args.namespace === "lazy-builtin" ? undefined : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({ contents: lazyModule(args.path), loader: "js" }));
+  },
+};
 
 const next = `dist.${process.pid}.tmp`;
+mkdirSync(next, { recursive: true });
 await build({
-  entryPoints: { pantheon: "src/cli/bin.ts" },
-  outdir: next,
+  entryPoints: ["src/cli/entry.ts"],
+  outfile: `${next}/pantheon-core.cjs`,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   minify: !process.env.PANTHEON_NO_MINIFY,
-  sourcemap: false,
   legalComments: "none",
-  chunkNames: "chunks/[name]-[hash]",
-  // CommonJS dependencies call require() for Node built-ins; give the ESM bundle a real one.
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __pantheonCreateRequire } from 'node:module';\nconst require = __pantheonCreateRequire(import.meta.url);",
-  },
+  external: ["isomorphic-git", "yaml", "@inquirer/prompts", "picocolors"],
+  // import() of those becomes require(): Node 20.19+ requires ESM packages too.
+  supported: { "dynamic-import": false },
+  // import.meta is only read in the ESM sources (vitest); the bundle has __dirname.
+  logOverride: { "empty-import-meta": "silent" },
+  plugins: [lazyBuiltins],
   logLevel: "warning",
 });
+copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);
+copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
+// dist/ is CommonJS: the launcher then starts without Node's ESM loader (~9 internal modules).
+writeFileSync(`${next}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
 chmodSync(`${next}/pantheon.js`, 0o755);
+try {
+  execFileSync(process.execPath, ["scripts/warm-code-cache.mjs", next], { stdio: "inherit" });
+} catch {
+  console.warn("pantheon build: could not prepare the code cache; the first run will");
+}
 const old = `dist.${process.pid}.old`;
 if (existsSync("dist")) renameSync("dist", old);
 renameSync(next, "dist");

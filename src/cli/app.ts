@@ -1,8 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import pc from "picocolors";
 import type { Command } from "commander";
 import { RepositoryError } from "../errors.js";
 import { PLAIN, type Paint, type Style } from "../render/paint.js";
@@ -11,6 +9,7 @@ import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
 import { processLauncher } from "./launcher.js";
+import { lazyRequire, nodeCrypto } from "../lazy-require.js";
 
 export interface GlobalOptions {
   C?: string;
@@ -24,7 +23,8 @@ export interface GlobalOptions {
 
 /** Finds templates/ beside the bundle (dist/) or the sources (src/cli/). */
 function templatesDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
+  // The bundle is CommonJS (run through a code cache); sources under vitest are ESM.
+  const here = typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
   for (const rel of ["../templates", "../../templates"]) {
     const dir = resolve(here, rel);
     if (existsSync(`${dir}/themes`)) return dir;
@@ -58,7 +58,8 @@ export class App {
   }
 
   style(stream: { isTTY?: boolean; columns?: number } = this.io.stdout): Style {
-    const paint: Paint = this.colorEnabled(stream) ? pc.createColors(true) : PLAIN;
+    // picocolors probes process.stdout when loaded: only colour output loads it.
+    const paint: Paint = this.colorEnabled(stream) ? (lazyRequire("picocolors") as typeof import("picocolors")).createColors(true) : PLAIN;
     const width = stream.columns ?? (Number(this.io.env.COLUMNS) || 100);
     return { paint, tty: Boolean(stream.isTTY), width };
   }
@@ -84,7 +85,7 @@ export class App {
       cwd,
       env: this.io.env,
       now: () => new Date(),
-      ids: { uid: () => randomUUID().replace(/-/g, ""), noteId: () => randomBytes(6).toString("hex"), random: Math.random },
+      ids: { uid: () => nodeCrypto().randomUUID().replace(/-/g, ""), noteId: () => nodeCrypto().randomBytes(6).toString("hex"), random: Math.random },
       warn: (m) => this.warn(m),
       store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },

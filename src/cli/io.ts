@@ -1,3 +1,5 @@
+import { fstatSync, statSync, writeSync } from "node:fs";
+
 /** The process's streams and environment, injected so tests run the CLI in-process. */
 export interface IO {
   stdout: { write(s: string): void; isTTY?: boolean; columns?: number };
@@ -7,11 +9,49 @@ export interface IO {
   cwd: string;
 }
 
+/**
+ * Whether fd is a terminal, without loading node:tty (which loads net and the stream stack,
+ * ~5 ms) when it plainly is not: a pipe, a file, or /dev/null.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    if (st.rdev === statSync("/dev/null").rdev) return false;
+  } catch {
+    return false;
+  }
+  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+}
+
+declare const require: NodeJS.Require;
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Synchronous writes to a descriptor: no stream machinery for output that is not a terminal. */
+function fdWriter(fd: number): (s: string) => void {
+  return (s) => {
+    let buf = Buffer.from(s, "utf8");
+    while (buf.length > 0) {
+      try {
+        buf = buf.subarray(writeSync(fd, buf));
+      } catch (e) {
+        // A non-blocking pipe that is full: wait a moment for the reader, then go on.
+        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+        Atomics.wait(pause, 0, 0, 2);
+      }
+    }
+  };
+}
+
 export function processIO(): IO {
+  const outTTY = isTerminal(1);
+  const errTTY = isTerminal(2);
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // A person at a terminal gets Node's streams (width, colours); pipes get plain writes.
+    stdout: outTTY ? process.stdout : { write: fdWriter(1), isTTY: false },
+    stderr: errTTY ? process.stderr : { write: fdWriter(2), isTTY: false },
+    stdinIsTTY: isTerminal(0),
     env: process.env,
     cwd: process.cwd(),
   };

@@ -13,14 +13,14 @@ type Register = (program: Command, app: App) => void;
 const GROUPS: Record<string, () => Promise<Register>> = {
   init: async () => (await import("./commands/init.js")).registerInitCommand,
   summon: async () => (await import("./commands/summon.js")).registerSummonCommand,
-  task: async () => (await import("./commands/task.js")).registerTaskCommands,
-  epic: async () => (await import("./commands/epic.js")).registerEpicCommands,
-  review: async () => (await import("./commands/review.js")).registerReviewCommands,
-  mission: async () => (await import("./commands/mission.js")).registerMissionCommands,
-  persona: async () => (await import("./commands/persona.js")).registerPersonaCommands,
-  dashboard: async () => (await import("./commands/dashboard.js")).registerDashboardCommand,
+  task: async () => (await import("./commands/everyday.js")).EVERYDAY.task!,
+  epic: async () => (await import("./commands/everyday.js")).EVERYDAY.epic!,
+  review: async () => (await import("./commands/everyday.js")).EVERYDAY.review!,
+  mission: async () => (await import("./commands/everyday.js")).EVERYDAY.mission!,
+  persona: async () => (await import("./commands/everyday.js")).EVERYDAY.persona!,
+  dashboard: async () => (await import("./commands/everyday.js")).EVERYDAY.dashboard!,
   sync: async () => (await import("./commands/sync.js")).registerSyncCommand,
-  log: async () => (await import("./commands/log.js")).registerLogCommand,
+  log: async () => (await import("./commands/everyday.js")).EVERYDAY.log!,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
@@ -70,6 +70,7 @@ export async function buildProgram(app: App, argv: readonly string[]): Promise<C
     "pantheon task next --role engineer",
   ]);
   const word = commandWord(argv);
+  if (word === undefined && argv.some((a) => a === "-V" || a === "--version")) return program; // nothing else is needed
   // An unknown word or no command (help): everything, so help and suggestions are complete.
   const names = word !== undefined && word in GROUPS ? [word] : Object.keys(GROUPS);
   for (const register of await Promise.all(names.map((n) => GROUPS[n]!()))) register(program, app);

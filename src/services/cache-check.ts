@@ -1,4 +1,4 @@
-import { toTaskSummary } from "../domain/schemas/task.js";
+import { toTaskSummary } from "../domain/task-summary.js";
 import type { Finding, StateRecords } from "../domain/state-checks.js";
 import type { Store } from "../store/store.js";
 

@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantName, Launch } from "../assistants/adapter.js";
+import { nodeCrypto } from "../lazy-require.js";
 import { adapterFor } from "../assistants/registry.js";
 import { missionHandle } from "../domain/ids.js";
 import { pickPersonaName } from "../domain/persona-names.js";
@@ -89,7 +89,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   writeFileSync(personaFile, text);
   const kickoff = kickoffText(mission, task);
   const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
-  const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: randomUUID() });
+  const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });
   const plan: SummonPlan = { assistant: adapter.name, mission, launch, personaFile, cwd, kickoff, template: template.source };
   let exitCode: number;
   try {
@@ -137,6 +137,6 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
   const kickoff = kickoffText(mission, task);
   const store = await ctx.store();
   const cwd = store.root ?? ctx.cwd;
-  const launch = adapterFor(assistant).launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: input.role, model: input.model, missionHandle: missionHandle(mission), sessionId: randomUUID() });
+  const launch = adapterFor(assistant).launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: input.role, model: input.model, missionHandle: missionHandle(mission), sessionId: nodeCrypto().randomUUID() });
   return { plan: { assistant, mission, launch, personaFile, cwd, kickoff, template: template.source }, exitCode: null, task };
 }

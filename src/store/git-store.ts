@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import { cacheFile, loadCache, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
+import { cacheFile, headFile, loadCache, loadHead, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -84,20 +84,20 @@ export class GitStore implements Store {
    */
   private tipSnapshot(tip: string): CachedSnapshot {
     const commonDir = this.paths.commonDir;
-    const onDisk = loadCacheOnce(commonDir);
-    const fresh = onDisk?.commit === tip ? onDisk : null;
+    // Only the small head file is read up front; the cache itself when a list is asked for.
+    const head = loaded.get(commonDir)?.commit === tip ? loaded.get(commonDir)! : loadHead(commonDir);
     const rootTree = () => this.treeOf(tip);
     let state: Promise<CacheState> | undefined;
     const cache = () =>
-      (state ??= fresh
-        ? Promise.resolve(fresh)
-        : (async () => {
-            const next = await refreshCache(this.db, this.paths.commonDir, tip, await rootTree(), onDisk, await this.schemaVersionAt(tip));
-            saveCache(commonDir, next);
-            loaded.set(commonDir, next);
-            return next;
-          })());
-    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, fresh ? fresh.schemaVersion : undefined);
+      (state ??= (async () => {
+        const onDisk = loadCacheOnce(commonDir);
+        if (onDisk?.commit === tip) return onDisk;
+        const next = await refreshCache(this.db, commonDir, tip, await rootTree(), onDisk, await this.schemaVersionAt(tip));
+        saveCache(commonDir, next);
+        loaded.set(commonDir, next);
+        return next;
+      })());
+    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, head?.commit === tip ? head.schemaVersion : undefined);
   }
 
   private async schemaVersionAt(commit: string): Promise<number | null> {
@@ -200,6 +200,7 @@ export class GitStore implements Store {
   }
 
   async dropCache(): Promise<void> {
+    rmSync(headFile(this.paths.commonDir), { force: true });
     rmSync(cacheFile(this.paths.commonDir), { force: true });
     loaded.delete(this.paths.commonDir);
   }

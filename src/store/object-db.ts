@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { createHash, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../lazy-require.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 
@@ -39,7 +39,7 @@ export class ObjectDb {
 
   /** Computes an object id: sha1 of "<type> <length>\0<content>". */
   hash(type: ObjectType, content: Buffer): string {
-    return createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
+    return nodeCrypto().createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
   }
 
   /** Reads an object, loose first, then from packs; a missing object is an E_GIT RepositoryError. */
@@ -64,7 +64,7 @@ export class ObjectDb {
       await mkdir(dirname(path), { recursive: true });
       // Same directory as the target so rename() is atomic; the tmp_obj_ prefix is git's own,
       // so `git gc` (prune) sweeps temp files orphaned by a kill.
-      const tmp = join(dirname(path), `tmp_obj_${process.pid}_${randomBytes(6).toString("hex")}`);
+      const tmp = join(dirname(path), `tmp_obj_${process.pid}_${nodeCrypto().randomBytes(6).toString("hex")}`);
       const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
       try {
         // 0444 like git: objects are immutable, and a read-only file says so to other tools.

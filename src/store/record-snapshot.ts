@@ -3,7 +3,7 @@ import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
-import { toTaskSummary, type TaskSummary } from "../domain/schemas/task.js";
+import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
 import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, shardOf, type RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import { loadSchemas } from "./schema-loader.js";

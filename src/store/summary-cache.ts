@@ -4,7 +4,8 @@ import { CorruptRecordError } from "../errors.js";
 import type { Epic } from "../domain/schemas/epic.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Review } from "../domain/schemas/review.js";
-import { toTaskSummary, type Task, type TaskSummary } from "../domain/schemas/task.js";
+import type { Task } from "../domain/schemas/task.js";
+import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
 import { readBlobs } from "./blob-batch.js";
 import { parseRecordFile, RECORD_KINDS, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
@@ -15,7 +16,7 @@ import { isTreeMode } from "./tree-codec.js";
 import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
 /** Bump when the file's shape or meaning changes: an older cache is then rebuilt, never misread. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 
 export interface SummaryTypes {
   tasks: TaskSummary;
@@ -58,6 +59,25 @@ interface CacheFile {
 
 export function cacheFile(commonDir: string): string {
   return join(commonDir, "pantheon", "cache", `state-v${CACHE_VERSION}.json`);
+}
+
+/** A few bytes naming the commit the cache holds: a command that needs no list reads only this. */
+export function headFile(commonDir: string): string {
+  return join(commonDir, "pantheon", "cache", `head-v${CACHE_VERSION}.json`);
+}
+
+export interface CacheHead {
+  commit: string;
+  schemaVersion: number | null;
+}
+
+export function loadHead(commonDir: string): CacheHead | null {
+  try {
+    const h = JSON.parse(readFileSync(headFile(commonDir), "utf8")) as CacheHead;
+    return typeof h?.commit === "string" ? h : null;
+  } catch {
+    return null;
+  }
 }
 
 function emptyKind<T>(): KindState<T> {
@@ -104,6 +124,10 @@ export function saveCache(commonDir: string, s: CacheState): void {
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(tmp, JSON.stringify(file));
     renameSync(tmp, path);
+    // The head follows the full file, so it never names a commit the full file does not hold.
+    const head = `${headFile(commonDir)}.${process.pid}.tmp`;
+    writeFileSync(head, JSON.stringify({ commit: s.commit, schemaVersion: s.schemaVersion } satisfies CacheHead));
+    renameSync(head, headFile(commonDir));
   } catch {
     // A read-only repository still answers correctly, just without a cache.
   }

@@ -24,17 +24,6 @@ export const TaskSchema = z.object({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
-/**
- * What list-type questions need of a task: everything but its texts (description, notes) and
- * bookkeeping. The read cache keeps these for every task, so `list`, `next`, `report` and the
- * dashboard never load full records.
- */
-export type TaskSummary = Omit<Task, "description" | "notes" | "uid" | "createdBy">;
 
-export function toTaskSummary(t: TaskSummary): TaskSummary {
-  return {
-    number: t.number, title: t.title, role: t.role, priority: t.priority, status: t.status, dependencies: t.dependencies,
-    epic: t.epic, claimedBy: t.claimedBy, mission: t.mission, completedBy: t.completedBy, createdAt: t.createdAt, updatedAt: t.updatedAt,
-    formerNumbers: t.formerNumbers,
-  };
-}
+export type { TaskSummary } from "../task-summary.js";
+export { toTaskSummary } from "../task-summary.js";

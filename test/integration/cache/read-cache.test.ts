@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { jsonData, runCli } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
 
-const cacheOf = (dir: string) => join(dir, ".git", "pantheon", "cache", "state-v1.json");
+const cacheOf = (dir: string) => join(dir, ".git", "pantheon", "cache", "state-v2.json");
 
 const READS: string[][] = [
   ["task", "list", "--json"],

@@ -1,0 +1,34 @@
+// Loads dist/pantheon-core.cjs through V8's code cache (Node 20 has no module compile cache):
+// with the cache, compiling ~280 KB of JavaScript costs ~1 ms instead of ~15 ms, and personas
+// run the CLI hundreds of times. A rejected or missing cache only means a normal compile, after
+// which a fresh cache is written (when the folder is writable).
+"use strict";
+const { readFileSync, writeFileSync, renameSync } = require("node:fs");
+const { Script } = require("node:vm");
+const { join } = require("node:path");
+const Module = require("node:module");
+
+exports.loadCore = function loadCore() {
+  const file = join(__dirname, "pantheon-core.cjs");
+  const cacheFile = `${file}.cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // first run, or a read-only install without a cache: compile normally
+  }
+  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, __dirname);
+  return { core: mod.exports, script, cacheFile, stale: !cachedData || script.cachedDataRejected === true };
+};
+
+exports.saveCodeCache = function saveCodeCache(script, cacheFile) {
+  try {
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, cacheFile);
+  } catch {
+    // read-only: the next run compiles again, correctly
+  }
+};

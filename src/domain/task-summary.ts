@@ -1,0 +1,17 @@
+import type { Task } from "./schemas/task.js";
+
+/**
+ * What list-type questions need of a task: everything but its texts (description, notes) and
+ * bookkeeping. The read cache keeps these for every task, so `list`, `next`, `report` and the
+ * dashboard never load full records.
+ */
+export type TaskSummary = Omit<Task, "description" | "notes" | "uid" | "createdBy">;
+
+// In its own module, without zod: the read cache builds summaries on start-up paths.
+export function toTaskSummary(t: TaskSummary): TaskSummary {
+  return {
+    number: t.number, title: t.title, role: t.role, priority: t.priority, status: t.status, dependencies: t.dependencies,
+    epic: t.epic, claimedBy: t.claimedBy, mission: t.mission, completedBy: t.completedBy, createdAt: t.createdAt, updatedAt: t.updatedAt,
+    formerNumbers: t.formerNumbers,
+  };
+}
