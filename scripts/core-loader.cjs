@@ -10,7 +10,11 @@ const Module = require("node:module");
 
 exports.loadCore = function loadCore() {
   const file = join(__dirname, "pantheon-core.cjs");
-  const cacheFile = `${file}.cache`;
+  // V8 rejects a cache made under other flags: one file per flag set, so `node dist/pantheon.js`
+  // (tests) and the `pantheon` command (its shebang flags) never invalidate each other's.
+  const flags = process.execArgv.filter((a) => a.startsWith("--") && !a.startsWith("--cpu-prof")).join(" ");
+  const tag = flags === "" ? "" : `.${flags.replace(/[^A-Za-z0-9]+/g, "_").slice(0, 60)}`;
+  const cacheFile = `${file}${tag}.cache`;
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);

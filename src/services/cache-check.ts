@@ -7,24 +7,16 @@ import type { Store } from "../store/store.js";
  * is merely stale (the next read refreshes it). Disagreement means it was damaged or edited.
  */
 export async function checkCache(store: Store, tip: string, records: StateRecords): Promise<Finding[]> {
-  const cached = await store.cachedState();
-  if (!cached || cached.commit !== tip) return [];
-  const same = (a: unknown[], b: unknown[]) => canonical(a) === canonical(b);
-  const wrong = [
-    !same(cached.tasks, records.tasks.map(toTaskSummary)) && "tasks",
-    !same(cached.epics, records.epics) && "epics",
-    !same(cached.missions, records.missions) && "missions",
-    !same(cached.reviews, records.reviews) && "reviews",
-  ].filter(Boolean);
-  if (wrong.length === 0) return [];
-  return [{
-    severity: "error",
+  const expected = { tasks: records.tasks.map(toTaskSummary), epics: records.epics, missions: records.missions, reviews: records.reviews };
+  const wrong = (await store.cachedState()).filter((c) => c.commit === tip && canonical(c.values) !== canonical(expected[c.kind]));
+  return wrong.map((c) => ({
+    severity: "error" as const,
     code: "E_CACHE_MISMATCH",
-    subject: cached.path,
-    message: `the read cache disagrees with refs/coordination/main about ${wrong.join(", ")}`,
+    subject: c.path,
+    message: `the read cache of ${c.kind} disagrees with refs/coordination/main (${c.path})`,
     fix: "pantheon doctor --fix (rebuilds it; the cache is disposable)",
     fixable: true,
-  }];
+  }));
 }
 
 /** Key order is not meaning: the cache rebuilds objects column by column. */

@@ -1,10 +1,10 @@
 import { SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
-import type { TaskSummary } from "../domain/schemas/task.js";
+import type { TaskSummary } from "../domain/task-summary.js";
 import type { RecordKind } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import type { RecordTypes } from "./record-schemas.js";
-import type { CacheState, KindState } from "./summary-cache.js";
+import type { KindState, SummaryTypes } from "./summary-cache.js";
 
 const MAX_WARNINGS = 20;
 
@@ -19,8 +19,8 @@ export class CachedSnapshot extends RecordSnapshot {
     commit: string,
     private readonly say: (message: string) => void,
     movedFrom: (kind: RecordKind, n: number) => number[],
-    private readonly cache: () => Promise<CacheState>,
-    /** Known without reading project.json when the cache was built at this very commit. */
+    private readonly cache: <K extends RecordKind>(kind: K) => Promise<KindState<SummaryTypes[K]>>,
+    /** Known without reading project.json when the cache head names this very commit. */
     private readonly knownVersion: number | null | undefined,
   ) {
     super(source, commit, say, movedFrom);
@@ -33,11 +33,11 @@ export class CachedSnapshot extends RecordSnapshot {
 
   override async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
     if (kind === "tasks") return super.all(kind); // full task records: only search and doctor need them
-    return this.rows((await this.cache())[kind] as KindState<RecordTypes[K]>);
+    return this.rows(await this.cache(kind)) as RecordTypes[K][];
   }
 
   override async taskSummaries(): Promise<TaskSummary[]> {
-    return this.rows((await this.cache()).tasks);
+    return this.rows(await this.cache("tasks"));
   }
 
   private rows<T>(k: KindState<T>): T[] {
@@ -45,6 +45,11 @@ export class CachedSnapshot extends RecordSnapshot {
     const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
     for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
     if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
-    return [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
+    const entries = [...k.rows.entries()];
+    // Rows are stored in number order; only a refresh appends out of order.
+    let sorted = true;
+    for (let i = 1; i < entries.length && sorted; i++) sorted = entries[i - 1]![0] < entries[i]![0];
+    if (!sorted) entries.sort((a, b) => a[0] - b[0]);
+    return entries.map(([, r]) => r.value);
   }
 }

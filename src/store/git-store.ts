@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import { cacheFile, headFile, loadCache, loadHead, refreshCache, saveCache, type CacheState } from "./summary-cache.js";
+import { dropCacheFiles, kindFile, loadHead, loadKind, refreshKind, saveHead, saveKind, type KindState, type SummaryTypes } from "./summary-cache.js";
+import { RECORD_KINDS, type RecordKind } from "./layout.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -75,6 +76,8 @@ export class GitStore implements Store {
     if (!tip) throw notInitialized();
     const snap = this.tipSnapshot(tip);
     await snap.checkVersion(); // refuses a newer schemaVersion before any command reads records
+    // The next command at this commit skips reading project.json for that check.
+    if (loadHead(this.paths.commonDir)?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion: SCHEMA_VERSION });
     return snap;
   }
 
@@ -84,20 +87,30 @@ export class GitStore implements Store {
    */
   private tipSnapshot(tip: string): CachedSnapshot {
     const commonDir = this.paths.commonDir;
-    // Only the small head file is read up front; the cache itself when a list is asked for.
-    const head = loaded.get(commonDir)?.commit === tip ? loaded.get(commonDir)! : loadHead(commonDir);
+    // Only the tiny head file is read up front; a kind's cache when a list of it is asked for.
+    const head = loadHead(commonDir);
     const rootTree = () => this.treeOf(tip);
-    let state: Promise<CacheState> | undefined;
-    const cache = () =>
-      (state ??= (async () => {
-        const onDisk = loadCacheOnce(commonDir);
-        if (onDisk?.commit === tip) return onDisk;
-        const next = await refreshCache(this.db, commonDir, tip, await rootTree(), onDisk, await this.schemaVersionAt(tip));
-        saveCache(commonDir, next);
-        loaded.set(commonDir, next);
-        return next;
-      })());
-    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, head?.commit === tip ? head.schemaVersion : undefined);
+    const pending = new Map<RecordKind, Promise<KindState<unknown>>>();
+    const cache = <K extends RecordKind>(kind: K): Promise<KindState<SummaryTypes[K]>> => {
+      let p = pending.get(kind);
+      if (!p) {
+        p = (async () => {
+          const key = `${commonDir}\0${kind}`;
+          const prev = (memo.get(key) as KindState<SummaryTypes[K]> | undefined) ?? loadKind(commonDir, kind);
+          if (prev?.commit === tip) return prev;
+          const next = await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
+          // Rewriting a kind's cache costs more than re-reading a few changed records: reads
+          // catch up from the saved file, which is saved again once catching up grows.
+          if (!prev || next.reread >= RESAVE_AFTER) saveKind(commonDir, kind, next);
+          memo.set(key, next);
+          return next;
+        })();
+        pending.set(kind, p);
+      }
+      return p as Promise<KindState<SummaryTypes[K]>>;
+    };
+    const known = head?.commit === tip ? head.schemaVersion : undefined;
+    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known);
   }
 
   private async schemaVersionAt(commit: string): Promise<number | null> {
@@ -193,16 +206,17 @@ export class GitStore implements Store {
   }
 
   async cachedState() {
-    const s = loadCache(this.paths.commonDir);
-    if (!s) return null;
-    const values = <T>(k: { rows: Map<number, { value: T }> }) => [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
-    return { path: cacheFile(this.paths.commonDir), commit: s.commit, tasks: values(s.tasks), epics: values(s.epics), missions: values(s.missions), reviews: values(s.reviews) };
+    const out: Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }> = [];
+    for (const kind of RECORD_KINDS) {
+      const s = loadKind(this.paths.commonDir, kind);
+      if (s) out.push({ kind, path: kindFile(this.paths.commonDir, kind), commit: s.commit, values: [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value) });
+    }
+    return out;
   }
 
   async dropCache(): Promise<void> {
-    rmSync(headFile(this.paths.commonDir), { force: true });
-    rmSync(cacheFile(this.paths.commonDir), { force: true });
-    loaded.delete(this.paths.commonDir);
+    dropCacheFiles(this.paths.commonDir);
+    for (const key of [...memo.keys()]) if (key.startsWith(`${this.paths.commonDir}\0`)) memo.delete(key);
   }
 
   lockStatus(): Promise<{ path: string; ageMs: number } | null> {
@@ -253,9 +267,8 @@ function notInitialized(): RepositoryError {
   );
 }
 
-/** The cache file is read at most once per process (a command may take several snapshots). */
-const loaded = new Map<string, CacheState | null>();
-function loadCacheOnce(commonDir: string): CacheState | null {
-  if (!loaded.has(commonDir)) loaded.set(commonDir, loadCache(commonDir));
-  return loaded.get(commonDir)!;
-}
+/** Records re-read from git since the saved cache before it is written again. */
+const RESAVE_AFTER = 24;
+
+/** The latest cache state per repository and kind in this process (a command may take several snapshots). */
+const memo = new Map<string, KindState<unknown>>();

@@ -30,8 +30,8 @@ export class MemoryStore implements Store {
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
 
-  async cachedState(): Promise<null> {
-    return null;
+  async cachedState(): Promise<[]> {
+    return [];
   }
 
   async dropCache(): Promise<void> {}

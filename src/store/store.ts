@@ -142,7 +142,7 @@ export interface Store {
    */
   log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]>;
   /** The read cache as stored (doctor compares it with the records), or null when there is none. */
-  cachedState(): Promise<{ path: string; commit: string; tasks: TaskSummary[]; epics: unknown[]; missions: unknown[]; reviews: unknown[] } | null>;
+  cachedState(): Promise<Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }>>;
   /** Deletes the read cache (it is disposable: the next read rebuilds it). */
   dropCache(): Promise<void>;
   /** The ref's lock file, if one is held (git's protocol leaves no owner in it, only an age). */

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptRecordError } from "../errors.js";
 import type { Epic } from "../domain/schemas/epic.js";
@@ -12,11 +12,16 @@ import type { ObjectDb } from "./object-db.js";
 import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
 import { decodeColumns, encodeColumns, type TaskColumns } from "./task-columns.js";
-import { isTreeMode } from "./tree-codec.js";
+import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
-/** Bump when the file's shape or meaning changes: an older cache is then rebuilt, never misread. */
-export const CACHE_VERSION = 2;
+/**
+ * The read cache of DESIGN §2.5: one file per kind in `<common dir>/pantheon/cache/`, so asking
+ * for the missions never loads 50,000 task summaries. Each file names the commit it reflects,
+ * the tree id of every shard and the blob id of every record: an unchanged shard is never
+ * opened and a changed one re-reads only its changed blobs. Disposable and versioned.
+ */
+export const CACHE_VERSION = 3;
 
 export interface SummaryTypes {
   tasks: TaskSummary;
@@ -25,45 +30,44 @@ export interface SummaryTypes {
   reviews: Review;
 }
 
-interface Row<T> {
+export interface Row<T> {
   oid: string;
   value: T;
 }
 
-/** One kind as cached: shard tree ids, a row per record (with its blob id), and what was wrong. */
+/** One kind as cached at `commit`: its shards, a row per record, and what was wrong. */
 export interface KindState<T> {
+  commit: string;
   shards: Map<string, string>;
   rows: Map<number, Row<T>>;
   /** Unreadable records, by path: [blob id, message]; reported again on every list without re-reading. */
   bad: Map<string, [string, string]>;
   stray: string[];
+  /** Records read from git by the refresh that produced this state (0 when loaded as saved). */
+  reread: number;
 }
 
-export type CacheState = { commit: string; schemaVersion: number | null } & { [K in RecordKind]: KindState<SummaryTypes[K]> };
-
 interface KindFile {
+  version: number;
+  commit: string;
   shards: Record<string, string>;
   bad: Record<string, [string, string]>;
   stray: string[];
+  columns?: TaskColumns;
+  rows?: Array<[string, { number: number }]>;
 }
 
-interface CacheFile {
-  version: number;
-  commit: string;
-  schemaVersion: number | null;
-  tasks: KindFile & { columns: TaskColumns };
-  epics: KindFile & { rows: Array<[string, Epic]> };
-  missions: KindFile & { rows: Array<[string, Mission]> };
-  reviews: KindFile & { rows: Array<[string, Review]> };
+export function cacheDir(commonDir: string): string {
+  return join(commonDir, "pantheon", "cache");
 }
 
-export function cacheFile(commonDir: string): string {
-  return join(commonDir, "pantheon", "cache", `state-v${CACHE_VERSION}.json`);
+export function kindFile(commonDir: string, kind: RecordKind): string {
+  return join(cacheDir(commonDir), `${kind}-v${CACHE_VERSION}.json`);
 }
 
-/** A few bytes naming the commit the cache holds: a command that needs no list reads only this. */
+/** A few bytes naming the commit last cached and its schema version: the version check of every command. */
 export function headFile(commonDir: string): string {
-  return join(commonDir, "pantheon", "cache", `head-v${CACHE_VERSION}.json`);
+  return join(cacheDir(commonDir), `head-v${CACHE_VERSION}.json`);
 }
 
 export interface CacheHead {
@@ -80,137 +84,136 @@ export function loadHead(commonDir: string): CacheHead | null {
   }
 }
 
-function emptyKind<T>(): KindState<T> {
-  return { shards: new Map(), rows: new Map(), bad: new Map(), stray: [] };
+export function saveHead(commonDir: string, head: CacheHead): void {
+  writeAtomic(headFile(commonDir), JSON.stringify(head));
 }
 
-/** The cache as it is on disk, or null (missing, another version, unreadable: all mean rebuild). */
-export function loadCache(commonDir: string): CacheState | null {
-  let file: CacheFile;
+/** Deletes every cache file (doctor --fix; the cache is disposable). */
+export function dropCacheFiles(commonDir: string): void {
+  rmSync(cacheDir(commonDir), { recursive: true, force: true });
+}
+
+/** A kind's cache as saved, or null (missing, another version, unreadable: all mean rebuild). */
+export function loadKind<K extends RecordKind>(commonDir: string, kind: K): KindState<SummaryTypes[K]> | null {
+  let file: KindFile;
   try {
-    file = JSON.parse(readFileSync(cacheFile(commonDir), "utf8")) as CacheFile;
+    file = JSON.parse(readFileSync(kindFile(commonDir, kind), "utf8")) as KindFile;
   } catch {
     return null;
   }
   if (file?.version !== CACHE_VERSION || typeof file.commit !== "string") return null;
-  const base = <T>(k: KindFile, rows: Map<number, Row<T>>): KindState<T> => ({ shards: new Map(Object.entries(k.shards)), rows, bad: new Map(Object.entries(k.bad)), stray: k.stray });
-  const recordRows = <T extends { number: number }>(rows: Array<[string, T]>) => new Map(rows.map(([oid, value]) => [value.number, { oid, value }]));
-  return {
-    commit: file.commit,
-    schemaVersion: file.schemaVersion,
-    tasks: base(file.tasks, new Map(decodeColumns(file.tasks.columns).map((r) => [r.summary.number, { oid: r.oid, value: r.summary }]))),
-    epics: base(file.epics, recordRows(file.epics.rows)),
-    missions: base(file.missions, recordRows(file.missions.rows)),
-    reviews: base(file.reviews, recordRows(file.reviews.rows)),
-  };
+  const rows = new Map<number, Row<SummaryTypes[K]>>();
+  if (kind === "tasks" && file.columns) for (const r of decodeColumns(file.columns)) rows.set(r.summary.number, { oid: r.oid, value: r.summary as SummaryTypes[K] });
+  else for (const [oid, value] of file.rows ?? []) rows.set(value.number, { oid, value: value as SummaryTypes[K] });
+  return { commit: file.commit, shards: new Map(Object.entries(file.shards)), rows, bad: new Map(Object.entries(file.bad)), stray: file.stray, reread: 0 };
 }
 
 /** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
-export function saveCache(commonDir: string, s: CacheState): void {
-  const kind = <T>(k: KindState<T>): KindFile => ({ shards: Object.fromEntries(k.shards), bad: Object.fromEntries(k.bad), stray: k.stray });
-  const sorted = <T>(k: KindState<T>) => [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-  const file: CacheFile = {
-    version: CACHE_VERSION,
-    commit: s.commit,
-    schemaVersion: s.schemaVersion,
-    tasks: { ...kind(s.tasks), columns: encodeColumns(sorted(s.tasks).map((r) => ({ summary: r.value, oid: r.oid }))) },
-    epics: { ...kind(s.epics), rows: sorted(s.epics).map((r) => [r.oid, r.value]) },
-    missions: { ...kind(s.missions), rows: sorted(s.missions).map((r) => [r.oid, r.value]) },
-    reviews: { ...kind(s.reviews), rows: sorted(s.reviews).map((r) => [r.oid, r.value]) },
-  };
-  const path = cacheFile(commonDir);
+export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
+  const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+  const file: KindFile = { version: CACHE_VERSION, commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
+  if (kind === "tasks") file.columns = encodeColumns(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })));
+  else file.rows = sorted.map((r) => [r.oid, r.value as { number: number }]);
+  writeAtomic(kindFile(commonDir, kind), JSON.stringify(file));
+}
+
+function writeAtomic(path: string, text: string): void {
   try {
-    mkdirSync(join(commonDir, "pantheon", "cache"), { recursive: true });
+    mkdirSync(join(path, ".."), { recursive: true });
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, JSON.stringify(file));
+    writeFileSync(tmp, text);
     renameSync(tmp, path);
-    // The head follows the full file, so it never names a commit the full file does not hold.
-    const head = `${headFile(commonDir)}.${process.pid}.tmp`;
-    writeFileSync(head, JSON.stringify({ commit: s.commit, schemaVersion: s.schemaVersion } satisfies CacheHead));
-    renameSync(head, headFile(commonDir));
   } catch {
     // A read-only repository still answers correctly, just without a cache.
   }
 }
 
-/**
- * Brings the cache to the state of `rootTree` (commit `commit`): an unchanged shard (same tree
- * id) is kept without opening it; a changed one is listed and only its changed blobs are read.
- */
-export async function refreshCache(db: ObjectDb, gitDir: string, commit: string, rootTree: string, prev: CacheState | null, schemaVersion: number | null): Promise<CacheState> {
-  const root = new Map((await listTree(db, rootTree)).map((e) => [e.name, e]));
-  const next = { commit, schemaVersion } as CacheState;
-  const toRead: Array<{ kind: RecordKind; n: number; path: string; oid: string }> = [];
-  for (const kind of RECORD_KINDS) {
-    const old = (prev?.[kind] ?? emptyKind()) as KindState<unknown>;
-    const state = emptyKind<unknown>();
-    const entry = root.get(kind);
-    let shards: Awaited<ReturnType<typeof listTree>> = [];
-    if (entry && isTreeMode(entry.mode)) {
-      try {
-        shards = await listTree(db, entry.oid);
-      } catch (e) {
-        if (!(e instanceof TreeTooLargeError)) throw e;
-        state.stray.push(`${kind} (${e.message})`);
-      }
-    }
-    if (entry && !isTreeMode(entry.mode)) state.stray.push(kind);
-    for (const shard of shards) {
-      if (!isTreeMode(shard.mode)) {
-        state.stray.push(`${kind}/${shard.name}`);
-        continue;
-      }
-      state.shards.set(shard.name, shard.oid);
-      const same = old.shards.get(shard.name) === shard.oid;
-      if (same) {
-        for (const [n, row] of old.rows) if (shardName(n) === shard.name) state.rows.set(n, row);
-        for (const [p, b] of old.bad) if (p.startsWith(`${kind}/${shard.name}/`)) state.bad.set(p, b);
-        for (const p of old.stray) if (p.startsWith(`${kind}/${shard.name}/`) || p.startsWith(`${kind}/${shard.name} (`)) state.stray.push(p);
-        continue;
-      }
-      let files: Awaited<ReturnType<typeof listTree>>;
-      try {
-        files = await listTree(db, shard.oid);
-      } catch (e) {
-        if (!(e instanceof TreeTooLargeError)) throw e;
-        state.stray.push(`${kind}/${shard.name} (${e.message})`);
-        continue;
-      }
-      for (const file of files) {
-        const path = `${kind}/${shard.name}/${file.name}`;
-        const n = parseRecordFile(shard.name, file.name);
-        if (n === null || isTreeMode(file.mode)) {
-          state.stray.push(path);
-          continue;
-        }
-        const cached = old.rows.get(n);
-        if (cached?.oid === file.oid) state.rows.set(n, cached);
-        else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
-        else toRead.push({ kind, n, path, oid: file.oid });
-      }
-    }
-    (next as Record<RecordKind, KindState<unknown>>)[kind] = state;
+function emptyKind<T>(commit: string): KindState<T> {
+  return { commit, shards: new Map(), rows: new Map(), bad: new Map(), stray: [], reread: 0 };
+}
+
+async function listOrNull(db: ObjectDb, oid: string): Promise<TreeEntry[] | string> {
+  try {
+    return await listTree(db, oid);
+  } catch (e) {
+    if (e instanceof TreeTooLargeError) return e.message;
+    throw e;
   }
+}
+
+/**
+ * Brings one kind's cache to `commit`, whose root tree is `rootTree`: an unchanged shard (same
+ * tree id) is kept without opening it; a changed one is listed and only its changed blobs are
+ * read (in one `git cat-file --batch` when there are many).
+ */
+export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: string, commit: string, rootTree: string, kind: K, prev: KindState<SummaryTypes[K]> | null): Promise<KindState<SummaryTypes[K]>> {
+  const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
+  const state = emptyKind<unknown>(commit);
+  const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
+  let shards: TreeEntry[] = [];
+  if (entry && !isTreeMode(entry.mode)) state.stray.push(kind);
+  else if (entry) {
+    const listed = await listOrNull(db, entry.oid);
+    if (typeof listed === "string") state.stray.push(`${kind} (${listed})`);
+    else shards = listed;
+  }
+  // One pass to group the old rows by shard: a kept shard copies its rows without a scan each.
+  const oldByShard = new Map<number, Array<[number, Row<unknown>]>>();
+  for (const [n, row] of old.rows) {
+    const list = oldByShard.get(n % 100);
+    if (list) list.push([n, row]);
+    else oldByShard.set(n % 100, [[n, row]]);
+  }
+  const toRead: Array<{ n: number; path: string; oid: string }> = [];
+  for (const shard of shards) {
+    const prefix = `${kind}/${shard.name}`;
+    if (!isTreeMode(shard.mode)) {
+      state.stray.push(prefix);
+      continue;
+    }
+    state.shards.set(shard.name, shard.oid);
+    if (old.shards.get(shard.name) === shard.oid) {
+      for (const [n, row] of oldByShard.get(Number(shard.name)) ?? []) state.rows.set(n, row);
+      for (const [p, b] of old.bad) if (p.startsWith(`${prefix}/`)) state.bad.set(p, b);
+      for (const p of old.stray) if (p.startsWith(`${prefix}/`) || p.startsWith(`${prefix} (`)) state.stray.push(p);
+      continue;
+    }
+    const files = await listOrNull(db, shard.oid);
+    if (typeof files === "string") {
+      state.stray.push(`${prefix} (${files})`);
+      continue;
+    }
+    for (const file of files) {
+      const path = `${prefix}/${file.name}`;
+      const n = parseRecordFile(shard.name, file.name);
+      if (n === null || isTreeMode(file.mode)) {
+        state.stray.push(path);
+        continue;
+      }
+      const cached = old.rows.get(n);
+      if (cached?.oid === file.oid) state.rows.set(n, cached);
+      else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
+      else toRead.push({ n, path, oid: file.oid });
+    }
+  }
+  state.reread = toRead.length;
   if (toRead.length > 0) {
     const schemas = await loadSchemas();
     const blobs = await readBlobs(db, gitDir, toRead.map((r) => r.oid));
     for (const r of toRead) {
-      const state = next[r.kind] as KindState<unknown>;
       try {
         const bytes = blobs.get(r.oid);
         if (!bytes) throw new CorruptRecordError(r.path, commit, "missing blob");
-        const record = decodeRecord(schemas[r.kind] as never, bytes, r.path, commit) as { number: number };
+        const record = decodeRecord(schemas[kind] as never, bytes, r.path, commit) as { number: number };
         if (record.number !== r.n) throw new CorruptRecordError(r.path, commit, `number is ${record.number}, but the path says ${r.n}`);
-        state.rows.set(r.n, { oid: r.oid, value: r.kind === "tasks" ? toTaskSummary(record as Task) : record });
+        state.rows.set(r.n, { oid: r.oid, value: kind === "tasks" ? toTaskSummary(record as Task) : record });
       } catch (e) {
         if (!(e instanceof CorruptRecordError)) throw e;
         state.bad.set(r.path, [r.oid, e.message]);
       }
     }
   }
-  return next;
+  return state as KindState<SummaryTypes[K]>;
 }
 
-function shardName(n: number): string {
-  return String(n % 100).padStart(2, "0");
-}
+export { RECORD_KINDS };

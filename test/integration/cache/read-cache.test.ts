@@ -1,10 +1,19 @@
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonData, runCli } from "../../helpers/cli.js";
+import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
 
-const cacheOf = (dir: string) => join(dir, ".git", "pantheon", "cache", "state-v2.json");
+const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
+const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v3.json");
+
+/** Every cache file's content, to put back later as a stale cache. */
+function snapshotCache(dir: string): Map<string, string> {
+  return new Map(readdirSync(cacheDir(dir)).map((f) => [f, readFileSync(join(cacheDir(dir), f), "utf8")]));
+}
+function restoreCache(dir: string, files: Map<string, string>): void {
+  for (const [f, text] of files) writeFileSync(join(cacheDir(dir), f), text);
+}
 
 const READS: string[][] = [
   ["task", "list", "--json"],
@@ -21,6 +30,12 @@ const READS: string[][] = [
   ["dashboard", "--json"],
 ];
 
+// Real processes of the built bundle: an in-process run would keep the cache it loaded in
+// memory, and these tests are about what a process finds on disk.
+async function runCli(argv: string[], o: { cwd: string }): Promise<CliResult> {
+  return runBin(argv, { cwd: o.cwd, env: { NO_COLOR: "1" } });
+}
+
 async function ok(dir: string, argv: string[]) {
   const r = await runCli(argv, { cwd: dir });
   expect(r.exitCode, `${argv.join(" ")}\n${r.stderr}`).toBe(0);
@@ -28,13 +43,13 @@ async function ok(dir: string, argv: string[]) {
 }
 
 /** Every read answers the same with the cache as it is, deleted, and replaced by a stale one. */
-async function expectSameAnswers(dir: string, stale: string | null) {
+async function expectSameAnswers(dir: string, stale: Map<string, string> | null) {
   for (const argv of READS) {
     const normal = (await ok(dir, argv)).stdout;
-    rmSync(cacheOf(dir), { force: true });
+    rmSync(cacheDir(dir), { recursive: true, force: true });
     expect((await ok(dir, argv)).stdout, `${argv.join(" ")} with the cache deleted`).toBe(normal);
     if (stale) {
-      writeFileSync(cacheOf(dir), stale);
+      restoreCache(dir, stale);
       expect((await ok(dir, argv)).stdout, `${argv.join(" ")} with a stale cache`).toBe(normal);
     }
   }
@@ -49,8 +64,8 @@ describe("the read cache changes no answer", () => {
     await ok(dir, ["epic", "create", "--title", "Login", "--priority", "high"]);
     await ok(dir, ["task", "create", "--title", "Design", "--role", "architect", "--epic", "1"]);
     await ok(dir, ["task", "create", "--title", "Build", "--role", "engineer", "--depends-on", "1", "--epic", "1"]);
-    await ok(dir, ["task", "list"]); // a cache now exists
-    const stale = readFileSync(cacheOf(dir), "utf8");
+    await ok(dir, ["dashboard"]); // a cache of every kind now exists
+    const stale = snapshotCache(dir);
     await ok(dir, ["task", "create", "--title", "Test", "--role", "tester", "--depends-on", "2", "--epic", "1"]);
     await ok(dir, ["task", "create", "--title", "Release", "--role", "operator", "--depends-on", "3", "--priority", "critical"]);
     await ok(dir, ["task", "create", "--title", "Polish", "--role", "engineer"]);
