@@ -9,6 +9,9 @@ import { nodeCrypto } from "../lazy-require.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 
+/** Files a process writes at once (well below any open-file limit). */
+const MAX_CONCURRENT_WRITES = 64;
+
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 import { RepositoryError } from "../errors.js";
@@ -59,6 +62,21 @@ export class ObjectDb {
   async write(type: ObjectType, content: Buffer): Promise<string> {
     const oid = this.hash(type, content);
     if (this.memo.has(oid)) return oid;
+    // Tree edits write siblings concurrently; a 50,000-task import must not open 50,000 files at once.
+    while (this.writing >= MAX_CONCURRENT_WRITES) await new Promise<void>((r) => this.waiters.push(r));
+    this.writing++;
+    try {
+      return await this.writeLoose(type, content, oid);
+    } finally {
+      this.writing--;
+      this.waiters.shift()?.();
+    }
+  }
+
+  private writing = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  private async writeLoose(type: ObjectType, content: Buffer, oid: string): Promise<string> {
     const path = this.loosePath(this.objectsDir, oid);
     if (!fs.existsSync(path)) {
       await mkdir(dirname(path), { recursive: true });
