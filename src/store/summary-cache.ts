@@ -21,7 +21,7 @@ import { listTree, TreeTooLargeError } from "./tree-edit.js";
  * the tree id of every shard and the blob id of every record: an unchanged shard is never
  * opened and a changed one re-reads only its changed blobs. Disposable and versioned.
  */
-export const CACHE_VERSION = 3;
+export const CACHE_VERSION = 4;
 
 export interface SummaryTypes {
   tasks: TaskSummary;
@@ -63,6 +63,27 @@ export function cacheDir(commonDir: string): string {
 
 export function kindFile(commonDir: string, kind: RecordKind): string {
   return join(cacheDir(commonDir), `${kind}-v${CACHE_VERSION}.json`);
+}
+
+/**
+ * The tasks' blob ids live in a file of their own: 40 characters a task (2 MB at 50,000) that
+ * only a refresh needs, never a read of a cache that is up to date.
+ */
+function oidsFile(commonDir: string): string {
+  return join(cacheDir(commonDir), `tasks-oids-v${CACHE_VERSION}.json`);
+}
+
+/** Fills in the blob ids of a tasks state loaded without them; false when they do not match. */
+function loadTaskOids(commonDir: string, s: KindState<unknown>): boolean {
+  try {
+    const f = JSON.parse(readFileSync(oidsFile(commonDir), "utf8")) as { commit: string; o: string };
+    if (f.commit !== s.commit || f.o.length !== s.rows.size * 40) return false;
+    let i = 0;
+    for (const row of s.rows.values()) row.oid = f.o.slice(i * 40, ++i * 40);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A few bytes naming the commit last cached and its schema version: the version check of every command. */
@@ -112,8 +133,12 @@ export function loadKind<K extends RecordKind>(commonDir: string, kind: K): Kind
 export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
   const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
   const file: KindFile = { version: CACHE_VERSION, commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
-  if (kind === "tasks") file.columns = encodeColumns(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })));
-  else file.rows = sorted.map((r) => [r.oid, r.value as { number: number }]);
+  if (kind === "tasks") {
+    const { o, ...columns } = encodeColumns(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })));
+    // The ids first: a columns file never names a commit its ids file does not hold.
+    writeAtomic(oidsFile(commonDir), JSON.stringify({ commit: s.commit, o }));
+    file.columns = { ...columns, o: "" };
+  } else file.rows = sorted.map((r) => [r.oid, r.value as { number: number }]);
   writeAtomic(kindFile(commonDir, kind), JSON.stringify(file));
 }
 
@@ -147,7 +172,9 @@ async function listOrNull(db: ObjectDb, oid: string): Promise<TreeEntry[] | stri
  * read (in one `git cat-file --batch` when there are many).
  */
 export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: string, commit: string, rootTree: string, kind: K, prev: KindState<SummaryTypes[K]> | null): Promise<KindState<SummaryTypes[K]>> {
-  const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
+  // A tasks cache loaded for reading has no blob ids yet; without them it cannot be refreshed.
+  const usable = prev && (kind !== "tasks" || prev.rows.size === 0 || prev.rows.values().next().value!.oid !== "" || loadTaskOids(gitDir, prev as KindState<unknown>));
+  const old = (usable ? prev : emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
   let shards: TreeEntry[] = [];

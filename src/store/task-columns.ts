@@ -61,7 +61,7 @@ export function decodeColumns(c: TaskColumns): Array<{ summary: TaskSummary; oid
   for (let i = 0; i < c.n.length; i++) {
     const claim = c.c[i];
     out[i] = {
-      oid: c.o.slice(i * 40, i * 40 + 40),
+      oid: c.o ? c.o.slice(i * 40, i * 40 + 40) : "",
       summary: {
         number: c.n[i]!,
         title: c.t[i]!,

@@ -5,7 +5,7 @@ import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v3.json");
+const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v4.json");
 
 /** Every cache file's content, to put back later as a stale cache. */
 function snapshotCache(dir: string): Map<string, string> {
