@@ -1,11 +1,13 @@
 import { rmSync } from "node:fs";
-import { createScratchRepository, stateLogGraph } from "../store/scratch-repo.js";
+import { addOriginAndClone, createScratchRepository, stateLogGraph } from "../store/scratch-repo.js";
 import type { App } from "./app.js";
 import type { IO } from "./io.js";
 
 interface Step {
   say: string;
   argv: string[];
+  /** Which clone runs it: the Director's (default) or the laptop of the second part. */
+  on?: "laptop";
   /** Expected to be refused: the demo shows the guard at work. */
   refused?: boolean;
 }
@@ -50,6 +52,18 @@ const STEPS: Step[] = [
   { say: "Questions personas ask: completion, who did what.", argv: ["task", "report"] },
   { say: "", argv: ["persona", "activity"] },
   { say: "The Director's dashboard:", argv: ["dashboard"] },
+  { say: "Part two: a second clone (a laptop) shares the state through a bare remote.", argv: ["sync"] },
+  { say: "", argv: ["sync"], on: "laptop" },
+  { say: "Both work offline: each creates task number 5 without knowing of the other.", argv: ["task", "create", "--title", "Audit the token store", "--role", "inspector", "--priority", "high"] },
+  { say: "", argv: ["task", "create", "--title", "Document the login API", "--role", "documentarian"], on: "laptop" },
+  { say: "", argv: ["task", "create", "--title", "Review the docs", "--role", "inspector", "--depends-on", "5"], on: "laptop" },
+  { say: "", argv: ["--as", "Daedalus", "task", "claim", "ENG-L-0004"] },
+  { say: "", argv: ["mission", "start", "--role", "engineer", "--persona", "Vulcan"], on: "laptop" },
+  { say: "", argv: ["--as", "Vulcan", "task", "claim", "ENG-L-0004"], on: "laptop" },
+  { say: "The Director publishes first; the laptop's sync merges: its task 5 moves to the next free number (its dependent follows), and its claim yields to the one already published.", argv: ["sync"] },
+  { say: "", argv: ["sync"], on: "laptop" },
+  { say: "", argv: ["sync"] },
+  { say: "Both clones now hold the same state:", argv: ["task", "list"], on: "laptop" },
 ];
 
 export interface DemoResult {
@@ -63,24 +77,26 @@ export interface DemoResult {
 export async function runDemo(app: App, keep: boolean): Promise<DemoResult> {
   const { main } = await import("./main.js");
   const dir = createScratchRepository();
+  let laptop: string | null = null;
   const out: string[] = [];
   const style = app.style();
   const p = style.paint;
   try {
     for (const step of STEPS) {
+      if (step.on === "laptop" || step.argv[0] === "sync") laptop ??= addOriginAndClone(dir);
       if (step.say) out.push("", p.bold(step.say));
-      out.push(p.dim(`$ pantheon ${step.argv.map(quote).join(" ")}`));
-      const io = captureIO(app.io, dir);
+      out.push(p.dim(`${step.on === "laptop" ? "laptop" : ""}$ pantheon ${step.argv.map(quote).join(" ")}`));
+      const io = captureIO(app.io, step.on === "laptop" ? laptop! : dir);
       const code = await main(["--no-color", ...step.argv], io.io);
       const text = (io.stdout() + io.stderr()).trimEnd();
       out.push(text.split("\n").map((l) => `  ${l}`).join("\n"));
       if ((code !== 0) !== Boolean(step.refused)) throw new Error(`demo step failed (exit ${code}): pantheon ${step.argv.join(" ")}\n${text}`);
     }
     out.push("", p.bold("The audit trail: git log --graph refs/coordination/main"), stateLogGraph(dir).trimEnd());
-    out.push("", keep ? `Repository kept at ${dir}` : p.dim("(the temporary repository was removed; --keep keeps it)"));
+    out.push("", keep ? `Repositories kept at ${dir} (and ${dir}-laptop, ${dir}-origin.git)` : p.dim("(the temporary repositories were removed; --keep keeps them)"));
     return { dir, steps: STEPS, transcript: out.join("\n").trimStart(), kept: keep };
   } finally {
-    if (!keep) rmSync(dir, { recursive: true, force: true });
+    if (!keep) for (const d of [dir, `${dir}-origin.git`, `${dir}-laptop`]) rmSync(d, { recursive: true, force: true });
   }
 }
 
