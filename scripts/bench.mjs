@@ -128,6 +128,7 @@ for (const size of sizes) {
       { name: "task show", kind: "read", argv: (i) => pantheon("task", "show", pick(i)) },
       { name: "task next", kind: "read", argv: () => pantheon("task", "next", "--role", "engineer") },
       { name: "task list --limit 50", kind: "read", argv: () => pantheon("task", "list", "--limit", "50") },
+      { name: "task list --json (every task)", kind: "read", argv: () => pantheon("task", "list", "--json") },
       { name: "task report", kind: "read", argv: () => pantheon("task", "report") },
       { name: "dashboard", kind: "read", argv: () => pantheon("dashboard") },
       { name: "task create", kind: "write", argv: (i) => pantheon("task", "create", "--title", `bench ${i}`, "--role", "engineer") },
