@@ -1,9 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BIN, jsonData, runCli, type CliResult } from "../../helpers/cli.js";
+import { BIN } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
-import { makeRepo, stateRef } from "../../helpers/repo.js";
+import { initializedProject } from "../../helpers/project.js";
+import { stateRef } from "../../helpers/repo.js";
 
 /** Issue 3, item 4: the dashboard, for a person (terminal or pipe), for scripts (--json), and --watch. */
 
@@ -30,16 +31,7 @@ function cells(line: string): number {
 }
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[], o: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}) => runCli(argv, { cwd: dir, ...o });
-  const ok = async (argv: string[], o: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> => {
-    const r = await run(argv, o);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  await ok(["init", "--yes"]);
-  return { dir, run, ok, json };
+  return initializedProject();
 }
 
 type P = Awaited<ReturnType<typeof project>>;

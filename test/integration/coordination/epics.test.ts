@@ -1,32 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";
-import { makeRepo, stateRef } from "../../helpers/repo.js";
+import { initializedProject } from "../../helpers/project.js";
 
 /** Issue 3, item 1: epics, their links, and status/progress derived right after any change. */
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[]) => runCli(argv, { cwd: dir });
-  const ok = async (argv: string[]): Promise<CliResult> => {
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> => JSON.parse((await ok([...argv, "--json"])).stdout);
-  /** A refused command: its exit code, a `✗` message, nothing on stdout, the ref unchanged. */
-  const refused = async (argv: string[], exitCode: number, message?: RegExp): Promise<CliResult> => {
-    const before = stateRef(dir);
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(exitCode);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^✗ /);
-    if (message) expect(r.stderr.split("\n")[0]).toMatch(message);
-    expect(stateRef(dir), "a refused command leaves the ref as it was").toBe(before);
-    return r;
-  };
-  await ok(["init", "--yes"]);
-  return { dir, run, ok, json, envelope, refused };
+  return initializedProject();
 }
 
 type P = Awaited<ReturnType<typeof project>>;

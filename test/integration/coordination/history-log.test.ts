@@ -1,22 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";
-import { git, makeRepo, stateRef } from "../../helpers/repo.js";
+import { jsonData } from "../../helpers/cli.js";
+import { initializedProject } from "../../helpers/project.js";
+import { git, stateRef } from "../../helpers/repo.js";
 
 /** Issue 3, item 3: `task history ID` and `pantheon log [-n N]`, read from the commit log. */
 
 const REF = "refs/coordination/main";
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[]) => runCli(argv, { cwd: dir });
-  const ok = async (argv: string[]): Promise<CliResult> => {
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  await ok(["init", "--yes"]);
-  return { dir, run, ok, json };
+  return initializedProject();
 }
 
 afterEach(() => {

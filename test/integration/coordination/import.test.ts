@@ -1,28 +1,20 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";
-import { git, makeRepo, readStateFile, stateRef } from "../../helpers/repo.js";
+import { initializedProject } from "../../helpers/project.js";
+import { git, readStateFile, stateRef } from "../../helpers/repo.js";
 
 /** Issue 3, item 5: `task import FILE` (YAML or JSON), validated whole, one commit. */
 
 const REF = "refs/coordination/main";
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[]) => runCli(argv, { cwd: dir });
-  const ok = async (argv: string[]): Promise<CliResult> => {
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
+  const p = await initializedProject();
   const file = (name: string, content: string) => {
-    writeFileSync(join(dir, name), content);
+    writeFileSync(join(p.dir, name), content);
     return name;
   };
-  await ok(["init", "--yes"]);
-  return { dir, run, ok, json, file };
+  return { ...p, file };
 }
 
 const commits = (dir: string) => Number(git(dir, "rev-list", "--count", REF).trim());

@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";
-import { makeRepo, stateRef } from "../../helpers/repo.js";
+import { initializedProject } from "../../helpers/project.js";
+import { stateRef } from "../../helpers/repo.js";
 
 /** DESIGN §1.5 through the CLI: next, report, blocked, search, prereqs. */
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[]) => runCli(argv, { cwd: dir });
-  const ok = async (argv: string[]): Promise<CliResult> => {
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  await ok(["init", "--yes"]);
-  return { dir, run, ok, json };
+  return initializedProject();
 }
 
 const ids = (list: any[]) => list.map((t) => t.id);

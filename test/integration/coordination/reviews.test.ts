@@ -1,36 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";
-import { git, makeRepo, stateRef } from "../../helpers/repo.js";
+import { initializedProject } from "../../helpers/project.js";
+import { git } from "../../helpers/repo.js";
 
 /** Issue 3, item 2: reviews and the review rows of the DESIGN §1.4 table. */
 
 const REF = "refs/coordination/main";
 
 async function project() {
-  const dir = makeRepo();
-  const run = (argv: string[]) => runCli(argv, { cwd: dir });
-  const ok = async (argv: string[]): Promise<CliResult> => {
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-    return r;
-  };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> => JSON.parse((await ok([...argv, "--json"])).stdout);
-  const refused = async (argv: string[], exitCode: number): Promise<CliResult> => {
-    const before = stateRef(dir);
-    const r = await run(argv);
-    expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(exitCode);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^✗ /);
-    expect(stateRef(dir)).toBe(before);
-    return r;
-  };
-  await ok(["init", "--yes"]);
-  await ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
-  await ok(["mission", "start", "--role", "inspector", "--persona", "Argus"]);
-  await ok(["task", "create", "--title", "Add login", "--role", "engineer", "--priority", "high"]);
-  await ok(["--as", "Hephaestus", "task", "claim", "1"]);
-  return { dir, run, ok, json, envelope, refused };
+  const p = await initializedProject();
+  await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+  await p.ok(["mission", "start", "--role", "inspector", "--persona", "Argus"]);
+  await p.ok(["task", "create", "--title", "Add login", "--role", "engineer", "--priority", "high"]);
+  await p.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+  return p;
 }
 
 const H = ["--as", "Hephaestus"];
