@@ -3,37 +3,17 @@
  * together from a file barrier (test/e2e/barrier-worker.mjs), never staggered by sleeps, and run
  * the built bundle exactly as a user does, in the main worktree and in a linked one.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, runBin, type CliResult } from "../helpers/cli.js";
+import { race, type Job, type StepResult, type WorkerRun } from "../helpers/barrier.js";
 import { testEnv } from "../helpers/env.js";
 import { git, makeRepo, readStateFile, stateRef, tempDir } from "../helpers/repo.js";
 
-const WORKER = fileURLToPath(new URL("./barrier-worker.mjs", import.meta.url));
 const REF = "refs/coordination/main";
 
-interface Step {
-  argv: string[];
-  cwd?: string;
-  env?: Record<string, string>;
-}
-interface Job {
-  cwd: string;
-  env?: Record<string, string>;
-  steps: Step[];
-}
-interface StepResult {
-  argv: string[];
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  skipped?: string;
-  ms: number;
-}
 interface TaskJson {
   id: string;
   number: number;
@@ -48,12 +28,6 @@ beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
 });
 
-interface WorkerRun {
-  /** Wall-clock ms when the worker saw `go`, and when its last step ended. */
-  released: number;
-  finished: number;
-  results: StepResult[];
-}
 
 /** Asserts the barrier did its job: every racer was released before any racer had finished. */
 function expectOverlap(runs: WorkerRun[]): void {
@@ -62,48 +36,6 @@ function expectOverlap(runs: WorkerRun[]): void {
   expect(lastRelease, "a racer was released only after another had finished: no race happened").toBeLessThan(firstFinish);
 }
 
-/**
- * Spawns one barrier worker per job, waits until every one has written its ready file, creates
- * `go`, and returns each worker's run (in job order).
- */
-async function race(jobs: Job[]): Promise<WorkerRun[]> {
-  const dir = tempDir("pantheon-barrier-");
-  const children: ChildProcess[] = [];
-  const exits = jobs.map((job, i) => {
-    const child = spawn(process.execPath, [WORKER, dir, String(i), JSON.stringify({ bin: BIN, ...job })], {
-      env: testEnv({ NO_COLOR: "1" }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.push(child);
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
-  });
-  let early: string | null = null;
-  exits.forEach((p, i) => void p.then((e) => (early ??= `worker ${i} exited before the barrier opened (code ${e.code}): ${e.output}`)));
-
-  const deadline = Date.now() + 30_000;
-  try {
-    while (!jobs.every((_, i) => existsSync(join(dir, `ready-${i}`)))) {
-      if (early) throw new Error(early);
-      if (Date.now() > deadline) throw new Error("barrier: workers did not all become ready within 30 s");
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  } catch (err) {
-    // Do not leave the others waiting at the barrier.
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-    await Promise.all(exits);
-    throw err;
-  }
-  writeFileSync(join(dir, "go"), "go\n");
-
-  const done = await Promise.all(exits);
-  return done.map((e, i) => {
-    if (e.code !== 0) throw new Error(`worker ${i} failed (code ${e.code}): ${e.output}`);
-    return JSON.parse(readFileSync(join(dir, `result-${i}.json`), "utf8")) as WorkerRun;
-  });
-}
 
 function pantheon(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   return runBin(argv, { cwd, env: { NO_COLOR: "1", ...env } });

@@ -6,77 +6,22 @@
  * tasks numbered 1..40 once each, untouched working trees, clean `git fsck --strict`, and the
  * merges in `git log --graph`.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { makeOriginAndClones, REF, syncUntilEqual, type Clone } from "../helpers/clones.js";
+import { race, type Job } from "../helpers/barrier.js";
 import { testEnv } from "../helpers/env.js";
-import { tempDir } from "../helpers/repo.js";
 
-const WORKER = fileURLToPath(new URL("./barrier-worker.mjs", import.meta.url));
 const CLONES = 4;
 const PER_CLONE = 10;
-
-interface StepResult {
-  argv: string[];
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  skipped?: string;
-  ms: number;
-}
-interface WorkerRun {
-  released: number;
-  finished: number;
-  results: StepResult[];
-}
-interface Job {
-  cwd: string;
-  env?: Record<string, string>;
-  steps: Array<{ argv: string[] }>;
-}
 
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
 });
 
-/** One barrier worker per job; `go` once all are ready; each worker's results in job order. */
-async function race(jobs: Job[]): Promise<WorkerRun[]> {
-  const dir = tempDir("pantheon-sync-barrier-");
-  const children: ChildProcess[] = [];
-  const exits = jobs.map((job, i) => {
-    const child = spawn(process.execPath, [WORKER, dir, String(i), JSON.stringify({ bin: BIN, ...job })], { env: testEnv({ NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
-  });
-  let early: string | null = null;
-  exits.forEach((p, i) => void p.then((e) => (early ??= `worker ${i} exited before the barrier opened (code ${e.code}): ${e.output}`)));
-  const deadline = Date.now() + 30_000;
-  try {
-    while (!jobs.every((_, i) => existsSync(join(dir, `ready-${i}`)))) {
-      if (early) throw new Error(early);
-      if (Date.now() > deadline) throw new Error("barrier: workers did not all become ready within 30 s");
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  } catch (err) {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-    await Promise.all(exits);
-    throw err;
-  }
-  writeFileSync(join(dir, "go"), "go\n");
-  const done = await Promise.all(exits);
-  return done.map((e, i) => {
-    if (e.code !== 0) throw new Error(`worker ${i} failed (code ${e.code}): ${e.output}`);
-    return JSON.parse(readFileSync(join(dir, `result-${i}.json`), "utf8")) as WorkerRun;
-  });
-}
 
 /** `git fsck --strict`: exit 0, nothing reported but dangling objects (merges redone after a lost push). */
 function expectFsckClean(dir: string): void {
