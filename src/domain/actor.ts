@@ -37,8 +37,3 @@ export function isOwner(task: Task, actor: Actor): boolean {
   if (actor.role === "administrator" && hasActiveMission(actor)) return true;
   return sameName(activeClaimant(task), actor.name);
 }
-
-/** How the actor appears in commits and notes: `Hephaestus (engineer)` or `Director`. */
-export function actorLabel(actor: Actor): string {
-  return actor.kind === "persona" && actor.role ? `${actor.name} (${actor.role})` : actor.name;
-}

@@ -4,7 +4,6 @@ export const TASK_STATUSES = ["TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", 
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const OPEN_STATUSES: readonly TaskStatus[] = ["TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED"];
-export const CLOSED_STATUSES: readonly TaskStatus[] = ["COMPLETE", "ABORTED"];
 
 /** States in which a task's claimedBy is a live claim (closed tasks keep it as history). */
 export const CLAIMED_STATUSES: readonly TaskStatus[] = ["UNDERWAY", "REVIEW", "BLOCKED"];

@@ -20,5 +20,3 @@ export interface Style {
   tty: boolean;
   width: number;
 }
-
-export const PLAIN_STYLE: Style = { paint: PLAIN, tty: false, width: 100 };

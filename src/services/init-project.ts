@@ -34,10 +34,6 @@ export function detectProjectType(root: string | null): Project["type"] {
   return "other";
 }
 
-export async function projectDefaultsRoot(ctx: Context): Promise<string | null> {
-  return (await ctx.store()).root;
-}
-
 export function defaultProjectName(root: string | null, cwd: string): string {
   return basename(root ?? cwd) || "project";
 }

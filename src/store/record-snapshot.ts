@@ -4,7 +4,7 @@ import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
 import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
-import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, shardOf, type RecordKind } from "./layout.js";
+import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, type RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import { loadSchemas } from "./schema-loader.js";
 import type { Snapshot } from "./store.js";
@@ -194,4 +194,3 @@ function peekSchemaVersion(bytes: Buffer): number | null {
   }
 }
 
-export { shardOf };

@@ -7,7 +7,7 @@ import type { Review } from "../domain/schemas/review.js";
 import type { Task } from "../domain/schemas/task.js";
 import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
 import { readBlobs } from "./blob-batch.js";
-import { parseRecordFile, RECORD_KINDS, type RecordKind } from "./layout.js";
+import { parseRecordFile, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
@@ -243,4 +243,3 @@ export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: st
   return state as KindState<SummaryTypes[K]>;
 }
 
-export { RECORD_KINDS };
