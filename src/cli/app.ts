@@ -9,7 +9,8 @@ import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
 import { processLauncher } from "./launcher.js";
-import { lazyRequire, nodeCrypto } from "../lazy-require.js";
+import { lazyRequire } from "../lazy-require.js";
+import { randomBytes, randomUid } from "../random-bytes.js";
 
 export interface GlobalOptions {
   C?: string;
@@ -85,7 +86,7 @@ export class App {
       cwd,
       env: this.io.env,
       now: () => new Date(),
-      ids: { uid: () => nodeCrypto().randomUUID().replace(/-/g, ""), noteId: () => nodeCrypto().randomBytes(6).toString("hex"), random: Math.random },
+      ids: { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: Math.random },
       warn: (m) => this.warn(m),
       store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
@@ -25,6 +24,9 @@ import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, State
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
+import { appendJournal, applyJournal, readJournal, type JournalEntry } from "./cache-journal.js";
+import { journalEntryFor } from "./journal-entry.js";
+import type { Schemas } from "./record-schemas.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -65,7 +67,12 @@ export class GitStore implements Store {
 
   async codeHead(): Promise<string | null> {
     // HEAD is per worktree (gitDir), the branch it names lives in the common dir.
-    const head = await readFile(join(this.paths.gitDir, "HEAD"), "utf8").catch(() => null);
+    let head: string | null = null;
+    try {
+      head = readFileSync(join(this.paths.gitDir, "HEAD"), "utf8");
+    } catch {
+      // no HEAD: not a code checkout
+    }
     if (!head) return null;
     const sym = /^ref: (.+)$/m.exec(head);
     return sym ? readRef(this.paths.commonDir, sym[1]!.trim()) : head.trim() || null;
@@ -91,17 +98,29 @@ export class GitStore implements Store {
     const head = loadHead(commonDir);
     const rootTree = () => this.treeOf(tip);
     const pending = new Map<RecordKind, Promise<KindState<unknown>>>();
+    let journal: Map<string, JournalEntry> | undefined;
     const cache = <K extends RecordKind>(kind: K): Promise<KindState<SummaryTypes[K]>> => {
       let p = pending.get(kind);
       if (!p) {
         p = (async () => {
           const key = `${commonDir}\0${kind}`;
-          const prev = (memo.get(key) as KindState<SummaryTypes[K]> | undefined) ?? loadKind(commonDir, kind);
+          const memoed = memo.get(key) as KindState<SummaryTypes[K]> | undefined;
+          let prev = memoed ?? loadKind(commonDir, kind);
           if (prev?.commit === tip) return prev;
-          const next = await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
-          // Rewriting a kind's cache costs more than re-reading a few changed records: reads
-          // catch up from the saved file, which is saved again once catching up grows.
-          if (!prev || next.reread >= RESAVE_AFTER) saveKind(commonDir, kind, next);
+          // Rewriting a kind's cache costs more than catching up: reads catch up from the saved
+          // file (by the journal, else from git's trees), and save it again once that grows.
+          let caughtUp: number | null = null;
+          if (prev) {
+            // The memo may be shared with a snapshot of an earlier commit: applied to a copy.
+            const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: new Map(prev.rows), bad: new Map(prev.bad) } : prev;
+            journal ??= readJournal(commonDir);
+            caughtUp = applyJournal(own, kind, journal, tip);
+            if (caughtUp !== null) prev = own;
+          }
+          const next = caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
+          // Where the journal could not lead (a sync's merge, a dropped journal), saving now lets
+          // the journal's next lines start from this commit.
+          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL)) saveKind(commonDir, kind, next);
           memo.set(key, next);
           return next;
         })();
@@ -145,14 +164,18 @@ export class GitStore implements Store {
       if (!tip) throw notInitialized();
       const base = this.tipSnapshot(tip);
       await base.checkVersion();
-      const tx = new RecordTx(base, await loadSchemas());
+      const schemas = await loadSchemas();
+      const tx = new RecordTx(base, schemas);
       // Domain errors thrown here propagate untouched: nothing has been written yet.
       const { result, commit: info } = await fn(tx);
       if (tx.changes.size === 0) return { result, commit: null };
       const oid = await this.writeCommit([tip], await this.treeOf(tip), tx.changes, info);
       await faultPoint("after-objects");
       const cas = await casRef(this.paths.commonDir, REF, tip, oid);
-      if (cas.ok) return { result, commit: oid };
+      if (cas.ok) {
+        await this.afterCommit(tip, oid, tx.changes, schemas);
+        return { result, commit: oid };
+      }
       // A lock older than the whole budget was left by a killed process: waiting cannot help.
       if (cas.reason === "locked" && cas.ageMs > budget) throw new LockedError(cas.lockPath, cas.ageMs);
       if (Date.now() + 1 > deadline) {
@@ -164,6 +187,22 @@ export class GitStore implements Store {
         );
       }
       await sleep(backoffMs(attempt));
+    }
+  }
+
+  /**
+   * Tells the read cache what this commit changed (its journal), and the cache head that the
+   * tip's schema version is ours, so the next command reads no git object it need not. Best
+   * effort: the ref has moved, and a failure here only means a refresh from git later.
+   */
+  private async afterCommit(parent: string, commit: string, changes: TreeChanges, schemas: Schemas): Promise<void> {
+    const commonDir = this.paths.commonDir;
+    try {
+      const entry = await journalEntryFor(this.db, parent, commit, changes, schemas);
+      if (entry) appendJournal(commonDir, entry);
+      saveHead(commonDir, { commit, schemaVersion: SCHEMA_VERSION });
+    } catch {
+      // the journal is a hint: reads fall back to git's trees
     }
   }
 
@@ -268,7 +307,8 @@ function notInitialized(): RepositoryError {
 }
 
 /** Records re-read from git since the saved cache before it is written again. */
-const RESAVE_AFTER = 24;
+/** Journal lines are cheap to apply (no git object read): a cache is saved again after this many. */
+const RESAVE_AFTER_JOURNAL = 200;
 
 /** The latest cache state per repository and kind in this process (a command may take several snapshots). */
 const memo = new Map<string, KindState<unknown>>();

@@ -1,16 +1,19 @@
 /**
- * Git's object database: loose objects are read and written here with node:zlib, and only a miss
- * (a packed object, after `git gc` or a fetch) loads isomorphic-git, lazily, because importing it
- * costs ~100 ms of start-up that the common path must not pay.
+ * Git's object database: loose objects are read and written here, and only a miss (a packed
+ * object, after `git gc` or a fetch) loads isomorphic-git, lazily, because importing it costs
+ * ~100 ms of start-up that the common path must not pay. Objects are written as stored zlib
+ * streams and hashed in JavaScript, so a command loads neither node:zlib nor node:crypto
+ * (~6 ms together); I/O is synchronous, as a CLI reading a few small files wants it.
  */
 import * as fs from "node:fs";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { nodeCrypto } from "../lazy-require.js";
+import { lazyRequire, nodeCrypto } from "../lazy-require.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { deflateSync, inflateSync } from "node:zlib";
+import { randomBytes } from "../random-bytes.js";
+import { sha1Hex } from "./sha1.js";
+import { storedDeflate, storedInflate } from "./stored-deflate.js";
 
-/** Files a process writes at once (well below any open-file limit). */
-const MAX_CONCURRENT_WRITES = 64;
+/** After this many objects hashed, node:crypto is worth loading (an import hashes thousands). */
+const JS_HASH_LIMIT = 200;
 
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
@@ -28,6 +31,25 @@ const TYPES = new Set<string>(["blob", "tree", "commit", "tag"]);
 // git knows the empty tree without storing it (`git cat-file -t 4b825dc` works in a fresh repo).
 export const EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
+/** A loose object's bytes: ours are stored streams; git's own are compressed (node:zlib, loaded then). */
+function inflate(oid: string, raw: Buffer): Buffer {
+  const bad = () => new RepositoryError("E_GIT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
+  let stored: Buffer | null;
+  try {
+    stored = storedInflate(raw, MAX_OBJECT_BYTES);
+  } catch {
+    throw bad();
+  }
+  if (stored) return stored;
+  const zlib = lazyRequire("node:zlib") as typeof import("node:zlib");
+  try {
+    // maxOutputLength bounds a zlib bomb in an object fetched from someone else's clone.
+    return zlib.inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES });
+  } catch {
+    throw bad();
+  }
+}
+
 export class ObjectDb {
   readonly objectsDir: string;
   private readonly memo = new Map<string, GitObject>();
@@ -42,8 +64,12 @@ export class ObjectDb {
 
   /** Computes an object id: sha1 of "<type> <length>\0<content>". */
   hash(type: ObjectType, content: Buffer): string {
-    return nodeCrypto().createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
+    const header = `${type} ${content.length}\0`;
+    if (++this.hashed > JS_HASH_LIMIT) return nodeCrypto().createHash("sha1").update(header).update(content).digest("hex");
+    return sha1Hex(Buffer.concat([Buffer.from(header, "latin1"), content]));
   }
+
+  private hashed = 0;
 
   /** Reads an object, loose first, then from packs; a missing object is an E_GIT RepositoryError. */
   async read(oid: string): Promise<GitObject> {
@@ -62,40 +88,24 @@ export class ObjectDb {
   async write(type: ObjectType, content: Buffer): Promise<string> {
     const oid = this.hash(type, content);
     if (this.memo.has(oid)) return oid;
-    // Tree edits write siblings concurrently; a 50,000-task import must not open 50,000 files at once.
-    while (this.writing >= MAX_CONCURRENT_WRITES) await new Promise<void>((r) => this.waiters.push(r));
-    this.writing++;
-    try {
-      return await this.writeLoose(type, content, oid);
-    } finally {
-      this.writing--;
-      this.waiters.shift()?.();
-    }
-  }
-
-  private writing = 0;
-  private readonly waiters: Array<() => void> = [];
-
-  private async writeLoose(type: ObjectType, content: Buffer, oid: string): Promise<string> {
     const path = this.loosePath(this.objectsDir, oid);
     if (!fs.existsSync(path)) {
-      await mkdir(dirname(path), { recursive: true });
       // Same directory as the target so rename() is atomic; the tmp_obj_ prefix is git's own,
       // so `git gc` (prune) sweeps temp files orphaned by a kill.
-      const tmp = join(dirname(path), `tmp_obj_${process.pid}_${nodeCrypto().randomBytes(6).toString("hex")}`);
-      const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+      const tmp = join(dirname(path), `tmp_obj_${process.pid}_${randomBytes(6).toString("hex")}`);
+      const data = storedDeflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "latin1"), content]));
       try {
+        fs.mkdirSync(dirname(path), { recursive: true });
         // 0444 like git: objects are immutable, and a read-only file says so to other tools.
-        const fh = await open(tmp, "wx", 0o444);
-        try {
-          await fh.writeFile(data);
-        } finally {
-          await fh.close();
-        }
+        fs.writeFileSync(tmp, data, { flag: "wx", mode: 0o444 });
         // Two writers of the same object race harmlessly: both files hold identical bytes.
-        await rename(tmp, path);
+        fs.renameSync(tmp, path);
       } catch (err) {
-        await unlink(tmp).catch(() => undefined);
+        try {
+          fs.unlinkSync(tmp);
+        } catch {
+          // never created
+        }
         throw new RepositoryError("E_GIT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
       }
     }
@@ -111,19 +121,12 @@ export class ObjectDb {
     for (const dir of [this.objectsDir, ...this.alternateDirs()]) {
       let raw: Buffer;
       try {
-        raw = await readFile(this.loosePath(dir, oid));
+        raw = fs.readFileSync(this.loosePath(dir, oid));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
         throw err;
       }
-      let inflated: Buffer;
-      try {
-        // maxOutputLength bounds a zlib bomb in an object fetched from someone else's clone.
-        inflated = inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES });
-      } catch {
-        throw new RepositoryError("E_GIT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
-      }
-      return this.unwrap(oid, inflated);
+      return this.unwrap(oid, inflate(oid, raw));
     }
     return null;
   }

@@ -81,7 +81,7 @@ describe("ObjectDb", () => {
       "const obj = await new ObjectDb(process.argv[2]).read(process.argv[3]);",
       "process.stdout.write(obj.content);",
     ].join("\n");
-    await build({ stdin: { contents, resolveDir: dirname(out), loader: "ts" }, bundle: true, platform: "node", format: "esm", outfile: out, external: ["isomorphic-git"], logLevel: "silent" });
+    await build({ stdin: { contents, resolveDir: dirname(out), loader: "ts" }, bundle: true, platform: "node", format: "esm", outfile: out, external: ["isomorphic-git"], logLevel: "silent", banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
     const oid = git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "loose\n" }).trim();
     const run = () => execFileSync(process.execPath, [out, repo.gitDir, oid], { cwd: dirname(out), env: gitEnv(), stdio: "pipe" }).toString();
     expect(run()).toBe("loose\n");

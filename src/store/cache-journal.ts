@@ -1,0 +1,98 @@
+import { appendFileSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { recordPath, type RecordKind } from "./layout.js";
+import { cacheDir, CACHE_VERSION, type KindState } from "./summary-cache.js";
+
+/**
+ * The read cache's journal (DESIGN §2.5): every mutation appends one line naming its parent
+ * commit, its commit, and what it changed (per kind: the new shard tree ids and the changed
+ * rows). A read whose kind cache is a few commits behind the ref follows the lines from the
+ * cached commit to the tip and reads no git object at all; where the chain breaks (a sync's
+ * merge, a crash between the ref update and the append, a dropped journal), the refresh from
+ * git's trees takes over from the last commit reached. The journal is a hint, the trees are the
+ * truth: applying a line gives exactly what re-reading its commit's changed shards would.
+ */
+export interface JournalEntry {
+  /** Parent commit and commit. */
+  p: string;
+  c: string;
+  /** Per kind, shard name → its new tree id (null: the shard is gone). */
+  s: Partial<Record<RecordKind, Record<string, string | null>>>;
+  /** Per kind, [number, blob id, row] for a written record, [number, null] for a removed one. */
+  r: Partial<Record<RecordKind, Array<[number, string, unknown] | [number, null]>>>;
+}
+
+/** Past this size the journal is dropped and reads catch up from git once (each line is ~0.5 KB). */
+const MAX_JOURNAL_BYTES = 512 * 1024;
+
+export function journalFile(commonDir: string): string {
+  return join(cacheDir(commonDir), `journal-v${CACHE_VERSION}.ndjson`);
+}
+
+/**
+ * Appends one entry. O_APPEND makes concurrent appends from racing processes land whole, one
+ * after another; a line torn by a crash is skipped by readers. Failure is harmless.
+ */
+export function appendJournal(commonDir: string, entry: JournalEntry): void {
+  const file = journalFile(commonDir);
+  try {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    if (statSync(file).size > MAX_JOURNAL_BYTES) unlinkSync(file);
+  } catch {
+    // no cache directory yet (no read has built one) or read-only: reads refresh from git
+  }
+}
+
+/** The journal's entries by parent commit (the latest line wins, should the ref ever have been reset). */
+export function readJournal(commonDir: string): Map<string, JournalEntry> {
+  const byParent = new Map<string, JournalEntry>();
+  let text: string;
+  try {
+    text = readFileSync(journalFile(commonDir), "utf8");
+  } catch {
+    return byParent;
+  }
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const e = JSON.parse(line) as JournalEntry;
+      if (typeof e.p === "string" && typeof e.c === "string" && e.s && e.r) byParent.set(e.p, e);
+    } catch {
+      // torn by a crash mid-append: the chain breaks here and git takes over
+    }
+  }
+  return byParent;
+}
+
+/**
+ * Brings `state` (in place) from its commit to `tip` by the journal, when the journal's lines
+ * lead there; returns how many lines were applied, or null (nothing applied) when they do not:
+ * the refresh from git then starts from the state as it was.
+ */
+export function applyJournal<T>(state: KindState<T>, kind: RecordKind, byParent: ReadonlyMap<string, JournalEntry>, tip: string): number | null {
+  // Stray entries (hostile or foreign state) are re-judged from git's trees, never from the journal.
+  if (state.stray.length > 0) return null;
+  const chain: JournalEntry[] = [];
+  // Bounded by the journal's length: a cycle is impossible for commit ids, but a corrupt file is not.
+  for (let at = state.commit; at !== tip; ) {
+    const e = byParent.get(at);
+    if (!e || chain.length >= byParent.size) return null;
+    chain.push(e);
+    at = e.c;
+  }
+  for (const e of chain) {
+    for (const [shard, tree] of Object.entries(e.s[kind] ?? {})) {
+      if (tree === null) state.shards.delete(shard);
+      else state.shards.set(shard, tree);
+    }
+    for (const row of e.r[kind] ?? []) {
+      const [n, oid] = row;
+      // The path is rewritten (or gone): whatever was wrong with the old blob no longer is.
+      state.bad.delete(recordPath(kind, n));
+      if (oid === null) state.rows.delete(n);
+      else state.rows.set(n, { oid, value: (row as [number, string, T])[2] });
+    }
+  }
+  state.commit = tip;
+  return chain.length;
+}
