@@ -8,10 +8,14 @@ const { loadCore, saveCodeCache } = require("./core-loader.cjs");
 
 const { core, script, cacheFile, stale } = loadCore();
 if (stale) process.once("exit", () => saveCodeCache(script, cacheFile));
-// The exit code is set, never forced, so output drains before exit.
-core.main(process.argv.slice(2), core.processIO()).then(
+const io = core.processIO();
+core.main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
+    // Output that is not a terminal was written synchronously (core's fd writers), so nothing
+    // is left to drain: exiting now spares waiting for V8's background compile jobs (~3 ms).
+    // A terminal's streams are left to drain on their own.
+    if (!io.stdout.isTTY && !io.stderr.isTTY) process.exit(code);
   },
   (e) => {
     process.stderr.write(`✗ ${e instanceof Error ? e.message : String(e)}\n`);

@@ -45,11 +45,17 @@ export class CachedSnapshot extends RecordSnapshot {
     const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
     for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
     if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
-    const entries = [...k.rows.entries()];
-    // Rows are stored in number order; only a refresh appends out of order.
+    // Rows are stored in number order; only a refresh or the journal appends out of order.
+    const values: T[] = new Array(k.rows.size);
+    let i = 0;
+    let last = 0;
     let sorted = true;
-    for (let i = 1; i < entries.length && sorted; i++) sorted = entries[i - 1]![0] < entries[i]![0];
-    if (!sorted) entries.sort((a, b) => a[0] - b[0]);
-    return entries.map(([, r]) => r.value);
+    for (const [n, r] of k.rows) {
+      values[i++] = r.value;
+      if (n < last) sorted = false;
+      last = n;
+    }
+    if (sorted) return values;
+    return [...k.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value);
   }
 }

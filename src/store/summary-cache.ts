@@ -11,7 +11,7 @@ import { parseRecordFile, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
-import { decodeColumns, encodeColumns, type TaskColumns } from "./task-columns.js";
+import { decodeTaskTable, encodeTaskTable, type TaskTable } from "./task-table.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
@@ -21,7 +21,7 @@ import { listTree, TreeTooLargeError } from "./tree-edit.js";
  * the tree id of every shard and the blob id of every record: an unchanged shard is never
  * opened and a changed one re-reads only its changed blobs. Disposable and versioned.
  */
-export const CACHE_VERSION = 4;
+export const CACHE_VERSION = 5;
 
 export interface SummaryTypes {
   tasks: TaskSummary;
@@ -53,37 +53,16 @@ interface KindFile {
   shards: Record<string, string>;
   bad: Record<string, [string, string]>;
   stray: string[];
-  columns?: TaskColumns;
-  rows?: Array<[string, { number: number }]>;
+  rows: Array<[string, { number: number }]>;
 }
 
 export function cacheDir(commonDir: string): string {
   return join(commonDir, "pantheon", "cache");
 }
 
+/** The tasks' cache is a binary table (task-table.ts); the other kinds, being small, are JSON. */
 export function kindFile(commonDir: string, kind: RecordKind): string {
-  return join(cacheDir(commonDir), `${kind}-v${CACHE_VERSION}.json`);
-}
-
-/**
- * The tasks' blob ids live in a file of their own: 40 characters a task (2 MB at 50,000) that
- * only a refresh needs, never a read of a cache that is up to date.
- */
-function oidsFile(commonDir: string): string {
-  return join(cacheDir(commonDir), `tasks-oids-v${CACHE_VERSION}.json`);
-}
-
-/** Fills in the blob ids of a tasks state loaded without them; false when they do not match. */
-function loadTaskOids(commonDir: string, s: KindState<unknown>): boolean {
-  try {
-    const f = JSON.parse(readFileSync(oidsFile(commonDir), "utf8")) as { commit: string; o: string };
-    if (f.commit !== s.commit || f.o.length !== s.rows.size * 40) return false;
-    let i = 0;
-    for (const row of s.rows.values()) row.oid = f.o.slice(i * 40, ++i * 40);
-    return true;
-  } catch {
-    return false;
-  }
+  return join(cacheDir(commonDir), kind === "tasks" ? `tasks-v${CACHE_VERSION}.bin` : `${kind}-v${CACHE_VERSION}.json`);
 }
 
 /** A few bytes naming the commit last cached and its schema version: the version check of every command. */
@@ -116,33 +95,52 @@ export function dropCacheFiles(commonDir: string): void {
 
 /** A kind's cache as saved, or null (missing, another version, unreadable: all mean rebuild). */
 export function loadKind<K extends RecordKind>(commonDir: string, kind: K): KindState<SummaryTypes[K]> | null {
+  if (kind === "tasks") return loadTaskTable(commonDir) as KindState<SummaryTypes[K]> | null;
   let file: KindFile;
   try {
     file = JSON.parse(readFileSync(kindFile(commonDir, kind), "utf8")) as KindFile;
   } catch {
     return null;
   }
-  if (file?.version !== CACHE_VERSION || typeof file.commit !== "string") return null;
+  if (file?.version !== CACHE_VERSION || typeof file.commit !== "string" || !Array.isArray(file.rows)) return null;
   const rows = new Map<number, Row<SummaryTypes[K]>>();
-  if (kind === "tasks" && file.columns) for (const r of decodeColumns(file.columns)) rows.set(r.summary.number, { oid: r.oid, value: r.summary as SummaryTypes[K] });
-  else for (const [oid, value] of file.rows ?? []) rows.set(value.number, { oid, value: value as SummaryTypes[K] });
+  for (const [oid, value] of file.rows) rows.set(value.number, { oid, value: value as SummaryTypes[K] });
   return { commit: file.commit, shards: new Map(Object.entries(file.shards)), rows, bad: new Map(Object.entries(file.bad)), stray: file.stray, reread: 0 };
+}
+
+function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
+  let table: TaskTable | null;
+  try {
+    table = decodeTaskTable(readFileSync(kindFile(commonDir, "tasks")));
+  } catch {
+    return null;
+  }
+  if (!table) return null;
+  // Rows are views into the table: nothing is decoded until a field is read.
+  const rows = new Map<number, Row<TaskSummary>>();
+  for (let i = 0; i < table.count; i++) rows.set(table.n[i]!, table.row(i));
+  const m = table.meta;
+  return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows, bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
 }
 
 /** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
 export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
   const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-  const file: KindFile = { version: CACHE_VERSION, commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
-  if (kind === "tasks") {
-    const { o, ...columns } = encodeColumns(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })));
-    // The ids first: a columns file never names a commit its ids file does not hold.
-    writeAtomic(oidsFile(commonDir), JSON.stringify({ commit: s.commit, o }));
-    file.columns = { ...columns, o: "" };
-  } else file.rows = sorted.map((r) => [r.oid, r.value as { number: number }]);
-  writeAtomic(kindFile(commonDir, kind), JSON.stringify(file));
+  const meta = { commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
+  if (kind !== "tasks") {
+    writeAtomic(kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
+    return;
+  }
+  let table: Buffer;
+  try {
+    table = encodeTaskTable(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })), meta);
+  } catch {
+    return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
+  }
+  writeAtomic(kindFile(commonDir, kind), table);
 }
 
-function writeAtomic(path: string, text: string): void {
+function writeAtomic(path: string, text: string | Uint8Array): void {
   try {
     mkdirSync(join(path, ".."), { recursive: true });
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -172,9 +170,7 @@ async function listOrNull(db: ObjectDb, oid: string): Promise<TreeEntry[] | stri
  * read (in one `git cat-file --batch` when there are many).
  */
 export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: string, commit: string, rootTree: string, kind: K, prev: KindState<SummaryTypes[K]> | null): Promise<KindState<SummaryTypes[K]>> {
-  // A tasks cache loaded for reading has no blob ids yet; without them it cannot be refreshed.
-  const usable = prev && (kind !== "tasks" || prev.rows.size === 0 || prev.rows.values().next().value!.oid !== "" || loadTaskOids(gitDir, prev as KindState<unknown>));
-  const old = (usable ? prev : emptyKind(commit)) as KindState<unknown>;
+  const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
   let shards: TreeEntry[] = [];

@@ -5,7 +5,7 @@ import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v4.json");
+const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v5.bin");
 
 /** Every cache file's content, to put back later as a stale cache. */
 function snapshotCache(dir: string): Map<string, string> {
@@ -84,10 +84,12 @@ describe("the read cache changes no answer", () => {
     for (let i = 0; i < 5; i++) await ok(dir, ["task", "create", "--title", `t${i}`, "--role", "engineer"]);
     const first = (await ok(dir, ["task", "list", "--json"])).stdout;
     expect(existsSync(cacheOf(dir))).toBe(true);
-    const file = JSON.parse(readFileSync(cacheOf(dir), "utf8"));
-    writeFileSync(cacheOf(dir), JSON.stringify({ ...file, version: 999 }));
+    const file = readFileSync(cacheOf(dir));
+    writeFileSync(cacheOf(dir), Buffer.concat([Buffer.from("PTT0"), file.subarray(4)])); // another version's table
     expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
-    writeFileSync(cacheOf(dir), "{ not json");
+    writeFileSync(cacheOf(dir), file.subarray(0, file.length - 30)); // cut short
+    expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
+    writeFileSync(cacheOf(dir), "{ not a table");
     expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
     expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")).toHaveLength(5);
   });
@@ -99,14 +101,15 @@ describe("the read cache changes no answer", () => {
     await ok(dir, ["task", "list"]);
     const backup = join(dir, "cache.bak");
     copyFileSync(cacheOf(dir), backup);
-    writeFileSync(cacheOf(dir), readFileSync(backup, "utf8").replace("real title", "forged title"));
+    // Same length, so the table stays well-formed: only its content lies.
+    writeFileSync(cacheOf(dir), Buffer.from(readFileSync(backup).toString("latin1").replace("real title", "fake title"), "latin1"));
     const bad = await runCli(["doctor", "--json"], { cwd: dir });
     expect(bad.exitCode).toBe(1);
     expect(JSON.stringify(jsonData(bad, "doctor").findings)).toContain("E_CACHE_MISMATCH");
     const fixed = await runCli(["doctor", "--fix"], { cwd: dir });
     expect(fixed.exitCode, fixed.stderr).toBe(0);
     expect(fixed.stdout).toContain("rebuilt the read cache");
-    expect(readFileSync(cacheOf(dir), "utf8")).toContain("real title");
+    expect(readFileSync(cacheOf(dir)).toString("latin1")).toContain("real title");
     expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")[0].title).toBe("real title");
   });
 });
