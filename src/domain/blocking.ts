@@ -24,5 +24,14 @@ export function blockingState(task: Pick<Task, "dependencies">, lookup: TaskLook
 
 /** Ready = TODO or READY with nothing blocking it. */
 export function isReady(task: Pick<Task, "status" | "dependencies">, lookup: TaskLookup): boolean {
-  return (task.status === "TODO" || task.status === "READY") && blockingState(task, lookup).blockedBy.length === 0;
+  return (task.status === "TODO" || task.status === "READY") && !isBlocked(task, lookup);
+}
+
+/** Whether any dependency blocks the task: `blockingState(...).blockedBy.length > 0` without building the lists (asked of every task by list questions). */
+export function isBlocked(task: Pick<Task, "dependencies">, lookup: TaskLookup): boolean {
+  for (const n of task.dependencies) {
+    const status = lookup(n)?.status;
+    if (status !== "COMPLETE" && status !== "REVIEW") return true;
+  }
+  return false;
 }

@@ -34,7 +34,9 @@ export interface Dashboard {
   duplicateNames: string[];
   report: Report;
   epics: EpicDetail[];
+  /** The most urgent blocked tasks (a dashboard is a glance: `task blocked` lists them all) and how many there are. */
   blocked: Task[];
+  blockedTotal: number;
   reviews: Review[];
   orphanedClaims: Array<{ task: Task; mission: Mission | null }>;
   recent: ActivityCommit[];

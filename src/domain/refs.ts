@@ -1,13 +1,13 @@
 import { epicId, taskId } from "./ids.js";
 import type { Epic } from "./schemas/epic.js";
-import type { TaskSummary } from "./schemas/task.js";
+import type { TaskMap } from "./task-index.js";
 
 /**
  * The records a result refers to, so views can name them by id (`ENG-H-0007`, `EPC-H-0001`):
  * an id is derived from the record's current role and priority, not stored.
  */
 export interface Refs {
-  tasks: Map<number, TaskSummary>;
+  tasks: TaskMap;
   epics: Map<number, Epic>;
 }
 

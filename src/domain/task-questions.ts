@@ -1,4 +1,4 @@
-import { blockingState, isReady, type TaskLookup } from "./blocking.js";
+import { isBlocked, isReady, type TaskLookup } from "./blocking.js";
 import { transitiveDependencies } from "./dependency-graph.js";
 import { priorityRank } from "./priority.js";
 import type { TaskSummary as Task, Task as FullTask } from "./schemas/task.js";
@@ -6,9 +6,12 @@ import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
 /** Ready tasks of a role, most urgent first: priority, then age (creation), then number. */
 export function nextTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup, role: Task["role"] | null): T[] {
+  // Keys computed once per task, not once per comparison: at 50,000 tasks a sort compares ~10^5 times.
   return tasks
     .filter((t) => (role === null || t.role === role) && isReady(t, lookup))
-    .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.createdAt.localeCompare(b.createdAt) || a.number - b.number);
+    .map((t) => ({ t, rank: priorityRank(t.priority), at: t.createdAt }))
+    .sort((a, b) => a.rank - b.rank || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || a.t.number - b.t.number)
+    .map((x) => x.t);
 }
 
 export interface Report {
@@ -28,7 +31,7 @@ export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
 /** Open tasks with at least one blocking dependency, most urgent first. */
 export function blockedTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup): T[] {
   return tasks
-    .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED" && blockingState(t, lookup).blockedBy.length > 0)
+    .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED" && isBlocked(t, lookup))
     .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.number - b.number);
 }
 

@@ -47,9 +47,10 @@ export function dashboardText(d: DashboardView, style: Style): string {
     for (const e of d.epics) out.push(fitLine(style, ["  ", `${e.id} `, { text: bar(e.progress.percent / 100, 16, style), raw: true }, ` ${`${e.progress.complete}/${e.progress.total}`.padStart(5)} ${`${e.progress.percent}%`.padStart(4)} `, { text: e.status.padEnd(9), color: e.status === "COMPLETE" ? p.green : undefined }, e.title]));
   }
 
-  if (d.blocked.length > 0) {
-    out.push("", heading(style, "Blocked", d.blocked.length));
+  if (d.blockedTotal > 0) {
+    out.push("", heading(style, "Blocked", d.blockedTotal));
     for (const t of d.blocked) out.push(fitLine(style, ["  ", t.id, " ← ", { text: t.blockedBy.join(", "), color: p.red }, "  ", t.title]));
+    if (d.blockedTotal > d.blocked.length) out.push(p.dim(`  … and ${d.blockedTotal - d.blocked.length} more: pantheon task blocked`));
   }
 
   if (d.reviews.length > 0) {

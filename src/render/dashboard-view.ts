@@ -23,6 +23,7 @@ export interface DashboardView {
   tasks: Pick<Report, "byStatus" | "completionRate"> & { total: number };
   epics: EpicView[];
   blocked: TaskSummaryView[];
+  blockedTotal: number;
   reviews: ReviewView[];
   orphanedClaims: Array<TaskSummaryView & { endedMission: string | null }>;
   recent: ActivityEntry[];
@@ -39,6 +40,7 @@ export function dashboardView(d: Dashboard): DashboardView {
     tasks: { total: d.report.total, byStatus: d.report.byStatus, completionRate: d.report.completionRate },
     epics: d.epics.map(epicView),
     blocked: d.blocked.map(t),
+    blockedTotal: d.blockedTotal,
     reviews: d.reviews.map((r) => reviewView(r, d.refs)),
     orphanedClaims: d.orphanedClaims.map((o) => ({ ...t(o.task), endedMission: o.mission ? missionId(o.mission.number) : null })),
     recent: d.recent.map((c) => ({

@@ -9,6 +9,9 @@ import { epicDetail, findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
 import { reviewRefs } from "./reviews.js";
 
+/** Blocked tasks a dashboard shows; past that it counts them and points to `task blocked`. */
+const DASHBOARD_BLOCKED = 15;
+
 /** Everything the Director looks at, from one snapshot; `epic` and `role` narrow it. */
 export async function buildDashboard(ctx: Context, o: { epic?: string; role?: TaskRole; recent?: number }): Promise<Dashboard> {
   const store = await ctx.store();
@@ -25,13 +28,15 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const active = allMissions.filter((m) => m.status === "ACTIVE" && (!o.role || m.role === o.role));
   const reviews = allReviews.filter((r) => r.status === "PENDING" && (r.task === null ? !focus && !o.role : tasks.some((t) => t.number === r.task)));
   await reviewRefs(snap, reviews, refs);
+  const blocked = blockedTasks(tasks, lookup);
   return {
     project,
     missions: active.map((mission) => ({ mission, claims: all.filter((t) => t.mission === mission.number && activeClaimant(t) !== null) })),
     duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
     report: taskReport(tasks),
     epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, all, refs)).filter((e) => !o.role || e.tasks.some(inScope)),
-    blocked: blockedTasks(tasks, lookup),
+    blocked: blocked.slice(0, DASHBOARD_BLOCKED),
+    blockedTotal: blocked.length,
     reviews,
     orphanedClaims: tasks
       .filter((t) => activeClaimant(t) !== null && (t.mission === null || missionByNumber.get(t.mission)?.status !== "ACTIVE"))

@@ -1,3 +1,4 @@
+import { TaskIndex } from "../domain/task-index.js";
 import { NotFoundError } from "../errors.js";
 import { blockingState, type BlockingState } from "../domain/blocking.js";
 import { parseTaskRef, printable, taskId } from "../domain/ids.js";
@@ -47,7 +48,7 @@ export async function loadRefs(snap: Snapshot, task: Task, into: Refs = emptyRef
 /** Every task and epic, for list-type commands (corrupt records skipped with a warning). */
 export async function loadAllRefs(snap: Snapshot): Promise<Refs> {
   const [tasks, epics] = await Promise.all([snap.taskSummaries(), snap.all("epics")]);
-  return { tasks: new Map(tasks.map((t) => [t.number, t])), epics: new Map(epics.map((e) => [e.number, e])) };
+  return { tasks: new TaskIndex(tasks), epics: new Map(epics.map((e) => [e.number, e])) };
 }
 
 export function blockingOf(task: Task, refs: Refs): BlockingState {

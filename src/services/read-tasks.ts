@@ -1,5 +1,5 @@
 import { sameName } from "../domain/actor.js";
-import { blockingState, isReady } from "../domain/blocking.js";
+import { isBlocked, isReady } from "../domain/blocking.js";
 import { allowedActions } from "../domain/task-lifecycle.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
@@ -56,7 +56,7 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
     if (f.priority && !f.priority.includes(t.priority)) return false;
     if (f.epic !== undefined && t.epic !== f.epic) return false;
     if (f.claimedBy !== undefined && !sameName(t.claimedBy, f.claimedBy)) return false;
-    if (f.blocked && !(isOpen(t.status) && blockingState(t, lookup).blockedBy.length > 0)) return false;
+    if (f.blocked && !(isOpen(t.status) && isBlocked(t, lookup))) return false;
     if (f.ready && !isReady(t, lookup)) return false;
     return true;
   });

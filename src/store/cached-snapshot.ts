@@ -45,6 +45,8 @@ export class CachedSnapshot extends RecordSnapshot {
     const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
     for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
     if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
+    const fast = k.rows.ordered?.();
+    if (fast) return fast;
     // Rows are stored in number order; only a refresh or the journal appends out of order.
     const values: T[] = new Array(k.rows.size);
     let i = 0;

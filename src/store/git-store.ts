@@ -112,7 +112,7 @@ export class GitStore implements Store {
           let caughtUp: number | null = null;
           if (prev) {
             // The memo may be shared with a snapshot of an earlier commit: applied to a copy.
-            const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: new Map(prev.rows), bad: new Map(prev.bad) } : prev;
+            const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: prev.rows.copy?.() ?? new Map(prev.rows), bad: new Map(prev.bad) } : prev;
             journal ??= readJournal(commonDir);
             caughtUp = applyJournal(own, kind, journal, tip);
             if (caughtUp !== null) prev = own;

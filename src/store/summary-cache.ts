@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorruptRecordError } from "../errors.js";
 import type { Epic } from "../domain/schemas/epic.js";
@@ -11,7 +11,9 @@ import { parseRecordFile, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
-import { decodeTaskTable, encodeTaskTable, type TaskTable } from "./task-table.js";
+import { TableRows } from "./table-rows.js";
+import { BlockFile } from "./block-file.js";
+import { decodeTaskTable, encodeTaskTable, type EncodedTable, type TaskTable } from "./task-table.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { listTree, TreeTooLargeError } from "./tree-edit.js";
 
@@ -35,11 +37,23 @@ export interface Row<T> {
   value: T;
 }
 
+/** A kind's rows by number: a Map, or for tasks a table with changes on top (table-rows.ts). */
+export interface RowMap<T> extends Iterable<[number, Row<T>]> {
+  readonly size: number;
+  get(n: number): Row<T> | undefined;
+  set(n: number, row: Row<T>): unknown;
+  delete(n: number): boolean;
+  entries(): Iterable<[number, Row<T>]>;
+  /** The values in number order, when the map can give them without sorting. */
+  ordered?(): T[];
+  copy?(): RowMap<T>;
+}
+
 /** One kind as cached at `commit`: its shards, a row per record, and what was wrong. */
 export interface KindState<T> {
   commit: string;
   shards: Map<string, string>;
-  rows: Map<number, Row<T>>;
+  rows: RowMap<T>;
   /** Unreadable records, by path: [blob id, message]; reported again on every list without re-reading. */
   bad: Map<string, [string, string]>;
   stray: string[];
@@ -108,19 +122,44 @@ export function loadKind<K extends RecordKind>(commonDir: string, kind: K): Kind
   return { commit: file.commit, shards: new Map(Object.entries(file.shards)), rows, bad: new Map(Object.entries(file.bad)), stray: file.stray, reread: 0 };
 }
 
+/** The tasks' titles and timestamps, and their blob ids, at `commit`: immutable, named by it. */
+function sideFile(commonDir: string, commit: string, what: "text" | "oids"): string {
+  return join(cacheDir(commonDir), `tasks-v${CACHE_VERSION}-${commit}.${what}`);
+}
+
 function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
   let table: TaskTable | null;
   try {
-    table = decodeTaskTable(readFileSync(kindFile(commonDir, "tasks")));
+    table = decodeTaskTable(readFileSync(kindFile(commonDir, "tasks")), (h) => {
+      // Checked now, read later block by block: a missing or short file means no cache at all.
+      const text = sideFile(commonDir, h.commit, "text");
+      const oids = sideFile(commonDir, h.commit, "oids");
+      if (statSync(text).size !== h.textBytes || statSync(oids).size !== h.oidBytes) throw new Error("side files do not match");
+      return { text: new BlockFile(text, h.textBytes), oids: new BlockFile(oids, h.oidBytes) };
+    });
   } catch {
     return null;
   }
   if (!table) return null;
   // Rows are views into the table: nothing is decoded until a field is read.
-  const rows = new Map<number, Row<TaskSummary>>();
-  for (let i = 0; i < table.count; i++) rows.set(table.n[i]!, table.row(i));
   const m = table.meta;
-  return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows, bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
+  return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows: new TableRows(table), bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
+}
+
+/** Side files of other commits, once no read can still be using them (a read takes well under this). */
+const SIDE_FILE_GRACE_MS = 60_000;
+
+function sweepSideFiles(commonDir: string, keep: string): void {
+  try {
+    for (const f of readdirSync(cacheDir(commonDir))) {
+      const m = /^tasks-v\d+-([0-9a-f]{40})\.(text|oids)$/.exec(f);
+      if (!m || m[1] === keep) continue;
+      const path = join(cacheDir(commonDir), f);
+      if (Date.now() - statSync(path).mtimeMs > SIDE_FILE_GRACE_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // a concurrent sweep got there first: harmless
+  }
 }
 
 /** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
@@ -131,13 +170,17 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     writeAtomic(kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
     return;
   }
-  let table: Buffer;
+  let table: EncodedTable;
   try {
     table = encodeTaskTable(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })), meta);
   } catch {
     return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
   }
-  writeAtomic(kindFile(commonDir, kind), table);
+  // The side files first: a columns file never names a commit whose side files are not there.
+  writeAtomic(sideFile(commonDir, s.commit, "text"), table.text);
+  writeAtomic(sideFile(commonDir, s.commit, "oids"), table.oids);
+  writeAtomic(kindFile(commonDir, kind), table.columns);
+  sweepSideFiles(commonDir, s.commit);
 }
 
 function writeAtomic(path: string, text: string | Uint8Array): void {

@@ -1,20 +1,25 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
 import { toTaskSummary } from "../domain/task-summary.js";
+import type { BlockFile } from "./block-file.js";
 
 /**
- * The tasks' read cache as one binary file of typed columns. At 50,000 tasks a JSON cache took
- * ~16 ms to parse and ~25 ms more to turn into objects; this one is read as a single buffer and
- * its rows are views (`TaskRow`) that decode a field when it is asked for: a report reads no
- * title, a page of 50 decodes 50. Local and disposable, so native byte order is fine (a file
- * of another order is simply not loaded).
+ * The tasks' read cache as binary typed columns, in three files. At 50,000 tasks a JSON cache
+ * took ~16 ms to parse and ~25 ms more to turn into objects; here the columns every question
+ * needs (numbers, status, role, priority, epic, mission, claimant, dependencies: ~1.6 MB) are one
+ * buffer, and each row (`TaskRow`) decodes a field when it is asked for. Titles and timestamps
+ * (the text file) and blob ids (the oids file) are read block by block, only when asked for:
+ * a report reads neither, a page of 50 reads one block of titles. Local and disposable, so
+ * native byte order is fine (a file of another order is simply not loaded).
  *
- * Layout: "PTT1", header length (u32), header JSON (commit, shards, problems, names, section
- * offsets), then 8-aligned sections: numbers, status/role/priority codes, epic, mission,
- * claimant and completer (indexes into `names`, 0 = none), dependency and former-number lists
- * (offsets + values), string offsets (title, created, updated; UTF-16 units) into one text,
- * the text (UTF-8) and the blob ids (20 bytes a row).
+ * Columns file: "PTT1", header length (u32), header JSON (commit, shards, problems, names,
+ * section offsets, sizes of the other two files), then 8-aligned sections: numbers,
+ * status/role/priority codes, epic, mission, claimant and completer (indexes into `names`,
+ * 0 = none), dependency and former-number lists (offsets + values). Text file: byte offsets
+ * (u32, three a row: title, created, updated) then the UTF-8 text. Oids file: 20 bytes a row.
  */
 const MAGIC = "PTT1";
+/** Text fields read one by one before the whole text file is read instead. */
+const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 const STATUSES = ["TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "ABORTED"] as const;
@@ -25,7 +30,7 @@ const STATUS_CODE = code(STATUSES);
 const ROLE_CODE = code(ROLES);
 const PRIORITY_CODE = code(PRIORITIES);
 
-type Section = "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv" | "so" | "text" | "oid";
+type Section = "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv";
 
 export interface TableMeta {
   commit: string;
@@ -39,10 +44,20 @@ interface Header extends TableMeta {
   count: number;
   names: string[];
   sections: Record<Section, [number, number]>;
+  textBytes: number;
+  oidBytes: number;
+  /** Every title and timestamp is ASCII: byte offsets are then string offsets. */
+  ascii: boolean;
+}
+
+export interface EncodedTable {
+  columns: Buffer;
+  text: Buffer;
+  oids: Buffer;
 }
 
 /** Encodes rows (in number order) with the cache's bookkeeping. */
-export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid: string }>, meta: TableMeta): Buffer {
+export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid: string }>, meta: TableMeta): EncodedTable {
   const N = rows.length;
   const names = new Map<string, number>();
   const name = (s: string | null) => (s === null ? 0 : (names.get(s) ?? names.set(s, names.size + 1).get(s)!));
@@ -54,7 +69,7 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
   const deps: number[] = [];
   const former: number[] = [];
   const so = new Uint32Array(3 * N + 1);
-  const texts: string[] = [];
+  const texts: Buffer[] = [];
   const oid = Buffer.alloc(20 * N);
   let at = 0;
   rows.forEach(({ summary: t, oid: id }, i) => {
@@ -73,9 +88,10 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     fOff[i] = former.length;
     former.push(...t.formerNumbers);
     for (const [k, text] of [t.title, t.createdAt, t.updatedAt].entries()) {
+      const b = Buffer.from(text, "utf8");
       so[3 * i + k] = at;
-      texts.push(text);
-      at += text.length;
+      texts.push(b);
+      at += b.length;
     }
     oid.write(id, 20 * i, "hex");
   });
@@ -85,22 +101,23 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
   const parts: Record<Section, Uint8Array> = {
     n: bytes(n), s, r, p, e: bytes(e), m: bytes(m), cl: bytes(cl), cb: bytes(cb),
     do: bytes(dOff), dv: bytes(Uint32Array.from(deps)), fo: bytes(fOff), fv: bytes(Uint32Array.from(former)),
-    so: bytes(so), text: Buffer.from(texts.join(""), "utf8"), oid,
   };
+  const text = Buffer.concat([bytes(so), ...texts]);
+  const ascii = texts.every((b) => b.every((x) => x < 0x80));
   const sections = {} as Record<Section, [number, number]>;
   let offset = 0;
   for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) {
     sections[k] = [offset, b.length];
     offset = align(offset + b.length);
   }
-  const header: Header = { ...meta, le: LITTLE_ENDIAN, count: N, names: [...names.keys()], sections };
+  const header: Header = { ...meta, le: LITTLE_ENDIAN, count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
   const head = Buffer.from(`${MAGIC}0000${JSON.stringify(header)}`, "utf8");
   head.writeUInt32LE(head.length - 8, 4);
   const start = align(head.length);
-  const out = Buffer.alloc(start + offset);
-  head.copy(out);
-  for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) out.set(b, start + sections[k][0]);
-  return out;
+  const columns = Buffer.alloc(start + offset);
+  head.copy(columns);
+  for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) columns.set(b, start + sections[k][0]);
+  return { columns, text, oids: oid };
 }
 
 function known(codes: Map<string, number>, v: string): number {
@@ -112,20 +129,33 @@ function known(codes: Map<string, number>, v: string): number {
 const align = (x: number) => (x + 7) & ~7;
 const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** A decoded table; null for anything that is not one (another version, another byte order, damage). */
-export function decodeTaskTable(file: Buffer): TaskTable | null {
+/** The header of a columns file: what the other two files must hold. */
+export function tableHeader(file: Buffer): Header | null {
   try {
     if (file.toString("latin1", 0, 4) !== MAGIC) return null;
-    const len = file.readUInt32LE(4);
-    const header = JSON.parse(file.toString("utf8", 8, 8 + len)) as Header;
-    if (header.le !== LITTLE_ENDIAN) return null;
+    const header = JSON.parse(file.toString("utf8", 8, 8 + file.readUInt32LE(4))) as Header;
+    return header.le === LITTLE_ENDIAN ? header : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A decoded table, its text and oids read through `files` when first asked for; null for
+ * anything that is not a table (another version, another byte order, damage).
+ */
+export function decodeTaskTable(file: Buffer, files: (h: Header) => { text: BlockFile; oids: BlockFile }): TaskTable | null {
+  const header = tableHeader(file);
+  if (!header) return null;
+  try {
     // Typed arrays need aligned offsets: a buffer from readFileSync normally is; copy if not.
     let buf = file;
     if (file.byteOffset % 8 !== 0) {
       buf = Buffer.alloc(file.length); // never pooled: offset 0
       file.copy(buf);
     }
-    return new TaskTable(header, buf, align(8 + len));
+    const { text, oids } = files(header);
+    return new TaskTable(header, buf, align(8 + file.readUInt32LE(4)), text, oids);
   } catch {
     return null;
   }
@@ -146,13 +176,16 @@ export class TaskTable {
   readonly dv: Uint32Array;
   readonly fo: Uint32Array;
   readonly fv: Uint32Array;
-  readonly so: Uint32Array;
   readonly names: string[];
-  private readonly textBytes: Buffer;
-  private readonly oids: Buffer;
-  private decoded: string | undefined;
+  private readonly ascii: boolean;
 
-  constructor(h: Header, buf: Buffer, start: number) {
+  constructor(
+    h: Header,
+    buf: Buffer,
+    start: number,
+    private readonly textFile: BlockFile,
+    private readonly oidFile: BlockFile,
+  ) {
     const view = (k: Section) => {
       const [off, len] = h.sections[k];
       if (start + off + len > buf.length) throw new Error("truncated");
@@ -170,25 +203,39 @@ export class TaskTable {
     this.count = N;
     this.meta = { commit: h.commit, shards: h.shards, bad: h.bad, stray: h.stray };
     this.names = h.names;
+    this.ascii = h.ascii === true;
     [this.n, this.e, this.m, this.cl, this.cb] = [u32("n"), u32("e"), u32("m"), u32("cl"), u32("cb")];
     [this.s, this.r, this.p] = [u8("s"), u8("r"), u8("p")];
-    [this.do, this.dv, this.fo, this.fv, this.so] = [u32("do"), u32("dv"), u32("fo"), u32("fv"), u32("so")];
-    const shared = (k: Section) => Buffer.from(buf.buffer, ...view(k));
-    this.textBytes = shared("text");
-    this.oids = shared("oid");
-    if ([this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) || this.do.length !== N + 1 || this.so.length !== 3 * N + 1 || this.oids.length !== 20 * N) {
+    [this.do, this.dv, this.fo, this.fv] = [u32("do"), u32("dv"), u32("fo"), u32("fv")];
+    if ([this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) || this.do.length !== N + 1 || this.fo.length !== N + 1 || h.oidBytes !== 20 * N || h.textBytes < 4 * (3 * N + 1)) {
       throw new Error("inconsistent");
     }
   }
 
-  /** The titles and timestamps, decoded once, on first use (a report never needs them). */
+  /** A title (k = 0) or timestamp (1 created, 2 updated), from the text file. */
   text(i: number, k: 0 | 1 | 2): string {
-    this.decoded ??= this.textBytes.toString("utf8");
-    return this.decoded.slice(this.so[3 * i + k], this.so[3 * i + k + 1]);
+    // A question that reads many (ordering thousands of ready tasks by age) is better served by
+    // reading the whole file once and slicing one string, which ASCII text allows.
+    if (this.whole === undefined && ++this.textReads > WHOLE_AFTER) this.whole = this.ascii ? this.readWhole() : null;
+    if (this.whole) return this.whole.text.slice(this.whole.offsets[3 * i + k], this.whole.offsets[3 * i + k + 1]);
+    const base = 4 * (3 * this.count + 1);
+    const from = this.textFile.u32(4 * (3 * i + k));
+    const to = this.textFile.u32(4 * (3 * i + k + 1));
+    return this.textFile.bytes(base + from, to - from).toString("utf8");
+  }
+
+  private textReads = 0;
+  private whole: { offsets: Uint32Array; text: string } | null | undefined;
+
+  private readWhole(): { offsets: Uint32Array; text: string } {
+    const base = 4 * (3 * this.count + 1);
+    const all = this.textFile.bytes(0, this.textFile.size);
+    // BlockFile's buffer is never pooled, so its offset suits a Uint32Array.
+    return { offsets: new Uint32Array(all.buffer, all.byteOffset, 3 * this.count + 1), text: all.toString("latin1", base) };
   }
 
   oid(i: number): string {
-    return this.oids.toString("hex", 20 * i, 20 * i + 20);
+    return this.oidFile.bytes(20 * i, 20).toString("hex");
   }
 
   name(k: number): string | null {
@@ -200,13 +247,20 @@ export class TaskTable {
   }
 }
 
-const list = (offsets: Uint32Array, values: Uint32Array, i: number): number[] => Array.from(values.subarray(offsets[i], offsets[i + 1]));
+function list(offsets: Uint32Array, values: Uint32Array, i: number): number[] {
+  const from = offsets[i]!;
+  const out = new Array<number>(offsets[i + 1]! - from);
+  for (let k = 0; k < out.length; k++) out[k] = values[from + k]!;
+  return out;
+}
 
 /**
  * One task of a table: a TaskSummary whose fields are read from the columns when asked for,
  * and a cache row (`oid`, `value`). JSON.stringify sees a plain summary (toJSON).
  */
 export class TaskRow implements TaskSummary {
+  // Dependencies are walked again and again (blocking, readiness): decoded once per row.
+  private deps: number[] | undefined;
   constructor(
     private readonly t: TaskTable,
     private readonly i: number,
@@ -216,7 +270,7 @@ export class TaskRow implements TaskSummary {
   get status() { return STATUSES[this.t.s[this.i]!]!; }
   get role() { return ROLES[this.t.r[this.i]!]!; }
   get priority() { return PRIORITIES[this.t.p[this.i]!]!; }
-  get dependencies() { return list(this.t.do, this.t.dv, this.i); }
+  get dependencies() { return (this.deps ??= list(this.t.do, this.t.dv, this.i)); }
   get epic() { return this.t.e[this.i] || null; }
   get claimedBy() { return this.t.name(this.t.cl[this.i]!); }
   get mission() { return this.t.m[this.i] || null; }

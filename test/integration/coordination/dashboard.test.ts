@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
@@ -185,6 +185,23 @@ describe("dashboard for a person", () => {
       expect(r.stdout).not.toContain("\u001b[2J");
       expect(r.stdout).not.toContain("\u0007");
     }
+  });
+
+  it("shows the 15 most urgent blocked tasks and counts the rest, pointing to task blocked", async () => {
+    const p = await project();
+    const import_ = [{ key: "root", title: "Root", role: "architect" }, ...Array.from({ length: 18 }, (_, i) => ({ key: `b${i}`, title: `Blocked ${i}`, role: "engineer", priority: i === 17 ? "critical" : "medium", depends_on: ["root"] }))];
+    const file = `${p.dir}/import.json`;
+    writeFileSync(file, JSON.stringify(import_));
+    await p.ok(["task", "import", file]);
+    const text = (await p.ok(["dashboard"])).stdout;
+    const section = text.split("== Blocked (18)")[1]!.split("\n\n")[0]!;
+    expect(section.split("\n").filter((l) => l.includes("Blocked "))).toHaveLength(15);
+    expect(section).toContain("Blocked 17"); // the critical one comes first
+    expect(section).toContain("… and 3 more: pantheon task blocked");
+    const d = await p.json(["dashboard"], "dashboard");
+    expect(d.blocked).toHaveLength(15);
+    expect(d.blockedTotal).toBe(18);
+    expect(await p.json(["task", "blocked"], "tasks")).toHaveLength(18);
   });
 
   it("an empty project still draws", async () => {

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { toTaskSummary } from "../../../src/domain/task-summary.js";
-import { decodeTaskTable, encodeTaskTable } from "../../../src/store/task-table.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BlockFile } from "../../../src/store/block-file.js";
+import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/task-table.js";
+import { TableRows } from "../../../src/store/table-rows.js";
 
 const meta = { commit: "c".repeat(40), shards: { "01": "a".repeat(40) }, bad: { "tasks/02/2.json": ["b".repeat(40), "not valid JSON"] as [string, string] }, stray: ["tasks/x"] };
 
@@ -21,12 +26,20 @@ const summary = fc.record({
   formerNumbers: fc.array(fc.integer({ min: 1, max: 100000 }), { maxLength: 2 }),
 });
 
+/** Decodes an encoded table with its side files on disk, as the cache reads them. */
+function decode(enc: EncodedTable, columns: Buffer = enc.columns) {
+  const dir = mkdtempSync(join(tmpdir(), "pantheon-table-"));
+  writeFileSync(join(dir, "text"), enc.text);
+  writeFileSync(join(dir, "oids"), enc.oids);
+  return decodeTaskTable(columns, (h) => ({ text: new BlockFile(join(dir, "text"), h.textBytes), oids: new BlockFile(join(dir, "oids"), h.oidBytes) }));
+}
+
 describe("the tasks' binary cache table", () => {
   it("gives back every summary, blob id and piece of bookkeeping it was given", () => {
     fc.assert(
       fc.property(fc.array(summary, { maxLength: 40 }), (xs) => {
         const rows = xs.map((x, i) => ({ summary: { number: i * 3 + 1, ...x } as TaskSummary, oid: (i % 16).toString(16).repeat(40) }));
-        const t = decodeTaskTable(encodeTaskTable(rows, meta))!;
+        const t = decode(encodeTaskTable(rows, meta))!;
         expect(t.meta).toEqual(meta);
         expect(t.count).toBe(rows.length);
         rows.forEach((r, i) => {
@@ -41,18 +54,67 @@ describe("the tasks' binary cache table", () => {
     );
   });
 
+  it("reads titles one by one, then the whole text at once, alike for ASCII and other text", () => {
+    for (const word of ["plain", "ünïcode 名前 🔐"]) {
+      const rows = Array.from({ length: 400 }, (_, i) => ({ summary: { number: i + 1, title: `${word} ${i}`, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `c${i}`, updatedAt: `u${i}`, formerNumbers: [] } as TaskSummary, oid: "f".repeat(40) }));
+      const t = decode(encodeTaskTable(rows, meta))!;
+      for (let round = 0; round < 2; round++) rows.forEach((r, i) => expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]));
+    }
+  });
+
   it("reads a table from an unaligned buffer, and refuses what is not one", () => {
     const file = encodeTaskTable([{ summary: { number: 7, title: "t", role: "engineer", priority: "LOW", status: "TODO", dependencies: [3], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] }, oid: "f".repeat(40) }], meta);
-    const unaligned = Buffer.concat([Buffer.alloc(3), file]).subarray(3);
-    expect(decodeTaskTable(unaligned)!.row(0).dependencies).toEqual([3]);
-    expect(decodeTaskTable(Buffer.from("PTT0" + file.toString("latin1").slice(4), "latin1"))).toBeNull();
-    expect(decodeTaskTable(file.subarray(0, file.length - 8))).toBeNull();
-    expect(decodeTaskTable(Buffer.from("{}"))).toBeNull();
+    const unaligned = Buffer.concat([Buffer.alloc(3), file.columns]).subarray(3);
+    expect(decode(file, unaligned)!.row(0).dependencies).toEqual([3]);
+    expect(decode(file, Buffer.from("PTT0" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
+    expect(decode(file, file.columns.subarray(0, file.columns.length - 8))).toBeNull();
+    expect(decode(file, Buffer.from("{}"))).toBeNull();
   });
 
   it("will not store a value its columns cannot hold", () => {
     const base = { number: 1, title: "t", role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] } as TaskSummary;
     expect(() => encodeTaskTable([{ summary: { ...base, dependencies: [2 ** 33] }, oid: "f".repeat(40) }], meta)).toThrow(/out of range/);
     expect(() => encodeTaskTable([{ summary: { ...base, status: "LATER" as never }, oid: "f".repeat(40) }], meta)).toThrow(/unknown value/);
+  });
+});
+
+describe("TableRows: a table with the journal's changes on top", () => {
+  const summary = (number: number, title: string): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
+  const table = () => decode(encodeTaskTable([2, 4, 6, 8].map((n) => ({ summary: summary(n, `t${n}`), oid: String(n).repeat(40) })), meta))!;
+
+  it("answers like a Map of the table's rows with the changes applied, in number order", () => {
+    const rows = new TableRows(table());
+    expect(rows.size).toBe(4);
+    expect(rows.get(4)!.value.title).toBe("t4");
+    expect(rows.get(4)!.oid).toBe("4".repeat(40));
+    expect(rows.get(5)).toBeUndefined();
+    rows.set(4, { oid: "a".repeat(40), value: summary(4, "t4 again") });
+    rows.set(9, { oid: "b".repeat(40), value: summary(9, "t9") });
+    expect(rows.delete(2)).toBe(true);
+    expect(rows.delete(3)).toBe(false);
+    const copy = rows.copy();
+    rows.set(5, { oid: "c".repeat(40), value: summary(5, "t5") }); // below the table's last number
+    expect(rows.size).toBe(5);
+    expect(rows.ordered().map((t) => t.title)).toEqual(["t4 again", "t5", "t6", "t8", "t9"]);
+    expect([...rows].map(([n, r]) => `${n}:${r.value.title}`).sort()).toEqual(["4:t4 again", "5:t5", "6:t6", "8:t8", "9:t9"]);
+    expect(copy.size).toBe(4); // a copy does not see later changes
+    expect(copy.ordered().map((t) => t.number)).toEqual([4, 6, 8, 9]);
+  });
+});
+
+describe("BlockFile", () => {
+  it("reads any range across 64 KB blocks, in any order, and reports a removed file as a retryable error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pantheon-blocks-"));
+    const data = Buffer.alloc(300_000);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 251;
+    writeFileSync(join(dir, "f"), data);
+    const f = new BlockFile(join(dir, "f"), data.length);
+    for (const [pos, len] of [[299_990, 10], [65_530, 20], [0, 4], [131_000, 70_000], [5, 299_995]]) {
+      expect(f.bytes(pos!, len!).equals(data.subarray(pos!, pos! + len!))).toBe(true);
+    }
+    expect(f.u32(65_534)).toBe(data.readUInt32LE(65_534));
+    expect(() => f.bytes(299_999, 2)).toThrow(RangeError);
+    const gone = new BlockFile(join(dir, "missing"), 10);
+    expect(() => gone.bytes(0, 1)).toThrow(/removed while this command read it/);
   });
 });
