@@ -29,12 +29,15 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const reviews = allReviews.filter((r) => r.status === "PENDING" && (r.task === null ? !focus && !o.role : tasks.some((t) => t.number === r.task)));
   await reviewRefs(snap, reviews, refs);
   const blocked = blockedTasks(tasks, lookup);
+  // One pass for every epic's tasks, and one for every mission's claims: not one pass each.
+  const byEpic = refs.epics.size > 0 && !focus ? groupBy(all, (t) => t.epic) : new Map<number | null, Task[]>();
+  const claimsByMission = active.length > 0 ? groupBy(all.filter((t) => activeClaimant(t) !== null), (t) => t.mission) : new Map<number | null, Task[]>();
   return {
     project,
-    missions: active.map((mission) => ({ mission, claims: all.filter((t) => t.mission === mission.number && activeClaimant(t) !== null) })),
+    missions: active.map((mission) => ({ mission, claims: claimsByMission.get(mission.number) ?? [] })),
     duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
     report: taskReport(tasks),
-    epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, all, refs)).filter((e) => !o.role || e.tasks.some(inScope)),
+    epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, byEpic.get(e.number) ?? [], refs)).filter((e) => !o.role || e.tasks.some(inScope)),
     blocked: blocked.slice(0, DASHBOARD_BLOCKED),
     blockedTotal: blocked.length,
     reviews,
@@ -46,6 +49,17 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
     epic: focus ? epicDetail(focus, all, refs) : null,
     role: o.role ?? null,
   };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    const list = out.get(k);
+    if (list) list.push(t);
+    else out.set(k, [t]);
+  }
+  return out;
 }
 
 export type { Dashboard };

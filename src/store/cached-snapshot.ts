@@ -4,7 +4,8 @@ import type { TaskSummary } from "../domain/task-summary.js";
 import type { RecordKind } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import type { RecordTypes } from "./record-schemas.js";
-import type { KindState, SummaryTypes } from "./summary-cache.js";
+import type { KindState, ProjectMemo, SummaryTypes } from "./summary-cache.js";
+import type { Project } from "../domain/schemas/project.js";
 
 const MAX_WARNINGS = 20;
 
@@ -22,6 +23,7 @@ export class CachedSnapshot extends RecordSnapshot {
     private readonly cache: <K extends RecordKind>(kind: K) => Promise<KindState<SummaryTypes[K]>>,
     /** Known without reading project.json when the cache head names this very commit. */
     private readonly knownVersion: number | null | undefined,
+    private readonly projectMemo: ProjectMemo,
   ) {
     super(source, commit, say, movedFrom);
   }
@@ -29,6 +31,19 @@ export class CachedSnapshot extends RecordSnapshot {
   override async checkVersion(): Promise<void> {
     if (this.knownVersion === undefined) return super.checkVersion();
     if (this.knownVersion !== null && this.knownVersion > SCHEMA_VERSION) throw new SchemaVersionError(this.knownVersion, SCHEMA_VERSION);
+  }
+
+  /**
+   * project.json as validated before, when its bytes are the same (most commands never change
+   * it): the dashboard and persona commands then load no schema library at all.
+   */
+  protected override async decodeProject(bytes: Buffer): Promise<Project> {
+    const text = bytes.toString("utf8");
+    const known = this.projectMemo.load();
+    if (known?.text === text) return known.record;
+    const record = await super.decodeProject(bytes);
+    this.projectMemo.save({ text, record });
+    return record;
   }
 
   override async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import { dropCacheFiles, kindFile, loadHead, loadKind, refreshKind, saveHead, saveKind, type KindState, type SummaryTypes } from "./summary-cache.js";
+import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, refreshKind, saveHead, saveKind, type KindState, type SummaryTypes } from "./summary-cache.js";
 import { RECORD_KINDS, type RecordKind } from "./layout.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -129,7 +129,7 @@ export class GitStore implements Store {
       return p as Promise<KindState<SummaryTypes[K]>>;
     };
     const known = head?.commit === tip ? head.schemaVersion : undefined;
-    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known);
+    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known, projectMemo(commonDir));
   }
 
   private async schemaVersionAt(commit: string): Promise<number | null> {

@@ -81,8 +81,13 @@ export class RecordSnapshot implements Snapshot {
     // Check the version before the schema: a newer layout may not parse, and must say "upgrade".
     const version = peekSchemaVersion(bytes);
     if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
-    this.projectCache = decodeRecord((await loadSchemas()).project, bytes, PROJECT_PATH, this.commit);
+    this.projectCache = await this.decodeProject(bytes);
     return this.projectCache;
+  }
+
+  /** Validates project.json (a subclass may remember what it validated before). */
+  protected async decodeProject(bytes: Buffer): Promise<Project> {
+    return decodeRecord((await loadSchemas()).project, bytes, PROJECT_PATH, this.commit);
   }
 
   async counters(): Promise<Counters> {

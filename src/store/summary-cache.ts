@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { CorruptRecordError } from "../errors.js";
 import type { Epic } from "../domain/schemas/epic.js";
 import type { Mission } from "../domain/schemas/mission.js";
+import type { Project } from "../domain/schemas/project.js";
+import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { Review } from "../domain/schemas/review.js";
 import type { Task } from "../domain/schemas/task.js";
 import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
@@ -100,6 +102,27 @@ export function loadHead(commonDir: string): CacheHead | null {
 
 export function saveHead(commonDir: string, head: CacheHead): void {
   writeAtomic(headFile(commonDir), JSON.stringify(head));
+}
+
+/** The project record as validated from exactly this text (project-v<N>.json). */
+export interface ProjectMemo {
+  load(): { text: string; record: Project } | null;
+  save(entry: { text: string; record: Project }): void;
+}
+
+export function projectMemo(commonDir: string): ProjectMemo {
+  const file = join(cacheDir(commonDir), `project-v${CACHE_VERSION}.json`);
+  return {
+    load() {
+      try {
+        const m = JSON.parse(readFileSync(file, "utf8")) as { text: string; record: Project; schema: number };
+        return m.schema === SCHEMA_VERSION && typeof m.text === "string" ? m : null;
+      } catch {
+        return null;
+      }
+    },
+    save: (entry) => writeAtomic(file, JSON.stringify({ ...entry, schema: SCHEMA_VERSION })),
+  };
 }
 
 /** Deletes every cache file (doctor --fix; the cache is disposable). */

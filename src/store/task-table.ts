@@ -11,13 +11,14 @@ import type { BlockFile } from "./block-file.js";
  * a report reads neither, a page of 50 reads one block of titles. Local and disposable, so
  * native byte order is fine (a file of another order is simply not loaded).
  *
- * Columns file: "PTT1", header length (u32), header JSON (commit, shards, problems, names,
+ * Columns file: "PTT2", header length (u32), header JSON (commit, shards, problems, names,
  * section offsets, sizes of the other two files), then 8-aligned sections: numbers,
  * status/role/priority codes, epic, mission, claimant and completer (indexes into `names`,
  * 0 = none), dependency and former-number lists (offsets + values). Text file: byte offsets
- * (u32, three a row: title, created, updated) then the UTF-8 text. Oids file: 20 bytes a row.
+ * (u32, 3N + 1: every title's, then every created time's, then every updated time's) then the
+ * UTF-8 text in the same order. Oids file: 20 bytes a row.
  */
-const MAGIC = "PTT1";
+const MAGIC = "PTT2";
 /** Text fields read one by one before the whole text file is read instead. */
 const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -87,16 +88,21 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     deps.push(...t.dependencies);
     fOff[i] = former.length;
     former.push(...t.formerNumbers);
-    for (const [k, text] of [t.title, t.createdAt, t.updatedAt].entries()) {
-      const b = Buffer.from(text, "utf8");
-      so[3 * i + k] = at;
-      texts.push(b);
-      at += b.length;
-    }
+
     oid.write(id, 20 * i, "hex");
   });
   dOff[N] = deps.length;
   fOff[N] = former.length;
+  // Field by field (every title, then every created, then every updated time): ordering by age
+  // reads the 1.2 MB of created times at 50,000 tasks, not all 4.5 MB of text.
+  for (const [k, field] of (["title", "createdAt", "updatedAt"] as const).entries()) {
+    rows.forEach(({ summary: t }, i) => {
+      const b = Buffer.from(t[field], "utf8");
+      so[k * N + i] = at;
+      texts.push(b);
+      at += b.length;
+    });
+  }
   so[3 * N] = at;
   const parts: Record<Section, Uint8Array> = {
     n: bytes(n), s, r, p, e: bytes(e), m: bytes(m), cl: bytes(cl), cb: bytes(cb),
@@ -214,24 +220,29 @@ export class TaskTable {
 
   /** A title (k = 0) or timestamp (1 created, 2 updated), from the text file. */
   text(i: number, k: 0 | 1 | 2): string {
-    // A question that reads many (ordering thousands of ready tasks by age) is better served by
-    // reading the whole file once and slicing one string, which ASCII text allows.
-    if (this.whole === undefined && ++this.textReads > WHOLE_AFTER) this.whole = this.ascii ? this.readWhole() : null;
-    if (this.whole) return this.whole.text.slice(this.whole.offsets[3 * i + k], this.whole.offsets[3 * i + k + 1]);
+    // A question that reads many of one field (ordering thousands of ready tasks by age) is
+    // better served by reading that field whole and slicing one string, which ASCII allows.
+    let whole = this.whole[k];
+    if (whole === undefined && ++this.textReads[k]! > WHOLE_AFTER) whole = this.whole[k] = this.ascii ? this.readField(k) : null;
+    const at = k * this.count + i;
+    if (whole) return whole.text.slice(whole.offsets[at - k * this.count]! - whole.start, whole.offsets[at - k * this.count + 1]! - whole.start);
     const base = 4 * (3 * this.count + 1);
-    const from = this.textFile.u32(4 * (3 * i + k));
-    const to = this.textFile.u32(4 * (3 * i + k + 1));
+    const from = this.textFile.u32(4 * at);
+    const to = this.textFile.u32(4 * (at + 1));
     return this.textFile.bytes(base + from, to - from).toString("utf8");
   }
 
-  private textReads = 0;
-  private whole: { offsets: Uint32Array; text: string } | null | undefined;
+  private readonly textReads = [0, 0, 0];
+  private readonly whole: Array<{ offsets: Uint32Array; start: number; text: string } | null | undefined> = [undefined, undefined, undefined];
 
-  private readWhole(): { offsets: Uint32Array; text: string } {
-    const base = 4 * (3 * this.count + 1);
-    const all = this.textFile.bytes(0, this.textFile.size);
-    // BlockFile's buffer is never pooled, so its offset suits a Uint32Array.
-    return { offsets: new Uint32Array(all.buffer, all.byteOffset, 3 * this.count + 1), text: all.toString("latin1", base) };
+  private readField(k: number): { offsets: Uint32Array; start: number; text: string } {
+    const N = this.count;
+    const raw = this.textFile.bytes(4 * k * N, 4 * (N + 1));
+    // BlockFile's buffer is never pooled and offsets are 4-aligned, so this view is a Uint32Array.
+    const offsets = new Uint32Array(raw.buffer, raw.byteOffset, N + 1);
+    const base = 4 * (3 * N + 1);
+    const text = this.textFile.bytes(base + offsets[0]!, offsets[N]! - offsets[0]!).toString("latin1");
+    return { offsets, start: offsets[0]!, text };
   }
 
   oid(i: number): string {

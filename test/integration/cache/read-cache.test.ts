@@ -100,6 +100,19 @@ describe("the read cache changes no answer", () => {
     expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")).toHaveLength(5);
   });
 
+  it("uses the project record it validated only for the very same project.json", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    const name = JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name;
+    const memo = join(cacheDir(dir), "project-v5.json");
+    const saved = JSON.parse(readFileSync(memo, "utf8"));
+    expect(saved.record.name).toBe(name);
+    writeFileSync(memo, JSON.stringify({ ...saved, text: `${saved.text} `, record: { ...saved.record, name: "Forged" } }));
+    expect(JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name).toBe(name);
+    writeFileSync(memo, "{ not json");
+    expect(JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name).toBe(name);
+  });
+
   it("doctor reports a cache that disagrees with the ref, and --fix rebuilds it", async () => {
     const dir = makeRepo();
     await ok(dir, ["init", "--yes"]);
