@@ -2,16 +2,14 @@ import { PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
-import type { View } from "./view.js";
+import { MappedList, type View } from "./view.js";
 
 export const JSON_SCHEMA_VERSION = 1;
 
 /** stdout is the result: one JSON document with --json, else the human text. */
 export function printResult(app: App, v: View): void {
   if (app.json) {
-    const doc: Record<string, unknown> = { schemaVersion: JSON_SCHEMA_VERSION, kind: v.kind, data: v.data };
-    if (v.changed) doc.changed = v.changed;
-    app.io.stdout.write(`${JSON.stringify(doc)}\n`);
+    writeDocument(app.io.stdout, v);
     return;
   }
   const text = v.text(app.style());
@@ -23,6 +21,31 @@ export function printResult(app: App, v: View): void {
     }
   }
   if (text !== "") app.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Past this many items, a list is written in slices: the same bytes, without one 20 MB string. */
+const SLICE = 500;
+
+/**
+ * The --json document: `{"schemaVersion":1,"kind":…,"data":…,"changed":…}`. A long list (every
+ * task of 50,000) is serialised and written a slice at a time, exactly as JSON.stringify would
+ * write it whole, so peak memory does not hold the whole text (twice, as a string and as bytes).
+ */
+function writeDocument(out: { write(s: string): void }, v: View): void {
+  const list = v.data instanceof MappedList || Array.isArray(v.data) ? (v.data as { length: number; slice(a: number, b: number): unknown[] }) : null;
+  if (!list || list.length <= SLICE) {
+    const doc: Record<string, unknown> = { schemaVersion: JSON_SCHEMA_VERSION, kind: v.kind, data: v.data };
+    if (v.changed) doc.changed = v.changed;
+    out.write(`${JSON.stringify(doc)}\n`);
+    return;
+  }
+  const tail = `${v.changed ? `,"changed":${JSON.stringify(v.changed)}` : ""}}\n`;
+  out.write(`{"schemaVersion":${JSON_SCHEMA_VERSION},"kind":${JSON.stringify(v.kind)},"data":[`);
+  for (let i = 0; i < list.length; i += SLICE) {
+    const part = JSON.stringify(list.slice(i, i + SLICE));
+    out.write(`${i > 0 ? "," : ""}${part.slice(1, -1)}`);
+  }
+  out.write(`]${tail}`);
 }
 
 /** stderr gets `✗ message` and a hint, or `{"error":{...}}` with --json; no stack unless -v. */

@@ -8,7 +8,7 @@ import { taskDetailText, taskTable } from "../../render/task-text.js";
 import { listTasks, showTask } from "../../services/read-tasks.js";
 import type { App } from "../app.js";
 import { collect, examples, intOption, list, run } from "../command-kit.js";
-import { view } from "../view.js";
+import { MappedList, view } from "../view.js";
 
 interface ListOptions {
   status?: string[];
@@ -60,9 +60,9 @@ export function registerTaskReadCommands(task: Command, app: App): void {
           ...(o.limit !== undefined && { limit: o.limit }),
           ...(o.offset !== undefined && { offset: o.offset }),
         });
-        const data = page.tasks.map((t) => taskSummaryView(t, page.refs));
+        const data = new MappedList(page.tasks, (t) => taskSummaryView(t, page.refs));
         return view("tasks", data, (s) => {
-          const body = taskTable(data, s);
+          const body = taskTable(data.toJSON(), s);
           const more = page.total > data.length && s.tty ? `\n${s.paint.dim(`${data.length} of ${page.total} shown (--limit, --offset)`)}` : "";
           return body + more;
         });
