@@ -104,7 +104,10 @@ export class GitStore implements Store {
       if (!p) {
         p = (async () => {
           const key = `${commonDir}\0${kind}`;
-          const memoed = memo.get(key) as KindState<SummaryTypes[K]> | undefined;
+          const held = memo.get(key);
+          // A memo older than the side files' grace may point at files a newer save swept away
+          // (a long-running `dashboard --watch`): reload from disk instead.
+          const memoed = held && Date.now() - held.at < MEMO_TTL_MS ? (held.state as KindState<SummaryTypes[K]>) : undefined;
           let prev = memoed ?? loadKind(commonDir, kind);
           if (prev?.commit === tip) return prev;
           // Rewriting a kind's cache costs more than catching up: reads catch up from the saved
@@ -121,7 +124,7 @@ export class GitStore implements Store {
           // Where the journal could not lead (a sync's merge, a dropped journal), saving now lets
           // the journal's next lines start from this commit.
           if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL)) saveKind(commonDir, kind, next);
-          memo.set(key, next);
+          memo.set(key, { state: next, at: Date.now() });
           return next;
         })();
         pending.set(kind, p);
@@ -306,9 +309,10 @@ function notInitialized(): RepositoryError {
   );
 }
 
-/** Records re-read from git since the saved cache before it is written again. */
 /** Journal lines are cheap to apply (no git object read): a cache is saved again after this many. */
 const RESAVE_AFTER_JOURNAL = 200;
 
 /** The latest cache state per repository and kind in this process (a command may take several snapshots). */
-const memo = new Map<string, KindState<unknown>>();
+const memo = new Map<string, { state: KindState<unknown>; at: number }>();
+/** Well inside the minute a swept side file is kept for (summary-cache.ts). */
+const MEMO_TTL_MS = 20_000;
