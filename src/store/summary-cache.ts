@@ -18,6 +18,10 @@ import { BlockFile } from "./block-file.js";
 import { decodeTaskTable, encodeTaskTable, type EncodedTable, type TaskTable } from "./task-table.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { listTree, TreeTooLargeError } from "./tree-edit.js";
+import { listKindWithGit, type KindListing } from "./tree-listing.js";
+
+/** Shards of a kind from which a full rebuild asks git to list them (spawning git costs ~5 ms). */
+const GIT_LISTING_MIN_SHARDS = 16;
 
 /**
  * The read cache of DESIGN §2.5: one file per kind in `<common dir>/pantheon/cache/`, so asking
@@ -240,11 +244,14 @@ export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: st
   const state = emptyKind<unknown>(commit);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
   let shards: TreeEntry[] = [];
+  // A full rebuild of a large kind lists it with one `git ls-tree -r`, when git is there.
+  let viaGit: KindListing | null = null;
   if (entry && !isTreeMode(entry.mode)) state.stray.push(kind);
   else if (entry) {
     const listed = await listOrNull(db, entry.oid);
     if (typeof listed === "string") state.stray.push(`${kind} (${listed})`);
     else shards = listed;
+    if (old.rows.size === 0 && shards.length >= GIT_LISTING_MIN_SHARDS) viaGit = listKindWithGit(gitDir, entry.oid);
   }
   // One pass to group the old rows by shard: a kept shard copies its rows without a scan each.
   const oldByShard = new Map<number, Array<[number, Row<unknown>]>>();
@@ -267,7 +274,7 @@ export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: st
       for (const p of old.stray) if (p.startsWith(`${prefix}/`) || p.startsWith(`${prefix} (`)) state.stray.push(p);
       continue;
     }
-    const files = await listOrNull(db, shard.oid);
+    const files = viaGit?.files.get(shard.name) ?? (await listOrNull(db, shard.oid));
     if (typeof files === "string") {
       state.stray.push(`${prefix} (${files})`);
       continue;
