@@ -7,6 +7,11 @@ export interface TaskMap {
   set(n: number, t: TaskSummary): unknown;
   values(): IterableIterator<TaskSummary>;
   readonly size: number;
+  /**
+   * The tasks at positions offset… (at most limit) in number order, visiting no other task;
+   * null when this map cannot tell without visiting them all (the caller then filters values()).
+   */
+  range?(offset: number, limit: number): TaskSummary[] | null;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { TaskIndex } from "../domain/task-index.js";
 import { NotFoundError } from "../errors.js";
 import { blockingState, type BlockingState } from "../domain/blocking.js";
 import { parseTaskRef, printable, taskId } from "../domain/ids.js";
@@ -47,8 +46,8 @@ export async function loadRefs(snap: Snapshot, task: Task, into: Refs = emptyRef
 
 /** Every task and epic, for list-type commands (corrupt records skipped with a warning). */
 export async function loadAllRefs(snap: Snapshot): Promise<Refs> {
-  const [tasks, epics] = await Promise.all([snap.taskSummaries(), snap.all("epics")]);
-  return { tasks: new TaskIndex(tasks), epics: new Map(epics.map((e) => [e.number, e])) };
+  const [tasks, epics] = await Promise.all([snap.taskMap(), snap.all("epics")]);
+  return { tasks, epics: new Map(epics.map((e) => [e.number, e])) };
 }
 
 export function blockingOf(task: Task, refs: Refs): BlockingState {

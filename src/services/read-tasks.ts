@@ -49,6 +49,12 @@ export interface TaskPage {
 export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage> {
   const snap = await (await ctx.store()).snapshot();
   const refs = await loadAllRefs(snap);
+  const offset = f.offset ?? 0;
+  // Without a filter, a page is positions offset… of the tasks by number: from the read cache,
+  // only the page's tasks (and those they name) are read.
+  const unfiltered = !f.status && !f.role && !f.priority && f.epic === undefined && f.claimedBy === undefined && !f.blocked && !f.ready;
+  const page = unfiltered && f.limit !== undefined ? refs.tasks.range?.(offset, f.limit) : null;
+  if (page) return { tasks: page, refs, total: refs.tasks.size };
   const lookup = (n: number) => refs.tasks.get(n);
   const matches = [...refs.tasks.values()].filter((t) => {
     if (f.status && !f.status.includes(t.status)) return false;
@@ -60,7 +66,5 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
     if (f.ready && !isReady(t, lookup)) return false;
     return true;
   });
-  const offset = f.offset ?? 0;
-  const page = matches.slice(offset, f.limit === undefined ? undefined : offset + f.limit);
-  return { tasks: page, refs, total: matches.length };
+  return { tasks: matches.slice(offset, f.limit === undefined ? undefined : offset + f.limit), refs, total: matches.length };
 }

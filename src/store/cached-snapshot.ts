@@ -5,6 +5,8 @@ import type { RecordKind } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import type { RecordTypes } from "./record-schemas.js";
 import type { KindState, ProjectMemo, SummaryTypes } from "./summary-cache.js";
+import { RowsTaskMap } from "./table-rows.js";
+import type { TaskMap } from "../domain/task-index.js";
 import type { Project } from "../domain/schemas/project.js";
 
 const MAX_WARNINGS = 20;
@@ -55,11 +57,25 @@ export class CachedSnapshot extends RecordSnapshot {
     return this.rows(await this.cache("tasks"));
   }
 
+  override async taskMap(): Promise<TaskMap> {
+    const k = await this.cache("tasks");
+    this.warnProblems(k);
+    return new RowsTaskMap(k.rows, () => this.ordered(k));
+  }
+
   private rows<T>(k: KindState<T>): T[] {
+    this.warnProblems(k);
+    return this.ordered(k);
+  }
+
+  private warnProblems<T>(k: KindState<T>): void {
     // Capped: state from someone else's clone must not be able to flood the terminal.
     const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
     for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
     if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
+  }
+
+  private ordered<T>(k: KindState<T>): T[] {
     const fast = k.rows.ordered?.();
     if (fast) return fast;
     // Rows are stored in number order; only a refresh or the journal appends out of order.

@@ -3,6 +3,7 @@ import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
+import { TaskIndex, type TaskMap } from "../domain/task-index.js";
 import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
 import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, type RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
@@ -114,6 +115,10 @@ export class RecordSnapshot implements Snapshot {
 
   async taskSummaries(): Promise<TaskSummary[]> {
     return (await this.all("tasks")).map(toTaskSummary);
+  }
+
+  async taskMap(): Promise<TaskMap> {
+    return new TaskIndex(await this.taskSummaries());
   }
 
   async scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>> {

@@ -3,6 +3,7 @@ import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { Task } from "../domain/schemas/task.js";
+import { TaskIndex, type TaskMap } from "../domain/task-index.js";
 import { toTaskSummary, type TaskSummary } from "../domain/task-summary.js";
 import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind } from "./layout.js";
@@ -73,6 +74,10 @@ export class RecordTx implements Tx {
     const byPath = new Map((await this.base.personas()).map((p) => [personaPath(p.name), p]));
     for (const [path, rec] of this.records) if (path.startsWith("personas/")) byPath.set(path, rec as Persona);
     return [...byPath.values()];
+  }
+
+  async taskMap(): Promise<TaskMap> {
+    return new TaskIndex(await this.taskSummaries());
   }
 
   async taskSummaries(): Promise<TaskSummary[]> {

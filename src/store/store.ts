@@ -2,6 +2,7 @@ import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
+import type { TaskMap } from "../domain/task-index.js";
 import type { TaskSummary } from "../domain/schemas/task.js";
 import type { RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
@@ -81,6 +82,8 @@ export interface Snapshot {
   get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null>;
   /** Every task without its texts, for list-type questions (served by the read cache). */
   taskSummaries(): Promise<TaskSummary[]>;
+  /** Task summaries by number; from the read cache, a lookup or a page visits only the tasks it names. */
+  taskMap(): Promise<TaskMap>;
   /** Every record of a kind; corrupt ones are skipped with a warning naming path and commit. */
   all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]>;
   persona(name: string): Promise<Persona | null>;

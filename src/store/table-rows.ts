@@ -1,4 +1,5 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
+import type { TaskMap } from "../domain/task-index.js";
 import type { Row, RowMap } from "./summary-cache.js";
 import type { TaskTable } from "./task-table.js";
 
@@ -87,7 +88,74 @@ export class TableRows implements RowMap<TaskSummary> {
     return out;
   }
 
+  /**
+   * The rows at positions offset… in number order, reading only those: possible while the
+   * changes on top removed nothing and added only past the table's last number.
+   */
+  range(offset: number, limit: number): TaskSummary[] | null {
+    const { table, changed } = this;
+    const last = table.count > 0 ? table.n[table.count - 1]! : 0;
+    const added: Array<Row<TaskSummary>> = [];
+    for (const [n, row] of changed) {
+      if (row === null || (n < last && this.index(n) < 0)) return null;
+      if (n > last) added.push(row);
+    }
+    added.sort((a, b) => a.value.number - b.value.number);
+    const out: TaskSummary[] = [];
+    for (let p = offset; p < offset + limit && p < table.count + added.length; p++) {
+      if (p >= table.count) out.push(added[p - table.count]!.value);
+      else out.push(changed.get(table.n[p]!)?.value ?? table.row(p));
+    }
+    return out;
+  }
+
   copy(): TableRows {
     return new TableRows(this.table, new Map(this.changed));
+  }
+}
+
+/**
+ * Task summaries by number over a kind's cache rows (`TaskMap`): a lookup reads one row, a page
+ * of `list` reads its rows; only values() visits every task. Tasks set later sit on top.
+ */
+export class RowsTaskMap implements TaskMap {
+  private added: Map<number, TaskSummary> | undefined;
+
+  constructor(
+    private readonly rows: RowMap<TaskSummary>,
+    /** Every summary in number order (the snapshot's own ordering of the rows). */
+    private readonly all: () => TaskSummary[],
+  ) {}
+
+  get(n: number): TaskSummary | undefined {
+    return this.added?.get(n) ?? this.rows.get(n)?.value;
+  }
+
+  has(n: number): boolean {
+    return this.get(n) !== undefined;
+  }
+
+  set(n: number, t: TaskSummary): this {
+    (this.added ??= new Map()).set(n, t);
+    return this;
+  }
+
+  get size(): number {
+    let size = this.rows.size;
+    for (const n of this.added?.keys() ?? []) if (!this.rows.get(n)) size++;
+    return size;
+  }
+
+  values(): IterableIterator<TaskSummary> {
+    const all = this.all();
+    if (!this.added || this.added.size === 0) return all.values();
+    const byNumber = new Map(all.map((t) => [t.number, t]));
+    for (const [n, t] of this.added) byNumber.set(n, t);
+    return [...byNumber.values()].sort((a, b) => a.number - b.number).values();
+  }
+
+  range(offset: number, limit: number): TaskSummary[] | null {
+    if (this.added && this.added.size > 0) return null;
+    return this.rows instanceof TableRows ? this.rows.range(offset, limit) : null;
   }
 }

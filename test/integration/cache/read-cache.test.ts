@@ -20,6 +20,8 @@ function restoreCache(dir: string, files: Map<string, string>): void {
 const READS: string[][] = [
   ["task", "list", "--json"],
   ["task", "list", "--status", "todo,ready", "--limit", "3", "--json"],
+  ["task", "list", "--limit", "2", "--offset", "1", "--json"],
+  ["task", "list", "--limit", "2", "--offset", "4"],
   ["task", "next", "--role", "engineer", "--json"],
   ["task", "report", "--json"],
   ["task", "blocked", "--json"],

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BlockFile } from "../../../src/store/block-file.js";
 import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/task-table.js";
-import { TableRows } from "../../../src/store/table-rows.js";
+import { RowsTaskMap, TableRows } from "../../../src/store/table-rows.js";
 
 const meta = { commit: "c".repeat(40), shards: { "01": "a".repeat(40) }, bad: { "tasks/02/2.json": ["b".repeat(40), "not valid JSON"] as [string, string] }, stray: ["tasks/x"] };
 
@@ -99,6 +99,42 @@ describe("TableRows: a table with the journal's changes on top", () => {
     expect([...rows].map(([n, r]) => `${n}:${r.value.title}`).sort()).toEqual(["4:t4 again", "5:t5", "6:t6", "8:t8", "9:t9"]);
     expect(copy.size).toBe(4); // a copy does not see later changes
     expect(copy.ordered().map((t) => t.number)).toEqual([4, 6, 8, 9]);
+  });
+});
+
+describe("a page of the table", () => {
+  const summary = (number: number, title = `t${number}`): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
+  const rowsOf = () => new TableRows(decode(encodeTaskTable([2, 4, 6, 8, 10].map((n) => ({ summary: summary(n), oid: "f".repeat(40) })), meta))!);
+  const titles = (xs: TaskSummary[] | null) => xs?.map((t) => t.title) ?? null;
+
+  it("reads only the positions asked for, with rewritten rows and new ones past the end", () => {
+    const rows = rowsOf();
+    expect(titles(rows.range(1, 2))).toEqual(["t4", "t6"]);
+    rows.set(6, { oid: "a".repeat(40), value: summary(6, "t6 again") });
+    rows.set(12, { oid: "b".repeat(40), value: summary(12) });
+    rows.set(11, { oid: "c".repeat(40), value: summary(11) });
+    expect(titles(rows.range(2, 10))).toEqual(["t6 again", "t8", "t10", "t11", "t12"]);
+    expect(titles(rows.range(6, 3))).toEqual(["t12"]);
+    expect(titles(rows.range(9, 3))).toEqual([]);
+    expect(titles(rows.range(0, 7))).toEqual(titles(rows.ordered()));
+  });
+
+  it("declines (null) when a row was removed or one slotted in before the end, and the map then pages from values()", () => {
+    const removed = rowsOf();
+    removed.delete(4);
+    expect(removed.range(0, 2)).toBeNull();
+    const slotted = rowsOf();
+    slotted.set(5, { oid: "a".repeat(40), value: summary(5) });
+    expect(slotted.range(0, 2)).toBeNull();
+    const map = new RowsTaskMap(slotted, () => slotted.ordered());
+    expect(map.range(0, 2)).toBeNull();
+    expect(map.get(5)!.title).toBe("t5");
+    expect(map.size).toBe(6);
+    expect([...map.values()].map((t) => t.number)).toEqual([2, 4, 5, 6, 8, 10]);
+    const plain = new RowsTaskMap(rowsOf(), () => []);
+    expect(titles(plain.range(0, 2))).toEqual(["t2", "t4"]);
+    plain.set(3, summary(3));
+    expect(plain.range(0, 2)).toBeNull(); // a task set on top: values() decides
   });
 });
 
