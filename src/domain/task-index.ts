@@ -1,4 +1,5 @@
 import type { TaskSummary } from "./schemas/task.js";
+import type { TaskStatus } from "./task-status.js";
 
 /** Tasks by number, as `Refs` holds them: a Map, or a TaskIndex over a list. */
 export interface TaskMap {
@@ -12,6 +13,8 @@ export interface TaskMap {
    * null when this map cannot tell without visiting them all (the caller then filters values()).
    */
   range?(offset: number, limit: number): TaskSummary[] | null;
+  /** Every task's status, without building the tasks; null when this map cannot. */
+  statuses?(): TaskStatus[] | null;
 }
 
 /**

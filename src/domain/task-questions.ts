@@ -22,10 +22,15 @@ export interface Report {
 }
 
 export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
+  return statusReport(tasks.map((t) => t.status));
+}
+
+/** The report from statuses alone (what the read cache can give without building tasks). */
+export function statusReport(statuses: readonly TaskStatus[]): Report {
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
-  for (const t of tasks) byStatus[t.status] += 1;
-  const counted = tasks.length - byStatus.ABORTED;
-  return { total: tasks.length, byStatus, completionRate: counted === 0 ? 0 : byStatus.COMPLETE / counted };
+  for (const s of statuses) byStatus[s] += 1;
+  const counted = statuses.length - byStatus.ABORTED;
+  return { total: statuses.length, byStatus, completionRate: counted === 0 ? 0 : byStatus.COMPLETE / counted };
 }
 
 /** Open tasks with at least one blocking dependency, most urgent first. */

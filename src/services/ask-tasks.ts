@@ -4,7 +4,7 @@ import type { Refs } from "../domain/refs.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
-import { blockedTasks, nextTasks, prerequisites, searchTasks, taskReport, type Report } from "../domain/task-questions.js";
+import { blockedTasks, nextTasks, prerequisites, searchTasks, statusReport, taskReport, type Report } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
@@ -40,7 +40,10 @@ export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: nu
 
 export async function reportTasks(ctx: Context): Promise<Report> {
   const snap = await (await ctx.store()).snapshot();
-  return taskReport(await snap.taskSummaries());
+  const tasks = await snap.taskMap();
+  // From the read cache, the status column alone: no task is built.
+  const statuses = tasks.statuses?.();
+  return statuses ? statusReport(statuses) : taskReport([...tasks.values()]);
 }
 
 export async function listBlocked(ctx: Context): Promise<TaskAnswer> {

@@ -1,7 +1,8 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
 import type { TaskMap } from "../domain/task-index.js";
+import type { TaskStatus } from "../domain/task-status.js";
 import type { Row, RowMap } from "./summary-cache.js";
-import type { TaskTable } from "./task-table.js";
+import { STATUSES, type TaskTable } from "./task-table.js";
 
 /**
  * The tasks' cache rows as a table loaded from disk plus the changes made since (by the
@@ -109,6 +110,19 @@ export class TableRows implements RowMap<TaskSummary> {
     return out;
   }
 
+  /** Every row's status (a report's whole question), from the status column and the changes. */
+  statuses(): TaskStatus[] {
+    const { table, changed } = this;
+    const out: TaskStatus[] = [];
+    for (let i = 0; i < table.count; i++) {
+      const n = table.n[i]!;
+      if (!changed.has(n)) out.push(STATUSES[table.s[i]!]!);
+      else if (changed.get(n)) out.push(changed.get(n)!.value.status);
+    }
+    for (const [n, row] of changed) if (row && this.index(n) < 0) out.push(row.value.status);
+    return out;
+  }
+
   copy(): TableRows {
     return new TableRows(this.table, new Map(this.changed));
   }
@@ -157,5 +171,10 @@ export class RowsTaskMap implements TaskMap {
   range(offset: number, limit: number): TaskSummary[] | null {
     if (this.added && this.added.size > 0) return null;
     return this.rows instanceof TableRows ? this.rows.range(offset, limit) : null;
+  }
+
+  statuses(): TaskStatus[] | null {
+    if (this.added && this.added.size > 0) return null;
+    return this.rows instanceof TableRows ? this.rows.statuses() : null;
   }
 }

@@ -119,6 +119,19 @@ describe("a page of the table", () => {
     expect(titles(rows.range(0, 7))).toEqual(titles(rows.ordered()));
   });
 
+  it("gives every status from the status column with the changes applied", () => {
+    const rows = rowsOf();
+    rows.set(4, { oid: "a".repeat(40), value: { ...summary(4), status: "COMPLETE" } });
+    rows.delete(8);
+    rows.set(11, { oid: "b".repeat(40), value: { ...summary(11), status: "REVIEW" } });
+    expect(rows.statuses()).toEqual(rows.ordered().map((t) => t.status));
+    expect(rows.statuses()).toEqual(["TODO", "COMPLETE", "TODO", "TODO", "REVIEW"]);
+    const map = new RowsTaskMap(rows, () => rows.ordered());
+    expect(map.statuses()).toEqual(rows.statuses());
+    map.set(3, summary(3));
+    expect(map.statuses()).toBeNull();
+  });
+
   it("declines (null) when a row was removed or one slotted in before the end, and the map then pages from values()", () => {
     const removed = rowsOf();
     removed.delete(4);
