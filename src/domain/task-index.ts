@@ -1,5 +1,6 @@
 import type { TaskSummary } from "./schemas/task.js";
 import type { TaskStatus } from "./task-status.js";
+import type { TaskRole } from "./roles.js";
 
 /** Tasks by number, as `Refs` holds them: a Map, or a TaskIndex over a list. */
 export interface TaskMap {
@@ -15,6 +16,8 @@ export interface TaskMap {
   range?(offset: number, limit: number): TaskSummary[] | null;
   /** Every task's status, without building the tasks; null when this map cannot. */
   statuses?(): TaskStatus[] | null;
+  /** The tasks of one role in number order, building no other task; null when this map cannot. */
+  withRole?(role: TaskRole): TaskSummary[] | null;
 }
 
 /**

@@ -22,13 +22,16 @@ async function everything(ctx: Context) {
 
 /** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
 export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: number }): Promise<TaskAnswer & { role: TaskRole | null; handoffs: Map<number, Note> }> {
-  const { snap, refs, tasks, lookup } = await everything(ctx);
+  const snap = await (await ctx.store()).snapshot();
+  const refs = await loadAllRefs(snap);
   let role: TaskRole | null = o.role ?? null;
   if (!role) {
     const actor = await resolveActor(ctx, snap);
     if (actor.role && actor.role !== "administrator") role = actor.role;
   }
-  const picked = nextTasks(tasks, lookup, role).slice(0, o.count ?? 5);
+  // From the read cache, only the role's tasks are built (and the dependencies they name).
+  const pool = (role ? refs.tasks.withRole?.(role) : null) ?? [...refs.tasks.values()];
+  const picked = nextTasks(pool, (n) => refs.tasks.get(n), role, o.count ?? 5);
   // The latest handoff note explains a READY task: read those few records in full.
   const handoffs = new Map<number, Note>();
   for (const t of picked.filter((x) => x.status === "READY")) {

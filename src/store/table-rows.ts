@@ -1,8 +1,9 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
 import type { TaskMap } from "../domain/task-index.js";
 import type { TaskStatus } from "../domain/task-status.js";
+import type { TaskRole } from "../domain/roles.js";
 import type { Row, RowMap } from "./summary-cache.js";
-import { STATUSES, type TaskTable } from "./task-table.js";
+import { ROLES, STATUSES, type TaskTable } from "./task-table.js";
 
 /**
  * The tasks' cache rows as a table loaded from disk plus the changes made since (by the
@@ -123,6 +124,22 @@ export class TableRows implements RowMap<TaskSummary> {
     return out;
   }
 
+  /** The rows of one role in number order, from the role column: `next` builds no other row. */
+  withRole(role: TaskRole): TaskSummary[] {
+    const { table, changed } = this;
+    const code = ROLES.indexOf(role as (typeof ROLES)[number]);
+    const out: TaskSummary[] = [];
+    for (let i = 0; i < table.count; i++) {
+      const n = table.n[i]!;
+      if (changed.has(n)) {
+        const row = changed.get(n);
+        if (row && row.value.role === role) out.push(row.value);
+      } else if (table.r[i] === code) out.push(table.row(i));
+    }
+    const added = [...changed].filter(([n, row]) => row !== null && row.value.role === role && this.index(n) < 0).map(([, row]) => row!.value);
+    return added.length === 0 ? out : [...out, ...added].sort((a, b) => a.number - b.number);
+  }
+
   copy(): TableRows {
     return new TableRows(this.table, new Map(this.changed));
   }
@@ -176,5 +193,10 @@ export class RowsTaskMap implements TaskMap {
   statuses(): TaskStatus[] | null {
     if (this.added && this.added.size > 0) return null;
     return this.rows instanceof TableRows ? this.rows.statuses() : null;
+  }
+
+  withRole(role: TaskRole): TaskSummary[] | null {
+    if (this.added && this.added.size > 0) return null;
+    return this.rows instanceof TableRows ? this.rows.withRole(role) : null;
   }
 }

@@ -24,7 +24,7 @@ const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export const STATUSES = ["TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "ABORTED"] as const;
-const ROLES = ["architect", "engineer", "tester", "documentarian", "inspector", "operator"] as const;
+export const ROLES = ["architect", "engineer", "tester", "documentarian", "inspector", "operator"] as const;
 const PRIORITIES = ["CRITICAL", "HIGH", "MEDIUM", "LOW"] as const;
 const code = <T extends string>(list: readonly T[]) => new Map<string, number>(list.map((v, i) => [v, i]));
 const STATUS_CODE = code(STATUSES);

@@ -252,3 +252,23 @@ describe("searchTasks", () => {
     expect(searchTasks(tasks, "друг").map((h) => h.task.number)).toEqual([2]);
   });
 });
+
+describe("nextTasks with a limit", () => {
+  it("gives exactly the first `limit` of the full ordering, for any priorities, ages and dependencies", async () => {
+    const fc = (await import("fast-check")).default;
+    const { nextTasks } = await import("../../../src/domain/task-questions.js");
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"), status: fc.constantFrom("TODO", "READY", "COMPLETE"), at: fc.integer({ min: 0, max: 5 }), dep: fc.option(fc.integer({ min: 1, max: 60 })) }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 8 }),
+        (xs, limit) => {
+          const tasks = xs.map((x, i) => ({ number: i + 1, title: `t${i}`, role: "engineer", priority: x.priority, status: x.status, dependencies: x.dep ? [x.dep] : [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `2026-01-0${x.at}`, updatedAt: "u", formerNumbers: [] }) as never);
+          const byNumber = new Map((tasks as Array<{ number: number }>).map((t) => [t.number, t]));
+          const lookup = (n: number) => byNumber.get(n) as never;
+          expect(nextTasks(tasks, lookup, "engineer", limit)).toEqual(nextTasks(tasks, lookup, "engineer").slice(0, limit));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -132,6 +132,18 @@ describe("a page of the table", () => {
     expect(map.statuses()).toBeNull();
   });
 
+  it("gives one role's rows from the role column, with the changes applied, in number order", () => {
+    const rows = rowsOf(); // all engineers
+    rows.set(4, { oid: "a".repeat(40), value: { ...summary(4), role: "tester" } });
+    rows.set(3, { oid: "b".repeat(40), value: { ...summary(3), role: "tester" } });
+    rows.set(12, { oid: "c".repeat(40), value: summary(12) });
+    rows.delete(8);
+    expect(rows.withRole("engineer").map((t) => t.number)).toEqual([2, 6, 10, 12]);
+    expect(rows.withRole("tester").map((t) => t.number)).toEqual([3, 4]);
+    expect(rows.withRole("operator")).toEqual([]);
+    expect(rows.withRole("engineer").map((t) => t.number)).toEqual(rows.ordered().filter((t) => t.role === "engineer").map((t) => t.number));
+  });
+
   it("declines (null) when a row was removed or one slotted in before the end, and the map then pages from values()", () => {
     const removed = rowsOf();
     removed.delete(4);
