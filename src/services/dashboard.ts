@@ -3,7 +3,7 @@ import type { Dashboard } from "../domain/dashboard.js";
 import { activeMissionsOf } from "../domain/persona-names.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
-import { blockedTasks, taskReport } from "../domain/task-questions.js";
+import { blockedTasks, statusReport, taskReport } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { epicDetail, findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
@@ -29,6 +29,8 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const reviews = allReviews.filter((r) => r.status === "PENDING" && (r.task === null ? !focus && !o.role : tasks.some((t) => t.number === r.task)));
   await reviewRefs(snap, reviews, refs);
   const blocked = blockedTasks(tasks, lookup);
+  // Unnarrowed, the counts come from the read cache's status column.
+  const statuses = !o.role && !focus ? refs.tasks.statuses?.() : null;
   // One pass for every epic's tasks, and one for every mission's claims: not one pass each.
   const byEpic = refs.epics.size > 0 && !focus ? groupBy(all, (t) => t.epic) : new Map<number | null, Task[]>();
   const claimsByMission = active.length > 0 ? groupBy(all.filter((t) => activeClaimant(t) !== null), (t) => t.mission) : new Map<number | null, Task[]>();
@@ -36,7 +38,7 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
     project,
     missions: active.map((mission) => ({ mission, claims: claimsByMission.get(mission.number) ?? [] })),
     duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
-    report: taskReport(tasks),
+    report: statuses ? statusReport(statuses) : taskReport(tasks),
     epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, byEpic.get(e.number) ?? [], refs)).filter((e) => !o.role || e.tasks.some(inScope)),
     blocked: blocked.slice(0, DASHBOARD_BLOCKED),
     blockedTotal: blocked.length,
