@@ -1,7 +1,8 @@
 import { appendFileSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { recordPath, type RecordKind } from "./layout.js";
-import { cacheDir, CACHE_VERSION, type KindState } from "./summary-cache.js";
+import { cacheDir } from "./cache-files.js";
+import { CACHE_VERSION, type KindState } from "./summary-cache.js";
 
 /**
  * The read cache's journal (DESIGN §2.5): every mutation appends one line naming its parent

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { appendJournal, applyJournal, journalFile, readJournal, type JournalEntry } from "../../../src/store/cache-journal.js";
-import { cacheDir, type KindState } from "../../../src/store/summary-cache.js";
+import { cacheDir } from "../../../src/store/cache-files.js";
+import type { KindState } from "../../../src/store/summary-cache.js";
 
 const C = (i: number) => String(i).padStart(40, "c");
 const state = (commit: string): KindState<{ title: string }> => ({
