@@ -21,32 +21,24 @@ export interface TaskMap {
 }
 
 /**
- * Tasks by number over a list in number order, without a Map entry per task: numbers are
- * nearly dense (1..N), so a typed array of positions is one allocation where a Map of 50,000
- * entries cost ~8 ms. Tasks added later (`set`) sit on top.
+ * What every task map shares: tasks set later (`set`: a review's task, one just created) sit on
+ * top of a base that a subclass looks up, counts and lists in number order.
  */
-export class TaskIndex implements TaskMap {
-  private readonly pos: Int32Array;
+export abstract class OverlaidTaskMap implements TaskMap {
   private added: Map<number, TaskSummary> | undefined;
 
-  constructor(private readonly list: readonly TaskSummary[]) {
-    const max = list.reduce((m, t) => Math.max(m, t.number), 0);
-    // Sparse numbers (renumbered far apart) would waste the array: a Map serves them instead.
-    if (max > 4 * list.length + 1024) {
-      this.pos = new Int32Array(0);
-      this.added = new Map(list.map((t) => [t.number, t]));
-      this.list = [];
-      return;
-    }
-    this.pos = new Int32Array(max + 1);
-    list.forEach((t, i) => (this.pos[t.number] = i + 1));
+  protected abstract baseGet(n: number): TaskSummary | undefined;
+  protected abstract baseSize(): number;
+  /** Every base task in number order. */
+  protected abstract baseValues(): readonly TaskSummary[];
+
+  /** Whether tasks were set on top: a subclass's shortcuts over its base then no longer hold. */
+  protected get overlaid(): boolean {
+    return this.added !== undefined && this.added.size > 0;
   }
 
   get(n: number): TaskSummary | undefined {
-    const extra = this.added?.get(n);
-    if (extra) return extra;
-    const i = Number.isInteger(n) && n >= 0 && n < this.pos.length ? this.pos[n]! : 0;
-    return i === 0 ? undefined : this.list[i - 1];
+    return this.added?.get(n) ?? this.baseGet(n);
   }
 
   has(n: number): boolean {
@@ -59,16 +51,54 @@ export class TaskIndex implements TaskMap {
   }
 
   get size(): number {
-    let size = this.list.length;
-    for (const n of this.added?.keys() ?? []) if (!(n < this.pos.length && this.pos[n]! > 0)) size++;
+    let size = this.baseSize();
+    for (const n of this.added?.keys() ?? []) if (!this.baseGet(n)) size++;
     return size;
   }
 
   /** In number order. */
   values(): IterableIterator<TaskSummary> {
-    if (!this.added || this.added.size === 0) return this.list.values();
-    const byNumber = new Map(this.list.map((t) => [t.number, t]));
+    const base = this.baseValues();
+    if (!this.added || this.added.size === 0) return base.values();
+    const byNumber = new Map(base.map((t) => [t.number, t]));
     for (const [n, t] of this.added) byNumber.set(n, t);
     return [...byNumber.values()].sort((a, b) => a.number - b.number).values();
+  }
+}
+
+/**
+ * Tasks by number over a list in number order, without a Map entry per task: numbers are
+ * nearly dense (1..N), so a typed array of positions is one allocation where a Map of 50,000
+ * entries cost ~8 ms.
+ */
+export class TaskIndex extends OverlaidTaskMap {
+  private readonly pos: Int32Array;
+  /** Sparse numbers (renumbered far apart) would waste the array: a Map serves them instead. */
+  private readonly sparse: Map<number, TaskSummary> | undefined;
+
+  constructor(private readonly list: readonly TaskSummary[]) {
+    super();
+    const max = list.reduce((m, t) => Math.max(m, t.number), 0);
+    if (max > 4 * list.length + 1024) {
+      this.pos = new Int32Array(0);
+      this.sparse = new Map(list.map((t) => [t.number, t]));
+      return;
+    }
+    this.pos = new Int32Array(max + 1);
+    list.forEach((t, i) => (this.pos[t.number] = i + 1));
+  }
+
+  protected baseGet(n: number): TaskSummary | undefined {
+    if (this.sparse) return this.sparse.get(n);
+    const i = Number.isInteger(n) && n >= 0 && n < this.pos.length ? this.pos[n]! : 0;
+    return i === 0 ? undefined : this.list[i - 1];
+  }
+
+  protected baseSize(): number {
+    return this.list.length;
+  }
+
+  protected baseValues(): readonly TaskSummary[] {
+    return this.list;
   }
 }

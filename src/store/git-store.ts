@@ -82,10 +82,11 @@ export class GitStore implements Store {
   async snapshot(): Promise<Snapshot> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
-    const snap = this.tipSnapshot(tip);
+    const head = loadHead(this.paths.commonDir);
+    const snap = this.tipSnapshot(tip, head);
     await snap.checkVersion(); // refuses a newer schemaVersion before any command reads records
     // The next command at this commit skips reading project.json for that check.
-    if (loadHead(this.paths.commonDir)?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion: SCHEMA_VERSION });
+    if (head?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion: SCHEMA_VERSION });
     return snap;
   }
 
@@ -93,10 +94,9 @@ export class GitStore implements Store {
    * The tip's snapshot, with list-type reads served by the read cache. When the cache was built
    * at this very commit, nothing of git is read until a command asks for one record by path.
    */
-  private tipSnapshot(tip: string): CachedSnapshot {
+  private tipSnapshot(tip: string, head = loadHead(this.paths.commonDir)): CachedSnapshot {
     const commonDir = this.paths.commonDir;
     // Only the tiny head file is read up front; a kind's cache when a list of it is asked for.
-    const head = loadHead(commonDir);
     const rootTree = () => this.treeOf(tip);
     const pending = new Map<RecordKind, Promise<KindState<unknown>>>();
     let journal: Map<string, JournalEntry> | undefined;

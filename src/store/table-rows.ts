@@ -1,5 +1,5 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
-import type { TaskMap } from "../domain/task-index.js";
+import { OverlaidTaskMap } from "../domain/task-index.js";
 import type { TaskStatus } from "../domain/task-status.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Row, RowMap } from "./summary-cache.js";
@@ -149,54 +149,39 @@ export class TableRows implements RowMap<TaskSummary> {
  * Task summaries by number over a kind's cache rows (`TaskMap`): a lookup reads one row, a page
  * of `list` reads its rows; only values() visits every task. Tasks set later sit on top.
  */
-export class RowsTaskMap implements TaskMap {
-  private added: Map<number, TaskSummary> | undefined;
-
+export class RowsTaskMap extends OverlaidTaskMap {
   constructor(
     private readonly rows: RowMap<TaskSummary>,
     /** Every summary in number order (the snapshot's own ordering of the rows). */
     private readonly all: () => TaskSummary[],
-  ) {}
-
-  get(n: number): TaskSummary | undefined {
-    return this.added?.get(n) ?? this.rows.get(n)?.value;
+  ) {
+    super();
   }
 
-  has(n: number): boolean {
-    return this.get(n) !== undefined;
+  protected baseGet(n: number): TaskSummary | undefined {
+    return this.rows.get(n)?.value;
   }
 
-  set(n: number, t: TaskSummary): this {
-    (this.added ??= new Map()).set(n, t);
-    return this;
+  protected baseSize(): number {
+    return this.rows.size;
   }
 
-  get size(): number {
-    let size = this.rows.size;
-    for (const n of this.added?.keys() ?? []) if (!this.rows.get(n)) size++;
-    return size;
-  }
-
-  values(): IterableIterator<TaskSummary> {
-    const all = this.all();
-    if (!this.added || this.added.size === 0) return all.values();
-    const byNumber = new Map(all.map((t) => [t.number, t]));
-    for (const [n, t] of this.added) byNumber.set(n, t);
-    return [...byNumber.values()].sort((a, b) => a.number - b.number).values();
+  protected baseValues(): readonly TaskSummary[] {
+    return this.all();
   }
 
   range(offset: number, limit: number): TaskSummary[] | null {
-    if (this.added && this.added.size > 0) return null;
+    if (this.overlaid) return null;
     return this.rows instanceof TableRows ? this.rows.range(offset, limit) : null;
   }
 
   statuses(): TaskStatus[] | null {
-    if (this.added && this.added.size > 0) return null;
+    if (this.overlaid) return null;
     return this.rows instanceof TableRows ? this.rows.statuses() : null;
   }
 
   withRole(role: TaskRole): TaskSummary[] | null {
-    if (this.added && this.added.size > 0) return null;
+    if (this.overlaid) return null;
     return this.rows instanceof TableRows ? this.rows.withRole(role) : null;
   }
 }
