@@ -1,6 +1,5 @@
 import type { TaskSummary } from "./schemas/task.js";
-import type { TaskStatus } from "./task-status.js";
-import type { TaskRole } from "./roles.js";
+import type { TaskColumns } from "./task-columns.js";
 
 /** Tasks by number, as `Refs` holds them: a Map, or a TaskIndex over a list. */
 export interface TaskMap {
@@ -9,15 +8,8 @@ export interface TaskMap {
   set(n: number, t: TaskSummary): unknown;
   values(): IterableIterator<TaskSummary>;
   readonly size: number;
-  /**
-   * The tasks at positions offset… (at most limit) in number order, visiting no other task;
-   * null when this map cannot tell without visiting them all (the caller then filters values()).
-   */
-  range?(offset: number, limit: number): TaskSummary[] | null;
-  /** Every task's status, without building the tasks; null when this map cannot. */
-  statuses?(): TaskStatus[] | null;
-  /** The tasks of one role in number order, building no other task; null when this map cannot. */
-  withRole?(role: TaskRole): TaskSummary[] | null;
+  /** Every task as columns, building none (the read cache's table); null when this map cannot. */
+  columns?(): TaskColumns | null;
 }
 
 /**

@@ -1,24 +1,29 @@
-import { isBlocked, isReady, type TaskLookup } from "./blocking.js";
+import { blockedAt, readyAt } from "./blocking.js";
 import { transitiveDependencies } from "./dependency-graph.js";
-import { priorityRank } from "./priority.js";
 import type { TaskSummary as Task, Task as FullTask } from "./schemas/task.js";
+import { PRIORITIES } from "./priority.js";
+import { ROLE_CODE, STATUS_CODE, statusByNumber, type TaskColumns } from "./task-columns.js";
 import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
 /**
  * Ready tasks of a role, most urgent first: priority, then age (creation), then number; the first
- * `limit` of them. A task whose priority already ranks below the `limit` kept so far is dropped
- * without reading its creation time (at 50,000 tasks, thousands are ready).
+ * `limit` of them. Only candidates are built: a task whose priority already ranks below the
+ * `limit` kept so far is dropped without reading its creation time (at 50,000 tasks, thousands
+ * are ready).
  */
-export function nextTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup, role: Task["role"] | null, limit = Infinity): T[] {
-  type Keyed = { t: T; rank: number; at: string };
+export function nextTasks(cols: TaskColumns, role: Task["role"] | null, limit = Infinity): Task[] {
+  type Keyed = { t: Task; rank: number; at: string };
   const before = (a: Keyed, b: Keyed) => a.rank - b.rank || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || a.t.number - b.t.number;
+  const statusOf = statusByNumber(cols);
+  const roleCode = role === null ? -1 : ROLE_CODE[role];
   const kept: Keyed[] = [];
   // Once `limit` tasks of rank ≤ threshold are kept, a task of a lower priority cannot make it.
   let threshold = Infinity;
-  for (const t of tasks) {
-    if ((role !== null && t.role !== role) || !isReady(t, lookup)) continue;
-    const rank = priorityRank(t.priority);
+  for (let i = 0; i < cols.count; i++) {
+    if ((roleCode >= 0 && cols.role[i] !== roleCode) || !readyAt(cols, statusOf, i)) continue;
+    const rank = cols.priority[i]!;
     if (rank > threshold) continue;
+    const t = cols.task(i);
     kept.push({ t, rank, at: t.createdAt });
     // Kept short: now and then, sort the few kept and drop all but the best `limit`.
     if (kept.length > limit * 2 + 16) {
@@ -39,26 +44,41 @@ export interface Report {
 }
 
 export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
-  return statusReport(tasks.map((t) => t.status));
+  const counts = TASK_STATUSES.map(() => 0);
+  for (const t of tasks) counts[TASK_STATUSES.indexOf(t.status)]! += 1;
+  return reportOf(counts);
 }
 
-/** The report from statuses alone (what the read cache can give without building tasks). */
-export function statusReport(statuses: readonly TaskStatus[]): Report {
-  const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
-  for (const s of statuses) byStatus[s] += 1;
-  const counted = statuses.length - byStatus.ABORTED;
-  return { total: statuses.length, byStatus, completionRate: counted === 0 ? 0 : byStatus.COMPLETE / counted };
+/** The report of the tasks `keep` accepts (all without it) from the status column alone. */
+export function columnsReport(cols: TaskColumns, keep?: (i: number) => boolean): Report {
+  const counts = TASK_STATUSES.map(() => 0);
+  for (let i = 0; i < cols.count; i++) if (!keep || keep(i)) counts[cols.status[i]!]! += 1;
+  return reportOf(counts);
 }
 
-/** Open tasks with at least one blocking dependency, most urgent first. */
-export function blockedTasks<T extends Task>(tasks: readonly T[], lookup: TaskLookup): T[] {
-  // Ranks computed once per task (thousands are blocked in a large project), not per comparison.
-  return tasks
-    .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED" && isBlocked(t, lookup))
-    .map((t) => ({ t, rank: priorityRank(t.priority), n: t.number }))
-    .sort((a, b) => a.rank - b.rank || a.n - b.n)
-    .map((x) => x.t);
+/** From counts by status code. */
+function reportOf(counts: readonly number[]): Report {
+  const byStatus = Object.fromEntries(TASK_STATUSES.map((s, k) => [s, counts[k]!])) as Record<TaskStatus, number>;
+  const total = counts.reduce((a, b) => a + b, 0);
+  const counted = total - byStatus.ABORTED;
+  return { total, byStatus, completionRate: counted === 0 ? 0 : byStatus.COMPLETE / counted };
 }
+
+/** Positions (in `cols`) of the open tasks `keep` accepts with a blocking dependency, most urgent first (priority, then number). */
+export function blockedTasks(cols: TaskColumns, keep?: (i: number) => boolean): number[] {
+  // Thousands are blocked in a large project. Priorities are four ranks and positions are in
+  // number order, so one list per rank, concatenated, is the order: no sort.
+  const statusOf = statusByNumber(cols);
+  const byRank: number[][] = PRIORITIES.map(() => []);
+  for (let i = 0; i < cols.count; i++) {
+    const code = cols.status[i];
+    if (code === DONE || code === ABORTED || (keep && !keep(i)) || !blockedAt(cols, statusOf, i)) continue;
+    byRank[cols.priority[i]!]!.push(i);
+  }
+  return ([] as number[]).concat(...byRank);
+}
+
+const [DONE, ABORTED] = [STATUS_CODE.COMPLETE, STATUS_CODE.ABORTED];
 
 /** All unfinished transitive dependencies of a task, in an order that can be worked. */
 export function prerequisites<T extends Task>(root: Task, lookup: (n: number) => T | undefined): T[] {

@@ -1,10 +1,11 @@
 import { UsageError } from "../errors.js";
-import { activeClaimant } from "../domain/actor.js";
+import { sameName } from "../domain/actor.js";
 import type { Refs } from "../domain/refs.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
-import { blockedTasks, nextTasks, prerequisites, searchTasks, statusReport, taskReport, type Report } from "../domain/task-questions.js";
+import { claimantAt, columnsOf, positions } from "../domain/task-columns.js";
+import { blockedTasks, columnsReport, nextTasks, prerequisites, searchTasks, type Report } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
@@ -17,7 +18,7 @@ export interface TaskAnswer {
 async function everything(ctx: Context) {
   const snap = await (await ctx.store()).snapshot();
   const refs = await loadAllRefs(snap);
-  return { snap, refs, tasks: [...refs.tasks.values()], lookup: (n: number) => refs.tasks.get(n) };
+  return { snap, refs, lookup: (n: number) => refs.tasks.get(n) };
 }
 
 /** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
@@ -29,9 +30,8 @@ export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: nu
     const actor = await resolveActor(ctx, snap);
     if (actor.role && actor.role !== "administrator") role = actor.role;
   }
-  // From the read cache, only the role's tasks are built (and the dependencies they name).
-  const pool = (role ? refs.tasks.withRole?.(role) : null) ?? [...refs.tasks.values()];
-  const picked = nextTasks(pool, (n) => refs.tasks.get(n), role, o.count ?? 5);
+  // From the read cache's columns: only the candidates are built.
+  const picked = nextTasks(columnsOf(refs.tasks), role, o.count ?? 5);
   // The latest handoff note explains a READY task: read those few records in full.
   const handoffs = new Map<number, Note>();
   for (const t of picked.filter((x) => x.status === "READY")) {
@@ -43,15 +43,15 @@ export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: nu
 
 export async function reportTasks(ctx: Context): Promise<Report> {
   const snap = await (await ctx.store()).snapshot();
-  const tasks = await snap.taskMap();
   // From the read cache, the status column alone: no task is built.
-  const statuses = tasks.statuses?.();
-  return statuses ? statusReport(statuses) : taskReport([...tasks.values()]);
+  return columnsReport(columnsOf(await snap.taskMap()));
 }
 
 export async function listBlocked(ctx: Context): Promise<TaskAnswer> {
-  const { refs, tasks, lookup } = await everything(ctx);
-  return { tasks: blockedTasks(tasks, lookup), refs };
+  const snap = await (await ctx.store()).snapshot();
+  const refs = await loadAllRefs(snap);
+  const cols = columnsOf(refs.tasks);
+  return { tasks: blockedTasks(cols).map((i) => cols.task(i)), refs };
 }
 
 export async function search(ctx: Context, o: { words: string; limit?: number }): Promise<TaskAnswer & { scores: number[] }> {
@@ -72,9 +72,12 @@ export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & 
 
 /** The actor's live claims (a persona's, across its missions), most recently changed first. */
 export async function myTasks(ctx: Context): Promise<TaskAnswer & { persona: string }> {
-  const { snap, refs, tasks } = await everything(ctx);
+  const { snap, refs } = await everything(ctx);
   const actor = await resolveActor(ctx, snap);
   if (actor.kind === "director") throw new UsageError("The Director claims no tasks; say who you are", "pantheon --as <persona> task mine (or --mission <id>)");
-  const mine = tasks.filter((t) => activeClaimant(t)?.toLowerCase() === actor.name.toLowerCase()).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const cols = columnsOf(refs.tasks);
+  const mine = positions(cols, (i) => sameName(claimantAt(cols, i), actor.name))
+    .map((i) => cols.task(i))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   return { tasks: mine, refs, persona: actor.name };
 }

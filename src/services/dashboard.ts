@@ -1,9 +1,9 @@
-import { activeClaimant } from "../domain/actor.js";
 import type { Dashboard } from "../domain/dashboard.js";
 import { activeMissionsOf } from "../domain/persona-names.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
-import { blockedTasks, statusReport, taskReport } from "../domain/task-questions.js";
+import { claimedPositions, columnsOf, positions, ROLE_CODE } from "../domain/task-columns.js";
+import { blockedTasks, columnsReport } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { epicDetail, findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
@@ -20,35 +20,40 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
     snap.project(), loadAllRefs(snap), snap.all("missions"), snap.all("reviews"), store.log({ limit: o.recent ?? 8 }),
   ]);
   const focus = o.epic !== undefined ? await findEpic(snap, o.epic) : null;
-  const inScope = (t: Task) => (!o.role || t.role === o.role) && (!focus || t.epic === focus.number);
-  const all = [...refs.tasks.values()];
-  const tasks = all.filter(inScope);
-  const lookup = (n: number) => refs.tasks.get(n);
+  // Every question below reads the columns (the read cache's table): only the tasks shown are built.
+  const cols = columnsOf(refs.tasks);
+  const inScope = (t: Pick<Task, "role" | "epic">) => (!o.role || t.role === o.role) && (!focus || t.epic === focus.number);
+  const [role, epic] = [o.role ? ROLE_CODE[o.role] : -1, focus ? focus.number : -1];
+  const scoped = !o.role && !focus ? undefined : (i: number) => (role < 0 || cols.role[i] === role) && (epic < 0 || cols.epic[i] === epic);
   const missionByNumber = new Map(allMissions.map((m) => [m.number, m]));
   const active = allMissions.filter((m) => m.status === "ACTIVE" && (!o.role || m.role === o.role));
-  const reviews = allReviews.filter((r) => r.status === "PENDING" && (r.task === null ? !focus && !o.role : tasks.some((t) => t.number === r.task)));
+  const reviews = allReviews.filter((r) => {
+    if (r.status !== "PENDING") return false;
+    const t = r.task === null ? undefined : refs.tasks.get(r.task);
+    return r.task === null ? !focus && !o.role : t !== undefined && inScope(t);
+  });
   await reviewRefs(snap, reviews, refs);
-  const blocked = blockedTasks(tasks, lookup);
-  // Unnarrowed, the counts come from the read cache's status column.
-  const statuses = !o.role && !focus ? refs.tasks.statuses?.() : null;
-  // One pass for every epic's tasks, and one for every mission's claims: not one pass each.
-  const byEpic = refs.epics.size > 0 && !focus ? groupBy(all, (t) => t.epic) : new Map<number | null, Task[]>();
-  const claimsByMission = active.length > 0 ? groupBy(all.filter((t) => activeClaimant(t) !== null), (t) => t.mission) : new Map<number | null, Task[]>();
+  const blocked = blockedTasks(cols, scoped);
+  // One pass for every epic's tasks, and one for every claim: not one pass each.
+  const byEpic = refs.epics.size > 0 && !focus ? groupBy(positions(cols, (i) => cols.epic[i] !== 0), (i) => cols.epic[i]!) : new Map<number, number[]>();
+  const claimed = claimedPositions(cols);
+  const claimsByMission = groupBy(claimed, (i) => cols.mission[i]!);
+  const tasksAt = (list: readonly number[] | undefined) => (list ?? []).map((i) => cols.task(i));
   return {
     project,
-    missions: active.map((mission) => ({ mission, claims: claimsByMission.get(mission.number) ?? [] })),
+    missions: active.map((mission) => ({ mission, claims: tasksAt(claimsByMission.get(mission.number)) })),
     duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
-    report: statuses ? statusReport(statuses) : taskReport(tasks),
-    epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, byEpic.get(e.number) ?? [], refs)).filter((e) => !o.role || e.tasks.some(inScope)),
-    blocked: blocked.slice(0, DASHBOARD_BLOCKED),
+    report: columnsReport(cols, scoped),
+    epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, tasksAt(byEpic.get(e.number)), refs)).filter((e) => !o.role || e.tasks.some(inScope)),
+    blocked: tasksAt(blocked.slice(0, DASHBOARD_BLOCKED)),
     blockedTotal: blocked.length,
     reviews,
-    orphanedClaims: tasks
-      .filter((t) => activeClaimant(t) !== null && (t.mission === null || missionByNumber.get(t.mission)?.status !== "ACTIVE"))
+    orphanedClaims: tasksAt(claimed.filter((i) => !scoped || scoped(i)))
+      .filter((t) => t.mission === null || missionByNumber.get(t.mission)?.status !== "ACTIVE")
       .map((task) => ({ task, mission: task.mission === null ? null : (missionByNumber.get(task.mission) ?? null) })),
     recent,
     refs,
-    epic: focus ? epicDetail(focus, all, refs) : null,
+    epic: focus ? epicDetail(focus, tasksAt(positions(cols, (i) => cols.epic[i] === epic)), refs) : null,
     role: o.role ?? null,
   };
 }

@@ -1,10 +1,11 @@
 import { sameName } from "../domain/actor.js";
-import { isBlocked, isReady } from "../domain/blocking.js";
+import { blockedAt, readyAt } from "../domain/blocking.js";
+import { columnsOf, positions, PRIORITY_CODE, ROLE_CODE, STATUS_CODE, statusByNumber } from "../domain/task-columns.js";
 import { allowedActions } from "../domain/task-lifecycle.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Task, TaskSummary } from "../domain/schemas/task.js";
-import { isOpen, type TaskStatus } from "../domain/task-status.js";
+import { OPEN_STATUSES, type TaskStatus } from "../domain/task-status.js";
 import type { Context } from "./context.js";
 import type { Refs } from "../domain/refs.js";
 import { findTask, loadAllRefs } from "./find-task.js";
@@ -45,26 +46,29 @@ export interface TaskPage {
   total: number;
 }
 
+const OPEN = new Set(OPEN_STATUSES.map((s) => STATUS_CODE[s]));
+
 /** Tasks matching every given filter, by number; without `limit`, every match. */
 export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage> {
   const snap = await (await ctx.store()).snapshot();
   const refs = await loadAllRefs(snap);
   const offset = f.offset ?? 0;
-  // Without a filter, a page is positions offset… of the tasks by number: from the read cache,
-  // only the page's tasks (and those they name) are read.
-  const unfiltered = !f.status && !f.role && !f.priority && f.epic === undefined && f.claimedBy === undefined && !f.blocked && !f.ready;
-  const page = unfiltered && f.limit !== undefined ? refs.tasks.range?.(offset, f.limit) : null;
-  if (page) return { tasks: page, refs, total: refs.tasks.size };
-  const lookup = (n: number) => refs.tasks.get(n);
-  const matches = [...refs.tasks.values()].filter((t) => {
-    if (f.status && !f.status.includes(t.status)) return false;
-    if (f.role && !f.role.includes(t.role)) return false;
-    if (f.priority && !f.priority.includes(t.priority)) return false;
-    if (f.epic !== undefined && t.epic !== f.epic) return false;
-    if (f.claimedBy !== undefined && !sameName(t.claimedBy, f.claimedBy)) return false;
-    if (f.blocked && !(isOpen(t.status) && isBlocked(t, lookup))) return false;
-    if (f.ready && !isReady(t, lookup)) return false;
+  // Filters read the columns; only the page's tasks are built (from the read cache, a page of
+  // 50 reads 50 rows, whatever the filter).
+  const cols = columnsOf(refs.tasks);
+  const statusOf = statusByNumber(cols);
+  const codes = <T extends string>(list: T[] | undefined, code: Record<T, number>) => (list ? new Set(list.map((v) => code[v])) : null);
+  const [status, role, priority] = [codes(f.status, STATUS_CODE), codes(f.role, ROLE_CODE), codes(f.priority, PRIORITY_CODE)];
+  const matches = positions(cols, (i) => {
+    if (status && !status.has(cols.status[i]!)) return false;
+    if (role && !role.has(cols.role[i]!)) return false;
+    if (priority && !priority.has(cols.priority[i]!)) return false;
+    if (f.epic !== undefined && cols.epic[i] !== f.epic) return false;
+    if (f.claimedBy !== undefined && !sameName(cols.names[cols.claimedBy[i]! - 1], f.claimedBy)) return false;
+    if (f.blocked && !(OPEN.has(cols.status[i]!) && blockedAt(cols, statusOf, i))) return false;
+    if (f.ready && !readyAt(cols, statusOf, i)) return false;
     return true;
   });
-  return { tasks: matches.slice(offset, f.limit === undefined ? undefined : offset + f.limit), refs, total: matches.length };
+  const page = matches.slice(offset, f.limit === undefined ? undefined : offset + f.limit);
+  return { tasks: page.map((i) => cols.task(i)), refs, total: matches.length };
 }

@@ -1,15 +1,16 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
 import { OverlaidTaskMap } from "../domain/task-index.js";
-import type { TaskStatus } from "../domain/task-status.js";
-import type { TaskRole } from "../domain/roles.js";
+import type { TaskColumns } from "../domain/task-columns.js";
 import type { Row, RowMap } from "./summary-cache.js";
-import { ROLES, STATUSES, type TaskTable } from "./task-table.js";
+import { tableColumns } from "./table-columns.js";
+import type { TaskTable } from "./task-table.js";
 
 /**
  * The tasks' cache rows as a table loaded from disk plus the changes made since (by the
  * journal): at 50,000 tasks, building a Map of every row cost ~8 ms and sorting it out again
  * ~7 ms, for a read that then looks at a handful of rows. A lookup is a binary search over the
- * table's sorted numbers; iteration yields the table's rows with the changes applied.
+ * table's sorted numbers; iteration yields the table's rows with the changes applied, and
+ * questions over every task read its columns.
  */
 export class TableRows implements RowMap<TaskSummary> {
   constructor(
@@ -91,53 +92,24 @@ export class TableRows implements RowMap<TaskSummary> {
   }
 
   /**
-   * The rows at positions offset… in number order, reading only those: possible while the
-   * changes on top removed nothing and added only past the table's last number.
+   * The rows as columns (what every question over all tasks reads); null when a change removed a
+   * row or slotted one between the table's numbers (rare: a renumbering sync), where callers
+   * read the ordered rows instead.
    */
-  range(offset: number, limit: number): TaskSummary[] | null {
-    const { table, changed } = this;
+  columns(): TaskColumns | null {
+    const { table } = this;
     const last = table.count > 0 ? table.n[table.count - 1]! : 0;
-    const added: Array<Row<TaskSummary>> = [];
-    for (const [n, row] of changed) {
-      if (row === null || (n < last && this.index(n) < 0)) return null;
-      if (n > last) added.push(row);
+    const byPosition = new Map<number, TaskSummary>();
+    const added: TaskSummary[] = [];
+    for (const [n, row] of this.changed) {
+      const i = this.index(n);
+      if (row === null) {
+        if (i >= 0) return null;
+      } else if (i >= 0) byPosition.set(i, row.value);
+      else if (n > last) added.push(row.value);
+      else return null;
     }
-    added.sort((a, b) => a.value.number - b.value.number);
-    const out: TaskSummary[] = [];
-    for (let p = offset; p < offset + limit && p < table.count + added.length; p++) {
-      if (p >= table.count) out.push(added[p - table.count]!.value);
-      else out.push(changed.get(table.n[p]!)?.value ?? table.row(p));
-    }
-    return out;
-  }
-
-  /** Every row's status (a report's whole question), from the status column and the changes. */
-  statuses(): TaskStatus[] {
-    const { table, changed } = this;
-    const out: TaskStatus[] = [];
-    for (let i = 0; i < table.count; i++) {
-      const n = table.n[i]!;
-      if (!changed.has(n)) out.push(STATUSES[table.s[i]!]!);
-      else if (changed.get(n)) out.push(changed.get(n)!.value.status);
-    }
-    for (const [n, row] of changed) if (row && this.index(n) < 0) out.push(row.value.status);
-    return out;
-  }
-
-  /** The rows of one role in number order, from the role column: `next` builds no other row. */
-  withRole(role: TaskRole): TaskSummary[] {
-    const { table, changed } = this;
-    const code = ROLES.indexOf(role as (typeof ROLES)[number]);
-    const out: TaskSummary[] = [];
-    for (let i = 0; i < table.count; i++) {
-      const n = table.n[i]!;
-      if (changed.has(n)) {
-        const row = changed.get(n);
-        if (row && row.value.role === role) out.push(row.value);
-      } else if (table.r[i] === code) out.push(table.row(i));
-    }
-    const added = [...changed].filter(([n, row]) => row !== null && row.value.role === role && this.index(n) < 0).map(([, row]) => row!.value);
-    return added.length === 0 ? out : [...out, ...added].sort((a, b) => a.number - b.number);
+    return tableColumns(table, byPosition, added.sort((a, b) => a.number - b.number));
   }
 
   copy(): TableRows {
@@ -146,8 +118,9 @@ export class TableRows implements RowMap<TaskSummary> {
 }
 
 /**
- * Task summaries by number over a kind's cache rows (`TaskMap`): a lookup reads one row, a page
- * of `list` reads its rows; only values() visits every task. Tasks set later sit on top.
+ * Task summaries by number over a kind's cache rows (`TaskMap`): a lookup reads one row, a
+ * question over every task reads the columns; only values() builds every task. Tasks set later
+ * sit on top.
  */
 export class RowsTaskMap extends OverlaidTaskMap {
   constructor(
@@ -170,18 +143,8 @@ export class RowsTaskMap extends OverlaidTaskMap {
     return this.all();
   }
 
-  range(offset: number, limit: number): TaskSummary[] | null {
+  columns(): TaskColumns | null {
     if (this.overlaid) return null;
-    return this.rows instanceof TableRows ? this.rows.range(offset, limit) : null;
-  }
-
-  statuses(): TaskStatus[] | null {
-    if (this.overlaid) return null;
-    return this.rows instanceof TableRows ? this.rows.statuses() : null;
-  }
-
-  withRole(role: TaskRole): TaskSummary[] | null {
-    if (this.overlaid) return null;
-    return this.rows instanceof TableRows ? this.rows.withRole(role) : null;
+    return this.rows instanceof TableRows ? this.rows.columns() : null;
   }
 }

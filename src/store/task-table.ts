@@ -1,4 +1,7 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
+import { PRIORITIES } from "../domain/priority.js";
+import { TASK_ROLES } from "../domain/roles.js";
+import { TASK_STATUSES } from "../domain/task-status.js";
 import { toTaskSummary } from "../domain/task-summary.js";
 import type { BlockFile } from "./block-file.js";
 
@@ -23,9 +26,11 @@ const MAGIC = "PTT2";
 const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-export const STATUSES = ["TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "ABORTED"] as const;
-export const ROLES = ["architect", "engineer", "tester", "documentarian", "inspector", "operator"] as const;
-const PRIORITIES = ["CRITICAL", "HIGH", "MEDIUM", "LOW"] as const;
+// Codes are positions in the domain's lists (what TaskColumns hands on); the header records the
+// lists, so a table written under other lists is not loaded.
+const STATUSES = TASK_STATUSES;
+const ROLES = TASK_ROLES;
+const CODES = { status: STATUSES, role: ROLES, priority: PRIORITIES };
 const code = <T extends string>(list: readonly T[]) => new Map<string, number>(list.map((v, i) => [v, i]));
 const STATUS_CODE = code(STATUSES);
 const ROLE_CODE = code(ROLES);
@@ -42,6 +47,7 @@ export interface TableMeta {
 
 interface Header extends TableMeta {
   le: boolean;
+  codes: typeof CODES;
   count: number;
   names: string[];
   sections: Record<Section, [number, number]>;
@@ -116,7 +122,7 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     sections[k] = [offset, b.length];
     offset = align(offset + b.length);
   }
-  const header: Header = { ...meta, le: LITTLE_ENDIAN, count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
+  const header: Header = { ...meta, le: LITTLE_ENDIAN, codes: CODES, count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
   const head = Buffer.from(`${MAGIC}0000${JSON.stringify(header)}`, "utf8");
   head.writeUInt32LE(head.length - 8, 4);
   const start = align(head.length);
@@ -140,7 +146,7 @@ export function tableHeader(file: Buffer): Header | null {
   try {
     if (file.toString("latin1", 0, 4) !== MAGIC) return null;
     const header = JSON.parse(file.toString("utf8", 8, 8 + file.readUInt32LE(4))) as Header;
-    return header.le === LITTLE_ENDIAN ? header : null;
+    return header.le === LITTLE_ENDIAN && JSON.stringify(header.codes) === JSON.stringify(CODES) ? header : null;
   } catch {
     return null;
   }
@@ -256,10 +262,18 @@ export class TaskTable {
   row(i: number): TaskRow {
     return new TaskRow(this, i);
   }
+
+  /** Row i's dependencies, decoded now (one shared empty list when it has none: most have none). */
+  deps(i: number): readonly number[] {
+    return list(this.do, this.dv, i);
+  }
 }
+
+const NONE: readonly number[] = Object.freeze([]);
 
 function list(offsets: Uint32Array, values: Uint32Array, i: number): number[] {
   const from = offsets[i]!;
+  if (offsets[i + 1] === from) return NONE as number[];
   const out = new Array<number>(offsets[i + 1]! - from);
   for (let k = 0; k < out.length; k++) out[k] = values[from + k]!;
   return out;

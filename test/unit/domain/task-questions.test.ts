@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../../../src/domain/schemas/task.js";
 import { blockedTasks, nextTasks, prerequisites, searchTasks, taskReport } from "../../../src/domain/task-questions.js";
+import { columnsOf, ROLE_CODE } from "../../../src/domain/task-columns.js";
 import type { TaskStatus } from "../../../src/domain/task-status.js";
 import { TASK_STATUSES } from "../../../src/domain/task-status.js";
 import { aTask } from "../../helpers/builders.js";
@@ -16,7 +17,17 @@ function lookupOf(tasks: readonly Task[]) {
   return (n: number) => by.get(n);
 }
 
-const numbers = (tasks: readonly Task[]) => tasks.map((x) => x.number);
+/** Columns over tasks in any order, as a service gets them from a plain Map. */
+function colsOf(tasks: readonly Task[]) {
+  return columnsOf(new Map(tasks.map((x) => [x.number, x])));
+}
+
+function blockedOf(tasks: readonly Task[]) {
+  const cols = colsOf(tasks);
+  return blockedTasks(cols).map((i) => cols.task(i));
+}
+
+const numbers = (tasks: readonly Pick<Task, "number">[]) => tasks.map((x) => x.number);
 
 const DAY = (d: number) => `2026-01-${String(d).padStart(2, "0")}T00:00:00.000Z`;
 
@@ -59,12 +70,12 @@ describe("nextTasks", () => {
       t(7, { priority: "HIGH", createdAt: DAY(2) }),
       t(6, { priority: "HIGH", createdAt: DAY(2) }),
     ];
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), null))).toEqual([4, 3, 6, 7, 2, 5, 1]);
+    expect(numbers(nextTasks(colsOf(tasks), null))).toEqual([4, 3, 6, 7, 2, 5, 1]);
   });
 
   it("offers only TODO and READY tasks", () => {
     const tasks = TASK_STATUSES.map((status, i) => t(i + 1, { status }));
-    expect(nextTasks(tasks, lookupOf(tasks), null).map((x) => x.status).sort()).toEqual(["READY", "TODO"]);
+    expect(nextTasks(colsOf(tasks), null).map((x) => x.status).sort()).toEqual(["READY", "TODO"]);
   });
 
   it("never offers a task with a blocking dependency (open, ABORTED or missing)", () => {
@@ -80,7 +91,7 @@ describe("nextTasks", () => {
       t(14, { dependencies: [99] }),
       t(15, { status: "READY", dependencies: [1] }),
     ];
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), null))).toEqual([1]);
+    expect(numbers(nextTasks(colsOf(tasks), null))).toEqual([1]);
   });
 
   it("offers a task whose dependency is in REVIEW (the engineer → tester pattern), or COMPLETE", () => {
@@ -91,20 +102,20 @@ describe("nextTasks", () => {
       t(4, { role: "tester", dependencies: [2] }),
       t(5, { role: "tester", dependencies: [1, 2] }),
     ];
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), "tester"))).toEqual([3, 4, 5]);
+    expect(numbers(nextTasks(colsOf(tasks), "tester"))).toEqual([3, 4, 5]);
   });
 
   it("keeps to the role asked for, and offers every role with null", () => {
     const tasks = [t(1, { role: "engineer" }), t(2, { role: "tester" }), t(3, { role: "engineer" }), t(4, { role: "architect" })];
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), "engineer"))).toEqual([1, 3]);
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), "tester"))).toEqual([2]);
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), "operator"))).toEqual([]);
-    expect(numbers(nextTasks(tasks, lookupOf(tasks), null))).toEqual([1, 2, 3, 4]);
+    expect(numbers(nextTasks(colsOf(tasks), "engineer"))).toEqual([1, 3]);
+    expect(numbers(nextTasks(colsOf(tasks), "tester"))).toEqual([2]);
+    expect(numbers(nextTasks(colsOf(tasks), "operator"))).toEqual([]);
+    expect(numbers(nextTasks(colsOf(tasks), null))).toEqual([1, 2, 3, 4]);
   });
 
   it("does not reorder its input", () => {
     const tasks = [t(2, { priority: "LOW" }), t(1, { priority: "HIGH" })];
-    nextTasks(tasks, lookupOf(tasks), null);
+    nextTasks(colsOf(tasks), null);
     expect(numbers(tasks)).toEqual([2, 1]);
   });
 });
@@ -122,7 +133,14 @@ describe("blockedTasks", () => {
       t(8, { status: "ABORTED", dependencies: [1] }),
       t(9, { priority: "LOW", dependencies: [1] }),
     ];
-    expect(numbers(blockedTasks(tasks, lookupOf(tasks)))).toEqual([5, 4, 9]);
+    expect(numbers(blockedOf(tasks))).toEqual([5, 4, 9]);
+  });
+
+  it("orders by priority then number whatever the input order, and keeps to what `keep` accepts", () => {
+    const tasks = [t(30, { priority: "HIGH", dependencies: [99] }), t(2, { priority: "LOW", dependencies: [99] }), t(10, { priority: "HIGH", dependencies: [99] }), t(4, { priority: "CRITICAL", role: "tester", dependencies: [99] })];
+    expect(numbers(blockedOf(tasks))).toEqual([4, 10, 30, 2]);
+    const cols = colsOf(tasks);
+    expect(blockedTasks(cols, (i) => cols.role[i] === ROLE_CODE.engineer).map((i) => cols.number[i])).toEqual([10, 30, 2]);
   });
 });
 
@@ -263,9 +281,8 @@ describe("nextTasks with a limit", () => {
         fc.integer({ min: 0, max: 8 }),
         (xs, limit) => {
           const tasks = xs.map((x, i) => ({ number: i + 1, title: `t${i}`, role: "engineer", priority: x.priority, status: x.status, dependencies: x.dep ? [x.dep] : [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `2026-01-0${x.at}`, updatedAt: "u", formerNumbers: [] }) as never);
-          const byNumber = new Map((tasks as Array<{ number: number }>).map((t) => [t.number, t]));
-          const lookup = (n: number) => byNumber.get(n) as never;
-          expect(nextTasks(tasks, lookup, "engineer", limit)).toEqual(nextTasks(tasks, lookup, "engineer").slice(0, limit));
+          const cols = colsOf(tasks);
+          expect(nextTasks(cols, "engineer", limit)).toEqual(nextTasks(cols, "engineer").slice(0, limit));
         },
       ),
       { numRuns: 300 },

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { toTaskSummary } from "../../../src/domain/task-summary.js";
+import { columnsOf, listColumns, NO_TASK, STATUS_CODE, statusByNumber, statusCodeOf, type TaskColumns } from "../../../src/domain/task-columns.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -102,64 +103,67 @@ describe("TableRows: a table with the journal's changes on top", () => {
   });
 });
 
-describe("a page of the table", () => {
-  const summary = (number: number, title = `t${number}`): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
-  const rowsOf = () => new TableRows(decode(encodeTaskTable([2, 4, 6, 8, 10].map((n) => ({ summary: summary(n), oid: "f".repeat(40) })), meta))!);
-  const titles = (xs: TaskSummary[] | null) => xs?.map((t) => t.title) ?? null;
+describe("the table's columns", () => {
+  const plain = (number: number, title = `t${number}`): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
+  const rowsOf = () => new TableRows(decode(encodeTaskTable([2, 4, 6, 8, 10].map((n) => ({ summary: plain(n), oid: "f".repeat(40) })), meta))!);
+  const FIELDS = ["number", "status", "role", "priority", "epic", "mission"] as const;
+  /** Every field at every position (names and lists decoded), and the status of every number asked for. */
+  const readAll = (cols: TaskColumns, asked: number[]) => {
+    const statusOf = statusByNumber(cols);
+    return {
+      fields: Array.from({ length: cols.count }, (_, i) => FIELDS.map((f) => cols[f][i])),
+      claimants: Array.from({ length: cols.count }, (_, i) => (cols.claimedBy[i] === 0 ? null : cols.names[cols.claimedBy[i]! - 1])),
+      dependencies: Array.from({ length: cols.count }, (_, i) => Array.from({ length: cols.depStart[i + 1]! - cols.depStart[i]! }, (_, k) => cols.depValues[cols.depStart[i]! + k])),
+      tasks: Array.from({ length: cols.count }, (_, i) => toTaskSummary(cols.task(i))),
+      statuses: asked.map((n) => statusCodeOf(statusOf, n)),
+    };
+  };
 
-  it("reads only the positions asked for, with rewritten rows and new ones past the end", () => {
-    const rows = rowsOf();
-    expect(titles(rows.range(1, 2))).toEqual(["t4", "t6"]);
-    rows.set(6, { oid: "a".repeat(40), value: summary(6, "t6 again") });
-    rows.set(12, { oid: "b".repeat(40), value: summary(12) });
-    rows.set(11, { oid: "c".repeat(40), value: summary(11) });
-    expect(titles(rows.range(2, 10))).toEqual(["t6 again", "t8", "t10", "t11", "t12"]);
-    expect(titles(rows.range(6, 3))).toEqual(["t12"]);
-    expect(titles(rows.range(9, 3))).toEqual([]);
-    expect(titles(rows.range(0, 7))).toEqual(titles(rows.ordered()));
+  it("answers like the ordered rows, with rewritten rows and new ones past the end", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 40 }), fc.array(summary, { minLength: 80, maxLength: 80 }), fc.array(fc.nat(79), { maxLength: 12 }), fc.nat(5), (numbers, values, rewritten, appended) => {
+        numbers.sort((a, b) => a - b);
+        const at = (n: number, k: number) => ({ ...values[k % values.length]!, number: n });
+        const rows = new TableRows(decode(encodeTaskTable(numbers.map((n, k) => ({ summary: at(n, k), oid: "f".repeat(40) })), meta))!);
+        for (const k of rewritten) rows.set(numbers[k % numbers.length]!, { oid: "a".repeat(40), value: at(numbers[k % numbers.length]!, k + 1) });
+        for (let k = 1; k <= appended; k++) rows.set(300 + k, { oid: "b".repeat(40), value: at(300 + k, k + 7) });
+        const cols = rows.columns()!;
+        const ordered = rows.ordered();
+        const asked = [0, ...numbers, 301, 305, 999];
+        expect(readAll(cols, asked)).toEqual(readAll(listColumns(ordered), asked));
+        expect(cols.count).toBe(ordered.length);
+      }),
+      { numRuns: 150 },
+    );
   });
 
-  it("gives every status from the status column with the changes applied", () => {
-    const rows = rowsOf();
-    rows.set(4, { oid: "a".repeat(40), value: { ...summary(4), status: "COMPLETE" } });
-    rows.delete(8);
-    rows.set(11, { oid: "b".repeat(40), value: { ...summary(11), status: "REVIEW" } });
-    expect(rows.statuses()).toEqual(rows.ordered().map((t) => t.status));
-    expect(rows.statuses()).toEqual(["TODO", "COMPLETE", "TODO", "TODO", "REVIEW"]);
-    const map = new RowsTaskMap(rows, () => rows.ordered());
-    expect(map.statuses()).toEqual(rows.statuses());
-    map.set(3, summary(3));
-    expect(map.statuses()).toBeNull();
-  });
-
-  it("gives one role's rows from the role column, with the changes applied, in number order", () => {
-    const rows = rowsOf(); // all engineers
-    rows.set(4, { oid: "a".repeat(40), value: { ...summary(4), role: "tester" } });
-    rows.set(3, { oid: "b".repeat(40), value: { ...summary(3), role: "tester" } });
-    rows.set(12, { oid: "c".repeat(40), value: summary(12) });
-    rows.delete(8);
-    expect(rows.withRole("engineer").map((t) => t.number)).toEqual([2, 6, 10, 12]);
-    expect(rows.withRole("tester").map((t) => t.number)).toEqual([3, 4]);
-    expect(rows.withRole("operator")).toEqual([]);
-    expect(rows.withRole("engineer").map((t) => t.number)).toEqual(rows.ordered().filter((t) => t.role === "engineer").map((t) => t.number));
-  });
-
-  it("declines (null) when a row was removed or one slotted in before the end, and the map then pages from values()", () => {
+  it("declines (null) when a row was removed or one slotted in before the end, and columnsOf then reads the map's values", () => {
     const removed = rowsOf();
     removed.delete(4);
-    expect(removed.range(0, 2)).toBeNull();
+    expect(removed.columns()).toBeNull();
     const slotted = rowsOf();
-    slotted.set(5, { oid: "a".repeat(40), value: summary(5) });
-    expect(slotted.range(0, 2)).toBeNull();
+    slotted.set(5, { oid: "a".repeat(40), value: plain(5) });
+    expect(slotted.columns()).toBeNull();
     const map = new RowsTaskMap(slotted, () => slotted.ordered());
-    expect(map.range(0, 2)).toBeNull();
-    expect(map.get(5)!.title).toBe("t5");
-    expect(map.size).toBe(6);
-    expect([...map.values()].map((t) => t.number)).toEqual([2, 4, 5, 6, 8, 10]);
-    const plain = new RowsTaskMap(rowsOf(), () => []);
-    expect(titles(plain.range(0, 2))).toEqual(["t2", "t4"]);
-    plain.set(3, summary(3));
-    expect(plain.range(0, 2)).toBeNull(); // a task set on top: values() decides
+    expect(map.columns()).toBeNull();
+    const cols = columnsOf(map);
+    expect(Array.from(cols.number)).toEqual([2, 4, 5, 6, 8, 10]);
+    expect(statusCodeOf(statusByNumber(cols), 5)).toBe(STATUS_CODE.TODO);
+    expect(statusCodeOf(statusByNumber(cols), 3)).toBe(NO_TASK);
+    const added = rowsOf();
+    added.set(11, { oid: "a".repeat(40), value: plain(11) });
+    added.delete(11); // added, then removed again: the table itself is whole
+    expect(added.columns()!.count).toBe(5);
+  });
+
+  it("leaves a task set on top of the map to columnsOf's reading of values()", () => {
+    const map = new RowsTaskMap(rowsOf(), () => rowsOf().ordered());
+    expect(map.columns()).not.toBeNull();
+    map.set(3, plain(3, "set on top"));
+    expect(map.columns()).toBeNull();
+    const cols = columnsOf(map);
+    expect(cols.task(1).title).toBe("set on top");
+    expect(cols.count).toBe(6);
   });
 });
 
