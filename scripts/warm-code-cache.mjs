@@ -20,6 +20,9 @@ const runs = [
   ["mission", "start", "--role", "engineer", "--persona", "Warm"],
   ["task", "create", "--title", "a", "--role", "engineer"],
   ["task", "create", "--title", "b", "--role", "engineer", "--depends-on", "1"],
+  // Two ready tasks of one priority: `next --count 1` then picks among them as it does at scale.
+  ["task", "create", "--title", "c", "--role", "engineer"],
+  ["task", "create", "--title", "d", "--role", "engineer"],
   ["--as", "Warm", "task", "claim", "1"],
   ["--as", "Warm", "task", "update", "1", "--status", "BLOCKED", "--notes", "x"],
   ["task", "note", "2", "x"],
@@ -28,6 +31,7 @@ const runs = [
   ["task", "list"],
   ["task", "list", "--json", "--limit", "50"],
   ["task", "next", "--role", "engineer"],
+  ["task", "next", "--role", "engineer", "--count", "1"],
   ["task", "report"],
   ["dashboard"],
   ["--version"],

@@ -7,33 +7,49 @@ import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
 /**
  * Ready tasks of a role, most urgent first: priority, then age (creation), then number; the first
- * `limit` of them. Only candidates are built: a task whose priority already ranks below the
- * `limit` kept so far is dropped without reading its creation time (at 50,000 tasks, thousands
- * are ready).
+ * `limit` of them. Candidates are gathered by priority from the columns; only the most urgent
+ * ranks are ordered by age (from the creation-time column when there is one), and only the
+ * answer is built.
  */
 export function nextTasks(cols: TaskColumns, role: Task["role"] | null, limit = Infinity): Task[] {
-  type Keyed = { t: Task; rank: number; at: string };
-  const before = (a: Keyed, b: Keyed) => a.rank - b.rank || (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || a.t.number - b.t.number;
   const statusOf = statusByNumber(cols);
   const roleCode = role === null ? -1 : ROLE_CODE[role];
-  const kept: Keyed[] = [];
-  // Once `limit` tasks of rank ≤ threshold are kept, a task of a lower priority cannot make it.
-  let threshold = Infinity;
-  for (let i = 0; i < cols.count; i++) {
-    if ((roleCode >= 0 && cols.role[i] !== roleCode) || !readyAt(cols, statusOf, i)) continue;
-    const rank = cols.priority[i]!;
-    if (rank > threshold) continue;
-    const t = cols.task(i);
-    kept.push({ t, rank, at: t.createdAt });
-    // Kept short: now and then, sort the few kept and drop all but the best `limit`.
-    if (kept.length > limit * 2 + 16) {
-      kept.sort(before);
-      kept.length = limit;
-      threshold = kept[limit - 1]!.rank;
-    }
+  const { count, role: roles, priority } = cols;
+  const byRank: number[][] = PRIORITIES.map(() => []);
+  for (let i = 0; i < count; i++) {
+    if ((roleCode < 0 || roles[i] === roleCode) && readyAt(cols, statusOf, i)) byRank[priority[i]!]!.push(i);
   }
-  kept.sort(before);
-  return (limit < kept.length ? kept.slice(0, limit) : kept).map((x) => x.t);
+  const created = cols.created;
+  const age = created ? (i: number): number | string => created[i]! : (i: number): number | string => cols.task(i).createdAt;
+  const picked: number[] = [];
+  for (const candidates of byRank) {
+    if (picked.length >= limit) break;
+    picked.push(...oldest(candidates, age, limit - picked.length));
+  }
+  return picked.map((i) => cols.task(i));
+}
+
+/** The first k of ascending positions by age, then position (number order); each age is read once. */
+function oldest(positions: readonly number[], age: (i: number) => number | string, k: number): number[] {
+  if (k >= positions.length || k > 32) {
+    const keyed = positions.map((i) => ({ i, at: age(i) }));
+    return keyed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i)).slice(0, k).map((x) => x.i);
+  }
+  // A few of thousands (`next` asks for 5): keep the best k in order as they come. Positions
+  // ascend, so a later one of equal age never goes before an earlier one.
+  const best: number[] = [];
+  const ages: Array<number | string> = [];
+  for (let p = 0; p < positions.length; p++) {
+    const i = positions[p]!;
+    const at = age(i);
+    if (best.length === k && at >= ages[k - 1]!) continue;
+    let j = best.length === k ? k - 1 : best.length;
+    while (j > 0 && at < ages[j - 1]!) j--;
+    best.splice(j, 0, i);
+    ages.splice(j, 0, at);
+    best.length = ages.length = Math.min(best.length, k);
+  }
+  return best;
 }
 
 export interface Report {
@@ -52,7 +68,8 @@ export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
 /** The report of the tasks `keep` accepts (all without it) from the status column alone. */
 export function columnsReport(cols: TaskColumns, keep?: (i: number) => boolean): Report {
   const counts = TASK_STATUSES.map(() => 0);
-  for (let i = 0; i < cols.count; i++) if (!keep || keep(i)) counts[cols.status[i]!]! += 1;
+  const { count, status } = cols;
+  for (let i = 0; i < count; i++) if (!keep || keep(i)) counts[status[i]!]! += 1;
   return reportOf(counts);
 }
 
@@ -69,11 +86,12 @@ export function blockedTasks(cols: TaskColumns, keep?: (i: number) => boolean): 
   // Thousands are blocked in a large project. Priorities are four ranks and positions are in
   // number order, so one list per rank, concatenated, is the order: no sort.
   const statusOf = statusByNumber(cols);
+  const { count, status, priority } = cols;
   const byRank: number[][] = PRIORITIES.map(() => []);
-  for (let i = 0; i < cols.count; i++) {
-    const code = cols.status[i];
+  for (let i = 0; i < count; i++) {
+    const code = status[i];
     if (code === DONE || code === ABORTED || (keep && !keep(i)) || !blockedAt(cols, statusOf, i)) continue;
-    byRank[cols.priority[i]!]!.push(i);
+    byRank[priority[i]!]!.push(i);
   }
   return ([] as number[]).concat(...byRank);
 }

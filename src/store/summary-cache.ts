@@ -23,7 +23,7 @@ const GIT_LISTING_MIN_SHARDS = 16;
  * opened and a changed one re-reads only its changed blobs. Disposable and versioned. Its
  * files are cache-files.ts's; the journal that usually spares this refresh is cache-journal.ts.
  */
-export const CACHE_VERSION = 5;
+export const CACHE_VERSION = 6;
 
 export interface SummaryTypes {
   tasks: TaskSummary;

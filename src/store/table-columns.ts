@@ -1,5 +1,5 @@
 import type { TaskSummary } from "../domain/schemas/task.js";
-import { PRIORITY_CODE, ROLE_CODE, STATUS_CODE, type TaskColumns } from "../domain/task-columns.js";
+import { createdKey, PRIORITY_CODE, ROLE_CODE, STATUS_CODE, type TaskColumns } from "../domain/task-columns.js";
 import type { TaskTable } from "./task-table.js";
 
 /**
@@ -14,12 +14,14 @@ export function tableColumns(t: TaskTable, changed: ReadonlyMap<number, TaskSumm
   const N0 = t.count;
   const task = (i: number): TaskSummary => (i >= N0 ? added[i - N0]! : (changed.get(i) ?? t.row(i)));
   if (changed.size === 0 && added.length === 0) {
-    return { count: N0, number: t.n, status: t.s, role: t.r, priority: t.p, epic: t.e, mission: t.m, claimedBy: t.cl, names: t.names, depStart: t.do, depValues: t.dv, task };
+    return { count: N0, number: t.n, status: t.s, role: t.r, priority: t.p, epic: t.e, mission: t.m, claimedBy: t.cl, names: t.names, depStart: t.do, depValues: t.dv, created: t.created, task };
   }
   const N = N0 + added.length;
   // Float64 for numbers: a newer writer's numbers need not fit the table's 32 bits.
   const [number, epic, mission] = [widen(t.n, N), widen(t.e, N), widen(t.m, N)];
   const [status, role, priority] = [grow(t.s, N), grow(t.r, N), grow(t.p, N)];
+  let created = t.created ? new Float64Array(N) : null;
+  created?.set(t.created!);
   const claimedBy = new Uint32Array(N);
   claimedBy.set(t.cl);
   const names = [...t.names];
@@ -36,10 +38,12 @@ export function tableColumns(t: TaskTable, changed: ReadonlyMap<number, TaskSumm
     epic[i] = s.epic ?? 0;
     mission[i] = s.mission ?? 0;
     claimedBy[i] = nameCode(s.claimedBy);
+    if (created) created[i] = createdKey(s.createdAt);
+    if (created && Number.isNaN(created[i])) created = null;
   };
   for (const [i, s] of changed) patch(i, s);
   added.forEach((s, k) => patch(N0 + k, s));
-  return { count: N, number, status, role, priority, epic, mission, claimedBy, names, ...dependencies(t, changed, added), task };
+  return { count: N, number, status, role, priority, epic, mission, claimedBy, names, ...dependencies(t, changed, added), created, task };
 }
 
 function widen(a: Uint32Array, n: number): Float64Array {

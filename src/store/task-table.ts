@@ -2,6 +2,7 @@ import type { TaskSummary } from "../domain/schemas/task.js";
 import { PRIORITIES } from "../domain/priority.js";
 import { TASK_ROLES } from "../domain/roles.js";
 import { TASK_STATUSES } from "../domain/task-status.js";
+import { createdKey } from "../domain/task-columns.js";
 import { toTaskSummary } from "../domain/task-summary.js";
 import type { BlockFile } from "./block-file.js";
 
@@ -14,14 +15,15 @@ import type { BlockFile } from "./block-file.js";
  * a report reads neither, a page of 50 reads one block of titles. Local and disposable, so
  * native byte order is fine (a file of another order is simply not loaded).
  *
- * Columns file: "PTT2", header length (u32), header JSON (commit, shards, problems, names,
- * section offsets, sizes of the other two files), then 8-aligned sections: numbers,
+ * Columns file: "PTT3", header length (u32), header JSON (commit, shards, problems, names,
+ * section offsets, sizes of the other two files), then 8-aligned sections: creation-time keys
+ * (createdKey, Float64), numbers,
  * status/role/priority codes, epic, mission, claimant and completer (indexes into `names`,
  * 0 = none), dependency and former-number lists (offsets + values). Text file: byte offsets
  * (u32, 3N + 1: every title's, then every created time's, then every updated time's) then the
  * UTF-8 text in the same order. Oids file: 20 bytes a row.
  */
-const MAGIC = "PTT2";
+const MAGIC = "PTT3";
 /** Text fields read one by one before the whole text file is read instead. */
 const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -36,7 +38,7 @@ const STATUS_CODE = code(STATUSES);
 const ROLE_CODE = code(ROLES);
 const PRIORITY_CODE = code(PRIORITIES);
 
-type Section = "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv";
+type Section = "c" | "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv";
 
 export interface TableMeta {
   commit: string;
@@ -55,6 +57,8 @@ interface Header extends TableMeta {
   oidBytes: number;
   /** Every title and timestamp is ASCII: byte offsets are then string offsets. */
   ascii: boolean;
+  /** Every createdAt has a createdKey (is in the canonical form). */
+  createdKeys: boolean;
 }
 
 export interface EncodedTable {
@@ -78,10 +82,12 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
   const so = new Uint32Array(3 * N + 1);
   const texts: Buffer[] = [];
   const oid = Buffer.alloc(20 * N);
+  const c = new Float64Array(N);
   let at = 0;
   rows.forEach(({ summary: t, oid: id }, i) => {
     // Columns hold what the schema allows today; anything else (a newer writer) means no cache.
     if (![t.number, t.epic ?? 0, t.mission ?? 0, ...t.dependencies, ...t.formerNumbers].every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff)) throw new Error(`task ${t.number}: a number out of range`);
+    c[i] = createdKey(t.createdAt);
     n[i] = t.number;
     s[i] = known(STATUS_CODE, t.status);
     r[i] = known(ROLE_CODE, t.role);
@@ -110,7 +116,9 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     });
   }
   so[3 * N] = at;
+  // First: Float64 values need 8-aligned offsets.
   const parts: Record<Section, Uint8Array> = {
+    c: new Uint8Array(c.buffer),
     n: bytes(n), s, r, p, e: bytes(e), m: bytes(m), cl: bytes(cl), cb: bytes(cb),
     do: bytes(dOff), dv: bytes(Uint32Array.from(deps)), fo: bytes(fOff), fv: bytes(Uint32Array.from(former)),
   };
@@ -122,7 +130,7 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     sections[k] = [offset, b.length];
     offset = align(offset + b.length);
   }
-  const header: Header = { ...meta, le: LITTLE_ENDIAN, codes: CODES, count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
+  const header: Header = { ...meta, le: LITTLE_ENDIAN, codes: CODES, createdKeys: c.every((x) => !Number.isNaN(x)), count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
   const head = Buffer.from(`${MAGIC}0000${JSON.stringify(header)}`, "utf8");
   head.writeUInt32LE(head.length - 8, 4);
   const start = align(head.length);
@@ -188,6 +196,8 @@ export class TaskTable {
   readonly dv: Uint32Array;
   readonly fo: Uint32Array;
   readonly fv: Uint32Array;
+  /** createdKey of every createdAt; null when some is not in the canonical form. */
+  readonly created: Float64Array | null;
   readonly names: string[];
   private readonly ascii: boolean;
 
@@ -219,6 +229,10 @@ export class TaskTable {
     [this.n, this.e, this.m, this.cl, this.cb] = [u32("n"), u32("e"), u32("m"), u32("cl"), u32("cb")];
     [this.s, this.r, this.p] = [u8("s"), u8("r"), u8("p")];
     [this.do, this.dv, this.fo, this.fv] = [u32("do"), u32("dv"), u32("fo"), u32("fv")];
+    const [cOff, cLen] = view("c");
+    if (cLen !== 8 * N || cOff % 8 !== 0) throw new Error("inconsistent");
+    const created = new Float64Array(buf.buffer, cOff, N);
+    this.created = h.createdKeys ? created : null;
     if ([this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) || this.do.length !== N + 1 || this.fo.length !== N + 1 || h.oidBytes !== 20 * N || h.textBytes < 4 * (3 * N + 1)) {
       throw new Error("inconsistent");
     }

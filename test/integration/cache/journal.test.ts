@@ -5,7 +5,7 @@ import { runBin } from "../../helpers/cli.js";
 import { git, makeRepo } from "../../helpers/repo.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const journal = (dir: string) => join(cacheDir(dir), "journal-v5.ndjson");
+const journal = (dir: string) => join(cacheDir(dir), "journal-v6.ndjson");
 const LISTS = [["task", "list", "--json"], ["task", "next", "--role", "engineer", "--json"], ["task", "report", "--json"], ["epic", "list", "--json"], ["mission", "list", "--json"]];
 
 function ok(dir: string, argv: string[]) {

@@ -5,7 +5,7 @@ import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v5.bin");
+const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v6.bin");
 /** The titles and timestamps of the tasks' cache (named by the commit it describes). */
 const textOf = (dir: string) => join(cacheDir(dir), readdirSync(cacheDir(dir)).find((f) => f.endsWith(".text"))!);
 
@@ -106,7 +106,7 @@ describe("the read cache changes no answer", () => {
     const dir = makeRepo();
     await ok(dir, ["init", "--yes"]);
     const name = JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name;
-    const memo = join(cacheDir(dir), "project-v5.json");
+    const memo = join(cacheDir(dir), "project-v6.json");
     const saved = JSON.parse(readFileSync(memo, "utf8"));
     expect(saved.record.name).toBe(name);
     writeFileSync(memo, JSON.stringify({ ...saved, text: `${saved.text} `, record: { ...saved.record, name: "Forged" } }));

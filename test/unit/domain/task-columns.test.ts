@@ -1,10 +1,26 @@
 import { describe, expect, it } from "vitest";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
-import { claimantAt, claimedPositions, columnsOf, listColumns, NO_TASK, STATUS_CODE, statusByNumber, statusCodeOf } from "../../../src/domain/task-columns.js";
+import { claimantAt, claimedPositions, columnsOf, createdKey, listColumns, NO_TASK, STATUS_CODE, statusByNumber, statusCodeOf } from "../../../src/domain/task-columns.js";
 import { columnsReport, taskReport } from "../../../src/domain/task-questions.js";
 import { aTask } from "../../helpers/builders.js";
 
 const t = (number: number, over: Partial<TaskSummary> = {}): TaskSummary => ({ ...aTask({ number, title: `Task ${number}` }), ...over });
+
+describe("createdKey", () => {
+  it("orders canonical timestamps exactly as the strings, 30 February included", () => {
+    const xs = ["2026-02-30T00:00:00.000Z", "2026-03-01T00:00:00.000Z", "2026-02-28T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "2026-11-22T06:29:01.123Z"];
+    const byKey = [...xs].sort((a, b) => createdKey(a) - createdKey(b));
+    expect(byKey).toEqual([...xs].sort());
+    expect(new Set(xs.map(createdKey)).size).toBe(xs.length);
+  });
+
+  it("is NaN for any other form, so that the strings are compared instead", () => {
+    for (const s of ["2026-11-22", "2026-11-22T06:29:01Z", "2026-11-22T06:29:01.123+02:00", "2026-13-01T00:00:00.000Z", "2026-11-22T24:00:00.000Z", "2026-11-22T06:29:01.123z", "x".repeat(24)]) {
+      expect(createdKey(s), s).toBeNaN();
+    }
+    expect(listColumns([t(1, { createdAt: "2026-11-22" })]).created).toBeNull();
+  });
+});
 
 describe("statusByNumber", () => {
   const codesOf = (numbers: number[], asked: number[]) => {

@@ -271,6 +271,25 @@ describe("searchTasks", () => {
   });
 });
 
+describe("nextTasks by the creation-time column", () => {
+  it("orders exactly as by the createdAt strings, with any limit", async () => {
+    const fc = (await import("fast-check")).default;
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"), at: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), dep: fc.option(fc.integer({ min: 1, max: 60 })) }), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 40 }),
+        (xs, limit) => {
+          const tasks = xs.map((x, i) => t(i + 1, { priority: x.priority, createdAt: x.at.toISOString(), dependencies: x.dep ? [x.dep] : [] }));
+          const cols = colsOf(tasks);
+          expect(cols.created).not.toBeNull();
+          expect(numbers(nextTasks(cols, null, limit))).toEqual(numbers(nextTasks({ ...cols, created: null }, null, limit)));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("nextTasks with a limit", () => {
   it("gives exactly the first `limit` of the full ordering, for any priorities, ages and dependencies", async () => {
     const fc = (await import("fast-check")).default;

@@ -116,6 +116,7 @@ describe("the table's columns", () => {
       dependencies: Array.from({ length: cols.count }, (_, i) => Array.from({ length: cols.depStart[i + 1]! - cols.depStart[i]! }, (_, k) => cols.depValues[cols.depStart[i]! + k])),
       tasks: Array.from({ length: cols.count }, (_, i) => toTaskSummary(cols.task(i))),
       statuses: asked.map((n) => statusCodeOf(statusOf, n)),
+      created: cols.created ? Array.from(cols.created) : null,
     };
   };
 
