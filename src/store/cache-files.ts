@@ -121,16 +121,22 @@ function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
   return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows: new TableRows(table), bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
 }
 
-/** Side files of other commits, once no read can still be using them (a read takes well under this). */
-const SIDE_FILE_GRACE_MS = 60_000;
+/**
+ * What a save leaves behind is removed once no read can still be using it (a read takes well
+ * under this): side files of other commits, every file of another cache version (an upgrade
+ * would otherwise leave megabytes at 50,000 tasks) and temporary files of a killed writer.
+ */
+const STALE_FILE_GRACE_MS = 60_000;
 
-function sweepSideFiles(commonDir: string, keep: string): void {
+function sweepStaleFiles(commonDir: string, keep: string): void {
   try {
     for (const f of readdirSync(cacheDir(commonDir))) {
-      const m = /^tasks-v\d+-([0-9a-f]{40})\.(text|oids)$/.exec(f);
-      if (!m || m[1] === keep) continue;
+      const side = /^tasks-v(\d+)-([0-9a-f]{40})\.(text|oids)$/.exec(f);
+      const version = /-v(\d+)[.-]/.exec(f);
+      const stale = f.endsWith(".tmp") || (side ? side[2] !== keep : false) || (version !== null && Number(version[1]) !== CACHE_VERSION);
+      if (!stale) continue;
       const path = join(cacheDir(commonDir), f);
-      if (Date.now() - statSync(path).mtimeMs > SIDE_FILE_GRACE_MS) rmSync(path, { force: true });
+      if (Date.now() - statSync(path).mtimeMs > STALE_FILE_GRACE_MS) rmSync(path, { force: true });
     }
   } catch {
     // a concurrent sweep got there first: harmless
@@ -155,7 +161,7 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
   writeAtomic(sideFile(commonDir, s.commit, "text"), table.text);
   writeAtomic(sideFile(commonDir, s.commit, "oids"), table.oids);
   writeAtomic(kindFile(commonDir, kind), table.columns);
-  sweepSideFiles(commonDir, s.commit);
+  sweepStaleFiles(commonDir, s.commit);
 }
 
 function writeAtomic(path: string, text: string | Uint8Array): void {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
@@ -100,6 +100,24 @@ describe("the read cache changes no answer", () => {
     writeFileSync(textOf(dir), readFileSync(textOf(dir)).subarray(0, 10)); // cut short
     expect((await ok(dir, ["task", "list", "--json"])).stdout).toBe(first);
     expect(jsonData(await ok(dir, ["task", "list", "--json"]), "tasks")).toHaveLength(5);
+  });
+
+  it("sweeps what a save leaves behind once it is a minute old: other commits' side files, other versions' files, temporary files", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    await ok(dir, ["task", "create", "--title", "t", "--role", "engineer"]);
+    await ok(dir, ["task", "list"]);
+    const old = ["tasks-v5.bin", "head-v5.json", "journal-v5.ndjson", "project-v5.json", `tasks-v5-${"a".repeat(40)}.text`, `tasks-v6-${"b".repeat(40)}.oids`, "tasks-v6.bin.123.456.tmp"];
+    const recent = ["tasks-v4.bin", `tasks-v6-${"c".repeat(40)}.text`];
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const f of [...old, ...recent]) writeFileSync(join(cacheDir(dir), f), "left behind");
+    for (const f of old) utimesSync(join(cacheDir(dir), f), hourAgo, hourAgo);
+    const current = readdirSync(cacheDir(dir)).filter((f) => !old.includes(f) && !recent.includes(f));
+    rmSync(cacheOf(dir)); // the next read rebuilds and saves the tasks' table
+    await ok(dir, ["task", "list"]);
+    const after = readdirSync(cacheDir(dir));
+    for (const f of old) expect(after, f).not.toContain(f);
+    for (const f of [...recent, ...current]) expect(after, f).toContain(f);
   });
 
   it("uses the project record it validated only for the very same project.json", async () => {
