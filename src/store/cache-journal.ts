@@ -2,6 +2,8 @@ import { appendFileSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { recordPath, type RecordKind } from "./layout.js";
 import { cacheDir } from "./cache-files.js";
+import type { LogItem } from "./commit-log.js";
+import type { CommitEntry } from "./store.js";
 import { CACHE_VERSION, type KindState } from "./summary-cache.js";
 
 /**
@@ -21,6 +23,8 @@ export interface JournalEntry {
   s: Partial<Record<RecordKind, Record<string, string | null>>>;
   /** Per kind, [number, blob id, row] for a written record, [number, null] for a removed one. */
   r: Partial<Record<RecordKind, Array<[number, string, unknown] | [number, null]>>>;
+  /** The commit as the log shows it, with its committer time (the dashboard's recent activity then reads no git object). */
+  l?: Omit<CommitEntry, "oid"> & { t: number };
 }
 
 /** Past this size the journal is dropped and reads catch up from git once (each line is ~0.5 KB). */
@@ -44,25 +48,61 @@ export function appendJournal(commonDir: string, entry: JournalEntry): void {
   }
 }
 
-/** The journal's entries by parent commit (the latest line wins, should the ref ever have been reset). */
-export function readJournal(commonDir: string): Map<string, JournalEntry> {
-  const byParent = new Map<string, JournalEntry>();
-  let text: string;
-  try {
-    text = readFileSync(journalFile(commonDir), "utf8");
-  } catch {
-    return byParent;
-  }
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    try {
-      const e = JSON.parse(line) as JournalEntry;
-      if (typeof e.p === "string" && typeof e.c === "string" && e.s && e.r) byParent.set(e.p, e);
-    } catch {
-      // torn by a crash mid-append: the chain breaks here and git takes over
+/**
+ * The journal as read: lines indexed by parent and by commit from their first bytes (appendJournal
+ * writes "p" then "c"), each parsed only when asked for. At its 512 KB limit, parsing every line
+ * cost ~3 ms, and a read asks for the few lines since its cache was saved.
+ */
+export class Journal {
+  private readonly byParent = new Map<string, string>();
+  private readonly byCommit = new Map<string, string>();
+
+  constructor(text: string) {
+    for (const line of text.split("\n")) {
+      const m = LINE_START.exec(line);
+      // The latest line for a parent wins, should the ref ever have been reset.
+      if (!m) continue;
+      this.byParent.set(m[1]!, line);
+      this.byCommit.set(m[2]!, line);
     }
   }
-  return byParent;
+
+  get size(): number {
+    return this.byParent.size;
+  }
+
+  /** The line whose parent is `parent`; undefined when there is none or it was torn by a crash. */
+  get(parent: string): JournalEntry | undefined {
+    return parse(this.byParent.get(parent));
+  }
+
+  /** The commit as the log walk needs it, when its line says (lines before this version do not). */
+  logged(commit: string): LogItem | undefined {
+    const l = parse(this.byCommit.get(commit))?.l;
+    if (!l || typeof l.t !== "number" || !Array.isArray(l.parents) || typeof l.author !== "string" || typeof l.date !== "string" || typeof l.summary !== "string" || typeof l.trailers !== "object") return undefined;
+    const { t, ...entry } = l;
+    return { time: t, entry: { oid: commit, ...entry } };
+  }
+}
+
+const LINE_START = /^\{"p":"([0-9a-f]{40})","c":"([0-9a-f]{40})",/;
+
+function parse(line: string | undefined): JournalEntry | undefined {
+  if (line === undefined) return undefined;
+  try {
+    const e = JSON.parse(line) as JournalEntry;
+    return typeof e.p === "string" && typeof e.c === "string" && e.s && e.r ? e : undefined;
+  } catch {
+    return undefined; // torn mid-line by a crash: the chain breaks here and git takes over
+  }
+}
+
+export function readJournal(commonDir: string): Journal {
+  try {
+    return new Journal(readFileSync(journalFile(commonDir), "utf8"));
+  } catch {
+    return new Journal("");
+  }
 }
 
 /**
@@ -70,7 +110,7 @@ export function readJournal(commonDir: string): Map<string, JournalEntry> {
  * lead there; returns how many lines were applied, or null (nothing applied) when they do not:
  * the refresh from git then starts from the state as it was.
  */
-export function applyJournal<T>(state: KindState<T>, kind: RecordKind, byParent: ReadonlyMap<string, JournalEntry>, tip: string): number | null {
+export function applyJournal<T>(state: KindState<T>, kind: RecordKind, byParent: Pick<Journal, "get" | "size">, tip: string): number | null {
   // Stray entries (hostile or foreign state) are re-judged from git's trees, never from the journal.
   if (state.stray.length > 0) return null;
   const chain: JournalEntry[] = [];

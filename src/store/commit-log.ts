@@ -5,13 +5,15 @@ import type { CommitEntry } from "./store.js";
 
 /**
  * Walks history from `tip` newest first, over all parents (a sync merge brings commits from
- * both sides), ordered by committer date like `git log`. Reads commit objects only.
+ * both sides), ordered by committer date like `git log`. Reads commit objects only, and not
+ * those `known` already describes (the journal's lines).
  */
-export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
+export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; record?: string | readonly string[] }, known: (oid: string) => LogItem | undefined = () => undefined): Promise<CommitEntry[]> {
+  const load = async (oid: string): Promise<LogItem> => known(oid) ?? logItem(oid, (await db.read(oid)).content);
   const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
   const out: CommitEntry[] = [];
   const seen = new Set<string>([tip]);
-  const queue: Array<{ oid: string; time: number; entry: CommitEntry }> = [await load(db, tip)];
+  const queue: LogItem[] = [await load(tip)];
   while (queue.length > 0 && (o.limit === undefined || out.length < o.limit)) {
     queue.sort((a, b) => b.time - a.time);
     const next = queue.shift()!;
@@ -19,17 +21,22 @@ export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; re
     for (const p of next.entry.parents) {
       if (seen.has(p)) continue;
       seen.add(p);
-      queue.push(await load(db, p));
+      queue.push(await load(p));
     }
   }
   return out;
 }
 
-async function load(db: ObjectDb, oid: string): Promise<{ oid: string; time: number; entry: CommitEntry }> {
-  const c = parseCommit((await db.read(oid)).content);
+/** A commit as the walk needs it: its log entry and its committer time (the walk's order). */
+export interface LogItem {
+  time: number;
+  entry: CommitEntry;
+}
+
+export function logItem(oid: string, content: Buffer): LogItem {
+  const c = parseCommit(content);
   const summary = c.message.split("\n")[0] ?? "";
   return {
-    oid,
     time: c.committer.timestamp,
     entry: {
       oid,

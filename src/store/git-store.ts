@@ -25,7 +25,7 @@ import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, State
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
-import { appendJournal, applyJournal, readJournal, type JournalEntry } from "./cache-journal.js";
+import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-journal.js";
 import { journalEntryFor } from "./journal-entry.js";
 import type { Schemas } from "./record-schemas.js";
 
@@ -63,8 +63,17 @@ export class GitStore implements Store {
   async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
-    return walkLog(this.db, tip, o);
+    const journal = this.journalAt(tip);
+    return walkLog(this.db, tip, o, (oid) => journal.logged(oid));
   }
+
+  /** The journal, read once per tip: the cache's catching up and the log share it. */
+  private journalAt(tip: string): Journal {
+    if (this.journalRead?.tip !== tip) this.journalRead = { tip, journal: readJournal(this.paths.commonDir) };
+    return this.journalRead.journal;
+  }
+
+  private journalRead: { tip: string; journal: Journal } | undefined;
 
   async codeHead(): Promise<string | null> {
     // HEAD is per worktree (gitDir), the branch it names lives in the common dir.
@@ -99,7 +108,6 @@ export class GitStore implements Store {
     // Only the tiny head file is read up front; a kind's cache when a list of it is asked for.
     const rootTree = () => this.treeOf(tip);
     const pending = new Map<RecordKind, Promise<KindState<unknown>>>();
-    let journal: Map<string, JournalEntry> | undefined;
     const cache = <K extends RecordKind>(kind: K): Promise<KindState<SummaryTypes[K]>> => {
       let p = pending.get(kind);
       if (!p) {
@@ -117,8 +125,7 @@ export class GitStore implements Store {
           if (prev) {
             // The memo may be shared with a snapshot of an earlier commit: applied to a copy.
             const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: prev.rows.copy?.() ?? new Map(prev.rows), bad: new Map(prev.bad) } : prev;
-            journal ??= readJournal(commonDir);
-            caughtUp = applyJournal(own, kind, journal, tip);
+            caughtUp = applyJournal(own, kind, this.journalAt(tip), tip);
             if (caughtUp !== null) prev = own;
           }
           const next = caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);

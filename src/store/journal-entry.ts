@@ -2,6 +2,7 @@ import type { Task } from "../domain/schemas/task.js";
 import { toTaskSummary } from "../domain/task-summary.js";
 import type { JournalEntry } from "./cache-journal.js";
 import { parseCommit } from "./commit-codec.js";
+import { logItem } from "./commit-log.js";
 import { RECORD_KINDS, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import type { Schemas } from "./record-schemas.js";
@@ -30,8 +31,11 @@ export async function journalEntryFor(db: ObjectDb, parent: string, commit: stri
     byKind.set(kind, list);
   }
   if ([...byKind.values()].reduce((sum, l) => sum + l.length, 0) > MAX_JOURNALED_RECORDS) return null;
-  const entry: JournalEntry = { p: parent, c: commit, s: {}, r: {} };
-  const root = await listTree(db, parseCommit((await db.read(commit)).content).tree);
+  const content = (await db.read(commit)).content;
+  const { time, entry: logged } = logItem(commit, content);
+  const { oid: _, ...l } = logged;
+  const entry: JournalEntry = { p: parent, c: commit, s: {}, r: {}, l: { t: time, ...l } };
+  const root = await listTree(db, parseCommit(content).tree);
   for (const kind of RECORD_KINDS) {
     const records = byKind.get(kind);
     if (!records) continue;

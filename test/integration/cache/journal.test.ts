@@ -47,8 +47,11 @@ describe("the read cache's journal", () => {
     mkdirSync(`${objects}.away`);
     for (const d of loose) renameSync(join(objects, d), join(`${objects}.away`, d));
     const answers = LISTS.map((a) => ok(dir, a));
+    const recent = ok(dir, ["log", "-n", "5", "--json"]); // the journal's lines describe their commits too
     for (const d of loose) renameSync(join(`${objects}.away`, d), join(objects, d));
     expect(answers).toEqual(fromGit(dir));
+    expect(recent).toBe(ok(dir, ["log", "-n", "5", "--json"])); // the same after the journal is gone (fromGit)
+    expect(JSON.parse(recent).data.map((c: { summary: string }) => c.summary)).toHaveLength(5);
     expect(JSON.parse(answers[0]!).data.map((t: { title: string; status: string }) => `${t.title} ${t.status}`)).toEqual(["Design REVIEW", "Build TODO", "Test TODO", "Polish TODO"]);
   });
 

@@ -63,9 +63,14 @@ describe("the journal file", () => {
     writeFileSync(journalFile(common), "\n", { flag: "a" });
     appendJournal(common, entry(1, 5, []));
     appendJournal(common, entry(5, 6, []));
+    writeFileSync(journalFile(common), `${JSON.stringify(entry(6, 8, [])).slice(0, -9)}\n`, { flag: "a" }); // torn mid-line
+    appendJournal(common, { ...entry(7, 9, []), l: { t: 1_700_000_000, parents: [C(7)], author: "Athena", date: "2023-11-14T22:13:20.000Z", summary: "task ENG-M-0001 create", trailers: { "Pantheon-Op": ["task.create"] } } });
     const j = readJournal(common);
-    expect(j.size).toBe(2);
+    expect(j.size).toBe(4);
     expect(j.get(C(1))!.c).toBe(C(5));
+    expect(j.get(C(6))).toBeUndefined(); // a torn line breaks the chain there
+    expect(j.logged(C(9))).toEqual({ time: 1_700_000_000, entry: { oid: C(9), parents: [C(7)], author: "Athena", date: "2023-11-14T22:13:20.000Z", summary: "task ENG-M-0001 create", trailers: { "Pantheon-Op": ["task.create"] } } });
+    expect(j.logged(C(5))).toBeUndefined(); // a line without the commit's log entry (an older version's)
     writeFileSync(journalFile(common), "x".repeat(600 * 1024));
     appendJournal(common, entry(6, 7, []));
     expect(existsSync(journalFile(common))).toBe(false);
