@@ -56,10 +56,10 @@ export function saveHead(commonDir: string, head: CacheHead): void {
   writeAtomic(headFile(commonDir), JSON.stringify(head));
 }
 
-/** The project record as validated from exactly this text (project-v<N>.json). */
+/** The project record as validated from exactly this text, and that text's blob id (project-v<N>.json). */
 export interface ProjectMemo {
-  load(): { text: string; record: Project } | null;
-  save(entry: { text: string; record: Project }): void;
+  load(): { text: string; record: Project; oid?: string } | null;
+  save(entry: { text: string; record: Project; oid: string }): void;
 }
 
 export function projectMemo(commonDir: string): ProjectMemo {
@@ -67,7 +67,7 @@ export function projectMemo(commonDir: string): ProjectMemo {
   return {
     load() {
       try {
-        const m = JSON.parse(readFileSync(file, "utf8")) as { text: string; record: Project; schema: number };
+        const m = JSON.parse(readFileSync(file, "utf8")) as { text: string; record: Project; schema: number; oid?: string };
         return m.schema === SCHEMA_VERSION && typeof m.text === "string" ? m : null;
       } catch {
         return null;

@@ -25,6 +25,8 @@ export interface JournalEntry {
   r: Partial<Record<RecordKind, Array<[number, string, unknown] | [number, null]>>>;
   /** The commit as the log shows it, with its committer time (the dashboard's recent activity then reads no git object). */
   l?: Omit<CommitEntry, "oid"> & { t: number };
+  /** project.json's blob id at the commit (the dashboard then reads project.json from its memo). */
+  j?: string;
 }
 
 /** Past this size the journal is dropped and reads catch up from git once (each line is ~0.5 KB). */
@@ -74,6 +76,12 @@ export class Journal {
   /** The line whose parent is `parent`; undefined when there is none or it was torn by a crash. */
   get(parent: string): JournalEntry | undefined {
     return parse(this.byParent.get(parent));
+  }
+
+  /** project.json's blob id at `commit`, when its line says. */
+  projectAt(commit: string): string | undefined {
+    const j = parse(this.byCommit.get(commit))?.j;
+    return typeof j === "string" && /^[0-9a-f]{40}$/.test(j) ? j : undefined;
   }
 
   /** The commit as the log walk needs it, when its line says (lines before this version do not). */

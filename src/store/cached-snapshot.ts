@@ -27,8 +27,22 @@ export class CachedSnapshot extends RecordSnapshot {
     /** Known without reading project.json when the cache head names this very commit. */
     private readonly knownVersion: number | null | undefined,
     private readonly projectMemo: ProjectMemo,
+    /** project.json's blob id at this commit when known without git (the journal's line for it). */
+    private readonly projectOid: () => string | undefined,
+    private readonly hashBlob: (bytes: Buffer) => string,
   ) {
     super(source, commit, say, movedFrom);
+  }
+
+  private memoProject: Project | undefined;
+
+  override async project(): Promise<Project> {
+    if (this.memoProject) return this.memoProject;
+    // A commit the journal describes names its project.json: the memo answers, no git read.
+    const oid = this.projectOid();
+    const known = oid === undefined ? null : this.projectMemo.load();
+    if (known && known.oid === oid) return (this.memoProject ??= known.record);
+    return super.project();
   }
 
   override async checkVersion(): Promise<void> {
@@ -43,9 +57,13 @@ export class CachedSnapshot extends RecordSnapshot {
   protected override async decodeProject(bytes: Buffer): Promise<Project> {
     const text = bytes.toString("utf8");
     const known = this.projectMemo.load();
-    if (known?.text === text) return known.record;
+    if (known?.text === text) {
+      // A memo written before it kept the blob id learns it now.
+      if (known.oid === undefined) this.projectMemo.save({ text, record: known.record, oid: this.hashBlob(bytes) });
+      return known.record;
+    }
     const record = await super.decodeProject(bytes);
-    this.projectMemo.save({ text, record });
+    this.projectMemo.save({ text, record, oid: this.hashBlob(bytes) });
     return record;
   }
 

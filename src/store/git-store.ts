@@ -140,7 +140,9 @@ export class GitStore implements Store {
       return p as Promise<KindState<SummaryTypes[K]>>;
     };
     const known = head?.commit === tip ? head.schemaVersion : undefined;
-    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known, projectMemo(commonDir));
+    const projectOid = () => this.journalAt(tip).projectAt(tip);
+    const hashBlob = (bytes: Buffer) => this.db.hash("blob", bytes);
+    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known, projectMemo(commonDir), projectOid, hashBlob);
   }
 
   private async schemaVersionAt(commit: string): Promise<number | null> {

@@ -3,7 +3,7 @@ import { toTaskSummary } from "../domain/task-summary.js";
 import type { JournalEntry } from "./cache-journal.js";
 import { parseCommit } from "./commit-codec.js";
 import { logItem } from "./commit-log.js";
-import { RECORD_KINDS, type RecordKind } from "./layout.js";
+import { PROJECT_PATH, RECORD_KINDS, type RecordKind } from "./layout.js";
 import type { ObjectDb } from "./object-db.js";
 import type { Schemas } from "./record-schemas.js";
 import { decodeRecord } from "./record-snapshot.js";
@@ -36,6 +36,8 @@ export async function journalEntryFor(db: ObjectDb, parent: string, commit: stri
   const { oid: _, ...l } = logged;
   const entry: JournalEntry = { p: parent, c: commit, s: {}, r: {}, l: { t: time, ...l } };
   const root = await listTree(db, parseCommit(content).tree);
+  const project = root.find((e) => e.name === PROJECT_PATH)?.oid;
+  if (project) entry.j = project;
   for (const kind of RECORD_KINDS) {
     const records = byKind.get(kind);
     if (!records) continue;

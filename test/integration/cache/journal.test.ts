@@ -40,7 +40,9 @@ describe("the read cache's journal", () => {
     ok(dir, ["--as", "Hephaestus", "task", "update", "1", "--status", "REVIEW", "--notes", "done"]);
     ok(dir, ["epic", "create", "--title", "Billing"]);
     ok(dir, ["task", "priority", "3", "critical"]);
-    expect(lines() - before).toBe(5); // one line per commit
+    for (const n of ["1", "2", "3"]) ok(dir, ["task", "note", n, "noted"]);
+    expect(lines() - before).toBe(8); // one line per commit
+    ok(dir, ["dashboard"]); // validates project.json once: its memo
     // With the object database out of reach, only the cache and its journal can answer.
     const objects = join(dir, ".git", "objects");
     const loose = readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d));
@@ -48,9 +50,12 @@ describe("the read cache's journal", () => {
     for (const d of loose) renameSync(join(objects, d), join(`${objects}.away`, d));
     const answers = LISTS.map((a) => ok(dir, a));
     const recent = ok(dir, ["log", "-n", "5", "--json"]); // the journal's lines describe their commits too
+    // ...and name project.json's blob, which the project memo holds: the whole dashboard answers.
+    const dashboard = ok(dir, ["dashboard", "--json"]);
     for (const d of loose) renameSync(join(`${objects}.away`, d), join(objects, d));
     expect(answers).toEqual(fromGit(dir));
     expect(recent).toBe(ok(dir, ["log", "-n", "5", "--json"])); // the same after the journal is gone (fromGit)
+    expect(dashboard).toBe(ok(dir, ["dashboard", "--json"]));
     expect(JSON.parse(recent).data.map((c: { summary: string }) => c.summary)).toHaveLength(5);
     expect(JSON.parse(answers[0]!).data.map((t: { title: string; status: string }) => `${t.title} ${t.status}`)).toEqual(["Design REVIEW", "Build TODO", "Test TODO", "Polish TODO"]);
   });
