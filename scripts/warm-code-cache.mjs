@@ -29,6 +29,8 @@ const runs = [
   ["task", "show", "2"],
   ["task", "show", "2", "--json"],
   ["task", "list"],
+  // Reads after a mutation catch up by the journal: the path nearly every read takes.
+  ["task", "note", "3", "y"],
   ["task", "list", "--json", "--limit", "50"],
   ["task", "next", "--role", "engineer"],
   ["task", "next", "--role", "engineer", "--count", "1"],

@@ -1,6 +1,6 @@
 import { sameName } from "../domain/actor.js";
-import { blockedAt, readyAt } from "../domain/blocking.js";
-import { columnsOf, positions, PRIORITY_CODE, ROLE_CODE, STATUS_CODE, statusByNumber } from "../domain/task-columns.js";
+import { blockedFlags, READY_CODES } from "../domain/blocking.js";
+import { columnsOf, positions, PRIORITY_CODE, ROLE_CODE, STATUS_CODE } from "../domain/task-columns.js";
 import { allowedActions } from "../domain/task-lifecycle.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
@@ -56,19 +56,26 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
   // Filters read the columns; only the page's tasks are built (from the read cache, a page of
   // 50 reads 50 rows, whatever the filter).
   const cols = columnsOf(refs.tasks);
-  const statusOf = statusByNumber(cols);
+  const blocked = f.blocked || f.ready ? blockedFlags(cols) : null;
   const codes = <T extends string>(list: T[] | undefined, code: Record<T, number>) => (list ? new Set(list.map((v) => code[v])) : null);
   const [status, role, priority] = [codes(f.status, STATUS_CODE), codes(f.role, ROLE_CODE), codes(f.priority, PRIORITY_CODE)];
-  const matches = positions(cols, (i) => {
-    if (status && !status.has(cols.status[i]!)) return false;
-    if (role && !role.has(cols.role[i]!)) return false;
-    if (priority && !priority.has(cols.priority[i]!)) return false;
-    if (f.epic !== undefined && cols.epic[i] !== f.epic) return false;
-    if (f.claimedBy !== undefined && !sameName(cols.names[cols.claimedBy[i]! - 1], f.claimedBy)) return false;
-    if (f.blocked && !(OPEN.has(cols.status[i]!) && blockedAt(cols, statusOf, i))) return false;
-    if (f.ready && !readyAt(cols, statusOf, i)) return false;
-    return true;
-  });
-  const page = matches.slice(offset, f.limit === undefined ? undefined : offset + f.limit);
-  return { tasks: page.map((i) => cols.task(i)), refs, total: matches.length };
+  const filtered = status || role || priority || f.epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
+  // Unfiltered, the page is positions offset… themselves: no task is looked at but the page's.
+  const matches = !filtered
+    ? null
+    : positions(cols, (i) => {
+        if (status && !status.has(cols.status[i]!)) return false;
+        if (role && !role.has(cols.role[i]!)) return false;
+        if (priority && !priority.has(cols.priority[i]!)) return false;
+        if (f.epic !== undefined && cols.epic[i] !== f.epic) return false;
+        if (f.claimedBy !== undefined && !sameName(cols.names[cols.claimedBy[i]! - 1], f.claimedBy)) return false;
+        if (f.blocked && !(OPEN.has(cols.status[i]!) && blocked![i] === 1)) return false;
+        if (f.ready && !(READY_CODES.has(cols.status[i]!) && blocked![i] === 0)) return false;
+        return true;
+      });
+  const total = matches ? matches.length : cols.count;
+  const end = f.limit === undefined ? total : Math.min(total, offset + f.limit);
+  const tasks: TaskSummary[] = [];
+  for (let k = offset; k < end; k++) tasks.push(cols.task(matches ? matches[k]! : k));
+  return { tasks, refs, total };
 }

@@ -19,6 +19,16 @@ export class BlockFile {
 
   /** `len` bytes at `pos` (a view into the block cache: copy it to keep it). */
   bytes(pos: number, len: number): Buffer {
+    return this.ensure(pos, len).subarray(pos, pos + len);
+  }
+
+  /** Read without a view: a page of 50 rows reads 300 offsets, and each view is an allocation. */
+  u32(pos: number): number {
+    return this.ensure(pos, 4).readUInt32LE(pos);
+  }
+
+  /** The block cache, with the blocks holding `len` bytes at `pos` loaded. */
+  private ensure(pos: number, len: number): Buffer {
     if (pos < 0 || pos + len > this.size) throw new RangeError(`${pos}+${len} is past the end of ${this.path}`);
     // Never pooled: offset 0, so views of it can be typed arrays.
     this.data ??= Buffer.allocUnsafeSlow(this.size);
@@ -32,11 +42,7 @@ export class BlockFile {
       this.load(b, end);
       b = end;
     }
-    return this.data.subarray(pos, pos + len);
-  }
-
-  u32(pos: number): number {
-    return this.bytes(pos, 4).readUInt32LE(0);
+    return this.data;
   }
 
   private load(first: number, last: number): void {

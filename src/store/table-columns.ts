@@ -6,56 +6,92 @@ import type { TaskTable } from "./task-table.js";
  * The tasks' table as columns (`TaskColumns`), with the journal's changes on top: positions
  * 0…count−1 are the table's rows, a changed row answering from its new summary, then the tasks
  * added past the table's last number. Unchanged, the columns are the table's own typed arrays;
- * changed, they are copies (a memcpy each) patched at the few changed positions. The caller
- * (TableRows.columns) declines when a change removed a task or slotted one between the table's
- * numbers.
+ * changed, each is a copy (a memcpy) patched at the few changed positions, made when first read
+ * (a page of `task list` reads none). The caller (TableRows.columns) declines when a change
+ * removed a task or slotted one between the table's numbers.
  */
 export function tableColumns(t: TaskTable, changed: ReadonlyMap<number, TaskSummary>, added: readonly TaskSummary[]): TaskColumns {
-  const N0 = t.count;
-  const task = (i: number): TaskSummary => (i >= N0 ? added[i - N0]! : (changed.get(i) ?? t.row(i)));
   if (changed.size === 0 && added.length === 0) {
-    return { count: N0, number: t.n, status: t.s, role: t.r, priority: t.p, epic: t.e, mission: t.m, claimedBy: t.cl, names: t.names, depStart: t.do, depValues: t.dv, created: t.created, task };
+    const task = (i: number): TaskSummary => t.row(i);
+    return { count: t.count, number: t.n, status: t.s, role: t.r, priority: t.p, epic: t.e, mission: t.m, claimedBy: t.cl, names: t.names, depStart: t.do, depValues: t.dv, created: t.created, task };
   }
-  const N = N0 + added.length;
+  return new PatchedColumns(t, changed, added);
+}
+
+class PatchedColumns implements TaskColumns {
+  readonly count: number;
+  /** Position → summary for every changed or added row. */
+  private readonly patches: ReadonlyArray<readonly [number, TaskSummary]>;
+  private readonly made = new Map<string, unknown>();
+
+  constructor(
+    private readonly t: TaskTable,
+    private readonly changed: ReadonlyMap<number, TaskSummary>,
+    private readonly added: readonly TaskSummary[],
+  ) {
+    this.count = t.count + added.length;
+    this.patches = [...changed, ...added.map((s, k) => [t.count + k, s] as const)];
+  }
+
+  task(i: number): TaskSummary {
+    return i >= this.t.count ? this.added[i - this.t.count]! : (this.changed.get(i) ?? this.t.row(i));
+  }
+
+  private column<A>(key: string, make: () => A): A {
+    if (!this.made.has(key)) this.made.set(key, make());
+    return this.made.get(key) as A;
+  }
+
+  /** The table's column copied to `count` entries, each patch's value written at its position. */
+  private patched<A extends Float64Array | Uint8Array>(key: string, from: Uint32Array | Uint8Array, make: (n: number) => A, value: (s: TaskSummary) => number): A {
+    return this.column(key, () => {
+      const out = make(this.count);
+      out.set(from);
+      for (const [i, s] of this.patches) out[i] = value(s);
+      return out;
+    });
+  }
+
   // Float64 for numbers: a newer writer's numbers need not fit the table's 32 bits.
-  const [number, epic, mission] = [widen(t.n, N), widen(t.e, N), widen(t.m, N)];
-  const [status, role, priority] = [grow(t.s, N), grow(t.r, N), grow(t.p, N)];
-  let created = t.created ? new Float64Array(N) : null;
-  created?.set(t.created!);
-  const claimedBy = new Uint32Array(N);
-  claimedBy.set(t.cl);
-  const names = [...t.names];
-  const nameCode = (name: string | null) => {
-    if (name === null) return 0;
-    const k = names.indexOf(name);
-    return k >= 0 ? k + 1 : names.push(name);
-  };
-  const patch = (i: number, s: TaskSummary) => {
-    number[i] = s.number;
-    status[i] = STATUS_CODE[s.status];
-    role[i] = ROLE_CODE[s.role];
-    priority[i] = PRIORITY_CODE[s.priority];
-    epic[i] = s.epic ?? 0;
-    mission[i] = s.mission ?? 0;
-    claimedBy[i] = nameCode(s.claimedBy);
-    if (created) created[i] = createdKey(s.createdAt);
-    if (created && Number.isNaN(created[i])) created = null;
-  };
-  for (const [i, s] of changed) patch(i, s);
-  added.forEach((s, k) => patch(N0 + k, s));
-  return { count: N, number, status, role, priority, epic, mission, claimedBy, names, ...dependencies(t, changed, added), created, task };
-}
+  get number() { return this.patched("number", this.t.n, (n) => new Float64Array(n), (s) => s.number); }
+  get status() { return this.patched("status", this.t.s, (n) => new Uint8Array(n), (s) => STATUS_CODE[s.status]); }
+  get role() { return this.patched("role", this.t.r, (n) => new Uint8Array(n), (s) => ROLE_CODE[s.role]); }
+  get priority() { return this.patched("priority", this.t.p, (n) => new Uint8Array(n), (s) => PRIORITY_CODE[s.priority]); }
+  get epic() { return this.patched("epic", this.t.e, (n) => new Float64Array(n), (s) => s.epic ?? 0); }
+  get mission() { return this.patched("mission", this.t.m, (n) => new Float64Array(n), (s) => s.mission ?? 0); }
+  get claimedBy() { return this.claimants().claimedBy; }
+  get names() { return this.claimants().names; }
+  get depStart() { return this.dependencies().depStart; }
+  get depValues() { return this.dependencies().depValues; }
 
-function widen(a: Uint32Array, n: number): Float64Array {
-  const out = new Float64Array(n);
-  out.set(a);
-  return out;
-}
+  get created(): Float64Array | null {
+    const { t, patches } = this;
+    return this.column("created", () => {
+      if (!t.created) return null;
+      const out = new Float64Array(this.count);
+      out.set(t.created);
+      for (const [i, s] of patches) out[i] = createdKey(s.createdAt);
+      return patches.some(([i]) => Number.isNaN(out[i])) ? null : out;
+    });
+  }
 
-function grow(a: Uint8Array, n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  out.set(a);
-  return out;
+  /** Claimants are indexes into names: a changed row may name someone the table does not. */
+  private claimants(): { claimedBy: Uint32Array; names: string[] } {
+    return this.column("claimants", () => {
+      const names = [...this.t.names];
+      const claimedBy = new Uint32Array(this.count);
+      claimedBy.set(this.t.cl);
+      for (const [i, s] of this.patches) {
+        const k = s.claimedBy === null ? -1 : names.indexOf(s.claimedBy);
+        claimedBy[i] = s.claimedBy === null ? 0 : k >= 0 ? k + 1 : names.push(s.claimedBy);
+      }
+      return { claimedBy, names };
+    });
+  }
+
+  private dependencies(): { depStart: Uint32Array; depValues: Float64Array } {
+    return this.column("dependencies", () => dependencies(this.t, this.changed, this.added));
+  }
 }
 
 /**
