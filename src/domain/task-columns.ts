@@ -131,12 +131,6 @@ export function statusByNumber(cols: TaskColumns): StatusByNumber {
   return { codes, shift: 0, sparse: null };
 }
 
-/** The status code of task number n, NO_TASK if there is none. */
-export function statusCodeOf(ix: StatusByNumber, n: number): number {
-  if (ix.sparse) return ix.sparse.get(n) ?? NO_TASK;
-  return ix.codes[n - ix.shift] ?? NO_TASK;
-}
-
 /** The live claimant at position i (activeClaimant, from the columns), null for none. */
 export function claimantAt(cols: TaskColumns, i: number): string | null {
   const k = cols.claimedBy[i]!;

@@ -59,12 +59,6 @@ export interface Report {
   completionRate: number;
 }
 
-export function taskReport(tasks: readonly Pick<Task, "status">[]): Report {
-  const counts = TASK_STATUSES.map(() => 0);
-  for (const t of tasks) counts[TASK_STATUSES.indexOf(t.status)]! += 1;
-  return reportOf(counts);
-}
-
 /** The report of the tasks `keep` accepts (all without it) from the status column alone. */
 export function columnsReport(cols: TaskColumns, keep?: (i: number) => boolean): Report {
   const counts = TASK_STATUSES.map(() => 0);

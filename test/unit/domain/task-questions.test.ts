@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../../../src/domain/schemas/task.js";
-import { blockedTasks, nextTasks, prerequisites, searchTasks, taskReport } from "../../../src/domain/task-questions.js";
+import { blockedTasks, columnsReport, nextTasks, prerequisites, searchTasks } from "../../../src/domain/task-questions.js";
 import { columnsOf, ROLE_CODE } from "../../../src/domain/task-columns.js";
 import type { TaskStatus } from "../../../src/domain/task-status.js";
 import { TASK_STATUSES } from "../../../src/domain/task-status.js";
@@ -31,9 +31,12 @@ const numbers = (tasks: readonly Pick<Task, "number">[]) => tasks.map((x) => x.n
 
 const DAY = (d: number) => `2026-01-${String(d).padStart(2, "0")}T00:00:00.000Z`;
 
-describe("taskReport", () => {
+/** The report of tasks in these statuses, from their columns. */
+const reportOf = (statuses: readonly TaskStatus[]) => columnsReport(colsOf(statuses.map((status, i) => t(i + 1, { status }))));
+
+describe("columnsReport", () => {
   it("is all zeros for no task, with a 0 completion rate", () => {
-    const r = taskReport([]);
+    const r = reportOf([]);
     expect(r.total).toBe(0);
     expect(r.completionRate).toBe(0);
     expect(Object.keys(r.byStatus).sort()).toEqual([...TASK_STATUSES].sort());
@@ -42,18 +45,18 @@ describe("taskReport", () => {
 
   it("counts every status and computes COMPLETE / (total − ABORTED)", () => {
     const statuses: TaskStatus[] = ["TODO", "TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "COMPLETE", "ABORTED", "ABORTED"];
-    const r = taskReport(statuses.map((status) => ({ status })));
+    const r = reportOf(statuses);
     expect(r.total).toBe(10);
     expect(r.byStatus).toEqual({ TODO: 2, READY: 1, UNDERWAY: 1, REVIEW: 1, BLOCKED: 1, COMPLETE: 2, ABORTED: 2 });
     expect(r.completionRate).toBeCloseTo(2 / 8, 12);
   });
 
   it("is 1 when every task that counts is COMPLETE", () => {
-    expect(taskReport([{ status: "COMPLETE" }, { status: "ABORTED" }]).completionRate).toBe(1);
+    expect(reportOf(["COMPLETE", "ABORTED"]).completionRate).toBe(1);
   });
 
   it("is 0 (not NaN) when every task is ABORTED", () => {
-    const r = taskReport([{ status: "ABORTED" }, { status: "ABORTED" }]);
+    const r = reportOf(["ABORTED", "ABORTED"]);
     expect(r.completionRate).toBe(0);
     expect(r.total).toBe(2);
   });
