@@ -117,7 +117,7 @@ for (const size of sizes) {
   const { dir, importMs } = seed(size);
   extras.push(`task import of ${size} tasks: ${(importMs / 1000).toFixed(2)} s`);
   // Medians of many runs: these 2-core machines drift by ±10% from one minute to the next.
-  const runs = quick ? 5 : size >= 50000 ? 9 : 15;
+  const runs = quick ? 5 : 21;
   const pick = (i) => String(1 + ((i * 7919) % size));
   const engineerTask = (i) => String(((i * 6 + 1) % size) + 1); // engineer tasks are 1, 7, 13, ... (i % 6 === 1)
   const floor = `b=$(echo "x$RANDOM" | git hash-object -w --stdin) && t=$(printf "100644 blob %s\\tf\\n" "$b" | git mktree) && c=$(git commit-tree "$t" -p refs/coordination/main -m floor) && git update-ref refs/bench/floor "$c"`;
