@@ -75,18 +75,27 @@ export class Journal {
 
   /** The line whose parent is `parent`; undefined when there is none or it was torn by a crash. */
   get(parent: string): JournalEntry | undefined {
-    return parse(this.byParent.get(parent));
+    return this.parse(this.byParent.get(parent));
+  }
+
+  /** Each line parsed once: every kind a read catches up (the dashboard's four) walks the same chain. */
+  private readonly parsed = new Map<string, JournalEntry | undefined>();
+
+  private parse(line: string | undefined): JournalEntry | undefined {
+    if (line === undefined) return undefined;
+    if (!this.parsed.has(line)) this.parsed.set(line, parse(line));
+    return this.parsed.get(line);
   }
 
   /** project.json's blob id at `commit`, when its line says. */
   projectAt(commit: string): string | undefined {
-    const j = parse(this.byCommit.get(commit))?.j;
+    const j = this.parse(this.byCommit.get(commit))?.j;
     return typeof j === "string" && /^[0-9a-f]{40}$/.test(j) ? j : undefined;
   }
 
   /** The commit as the log walk needs it, when its line says (lines before this version do not). */
   logged(commit: string): LogItem | undefined {
-    const l = parse(this.byCommit.get(commit))?.l;
+    const l = this.parse(this.byCommit.get(commit))?.l;
     if (!l || typeof l.t !== "number" || !Array.isArray(l.parents) || typeof l.author !== "string" || typeof l.date !== "string" || typeof l.summary !== "string" || typeof l.trailers !== "object") return undefined;
     const { t, ...entry } = l;
     return { time: t, entry: { oid: commit, ...entry } };
@@ -95,8 +104,7 @@ export class Journal {
 
 const LINE_START = /^\{"p":"([0-9a-f]{40})","c":"([0-9a-f]{40})",/;
 
-function parse(line: string | undefined): JournalEntry | undefined {
-  if (line === undefined) return undefined;
+function parse(line: string): JournalEntry | undefined {
   try {
     const e = JSON.parse(line) as JournalEntry;
     return typeof e.p === "string" && typeof e.c === "string" && e.s && e.r ? e : undefined;
