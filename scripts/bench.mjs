@@ -57,10 +57,21 @@ function seed(size) {
   return { dir, importMs };
 }
 
+/**
+ * Every command `runs` times, round by round; the base (`commands[0]`, node -e 0) runs before
+ * every other command too, so its median (the denominator of every ratio) rests on many samples
+ * taken all through the run: node -e 0 alone ranges 56–93 ms on these machines, and a median of
+ * 21 moved ratios by up to 0.3 between runs.
+ */
 function measure(commands, cwd, runs) {
   const samples = commands.map(() => []);
-  for (let i = 0; i < runs; i++) commands.forEach((c, j) => samples[j].push(time(c.argv(i), cwd)));
-  return commands.map((c, j) => ({ name: c.name, kind: c.kind, ms: median(samples[j]) }));
+  for (let i = 0; i < runs; i++) {
+    commands.forEach((c, j) => {
+      if (j > 0) samples[0].push(time(commands[0].argv(i), cwd));
+      samples[j].push(time(c.argv(i), cwd));
+    });
+  }
+  return commands.map((c, j) => ({ name: c.name, kind: c.kind, ms: median(samples[j]), runs: samples[j].length }));
 }
 
 function peakRss(argv, cwd) {
@@ -141,7 +152,7 @@ for (const size of sizes) {
     runs,
   );
   const base = results[0].ms;
-  for (const r of results) rows.push({ size, ...r, ratio: r.ms / base, runs });
+  for (const r of results) rows.push({ size, ...r, ratio: r.ms / base });
   extras.push(`peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`);
   const tw = taskwarrior(size, quick ? 3 : 5);
   if (tw) {
