@@ -61,7 +61,7 @@ function seed(size) {
  * Every command `runs` times, round by round; the base (`commands[0]`, node -e 0) runs before
  * every other command too, so its median (the denominator of every ratio) rests on many samples
  * taken all through the run: node -e 0 alone ranges 56–93 ms on these machines, and a median of
- * 21 moved ratios by up to 0.3 between runs.
+ * 21 moved ratios by up to 0.5 between runs.
  */
 function measure(commands, cwd, runs) {
   const samples = commands.map(() => []);
