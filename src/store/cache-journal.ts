@@ -96,7 +96,7 @@ export class Journal {
   /** The commit as the log walk needs it, when its line says (lines before this version do not). */
   logged(commit: string): LogItem | undefined {
     const l = this.parse(this.byCommit.get(commit))?.l;
-    if (!l || typeof l.t !== "number" || !Array.isArray(l.parents) || typeof l.author !== "string" || typeof l.date !== "string" || typeof l.summary !== "string" || typeof l.trailers !== "object") return undefined;
+    if (!l || typeof l.t !== "number" || !Array.isArray(l.parents) || typeof l.author !== "string" || typeof l.date !== "string" || typeof l.summary !== "string" || typeof l.trailers !== "object" || l.trailers === null) return undefined;
     const { t, ...entry } = l;
     return { time: t, entry: { oid: commit, ...entry } };
   }

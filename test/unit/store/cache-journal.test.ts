@@ -65,8 +65,10 @@ describe("the journal file", () => {
     appendJournal(common, entry(5, 6, []));
     writeFileSync(journalFile(common), `${JSON.stringify(entry(6, 8, [])).slice(0, -9)}\n`, { flag: "a" }); // torn mid-line
     appendJournal(common, { ...entry(7, 9, []), l: { t: 1_700_000_000, parents: [C(7)], author: "Athena", date: "2023-11-14T22:13:20.000Z", summary: "task ENG-M-0001 create", trailers: { "Pantheon-Op": ["task.create"] } } });
+    appendJournal(common, { ...entry(9, 10, []), l: { t: 1, parents: [C(9)], author: "x", date: "d", summary: "s", trailers: null as never } });
     const j = readJournal(common);
-    expect(j.size).toBe(4);
+    expect(j.size).toBe(5);
+    expect(j.logged(C(10))).toBeUndefined(); // a malformed log entry: the commit is read from git instead
     expect(j.get(C(1))!.c).toBe(C(5));
     expect(j.get(C(6))).toBeUndefined(); // a torn line breaks the chain there
     expect(j.logged(C(9))).toEqual({ time: 1_700_000_000, entry: { oid: C(9), parents: [C(7)], author: "Athena", date: "2023-11-14T22:13:20.000Z", summary: "task ENG-M-0001 create", trailers: { "Pantheon-Op": ["task.create"] } } });
