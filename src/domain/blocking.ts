@@ -23,24 +23,14 @@ export function blockingState(task: Pick<Task, "dependencies">, lookup: TaskLook
   return { blockedBy, waitingOnReview };
 }
 
-/** Ready = TODO or READY with nothing blocking it. */
-export const READY_STATUSES: readonly TaskStatus[] = ["TODO", "READY"];
+/** Ready = TODO or READY with nothing blocking it (`next`, `list --ready`). */
+const READY_STATUSES: readonly TaskStatus[] = ["TODO", "READY"];
 export const READY_CODES: ReadonlySet<number> = new Set(READY_STATUSES.map((s) => STATUS_CODE[s]));
-
-export function isReady(task: Pick<Task, "status" | "dependencies">, lookup: TaskLookup): boolean {
-  return READY_STATUSES.includes(task.status) && !isBlocked(task, lookup);
-}
-
-/** Whether any dependency blocks the task: `blockingState(...).blockedBy.length > 0` without building the lists (asked of every task by list questions). */
-export function isBlocked(task: Pick<Task, "dependencies">, lookup: TaskLookup): boolean {
-  for (const n of task.dependencies) if (blocks(lookup(n)?.status)) return true;
-  return false;
-}
 
 /** The blocking rule itself: a dependency blocks unless COMPLETE or in REVIEW (undefined: missing). */
 const NOT_BLOCKING: readonly TaskStatus[] = ["COMPLETE", "REVIEW"];
 
-export function blocks(status: TaskStatus | undefined): boolean {
+function blocks(status: TaskStatus | undefined): boolean {
   return status === undefined || !NOT_BLOCKING.includes(status);
 }
 
@@ -49,7 +39,8 @@ const BLOCKS = new Uint8Array(256).fill(1);
 for (const s of NOT_BLOCKING) BLOCKS[STATUS_CODE[s]] = 0;
 
 /**
- * 1 at each position whose task has a blocking dependency (isBlocked for every task at once),
+ * 1 at each position whose task has a blocking dependency (blockingState's blockedBy is not
+ * empty), for every task at once,
  * in one loop over the dependency lists: what blocked, next and filtered lists ask of every task.
  * One loop, no call per task, because this runs once per process and is never optimised in time
  * (V8 compiles it on the stack ~5 ms in, when a 10,000-task loop is long done).

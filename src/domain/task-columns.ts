@@ -1,7 +1,7 @@
 import { PRIORITIES } from "./priority.js";
 import { TASK_ROLES } from "./roles.js";
 import type { TaskSummary } from "./schemas/task.js";
-import type { TaskMap } from "./task-index.js";
+import { tooSparse, type TaskMap } from "./task-index.js";
 import { CLAIMED_STATUSES, TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
 /**
@@ -121,7 +121,7 @@ export function statusByNumber(cols: TaskColumns): StatusByNumber {
   const max = count > 0 ? number[count - 1]! : 0;
   // Ascending distinct numbers from 1 whose last is the count are exactly 1…count.
   if (max === count && (count === 0 || number[0] === 1)) return { codes: status, shift: 1, sparse: null };
-  if (max > 4 * count + 1024) {
+  if (tooSparse(max, count)) {
     const sparse = new Map<number, number>();
     for (let i = 0; i < count; i++) sparse.set(number[i]!, status[i]!);
     return { codes: [], shift: 0, sparse };

@@ -59,19 +59,27 @@ export abstract class OverlaidTaskMap implements TaskMap {
 }
 
 /**
+ * Whether numbers up to `max` over `count` tasks are too far apart (renumbered) for an array
+ * indexed by number: it would mostly be empty, and a Map serves them instead.
+ */
+export function tooSparse(max: number, count: number): boolean {
+  return max > 4 * count + 1024;
+}
+
+/**
  * Tasks by number over a list in number order, without a Map entry per task: numbers are
  * nearly dense (1..N), so a typed array of positions is one allocation where a Map of 50,000
  * entries cost ~8 ms.
  */
 export class TaskIndex extends OverlaidTaskMap {
   private readonly pos: Int32Array;
-  /** Sparse numbers (renumbered far apart) would waste the array: a Map serves them instead. */
+  /** When tooSparse. */
   private readonly sparse: Map<number, TaskSummary> | undefined;
 
   constructor(private readonly list: readonly TaskSummary[]) {
     super();
     const max = list.reduce((m, t) => Math.max(m, t.number), 0);
-    if (max > 4 * list.length + 1024) {
+    if (tooSparse(max, list.length)) {
       this.pos = new Int32Array(0);
       this.sparse = new Map(list.map((t) => [t.number, t]));
       return;

@@ -324,5 +324,5 @@ const RESAVE_AFTER_JOURNAL = 200;
 
 /** The latest cache state per repository and kind in this process (a command may take several snapshots). */
 const memo = new Map<string, { state: KindState<unknown>; at: number }>();
-/** Well inside the minute a swept side file is kept for (summary-cache.ts). */
+/** Well inside the minute a stale cache file is kept before it is swept (cache-files.ts). */
 const MEMO_TTL_MS = 20_000;

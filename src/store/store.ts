@@ -82,7 +82,7 @@ export interface Snapshot {
   get<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K] | null>;
   /** Every task without its texts, for list-type questions (served by the read cache). */
   taskSummaries(): Promise<TaskSummary[]>;
-  /** Task summaries by number; from the read cache, a lookup or a page visits only the tasks it names. */
+  /** Task summaries by number; from the read cache, a lookup builds one task and questions over every task read its columns. */
   taskMap(): Promise<TaskMap>;
   /** Every record of a kind; corrupt ones are skipped with a warning naming path and commit. */
   all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]>;
