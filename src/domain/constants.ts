@@ -8,8 +8,12 @@ export const MAX_TEXT = 20_000;
 /** Persona names: letters and digits first, then letters, digits, spaces and . ' - (no control characters). */
 export const PERSONA_NAME = /^[\p{L}\p{N}][\p{L}\p{N} .'-]{0,39}$/u;
 
-/** The highest state layout this version reads and writes (DESIGN §2.1). */
-export const SCHEMA_VERSION = 1;
+/**
+ * The state layout this version writes, and the highest it reads (DESIGN §2.1). An older state
+ * is read as it is and migrated by the first write (domain/migrations/). 2: project.json no
+ * longer holds `worktree.setup`.
+ */
+export const SCHEMA_VERSION = 2;
 
 export const PROJECT_TYPES = ["python", "typescript", "go", "rust", "other"] as const;
 export const REVIEW_TYPES = ["code", "task_completion", "design", "general"] as const;

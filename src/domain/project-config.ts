@@ -35,10 +35,11 @@ const ConfigSchema = z.strictObject({
   worktree: z.optional(
     z.strictObject({
       copy: z.optional(z.array(z.string().check(z.minLength(1)))),
-      setup: z.optional(z.nullable(z.string())),
     }),
   ),
 });
+
+const WORKTREE_SETUP_HINT = "commit the command as .pantheon/worktree-setup, or set it for this clone: git config pantheon.worktreeSetup COMMAND";
 
 /** The part of a Project a person chooses (the rest is record bookkeeping). */
 export type ProjectSettings = Omit<Project, "uid" | "createdAt" | "updatedAt" | "createdBy" | "schemaVersion">;
@@ -52,7 +53,7 @@ export function defaultSettings(name: string, type: Project["type"] = "other"): 
     customization: { personasTheme: "mythology", variables: {} },
     roles: [...ROLES],
     assistant: null,
-    worktree: { copy: [], setup: null },
+    worktree: { copy: [] },
   };
 }
 
@@ -69,7 +70,9 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
     const message = issue.code === "unrecognized_keys" && keys
       ? `unknown key ${keys.map((k) => (path ? `${path}.${k}` : k)).join(", ")}`
       : `${path || "(top level)"}: ${issue.message}`;
-    throw new UsageError(`Invalid config ${file}: ${message}`, "keys: project.{name,type,description}, features.{pm_system,session_tracking,commit_guidelines,daemon_naming}, customization.{personas_theme,variables}, roles, assistant, worktree.{copy,setup}");
+    // The set-up command left the shared settings (schema 2): say where it lives now.
+    if (path === "worktree" && keys?.includes("setup")) throw new UsageError(`Invalid config ${file}: worktree.setup is no longer a project setting (no command is read from the shared state)`, WORKTREE_SETUP_HINT);
+    throw new UsageError(`Invalid config ${file}: ${message}`, "keys: project.{name,type,description}, features.{pm_system,session_tracking,commit_guidelines,daemon_naming}, customization.{personas_theme,variables}, roles, assistant, worktree.copy");
   }
   const c = parsed.data;
   const roles: Role[] = c.roles ? [...new Set(c.roles.map((r, i) => parseRoleAt(r, i, file)))] : defaults.roles;
@@ -88,7 +91,7 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
     customization: { personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
     roles,
     assistant: c.assistant ?? defaults.assistant,
-    worktree: { copy: c.worktree?.copy ?? defaults.worktree.copy, setup: c.worktree?.setup ?? defaults.worktree.setup },
+    worktree: { copy: c.worktree?.copy ?? defaults.worktree.copy },
   };
 }
 

@@ -25,7 +25,7 @@ export function checkBranchName(branch: string): string {
 
 /**
  * A linked worktree beside the repository, on a new branch from HEAD, with Pantheon's own
- * untracked files and the project's `worktree.copy` files copied in; `worktree.setup` runs there.
+ * untracked files and the project's `worktree.copy` files copied in.
  */
 export async function createPersonaWorktree(ctx: Context, store: Store, project: Project, m: Mission, branch?: string): Promise<NonNullable<Mission["worktree"]>> {
   const code = await store.code();
@@ -42,10 +42,8 @@ export async function createPersonaWorktree(ctx: Context, store: Store, project:
     if (statSync(from).isDirectory()) cpSync(from, join(path, rel), { recursive: true, force: false, errorOnExist: false });
     else if (!existsSync(join(path, rel))) copyFileSync(from, join(path, rel));
   }
-  if (project.worktree.setup) {
-    const code2 = await ctx.launcher.run("sh", ["-c", project.worktree.setup], { cwd: path, env: {} });
-    if (code2 !== 0) ctx.warn(`worktree.setup (${project.worktree.setup}) exited ${code2} in ${path}`);
-  }
+  // No set-up command is read from the shared state any more (schema 2, DESIGN §1.3); its new
+  // home (.pantheon/worktree-setup, git config pantheon.worktreeSetup) is run from elsewhere.
   return { path, branch: name, base };
 }
 

@@ -103,6 +103,7 @@ export async function syncWith(ctx: Context, remote: string): Promise<SyncReport
     const info = { summary: `sync merge with ${remote}`, op: "sync.merge", ...commitActor(DIRECTOR), actor: "sync" };
     const merged = await sync.merge(localTip, remoteTip, remote, info);
     if (!(await sync.advance(localTip, merged.commit))) continue; // a local command landed meanwhile: redo
+    for (const notice of merged.notices) ctx.warn(notice);
     report.merges += 1;
     // What each side brought since they parted: the remote's changes in, ours out.
     report.received += await sync.changedRecords(merged.base, remoteTip);

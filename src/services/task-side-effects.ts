@@ -32,8 +32,10 @@ export async function applyTaskSideEffects(ctx: Context, tx: Tx, i: SideEffectIn
   }
   if (i.after.status === "COMPLETE" || i.after.status === "ABORTED") {
     const changed: string[] = [];
-    for (const r of await tx.all("reviews")) {
-      if (r.task !== i.after.number || r.status !== "PENDING") continue;
+    for (const listed of await tx.all("reviews")) {
+      if (listed.task !== i.after.number || listed.status !== "PENDING") continue;
+      // The list may come from the read cache: what is written starts from the record itself.
+      const r = (await tx.get("reviews", listed.number)) ?? listed;
       tx.put("reviews", withdrawReview(r, i.at, `${taskId(i.after)} was closed as ${i.after.status}`));
       changed.push(reviewId(r.number));
     }

@@ -45,9 +45,10 @@ export class CachedSnapshot extends RecordSnapshot {
     return super.project();
   }
 
-  override async checkVersion(): Promise<void> {
+  override async checkVersion(): Promise<number | null> {
     if (this.knownVersion === undefined) return super.checkVersion();
     if (this.knownVersion !== null && this.knownVersion > SCHEMA_VERSION) throw new SchemaVersionError(this.knownVersion, SCHEMA_VERSION);
+    return this.knownVersion;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
+import { ContentionError, LockedError, RepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
 import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
@@ -28,6 +28,7 @@ import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
 import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-journal.js";
 import { journalEntryFor } from "./journal-entry.js";
 import type { Schemas } from "./record-schemas.js";
+import { stateMigration, type StateMigration } from "./state-migration.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -93,9 +94,11 @@ export class GitStore implements Store {
     if (!tip) throw notInitialized();
     const head = loadHead(this.paths.commonDir);
     const snap = this.tipSnapshot(tip, head);
-    await snap.checkVersion(); // refuses a newer schemaVersion before any command reads records
-    // The next command at this commit skips reading project.json for that check.
-    if (head?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion: SCHEMA_VERSION });
+    // Refuses a newer schemaVersion before any command reads records; an older one is read as is.
+    const schemaVersion = await snap.checkVersion();
+    // The next command at this commit skips reading project.json for that check. The version
+    // found is kept, not ours: a write must still know to migrate an older state.
+    if (head?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion });
     return snap;
   }
 
@@ -145,17 +148,6 @@ export class GitStore implements Store {
     return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known, projectMemo(commonDir), projectOid, hashBlob);
   }
 
-  private async schemaVersionAt(commit: string): Promise<number | null> {
-    const snap = await this.snapshotAt(commit);
-    try {
-      await snap.checkVersion();
-      return SCHEMA_VERSION;
-    } catch (e) {
-      if (e instanceof SchemaVersionError) return (e.data.found as number) ?? null;
-      return null;
-    }
-  }
-
   private movedFrom(kind: string, n: number): number[] {
     this.renumbered ??= readRenumberLog(this.paths.commonDir);
     return this.renumbered[kind]?.[String(n)] ?? [];
@@ -175,18 +167,28 @@ export class GitStore implements Store {
     for (let attempt = 0; ; attempt++) {
       const tip = await this.tip();
       if (!tip) throw notInitialized();
-      const base = this.tipSnapshot(tip);
-      await base.checkVersion();
+      const current = this.tipSnapshot(tip);
+      const version = await current.checkVersion();
       const schemas = await loadSchemas();
+      // The first write of this version to an older state migrates it: the migration is its own
+      // commit, under the command's, and one swap lands both, so a refused command (or one that
+      // changes nothing) leaves the ref as it was. The command runs on the migrated state.
+      const migration = version !== null && version < SCHEMA_VERSION ? await this.migrationOver(tip, schemas) : null;
+      const parent = migration?.commit ?? tip;
+      const base = migration ? this.tipSnapshot(parent) : current;
       const tx = new RecordTx(base, schemas);
       // Domain errors thrown here propagate untouched: nothing has been written yet.
       const { result, commit: info } = await fn(tx);
       if (tx.changes.size === 0) return { result, commit: null };
-      const oid = await this.writeCommit([tip], await this.treeOf(tip), tx.changes, info);
+      const oid = await this.writeCommit([parent], await this.treeOf(parent), tx.changes, info);
       await faultPoint("after-objects");
       const cas = await casRef(this.paths.commonDir, REF, tip, oid);
       if (cas.ok) {
-        await this.afterCommit(tip, oid, tx.changes, schemas);
+        if (migration) {
+          for (const notice of migration.notices) this.opts.warn(notice);
+          await this.afterCommit(tip, parent, migration.changes, schemas);
+        }
+        await this.afterCommit(parent, oid, tx.changes, schemas);
         return { result, commit: oid };
       }
       // A lock older than the whole budget was left by a killed process: waiting cannot help.
@@ -201,6 +203,16 @@ export class GitStore implements Store {
       }
       await sleep(backoffMs(attempt));
     }
+  }
+
+  /**
+   * Writes the migration commit over `parent` when its state is older than this version's schema
+   * (state-migration.ts); the ref is not moved. Null when the state needs none.
+   */
+  async migrationOver(parent: string, schemas: Schemas): Promise<(StateMigration & { commit: string }) | null> {
+    const tree = await this.treeOf(parent);
+    const m = stateMigration(await new GitTreeSource(this.db, tree).read(PROJECT_PATH), parent, schemas);
+    return m ? { ...m, commit: await this.writeCommit([parent], tree, m.changes, m.info) } : null;
   }
 
   /**

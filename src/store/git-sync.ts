@@ -9,6 +9,7 @@ import { parseCommit } from "./commit-codec.js";
 import { CorruptRecordError } from "../errors.js";
 import { parseRecordFile, type RecordKind } from "./layout.js";
 import { appendRenumberLog } from "./renumber-log.js";
+import { loadSchemas } from "./schema-loader.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
@@ -38,15 +39,22 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (isAncestor(paths, remote, local, env)) return "ahead";
       return "diverged";
     },
-    async merge(local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
-      const base = mergeBase(paths, local, remote, env);
+    async merge(tipLocal, tipRemote, remoteName, info: CommitInfo): Promise<MergeReport> {
+      const base = mergeBase(paths, tipLocal, tipRemote, env);
+      // A merge is a write of this version: a side of an older schema is migrated first, by its
+      // own commit, which the merge carries (the same migration on both sides gives one blob).
+      const schemas = await loadSchemas();
+      const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
+      const local = migrated[0]?.commit ?? tipLocal;
+      const remote = migrated[1]?.commit ?? tipRemote;
       const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
       const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
       const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
       // Parents: local first (as `git merge` would record it), built over the published tree.
       const commit = await store.writeCommit([local, remote], remoteTree, r.changes, info);
       appendRenumberLog(paths.commonDir, r.output.renumbered);
-      return { commit, base, output: r.output, keptRemote: r.keptRemote };
+      const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
+      return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
     },
     async advance(expected, next) {
       const r = await casRef(paths.commonDir, REF, expected, next);

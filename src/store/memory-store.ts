@@ -6,6 +6,7 @@ import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
 import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
 import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
+import { stateMigration } from "./state-migration.js";
 import { loadSchemas } from "./schema-loader.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 
@@ -21,6 +22,15 @@ class MapSource implements TreeSource {
     if (names.size === 0) return null;
     return [...names].sort();
   }
+}
+
+function applyChanges(files: ReadonlyMap<string, Buffer>, changes: ReadonlyMap<string, Buffer | null>): Map<string, Buffer> {
+  const out = new Map(files);
+  for (const [path, bytes] of changes) {
+    if (bytes) out.set(path, bytes);
+    else out.delete(path);
+  }
+  return out;
 }
 
 /** A Store kept in memory: for unit tests of services (no git, same record codec). */
@@ -92,15 +102,21 @@ export class MemoryStore implements Store {
 
   async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
     const head = this.commits.at(-1);
-    const tx = new RecordTx(await this.snapshot(), await loadSchemas());
+    if (!head) throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state", "pantheon init");
+    const schemas = await loadSchemas();
+    // As GitStore: an older state is migrated by its own commit, kept only if the command writes.
+    const migration = stateMigration(head.files.get(PROJECT_PATH) ?? null, String(this.commits.length), schemas);
+    const migrated = migration ? applyChanges(head.files, migration.changes) : head.files;
+    const snap = new RecordSnapshot(new MapSource(migrated), String(this.commits.length), (w) => this.warnings.push(w));
+    await snap.checkVersion();
+    const tx = new RecordTx(snap, schemas);
     const { result, commit } = await fn(tx);
     if (tx.changes.size === 0) return { result, commit: null };
-    const files = new Map(head!.files);
-    for (const [path, bytes] of tx.changes) {
-      if (bytes) files.set(path, bytes);
-      else files.delete(path);
+    if (migration) {
+      this.commits.push({ files: migrated, info: migration.info, paths: [...migration.changes.keys()] });
+      this.warnings.push(...migration.notices);
     }
-    this.commits.push({ files, info: commit, paths: [...tx.changes.keys()] });
+    this.commits.push({ files: applyChanges(migrated, tx.changes), info: commit, paths: [...tx.changes.keys()] });
     return { result, commit: String(this.commits.length) };
   }
 

@@ -67,12 +67,22 @@ export class RecordSnapshot implements Snapshot {
     private readonly movedFrom: (kind: RecordKind, n: number) => number[] = () => [],
   ) {}
 
-  /** Refuses a state written by a newer Pantheon, without loading the schemas (cheap; every command does it). */
-  async checkVersion(): Promise<void> {
+  /**
+   * Refuses a state written by a newer Pantheon, without loading the schemas (cheap; every
+   * command does it). Returns the state's schemaVersion (null when project.json has none): an
+   * older one is read as it is, and migrated by the first write.
+   */
+  async checkVersion(): Promise<number | null> {
     const bytes = await this.source.read(PROJECT_PATH);
     if (!bytes) throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
     const version = peekSchemaVersion(bytes);
     if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
+    return version;
+  }
+
+  /** project.json as stored, unparsed (the migration starts from it). */
+  rawProject(): Promise<Buffer | null> {
+    return this.source.read(PROJECT_PATH);
   }
 
   async project(): Promise<Project> {

@@ -61,6 +61,7 @@ export async function mergeTrees(
       continue;
     }
     if (c.path === COUNTERS_PATH) continue; // the domain takes the maximum per kind
+    if (c.local === c.remote) continue; // the same change on both sides (two clones' identical migrations)
     // project.json, personas, unknown entries: one-sided changes are taken; on both sides the
     // published version stays (and is reported).
     if (c.remote !== c.base) keptRemote.push(c.path);

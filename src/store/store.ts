@@ -46,6 +46,8 @@ export interface MergeReport {
   output: MergeOutput;
   /** Non-record files changed on both sides; the published version was kept. */
   keptRemote: string[];
+  /** What migrating an older side said (DESIGN §1.3): to be shown once, when the merge lands. */
+  notices: string[];
 }
 
 /** Sharing the state with the repository's remotes (DESIGN §3), through the system git. */

@@ -22,8 +22,10 @@ const GIT_LISTING_MIN_SHARDS = 16;
  * the tree id of every shard and the blob id of every record: an unchanged shard is never
  * opened and a changed one re-reads only its changed blobs. Disposable and versioned. Its
  * files are cache-files.ts's; the journal that usually spares this refresh is cache-journal.ts.
+ * 7: records decoded loosely (unknown fields kept) and the head holding the version found, not
+ * ours; rows and memos of 6 lack a newer version's fields, and its head hides an older state.
  */
-export const CACHE_VERSION = 6;
+export const CACHE_VERSION = 7;
 
 export interface SummaryTypes {
   tasks: TaskSummary;

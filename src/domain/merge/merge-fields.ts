@@ -45,7 +45,38 @@ export function mergeFields<T extends object>(base: T | null, local: T, remote: 
     const rule = spec.special[key]!;
     (merged as Record<keyof T, unknown>)[key] = rule(base?.[key], local[key], remote[key]);
   }
+  mergeUnnamed(base, local, remote, spec, merged as Record<string, unknown>, conflicts);
   return { merged, conflicts };
+}
+
+const ABSENT = "\u0000absent";
+
+/** A field's value for comparison; a field that is not there differs from every value, null included. */
+function encoded(rec: object | null, key: string): string {
+  return rec !== null && Object.hasOwn(rec, key) ? JSON.stringify((rec as Record<string, unknown>)[key]) : ABSENT;
+}
+
+/**
+ * Fields the spec does not name (uid and the like, and any field a newer Pantheon added, which
+ * this version decodes and carries but does not know) merge three-way one by one, by the rule
+ * of the groups: one-sided change taken, a field added or removed on one side counting as a
+ * change; changed differently on both, the published value stays and the local one is reported.
+ */
+function mergeUnnamed<T extends object>(base: T | null, local: T, remote: T, spec: FieldSpec<T>, merged: Record<string, unknown>, conflicts: FieldConflict[]): void {
+  const named = new Set<string>([...spec.groups.flat().map(String), ...Object.keys(spec.special)]);
+  const keys = new Set([...Object.keys(remote), ...Object.keys(local), ...(base ? Object.keys(base) : [])]);
+  for (const key of keys) {
+    if (named.has(key)) continue;
+    const [b, l, r] = [encoded(base, key), encoded(local, key), encoded(remote, key)];
+    if (l === r || l === b) continue; // the remote's value (or its absence) is already in place
+    const localValue = (local as Record<string, unknown>)[key];
+    if (r === b) {
+      if (l === ABSENT) delete merged[key];
+      else merged[key] = localValue;
+      continue;
+    }
+    conflicts.push({ fields: [key], local: { [key]: l === ABSENT ? null : localValue }, remote: { [key]: r === ABSENT ? null : (remote as Record<string, unknown>)[key] } });
+  }
 }
 
 /** Three-way merge of a set: kept where both kept it, added where either added it. */

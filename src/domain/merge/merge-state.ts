@@ -79,6 +79,7 @@ export function mergeState(input: MergeInput): MergeOutput {
     unreadable: [],
   };
   for (const k of KINDS) out.counters[k] = Math.max(input.counters.local[k], input.counters.remote[k], ...input.touched[k].map((t) => t.number));
+  mergeUnknownCounters(input.counters.local, out.counters);
 
   // 1. Collisions get new numbers first, so every local reference can be rewritten after.
   const renumbering = emptyRenumbering();
@@ -96,6 +97,20 @@ export function mergeState(input: MergeInput): MergeOutput {
   }
   for (const k of KINDS) mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
   return out;
+}
+
+/**
+ * Counters a newer Pantheon keeps for kinds this one does not know: the maximum when both sides
+ * have one (a counter only grows), else whichever side has it. Never dropped.
+ */
+function mergeUnknownCounters(local: Counters, merged: Counters): void {
+  const out = merged as Record<string, unknown>;
+  for (const [key, value] of Object.entries(local)) {
+    if ((KINDS as readonly string[]).includes(key)) continue;
+    const published = out[key];
+    if (!Object.hasOwn(out, key)) out[key] = value;
+    else if (typeof published === "number" && typeof value === "number") out[key] = Math.max(published, value);
+  }
 }
 
 function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], renumbering: Renumbering, remoteName: string, out: MergeOutput): void {

@@ -6,6 +6,22 @@ export const RecordNumber = z.int().check(z.positive());
 /** ISO-8601 timestamp; the clock is injected, so records never read Date.now() themselves. */
 export const Timestamp = z.string().check(z.minLength(10), z.maxLength(40));
 
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K] };
+
+/**
+ * A record's type without the index signatures its loose schemas add, at every depth. Records
+ * are decoded with `z.looseObject`, so fields a newer Pantheon wrote are carried through every
+ * spread and write (DESIGN §1.3, forward compatibility), while code names only the fields it
+ * knows and a misspelt one is still a type error. A map (`z.record`, no named keys) is kept.
+ */
+export type Known<T> = T extends readonly (infer E)[]
+  ? Known<E>[]
+  : T extends object
+    ? keyof KnownKeys<T> extends never
+      ? T
+      : { [K in keyof KnownKeys<T>]: Known<KnownKeys<T>[K]> }
+    : T;
+
 /** Fields every record carries: `uid` is its identity across renumbering at sync. */
 export const RecordBase = {
   uid: z.string().check(z.minLength(8), z.maxLength(64)),

@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
 import { PRIORITIES } from "../priority.js";
-import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
+import { type Known, LongText, RecordBase, RecordNumber, Title } from "./common.js";
 
 /** Status and progress are derived from the linked tasks, never stored. */
-export const EpicSchema = z.object({
+export const EpicSchema = z.looseObject({
   ...RecordBase,
   number: RecordNumber,
   title: Title,
@@ -12,4 +12,4 @@ export const EpicSchema = z.object({
   aborted: z.nullable(LongText),
   formerNumbers: z.array(RecordNumber),
 });
-export type Epic = z.infer<typeof EpicSchema>;
+export type Epic = Known<z.infer<typeof EpicSchema>>;

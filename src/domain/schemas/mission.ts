@@ -1,19 +1,19 @@
 import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
-import { LongText, RecordBase, RecordNumber, Timestamp } from "./common.js";
+import { type Known, LongText, RecordBase, RecordNumber, Timestamp } from "./common.js";
 
 import { MISSION_STATUSES } from "../constants.js";
 
 export { MISSION_STATUSES };
 
-export const WorktreeSchema = z.object({
+export const WorktreeSchema = z.looseObject({
   path: z.string().check(z.minLength(1)),
   branch: z.string().check(z.minLength(1)),
   base: z.string().check(z.minLength(4)),
 });
 
 /** A persona's working session; `codename` survives renumbering at sync. */
-export const MissionSchema = z.object({
+export const MissionSchema = z.looseObject({
   ...RecordBase,
   number: RecordNumber,
   codename: z.string().check(z.regex(/^[a-z]+-[a-z]+$/)),
@@ -30,4 +30,4 @@ export const MissionSchema = z.object({
   summary: z.nullable(LongText),
   formerNumbers: z.array(RecordNumber),
 });
-export type Mission = z.infer<typeof MissionSchema>;
+export type Mission = Known<z.infer<typeof MissionSchema>>;

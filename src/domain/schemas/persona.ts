@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
-import { RecordBase } from "./common.js";
+import { type Known, RecordBase } from "./common.js";
 
 import { PERSONA_NAME } from "../constants.js";
 
@@ -9,11 +9,11 @@ export { PERSONA_NAME };
 export const PersonaName = z.string().check(z.regex(PERSONA_NAME));
 
 /** Optional record for names added by users (`persona add`) or bios. */
-export const PersonaSchema = z.object({
+export const PersonaSchema = z.looseObject({
   ...RecordBase,
   name: PersonaName,
   role: z.enum(ROLES),
   theme: z.string(),
   bio: z.string().check(z.maxLength(500)),
 });
-export type Persona = z.infer<typeof PersonaSchema>;
+export type Persona = Known<z.infer<typeof PersonaSchema>>;

@@ -1,31 +1,32 @@
 import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
-import { RecordBase } from "./common.js";
+import { type Known, RecordBase } from "./common.js";
 
 import { PROJECT_TYPES, SCHEMA_VERSION } from "../constants.js";
 
 export { PROJECT_TYPES, SCHEMA_VERSION };
 
-export const FeaturesSchema = z.object({
+export const FeaturesSchema = z.looseObject({
   pmSystem: z.boolean(),
   sessionTracking: z.boolean(),
   commitGuidelines: z.boolean(),
   daemonNaming: z.boolean(),
 });
 
-export const ProjectSchema = z.object({
+export const ProjectSchema = z.looseObject({
   ...RecordBase,
   schemaVersion: z.int().check(z.positive()),
   name: z.string().check(z.minLength(1), z.maxLength(200)),
   type: z.enum(PROJECT_TYPES),
   description: z.string().check(z.maxLength(5000)),
   features: FeaturesSchema,
-  customization: z.object({
+  customization: z.looseObject({
     personasTheme: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)),
     variables: z.record(z.string(), z.string()),
   }),
   roles: z.array(z.enum(ROLES)),
   assistant: z.nullable(z.string()),
-  worktree: z.object({ copy: z.array(z.string()), setup: z.nullable(z.string()) }),
+  // No command Pantheon runs is read from here (schema 2 removed `setup`; DESIGN §1.3).
+  worktree: z.looseObject({ copy: z.array(z.string()) }),
 });
-export type Project = z.infer<typeof ProjectSchema>;
+export type Project = Known<z.infer<typeof ProjectSchema>>;

@@ -1,11 +1,11 @@
 import * as z from "zod/mini";
-import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
+import { type Known, LongText, RecordBase, RecordNumber, Title } from "./common.js";
 
 import { REVIEW_STATUSES, REVIEW_TYPES } from "../constants.js";
 
 export { REVIEW_STATUSES, REVIEW_TYPES };
 
-export const ReviewSchema = z.object({
+export const ReviewSchema = z.looseObject({
   ...RecordBase,
   number: RecordNumber,
   title: Title,
@@ -18,4 +18,4 @@ export const ReviewSchema = z.object({
   artifact: z.nullable(LongText),
   formerNumbers: z.array(RecordNumber),
 });
-export type Review = z.infer<typeof ReviewSchema>;
+export type Review = Known<z.infer<typeof ReviewSchema>>;

@@ -2,11 +2,11 @@ import * as z from "zod/mini";
 import { TASK_ROLES } from "../roles.js";
 import { PRIORITIES } from "../priority.js";
 import { TASK_STATUSES } from "../task-status.js";
-import { LongText, RecordBase, RecordNumber, Title } from "./common.js";
+import { type Known, LongText, RecordBase, RecordNumber, Title } from "./common.js";
 import { NoteSchema } from "./note.js";
 
 /** The stored task. Its id (`ENG-H-0007`) is derived from role, priority and number. */
-export const TaskSchema = z.object({
+export const TaskSchema = z.looseObject({
   ...RecordBase,
   number: RecordNumber,
   title: Title,
@@ -22,7 +22,7 @@ export const TaskSchema = z.object({
   notes: z.array(NoteSchema),
   formerNumbers: z.array(RecordNumber),
 });
-export type Task = z.infer<typeof TaskSchema>;
+export type Task = Known<z.infer<typeof TaskSchema>>;
 
 
 export type { TaskSummary } from "../task-summary.js";

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "../../helpers/cli.js";
 import { git, makeRepo } from "../../helpers/repo.js";
+import { CACHE_VERSION } from "../../../src/store/summary-cache.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const journal = (dir: string) => join(cacheDir(dir), "journal-v6.ndjson");
+const journal = (dir: string) => join(cacheDir(dir), `journal-v${CACHE_VERSION}.ndjson`);
 const LISTS = [["task", "list", "--json"], ["task", "next", "--role", "engineer", "--json"], ["task", "report", "--json"], ["epic", "list", "--json"], ["mission", "list", "--json"]];
 
 function ok(dir: string, argv: string[]) {

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
+import { CACHE_VERSION as V } from "../../../src/store/summary-cache.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
-const cacheOf = (dir: string) => join(cacheDir(dir), "tasks-v6.bin");
+const cacheOf = (dir: string) => join(cacheDir(dir), `tasks-v${V}.bin`);
 /** The titles and timestamps of the tasks' cache (named by the commit it describes). */
 const textOf = (dir: string) => join(cacheDir(dir), readdirSync(cacheDir(dir)).find((f) => f.endsWith(".text"))!);
 
@@ -107,8 +108,8 @@ describe("the read cache changes no answer", () => {
     await ok(dir, ["init", "--yes"]);
     await ok(dir, ["task", "create", "--title", "t", "--role", "engineer"]);
     await ok(dir, ["task", "list"]);
-    const old = ["tasks-v5.bin", "head-v5.json", "journal-v5.ndjson", "project-v5.json", `tasks-v5-${"a".repeat(40)}.text`, `tasks-v6-${"b".repeat(40)}.oids`, "tasks-v6.bin.123.456.tmp"];
-    const recent = ["tasks-v4.bin", `tasks-v6-${"c".repeat(40)}.text`];
+    const old = [`tasks-v${V - 1}.bin`, `head-v${V - 1}.json`, `journal-v${V - 1}.ndjson`, `project-v${V - 1}.json`, `tasks-v${V - 1}-${"a".repeat(40)}.text`, `tasks-v${V}-${"b".repeat(40)}.oids`, `tasks-v${V}.bin.123.456.tmp`];
+    const recent = [`tasks-v${V - 2}.bin`, `tasks-v${V}-${"c".repeat(40)}.text`];
     const hourAgo = new Date(Date.now() - 3_600_000);
     for (const f of [...old, ...recent]) writeFileSync(join(cacheDir(dir), f), "left behind");
     for (const f of old) utimesSync(join(cacheDir(dir), f), hourAgo, hourAgo);
@@ -124,7 +125,7 @@ describe("the read cache changes no answer", () => {
     const dir = makeRepo();
     await ok(dir, ["init", "--yes"]);
     const name = JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name;
-    const memo = join(cacheDir(dir), "project-v6.json");
+    const memo = join(cacheDir(dir), `project-v${V}.json`);
     const saved = JSON.parse(readFileSync(memo, "utf8"));
     expect(saved.record.name).toBe(name);
     writeFileSync(memo, JSON.stringify({ ...saved, text: `${saved.text} `, record: { ...saved.record, name: "Forged" } }));

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { git, makeRepo, readStateFile, stateRef, tempDir } from "../../helpers/repo.js";
 import { expectFailure, project } from "./fixture.js";
+import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 
 /** DESIGN §1.3 (the YAML config), §2.1 (canonical records) and §5 (init). */
 
@@ -39,6 +40,8 @@ describe("init --config refuses a bad file and writes nothing", () => {
       ["unknown role", configFile("roles: [engineer, wizard]\n"), /roles.*wizard|wizard.*roles/],
       ["invalid YAML", configFile("project: [unclosed\n"), /YAML|pantheon\.yaml/],
       ["a missing file", "/nonexistent/pantheon.yaml", /\/nonexistent\/pantheon\.yaml/],
+      // Schema 2: no command lives in the shared state; the message says where it goes instead.
+      ["worktree.setup", configFile("worktree:\n  setup: npm ci\n"), /worktree\.setup is no longer a project setting/],
     ];
     // A refused init writes nothing, so the cases can share one repository.
     const dir = makeRepo();
@@ -77,7 +80,6 @@ describe("init --config stores a valid config camelCase", () => {
         "assistant: claude",
         "worktree:",
         "  copy: [.env, config/local.toml]",
-        "  setup: npm ci",
         "",
       ].join("\n"),
     );
@@ -94,9 +96,10 @@ describe("init --config stores a valid config camelCase", () => {
       customization: { personasTheme: "mythology", variables: { team_size: "7", motto: "build well" } },
       roles: ["engineer", "tester", "architect"],
       assistant: "claude",
-      worktree: { copy: [".env", "config/local.toml"], setup: "npm ci" },
-      schemaVersion: 1,
+      worktree: { copy: [".env", "config/local.toml"] },
+      schemaVersion: SCHEMA_VERSION,
     });
+    expect(stored.worktree, "no set-up command in the shared state (schema 2)").toEqual({ copy: [".env", "config/local.toml"] });
     for (const key of ["pm_system", "session_tracking", "commit_guidelines", "daemon_naming", "personas_theme"]) {
       expect(text, `stored keys are camelCase (${key})`).not.toContain(`"${key}"`);
     }

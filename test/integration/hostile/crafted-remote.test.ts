@@ -16,6 +16,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 import { canonicalJson } from "../../../src/store/canonical-json.js";
 import { escapeText } from "../../../src/render/escape.js";
 import { aMission, aTask } from "../../helpers/builders.js";
@@ -507,9 +508,11 @@ describe("(d) a record whose number disagrees with its path, and one failing its
 // ---------------------------------------------------------------------------------------------
 // (e) A newer schemaVersion
 
+const NEWER = SCHEMA_VERSION + 1;
+
 function newerProject(origin: string): string {
   const p = JSON.parse(originFile(origin, "project.json"));
-  return canonicalJson({ ...p, schemaVersion: 2, layout: { tasks: "v2" } });
+  return canonicalJson({ ...p, schemaVersion: NEWER, layout: { tasks: `v${NEWER}` } });
 }
 
 const AFTER_UPGRADE: string[][] = [
@@ -543,7 +546,7 @@ describe("(e) a project.json with a newer schemaVersion on the remote", () => {
         const r = await runChecked(c, argv);
         expect.soft(r.exitCode, describeRun(argv, r)).toBe(1);
         expect.soft(r.stdout, describeRun(argv, r)).toBe("");
-        expect.soft(r.stderr.split("\n")[0], describeRun(argv, r)).toMatch(/schemaVersion 2/);
+        expect.soft(r.stderr.split("\n")[0], describeRun(argv, r)).toMatch(new RegExp(`schemaVersion ${NEWER}`));
         expect.soft(r.stderr, describeRun(argv, r)).toMatch(/upgrade/i);
         const j = await run(c, [...argv, "--json"]);
         expect.soft(JSON.parse(j.stderr || "{}").error?.code, argv.join(" ")).toBe("E_SCHEMA_VERSION");
