@@ -66,7 +66,8 @@ function mergeUnnamed<T extends object>(base: T | null, local: T, remote: T, spe
   const named = new Set<string>([...spec.groups.flat().map(String), ...Object.keys(spec.special)]);
   const keys = new Set([...Object.keys(remote), ...Object.keys(local), ...(base ? Object.keys(base) : [])]);
   for (const key of keys) {
-    if (named.has(key)) continue;
+    // Decoding drops a "__proto__" key; were one here, assigning it would swap the prototype.
+    if (named.has(key) || key === "__proto__") continue;
     const [b, l, r] = [encoded(base, key), encoded(local, key), encoded(remote, key)];
     if (l === r || l === b) continue; // the remote's value (or its absence) is already in place
     const localValue = (local as Record<string, unknown>)[key];

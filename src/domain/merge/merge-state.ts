@@ -106,7 +106,7 @@ export function mergeState(input: MergeInput): MergeOutput {
 function mergeUnknownCounters(local: Counters, merged: Counters): void {
   const out = merged as Record<string, unknown>;
   for (const [key, value] of Object.entries(local)) {
-    if ((KINDS as readonly string[]).includes(key)) continue;
+    if ((KINDS as readonly string[]).includes(key) || key === "__proto__") continue;
     const published = out[key];
     if (!Object.hasOwn(out, key)) out[key] = value;
     else if (typeof published === "number" && typeof value === "number") out[key] = Math.max(published, value);
