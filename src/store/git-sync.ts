@@ -43,6 +43,8 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       const base = mergeBase(paths, tipLocal, tipRemote, env);
       // A merge is a write of this version: a side of an older schema is migrated first, by its
       // own commit, which the merge carries (the same migration on both sides gives one blob).
+      // Neither side may be newer (a local state a newer version wrote, in a clone that went back).
+      for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
       const schemas = await loadSchemas();
       const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
       const local = migrated[0]?.commit ?? tipLocal;

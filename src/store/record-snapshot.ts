@@ -80,11 +80,6 @@ export class RecordSnapshot implements Snapshot {
     return version;
   }
 
-  /** project.json as stored, unparsed (the migration starts from it). */
-  rawProject(): Promise<Buffer | null> {
-    return this.source.read(PROJECT_PATH);
-  }
-
   async project(): Promise<Project> {
     if (this.projectCache) return this.projectCache;
     const bytes = await this.source.read(PROJECT_PATH);

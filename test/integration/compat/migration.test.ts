@@ -196,4 +196,20 @@ describe("sync between a migrated clone and a remote still at the older schema",
     expect(a.ref()).toBe(originRef());
     expect(stateJson(a.dir, "project.json").schemaVersion, "a fast-forward takes the remote as it is").toBe(1);
   });
+
+  it("a clone whose own state a newer version wrote refuses to merge it (exit 1, upgrade), moving neither ref", async () => {
+    const { clones, originRef } = await makeOriginAndClones(2);
+    const [a, b] = clones as [Clone, Clone];
+    await b.ok(["task", "create", "--title", "Published", "--role", "engineer"]);
+    await b.ok(["sync"]);
+    const published = originRef();
+    rewriteState(a.dir, { "project.json": (p) => ({ ...p, schemaVersion: SCHEMA_VERSION + 1 }) }, "written by a newer Pantheon");
+    const local = a.ref();
+    const r = await run(a.dir, ["sync"]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^✗ The coordination state has schemaVersion ${SCHEMA_VERSION + 1}`));
+    expect(r.stderr).toMatch(/upgrade pantheon/);
+    expect(a.ref()).toBe(local);
+    expect(originRef()).toBe(published);
+  });
 });
