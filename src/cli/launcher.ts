@@ -6,7 +6,7 @@ import type { Launcher } from "../services/context.js";
 
 /** Finds programs on PATH and runs them with the terminal handed over (all assistants are TUIs). */
 export function processLauncher(env: NodeJS.ProcessEnv): Launcher {
-  return {
+  const launcher: Launcher = {
     which(binary) {
       for (const dir of (env.PATH ?? "").split(delimiter).filter(Boolean)) {
         const candidate = join(dir, binary);
@@ -22,7 +22,10 @@ export function processLauncher(env: NodeJS.ProcessEnv): Launcher {
     run(command, args, o) {
       return new Promise((resolve, reject) => {
         // An argv array, never a shell: titles and names in the kickoff cannot inject anything.
-        const child = spawn(command, args, { cwd: o.cwd, env: { ...env, ...o.env }, stdio: "inherit" });
+        // The program found on PATH is the one run: given a bare name, execvp would go on down
+        // PATH past an entry that cannot be executed and start another install of it.
+        const program = command.includes("/") ? command : (launcher.which(command) ?? command);
+        const child = spawn(program, args, { cwd: o.cwd, env: { ...env, ...o.env }, stdio: "inherit" });
         // The assistant owns Ctrl-C while it runs; pantheon waits and then ends the mission.
         const ignore = () => {};
         process.on("SIGINT", ignore);
@@ -37,4 +40,5 @@ export function processLauncher(env: NodeJS.ProcessEnv): Launcher {
       });
     },
   };
+  return launcher;
 }

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
 import { BIN, jsonData, runCli, type CliResult } from "../../helpers/cli.js";
@@ -136,14 +137,24 @@ export function requireBundle(): void {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
 }
 
-/** A PATH with only the folders of git and node (and /bin for sh): no assistant on it. */
+/**
+ * A PATH with only git, node and a shell on it (symlinks in a private folder): no assistant,
+ * even on a machine where one is installed beside git in /usr/bin.
+ */
 export function bareSystemPath(): string {
-  const dirs = new Set<string>([dirname(process.execPath)]);
-  for (const d of ["/usr/bin", "/bin"]) if (existsSync(join(d, "git"))) dirs.add(d);
-  dirs.add("/bin");
-  for (const d of dirs) for (const a of ASSISTANTS) if (existsSync(join(d, a))) throw new Error(`${a} is installed in ${d}: cannot test "not installed"`);
-  return [...dirs].join(":");
+  if (barePath) return barePath;
+  const dir = mkdtempSync(join(tmpdir(), "pantheon-bare-path-"));
+  const found = (tool: string) => ["/usr/local/bin", "/usr/bin", "/bin"].map((d) => join(d, tool)).find((p) => existsSync(p));
+  symlinkSync(process.execPath, join(dir, "node"));
+  for (const tool of ["git", "sh", "env", "cat", "rm", "mkdir", "true"]) {
+    const p = found(tool);
+    if (p) symlinkSync(p, join(dir, tool));
+  }
+  for (const a of ASSISTANTS) if (existsSync(join(dir, a))) throw new Error(`${a} is on the bare PATH: cannot test "not installed"`);
+  barePath = dir;
+  return dir;
 }
+let barePath: string | undefined;
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
