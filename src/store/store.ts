@@ -42,6 +42,14 @@ export interface LossReport {
   copies: string[];
 }
 
+/** What `init --hooks` did; "manual": the hooks folder is in the working tree, add `line` to `file` yourself. */
+export interface HookInstall {
+  result: "installed" | "updated" | "chained" | "manual";
+  /** The hook file written, or (manual) the project's own hook, relative to the worktree. */
+  file: string;
+  line: string | null;
+}
+
 /** The code side of the repository: persona worktrees, provenance commits, hooks. */
 export interface CodeRepo {
   /** This worktree's top (null in a bare repository). */
@@ -57,7 +65,8 @@ export interface CodeRepo {
   /** Whether a path is tracked by git (tracked files need no copying into a worktree). */
   isTracked(relPath: string): boolean;
   missionCommits(number: string, codename: string): Array<{ oid: string; date: string; author: string; summary: string }>;
-  installCommitMsgHook(cli: string[]): "installed" | "updated" | "chained";
+  /** `cli` runs this Pantheon when `pantheon` is not on PATH; never written into the working tree. */
+  installCommitMsgHook(cli: string[]): HookInstall;
   /** A git config value (repository, then global and system), e.g. `pantheon.assistant`. */
   config(key: string): string | undefined;
 }
