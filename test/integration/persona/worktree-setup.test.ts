@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliResult } from "../../helpers/cli.js";
@@ -133,6 +133,22 @@ describe("worktree set-up", () => {
     const { r: r2, wt: wt2 } = await summonWorktree(p.dir, s, { tty: true, env: { CLAUDECODE: "1" } });
     expect(existsSync(join(wt2, ".setup-log"))).toBe(false);
     expect(r2.stderr).toContain("has not been confirmed in this clone");
+  });
+
+  it("a .pantheon/worktree-setup that is a symbolic link (to any file on this machine) is not read, not asked, not run", async () => {
+    const p = await project();
+    const s = standIns();
+    const target = join(p.dir, "..", "elsewhere.sh");
+    writeFileSync(target, "echo ran > .setup-log\n");
+    mkdirSync(join(p.dir, ".pantheon"), { recursive: true });
+    symlinkSync(target, join(p.dir, SETUP));
+    git(p.dir, "add", SETUP);
+    git(p.dir, "commit", "-q", "-m", "set-up as a link");
+    const none = fakePrompter([]);
+    const { r, wt } = await summonWorktree(p.dir, s, { prompter: none, tty: true });
+    expect(none.asked).toEqual([]);
+    expect(existsSync(join(wt, ".setup-log"))).toBe(false);
+    expect(r.stderr).toContain(".pantheon/worktree-setup is not a regular file");
   });
 
   it("git config pantheon.worktreeSetup wins over the file (confirmed the same way); an empty value turns set-up off in this clone", async () => {
