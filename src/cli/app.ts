@@ -9,6 +9,7 @@ import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
 import { processLauncher } from "./launcher.js";
+import { terminalPrompter } from "./terminal-prompter.js";
 import { lazyRequire } from "../lazy-require.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
 
@@ -92,6 +93,7 @@ export class App {
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
       templatesDir: templatesDir(),
       launcher: processLauncher(this.io.env),
+      prompter: this.io.prompter ?? terminalPrompter(this.io),
     };
     this.ctx = ctx;
     return ctx;

@@ -1,4 +1,5 @@
 import { fstatSync, statSync, writeSync } from "node:fs";
+import type { Prompter } from "../services/context.js";
 
 /** The process's streams and environment, injected so tests run the CLI in-process. */
 export interface IO {
@@ -7,6 +8,8 @@ export interface IO {
   stdinIsTTY: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Answers to the Director's questions; absent: asked on the terminal (cli/terminal-prompter.ts). */
+  prompter?: Prompter;
 }
 
 /**

@@ -1,14 +1,11 @@
+import { escapeInline } from "../domain/control-chars.js";
+
 /**
  * Text from records (titles, notes, names) can come from any collaborator's clone, so it must
  * not drive the terminal: C0/C1 controls, DEL and bidirectional overrides are shown escaped.
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r", "\u001b": "\\e" };
-
 export function escapeText(s: string): string {
-  return s.replace(UNSAFE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return escapeInline(s);
 }
 
 /** Display width on a terminal: wide East Asian characters and emoji take two cells. */

@@ -18,6 +18,23 @@ export interface Launcher {
   run(command: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<number>;
 }
 
+/** A yes/no question for the Director, and what it is about (shown escaped, line by line). */
+export interface Question {
+  message: string;
+  detail?: string[];
+}
+
+/**
+ * Questions to the Director at a terminal. The CLI provides one (services never load a prompt
+ * library); tests pass a fake that answers from a list.
+ */
+export interface Prompter {
+  /** A person can answer: stdin and stdout are terminals and no assistant or CI marker is set. */
+  readonly interactive: boolean;
+  /** Asks; false when nobody can answer; CancelledError on Ctrl-C. Record text in it is escaped on display. */
+  confirm(q: Question): Promise<boolean>;
+}
+
 /** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */
 export interface Context {
   /** The directory commands run in (`-C` applied). */
@@ -34,6 +51,8 @@ export interface Context {
   /** The folder holding `templates/` (themes, personas, commands). */
   templatesDir: string;
   launcher: Launcher;
+  /** Absent where nobody can be asked (the programmatic interface): as if not interactive. */
+  prompter?: Prompter;
 }
 
 export function isoNow(ctx: Context): string {

@@ -1,6 +1,6 @@
 import { InvalidTransitionError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
-import { missionId, taskId } from "../domain/ids.js";
+import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -8,7 +8,7 @@ import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
 import { checkText } from "./validate-input.js";
-import { removePersonaWorktree } from "./persona-worktree.js";
+import { checkWorktreeRemoval, removePersonaWorktree, type WorktreeRemoval } from "./worktree-removal.js";
 
 export interface EndMissionInput {
   id?: string | undefined;
@@ -68,14 +68,18 @@ async function pickMission(tx: Parameters<typeof findMission>[0], id: string | u
 }
 
 /**
- * `mission end` with `--remove-worktree`: ends the mission if it is ACTIVE, then removes its
- * worktree when nothing would be lost. On an ENDED mission only the worktree is removed.
+ * `mission end` with `--remove-worktree`: checks first that the worktree can go (nothing lost,
+ * not run from inside it), so a refusal changes nothing; then ends the mission if it is ACTIVE
+ * and removes the worktree. On an ENDED mission only the worktree is removed.
  */
-export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput & { removeWorktree: boolean }): Promise<EndMissionResult & { removedWorktree: string | null }> {
-  if (!input.removeWorktree) return { ...(await endMission(ctx, input)), removedWorktree: null };
-  const snap = await (await ctx.store()).snapshot();
+export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput & { removeWorktree: boolean }): Promise<EndMissionResult & { worktree: WorktreeRemoval | null }> {
+  if (!input.removeWorktree) return { ...(await endMission(ctx, input)), worktree: null };
+  const store = await ctx.store();
+  const snap = await store.snapshot();
   const current = await pickMission(snap, input.id, await resolveActor(ctx, snap));
+  await checkWorktreeRemoval(ctx, store, current);
   const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionId(current.number) }) : { mission: current, released: [], kept: [] };
-  const { removed } = await removePersonaWorktree(ctx, `${missionId(current.number)}:${current.codename}`);
-  return { ...ended, removedWorktree: removed.path };
+  // Checked again: a persona still at work there may have committed in between.
+  const worktree = await removePersonaWorktree(ctx, missionHandle(current));
+  return { ...ended, worktree };
 }

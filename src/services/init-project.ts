@@ -8,7 +8,7 @@ import { isoNow, type Context } from "./context.js";
 import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
 import { commitActor } from "./resolve-actor.js";
 import { ASSISTANT_NAMES, type AssistantName } from "../assistants/adapter.js";
-import type { Store } from "../store/store.js";
+import type { HookInstall, Store } from "../store/store.js";
 
 export interface InitResult {
   project: Project;
@@ -17,7 +17,7 @@ export interface InitResult {
   /** The remote whose existing state was adopted, if any. */
   adopted: string | null;
   /** What `--hooks` did to the commit-msg hook. */
-  hook: "installed" | "updated" | "chained" | null;
+  hook: HookInstall | null;
   commit: string | null;
   files: FileReport;
   root: string | null;

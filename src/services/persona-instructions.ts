@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { fenceData, renderTemplate } from "../assistants/render-template.js";
+import { escapeInline } from "../domain/control-chars.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -36,7 +37,7 @@ export function renderInstructions(template: string, o: { project: Project; miss
   const m = o.mission;
   const vars = {
     ...projectVariables(o.project),
-    persona: m.persona,
+    persona: escapeInline(m.persona),
     role: m.role,
     "mission.id": missionId(m.number),
     "mission.handle": missionHandle(m),
@@ -61,5 +62,5 @@ export function renderInstructions(template: string, o: { project: Project; miss
 /** The first message to the assistant: who it is and the mission handle (the env may not reach every tool shell). */
 export function kickoffText(m: Mission, task: Task | null): string {
   const start = task ? `Continue task ${taskId(task)}: run pantheon task show ${taskId(task)} --mission ${missionHandle(m)}` : `Start with pantheon task next --mission ${missionHandle(m)}`;
-  return `You are ${m.persona}, the ${m.role} persona of Pantheon mission ${missionHandle(m)}. Follow your persona instructions and pass --mission ${missionHandle(m)} on every pantheon command. ${start}, then tell the Director what you propose.`;
+  return `You are ${escapeInline(m.persona)}, the ${m.role} persona of Pantheon mission ${missionHandle(m)}. Follow your persona instructions and pass --mission ${missionHandle(m)} on every pantheon command. ${start}, then tell the Director what you propose.`;
 }

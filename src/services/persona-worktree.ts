@@ -1,6 +1,6 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { ConflictError, InvalidTransitionError, UsageError } from "../errors.js";
+import { copyFileSync, cpSync, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { ConflictError, UsageError } from "../errors.js";
 import { missionId } from "../domain/ids.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -8,9 +8,10 @@ import type { Store } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
+import { runWorktreeSetup } from "./worktree-setup.js";
 
 /** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
+export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
   return `pantheon/${m.persona.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "persona"}-${m.number}`;
@@ -24,8 +25,29 @@ export function checkBranchName(branch: string): string {
 }
 
 /**
+ * The paths copied into a persona's worktree: Pantheon's own files, then the project's
+ * `worktree.copy`. Those come from the shared state, so only plain relative paths inside the
+ * worktree are taken (no `..`, no absolute path, nothing in `.git`); others are skipped with a
+ * warning.
+ */
+export function copiedPaths(project: Project, warn: (m: string) => void): string[] {
+  const own: string[] = [];
+  for (const raw of project.worktree.copy) {
+    const rel = raw.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    const parts = rel.split("/");
+    if (rel === "" || isAbsolute(raw) || raw.includes("\\") || /[\u0000-\u001f\u007f]/.test(raw) || parts.some((p) => p === ".." || p === "." || p === "" || p.toLowerCase() === ".git")) {
+      warn(`worktree.copy entry ${JSON.stringify(raw)} skipped: only relative paths inside the repository (no "..", nothing in .git)`);
+      continue;
+    }
+    own.push(rel);
+  }
+  return [...new Set([...PANTHEON_FILES, ...own])];
+}
+
+/**
  * A linked worktree beside the repository, on a new branch from HEAD, with Pantheon's own
- * untracked files and the project's `worktree.copy` files copied in.
+ * untracked files and the project's `worktree.copy` files copied in; then the set-up command of
+ * the working tree or this clone's git config, once the Director confirmed it (worktree-setup.ts).
  */
 export async function createPersonaWorktree(ctx: Context, store: Store, project: Project, m: Mission, branch?: string): Promise<NonNullable<Mission["worktree"]>> {
   const code = await store.code();
@@ -35,15 +57,21 @@ export async function createPersonaWorktree(ctx: Context, store: Store, project:
   const name = checkBranchName(branch ?? defaultBranch(m));
   const path = resolve(dirname(code.root), `${basename(code.root)}-${name.replace(/^pantheon\//, "").replace(/\//g, "-")}`);
   code.addWorktree(path, name, base);
-  for (const rel of [...PANTHEON_FILES, ...project.worktree.copy]) {
+  const top = realpathSync(path);
+  for (const rel of copiedPaths(project, ctx.warn)) {
     const from = join(code.root, rel);
     if (!existsSync(from) || code.isTracked(rel)) continue;
-    mkdirSync(dirname(join(path, rel)), { recursive: true });
-    if (statSync(from).isDirectory()) cpSync(from, join(path, rel), { recursive: true, force: false, errorOnExist: false });
-    else if (!existsSync(join(path, rel))) copyFileSync(from, join(path, rel));
+    const to = join(path, rel);
+    mkdirSync(dirname(to), { recursive: true });
+    // A committed symbolic link on the way (config -> /etc) would carry the copy out of the worktree.
+    if (!realpathSync(dirname(to)).startsWith(top + sep) && realpathSync(dirname(to)) !== top) {
+      ctx.warn(`${rel} not copied: its folder in the worktree leads outside it`);
+      continue;
+    }
+    if (statSync(from).isDirectory()) cpSync(from, to, { recursive: true, force: false, errorOnExist: false });
+    else if (!existsSync(to)) copyFileSync(from, to);
   }
-  // No set-up command is read from the shared state any more (schema 2, DESIGN §1.3); its new
-  // home (.pantheon/worktree-setup, git config pantheon.worktreeSetup) is run from elsewhere.
+  await runWorktreeSetup(ctx, code, store.commonDir, path);
   return { path, branch: name, base };
 }
 
@@ -57,26 +85,4 @@ export async function recordWorktree(ctx: Context, handle: string, worktree: Non
     return { result: next, commit: commitInfo("mission.worktree", `mission ${missionId(m.number)}`, await resolveActor(ctx, tx)) };
   });
   return result;
-}
-
-/**
- * Removes a mission's worktree and branch, refusing while that would lose anything: a commit
- * only on its branch (not squash-merged or rebased elsewhere) or a changed file.
- */
-export async function removePersonaWorktree(ctx: Context, id: string): Promise<{ mission: Mission; removed: NonNullable<Mission["worktree"]> }> {
-  const store = await ctx.store();
-  const mission = await findMission(await store.snapshot(), id);
-  const wt = mission.worktree;
-  if (!wt) throw new InvalidTransitionError(`${missionId(mission.number)} has no worktree`, `pantheon mission show ${missionId(mission.number)}`);
-  const code = await store.code();
-  const loss = code.worktreeLosses(wt.path, wt.branch);
-  if (loss.commits.length > 0 || loss.files.length > 0) {
-    const what = [
-      loss.commits.length > 0 ? `${loss.commits.length} commit(s) only on ${wt.branch} (${loss.commits.slice(0, 3).map((c) => c.slice(0, 9)).join(", ")})` : "",
-      loss.files.length > 0 ? `changed files ${loss.files.slice(0, 5).join(", ")}${loss.files.length > 5 ? "…" : ""}` : "",
-    ].filter(Boolean).join(" and ");
-    throw new ConflictError(`Not removing ${wt.path}: it has ${what}`, `merge ${wt.branch} (a squash merge counts) or commit the files, then run again`, { commits: loss.commits, files: loss.files });
-  }
-  code.removeWorktree(wt.path, wt.branch);
-  return { mission, removed: wt };
 }

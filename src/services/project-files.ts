@@ -4,6 +4,7 @@ import type { AssistantName } from "../assistants/adapter.js";
 import { claudeMdImport, instructionsBlock, upsertBlock } from "../assistants/instructions-block.js";
 import { adapterFor } from "../assistants/registry.js";
 import { renderTemplate } from "../assistants/render-template.js";
+import { escapeInline } from "../domain/control-chars.js";
 import type { ProjectSettings } from "../domain/project-config.js";
 
 export interface FileReport {
@@ -23,9 +24,13 @@ export interface ProjectFile {
 
 const DIRS = [".pantheon/personas", ".pantheon/procedures", ".pantheon/planning"];
 
-/** Variables every template may use: the project's fields and `customization.variables`. */
+/**
+ * Variables every template may use: the project's fields and `customization.variables`.
+ * renderTemplate escapes control characters; the name sits on heading lines, so its line breaks
+ * are escaped too.
+ */
 export function projectVariables(settings: ProjectSettings): Record<string, string> {
-  const vars: Record<string, string> = { "project.name": settings.name, "project.type": settings.type, "project.description": settings.description };
+  const vars: Record<string, string> = { "project.name": escapeInline(settings.name), "project.type": settings.type, "project.description": settings.description };
   for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = v;
   return vars;
 }
@@ -80,7 +85,7 @@ export function ensureProjectFiles(root: string, files: ReadonlyMap<string, Proj
 function readme(settings: ProjectSettings): string {
   return `# Pantheon
 
-Coordination files for ${settings.name}. The state itself (tasks, epics, missions, reviews)
+Coordination files for ${escapeInline(settings.name)}. The state itself (tasks, epics, missions, reviews)
 lives in git on \`refs/coordination/main\`, not in this folder.
 
 - \`personas/\`: instructions per role; copy one to \`<role>-<variant>.md\`, edit it, and start it

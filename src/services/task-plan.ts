@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { fenceData, renderTemplate } from "../assistants/render-template.js";
+import { escapeInline } from "../domain/control-chars.js";
 import { taskId } from "../domain/ids.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
@@ -39,8 +40,10 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   }
   const template = readFileSync(join(ctx.templatesDir, "planning", "task-plan.md"), "utf8");
   const project = await snap.project();
-  // The description is someone else's text: fenced as data before the template is filled.
+  // The description is someone else's text: fenced as data before the template is filled. Record
+  // text is escaped (renderTemplate, fenceData); the title sits on a heading line, so its line
+  // breaks are escaped too.
   const description = task.description ? fenceData("Description", task.description) : "(no description)";
-  writeFileSync(join(dir, name), renderTemplate(template, { ...projectVariables(project), "task.id": taskId(task), "task.title": task.title, "task.description": description, "task.role": task.role, "task.priority": task.priority }));
+  writeFileSync(join(dir, name), renderTemplate(template, { ...projectVariables(project), "task.id": taskId(task), "task.title": escapeInline(task.title), "task.description": description, "task.role": task.role, "task.priority": task.priority }));
   return { task, path: rel, action: "created" };
 }

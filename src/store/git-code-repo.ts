@@ -11,8 +11,10 @@ export function gitCodeRepo(paths: RepoPaths, env: NodeJS.ProcessEnv): CodeRepo 
   const trees = new CodeWorktrees(paths, env);
   return {
     root: paths.workTree,
+    mainWorktree: () => trees.mainWorktree(),
     addWorktree: (path, branch, base) => trees.add(path, branch, base),
-    worktreeLosses: (path, branch) => trees.losses(path, branch, paths.workTree),
+    findWorktree: (path) => trees.find(path),
+    worktreeLosses: (wt, branch, copied) => trees.losses(wt, branch, copied),
     removeWorktree: (path, branch) => trees.remove(path, branch),
     isTracked: (rel) => runGit(paths, ["ls-files", "--error-unmatch", "--", rel], env).status === 0,
     missionCommits: (number, codename) => missionCommits(paths, env, number, codename),

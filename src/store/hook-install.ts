@@ -1,10 +1,17 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { RepoPaths } from "./repo.js";
+import type { HookInstall } from "./store.js";
 import { runGit } from "./transport.js";
 
 const MARKER = "# pantheon commit-msg hook";
 const CHAINED = "commit-msg.pantheon-chained";
+
+/**
+ * The line a hook kept in the working tree calls Pantheon with: `pantheon` from PATH, only on
+ * a mission, and never failing the commit (teammates without Pantheon commit as before).
+ */
+export const HOOK_LINE = `[ -z "$PANTHEON_MISSION" ] || pantheon hook commit-msg "$1" || echo "pantheon: no mission trailers added" >&2`;
 
 /** The hooks folder git uses for this repository (core.hooksPath, else <commondir>/hooks). */
 export function hooksDir(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
@@ -15,12 +22,23 @@ export function hooksDir(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
 /**
  * Installs the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers. An existing
  * hook that is not ours is kept and chained: it runs first, and its failure still stops the commit.
+ *
+ * A hooks folder inside the working tree (core.hooksPath=.husky, .githooks...) holds shared
+ * code: files there are committed, and a hook manager regenerates its own. Pantheon writes
+ * nothing there (its hook names this machine's node and bundle when `pantheon` is not on PATH);
+ * it answers "manual" with the line to add to the project's own commit-msg hook.
  */
-export function installCommitMsgHook(paths: RepoPaths, env: NodeJS.ProcessEnv, cli: string[]): "installed" | "updated" | "chained" {
+export function installCommitMsgHook(paths: RepoPaths, env: NodeJS.ProcessEnv, cli: string[]): HookInstall {
   const dir = hooksDir(paths, env);
-  mkdirSync(dir, { recursive: true });
   const hook = join(dir, "commit-msg");
-  let result: "installed" | "updated" | "chained" = "installed";
+  const shared = (p: string) => paths.workTree !== null && inside(p, paths.workTree) && !inside(p, paths.commonDir) && !inside(p, paths.gitDir);
+  if (paths.workTree && (shared(dir) || (existsSync(hook) && shared(hook)))) {
+    // husky 9 points core.hooksPath at its generated .husky/_; the project's hook is .husky/commit-msg.
+    const own = basename(dir) === "_" ? join(dirname(dir), "commit-msg") : hook;
+    return { result: "manual", file: relative(paths.workTree, own) || own, line: HOOK_LINE };
+  }
+  mkdirSync(dir, { recursive: true });
+  let result: HookInstall["result"] = "installed";
   if (existsSync(hook)) {
     const text = readFileSync(hook, "utf8");
     if (text.includes(MARKER)) result = "updated";
@@ -44,5 +62,21 @@ exit 0
 `,
   );
   chmodSync(hook, 0o755);
-  return result;
+  return { result, file: hook, line: null };
+}
+
+/** Whether `path` (through symbolic links, as far as it exists) lies inside `top`. */
+function inside(path: string, top: string): boolean {
+  const rel = relative(real(top), real(path));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // Not there yet: its folder decides.
+    const parent = dirname(p);
+    return parent === p ? p : join(real(parent), basename(p));
+  }
 }

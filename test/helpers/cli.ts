@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { main } from "../../src/cli/main.js";
 import type { IO } from "../../src/cli/io.js";
+import type { Prompter } from "../../src/services/context.js";
 import { testEnv } from "./env.js";
 
 export interface CliResult {
@@ -15,6 +16,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   tty?: boolean;
   columns?: number;
+  /** The Director's answers (test/helpers/prompter.ts); default: the terminal prompter, which asks nobody without a tty. */
+  prompter?: Prompter;
 }
 
 /** Runs the CLI in-process (fast) with captured streams. */
@@ -27,6 +30,7 @@ export async function runCli(argv: string[], o: CliOptions): Promise<CliResult> 
     stdinIsTTY: o.tty ?? false,
     env: testEnv({ NO_COLOR: "1", ...o.env }),
     cwd: o.cwd,
+    ...(o.prompter && { prompter: o.prompter }),
   };
   const exitCode = await main(argv, io);
   return { stdout, stderr, exitCode };

@@ -42,19 +42,22 @@ export function registerMissionCommands(program: Command, app: App): void {
       .description("End a mission (yours by default); --release returns its UNDERWAY and BLOCKED claims to TODO")
       .option("--summary <text>", "what the mission achieved")
       .option("--release", "release its claims instead of keeping them for a resume")
-      .option("--remove-worktree", "also remove its worktree and branch, when no work would be lost (works on an ENDED mission too)")
+      .option("--remove-worktree", "also remove its worktree and branch when no work would be lost (works on an ENDED mission too; run it from outside that worktree)")
       .action(run(app, async (id: string | undefined, o: { summary?: string; release?: boolean; removeWorktree?: boolean }) => {
         const r = await endMissionAndWorktree(app.context(), { id, summary: o.summary, release: o.release, removeWorktree: Boolean(o.removeWorktree) });
-        const data = { ...missionView(r.mission), removedWorktree: r.removedWorktree };
+        const w = r.worktree;
+        const data = { ...missionView(r.mission), removedWorktree: w?.removed.path ?? null, deletedBranch: w?.deletedBranch ?? null, keptFiles: w?.kept ?? [] };
         return view("mission", data, (s) =>
           [
-            check(s, `Ended ${missionLabel(data)}${r.removedWorktree ? `; removed its worktree ${r.removedWorktree}` : ""}`),
+            check(s, `Ended ${missionLabel(data)}${w ? `; removed its worktree ${escapeText(w.removed.path)}` : ""}`),
+            ...(w && !w.deletedBranch ? [`  kept branch ${escapeText(w.removed.branch)} (not checked out in the worktree when it was removed)`] : []),
+            ...(w?.kept ?? []).map((k) => `  kept a copy of the edited ${escapeText(k.file)} (ignored, so in no commit): ${escapeText(k.copy)}`),
             ...r.released.map((t) => `  released ${taskId(t)} → TODO`),
           ].join("\n"),
           r.released.map((t) => taskSummaryView(t, emptyRefs())),
         );
       })),
-    ["pantheon mission end --mission MSN-0003 --summary \"login done\"", "pantheon mission end MSN-0003 --release"],
+    ["pantheon mission end --mission MSN-0003 --summary \"login done\"", "pantheon mission end MSN-0003 --release", "cd ~/shop && pantheon mission end MSN-0003 --remove-worktree"],
   );
 
   examples(

@@ -55,7 +55,7 @@ export function registerSummonCommand(program: Command, app: App): void {
       .option("--assistant <name>", "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)")
       .option("--model <model>", "the assistant's model")
       .option("--template <variant>", "use .pantheon/personas/<role>-<variant>.md")
-      .option("--worktree", "work in a new linked worktree and branch of its own")
+      .option("--worktree", "work in a new linked worktree and branch of its own; its set-up command (.pantheon/worktree-setup or git config pantheon.worktreeSetup) runs once you confirm it")
       .option("--branch <name>", "the worktree's branch (default pantheon/<persona>-<mission number>)")
       .option("--dry-run", "print the argv and environment; start nothing, record nothing")
       .action(run(app, async (roleArg: string | undefined, o: SummonOptions) => {

@@ -22,7 +22,7 @@ interface Setup {
 /** A repository with committed files and a .gitignore, initialized with a worktree config. */
 async function setup(): Promise<Setup> {
   const { parent, dir } = repoInParent();
-  writeFileSync(join(dir, ".gitignore"), ".env.local\nconfig/local.json\n");
+  writeFileSync(join(dir, ".gitignore"), ".env.local\nconfig/local.json\n.setup-done\n");
   writeFileSync(join(dir, "src.txt"), "one\n");
   git(dir, "add", ".gitignore", "src.txt");
   git(dir, "commit", "-q", "-m", "project files");
@@ -80,7 +80,7 @@ describe("summon --worktree", () => {
     expect((await p.json(["task", "list"], "tasks")).map((t: { title: string }) => t.title)).toEqual(["Made in main", "Made in the worktree"]);
     // the persona's claude was given the worktree as its cwd; the claude argv has no dir, so cwd is all
 
-    // Pantheon's untracked files and worktree.copy files were copied
+    // Pantheon's untracked files and worktree.copy files were copied (set-up: worktree-setup.test.ts)
     for (const f of [".pantheon/personas/engineer.md", ".pantheon/procedures/README.md", "AGENTS.md", ".claude/commands/summon.md", ".env.local", "config/local.json"]) {
       expect(existsSync(join(wt, f)), `${f} copied into the worktree`).toBe(true);
       expect(readFileSync(join(wt, f), "utf8")).toBe(readFileSync(join(p.dir, f), "utf8"));

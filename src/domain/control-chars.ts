@@ -1,0 +1,28 @@
+/**
+ * Characters that drive a terminal or reorder what a reader sees: C0 and C1 controls, DEL and
+ * the bidirectional marks and overrides. Record text is any collaborator's text, so it passes
+ * through one of the escapes below wherever Pantheon prints it or writes it into a file.
+ */
+// eslint-disable-next-line no-control-regex
+export const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r", "\u001b": "\\e" };
+
+/** The visible form of one unsafe character: `\e`, `\n`, `\u{9b}`. */
+export function escapeChar(c: string): string {
+  return NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16)}}`;
+}
+
+/** For one line (a name in a prompt, a message): every unsafe character escaped, line breaks too. */
+export function escapeInline(s: string): string {
+  return s.replace(UNSAFE_CHARS, escapeChar);
+}
+
+/**
+ * For files Pantheon writes from records (planning files, persona instructions): every unsafe
+ * character escaped except line breaks and tabs, which multi-line descriptions need. A CRLF
+ * line end becomes LF; a lone CR (which rewinds a terminal line) is escaped.
+ */
+export function escapeFileText(s: string): string {
+  return s.replace(/\r\n/g, "\n").replace(UNSAFE_CHARS, (c) => (c === "\n" || c === "\t" ? c : escapeChar(c)));
+}
