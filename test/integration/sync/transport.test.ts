@@ -72,7 +72,7 @@ describe("choosing the remote", () => {
       ["origin", "equal"],
     ]);
     expect(git(backup, "rev-parse", "refs/coordination/main").trim()).toBe(c.ref());
-    expect(fetchSpecs(c, "backup")).toContain("+refs/coordination/main:refs/coordination/remotes/backup");
+    expect(fetchSpecs(c, "backup")).toContain("+refs/coordination/main*:refs/coordination/remotes/backup/main*");
     c.expectUntouched();
   });
 });
@@ -89,7 +89,7 @@ describe("transport failures", () => {
     expect(line).toContain("gone");
     expect(line, "no raw git noise (fatal:/hint:) inside the message").not.toMatch(/fatal:|Please make sure/);
     expect(c.ref(), "the local state stays valid and unchanged").toBe(before);
-    expect(fetchSpecs(c, "gone"), "no refspec for a remote that has no state").not.toContain("+refs/coordination/main:refs/coordination/remotes/gone");
+    expect(fetchSpecs(c, "gone"), "a failed sync adds no refspec").not.toContain("+refs/coordination/main*:refs/coordination/remotes/gone/main*");
     const json = await c.run(["sync", "gone", "--json"]);
     expect(json.exitCode).toBe(3);
     expect(json.stdout).toBe("");
