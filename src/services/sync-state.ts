@@ -39,6 +39,7 @@ async function syncLocked(store: Store, sync: StateSync, lock: SyncLock, remote:
     report.refspecAdded = !refspec.configured && (await sync.ensureFetchRefspec(remote));
     return report;
   };
+  let accepted = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     lock.touch();
     report.attempts = attempt;
@@ -78,6 +79,7 @@ async function syncLocked(store: Store, sync: StateSync, lock: SyncLock, remote:
       }
       const commit = await replayOnto(store, sync, report, remote, synced, localTip, remoteTip);
       if (!commit) continue;
+      accepted = true;
       if ((await sync.push(remote, commit)) === "rejected") continue;
       await sync.recordSynced(remote, commit);
       report.remoteTip = commit;
@@ -85,7 +87,7 @@ async function syncLocked(store: Store, sync: StateSync, lock: SyncLock, remote:
     }
     // After a rejected push the next attempt may find the remote equal, behind or ahead: the
     // action still names the merge (or replay) this sync made.
-    const done = (a: SyncAction): SyncAction => (report.replayed > 0 ? "rewrite-accepted" : report.merges > 0 ? "merged" : a);
+    const done = (a: SyncAction): SyncAction => (accepted ? "rewrite-accepted" : report.merges > 0 ? "merged" : a);
     if (relation === "equal") {
       await sync.recordSynced(remote, remoteTip);
       return finish(done("equal"));
@@ -155,6 +157,15 @@ async function rewrittenFrom(sync: StateSync, remote: string, local: string, rem
 async function replayOnto(store: Store, sync: StateSync, report: SyncReport, remote: string, synced: string, local: string, remoteTip: string): Promise<string | null> {
   const base = (await sync.contains(synced, local)) ? synced : await sync.mergeBase(synced, local);
   if (!base) throw new NoMergeBaseError(`This clone's state no longer contains ${short(synced)}, the last tip it synced with ${remote}, so its unpublished commits cannot be told apart; nothing was changed`, "pantheon doctor", { remote });
+  if (base === local) {
+    // Nothing unpublished here: the remote's state is taken as it is.
+    if (!(await sync.advance(local, remoteTip))) return null;
+    await sync.recordSynced(remote, remoteTip);
+    report.replayed = 0;
+    report.received += await sync.changedRecords(local, remoteTip);
+    report.local = remoteTip;
+    return remoteTip;
+  }
   const replayed = await sync.countCommits(base, local);
   const info = { summary: `sync accept-rewrite of ${remote}: ${replayed} unpublished commit${replayed === 1 ? "" : "s"} replayed`, op: "sync.accept-rewrite", ...commitActor(DIRECTOR), actor: "sync" };
   const r = await sync.replay(base, local, remoteTip, remote, info);
