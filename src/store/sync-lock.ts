@@ -65,9 +65,17 @@ export async function acquireSyncLock(commonDir: string, o: { waitMs?: number; s
           return false;
         }
       };
+      // Best effort both: a lock broken as stale meanwhile is someone else's to remove.
+      const quietly = (f: () => void) => {
+        try {
+          if (mine()) f();
+        } catch {
+          // gone between the check and the call
+        }
+      };
       return {
-        touch: () => void (mine() && utimesSync(path, new Date(), new Date())),
-        release: () => void (mine() && unlinkSync(path)),
+        touch: () => quietly(() => utimesSync(path, new Date(), new Date())),
+        release: () => quietly(() => unlinkSync(path)),
       };
     }
     let held: { ino: number; ageMs: number } | null = null;
