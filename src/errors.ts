@@ -108,6 +108,20 @@ export class SyncError extends PantheonError {
   }
 }
 
+/** The remote's state and this clone's share no history this clone can see (DESIGN §3.2): exit 3, nothing merged. */
+export class NoMergeBaseError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_NO_MERGE_BASE", 3, message, hint, data);
+  }
+}
+
+/** The remote's new tip does not contain the last tip this clone synced with it (DESIGN §3.2): exit 3 until `sync --accept-rewrite`. */
+export class RemoteRewrittenError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_REMOTE_REWRITTEN", 3, message, hint, data);
+  }
+}
+
 /** The person pressed Ctrl-C in a prompt. */
 export class CancelledError extends PantheonError {
   constructor() {

@@ -14,9 +14,11 @@ import { inspectState } from "./inspect-state.js";
  */
 export async function applyRepairs(ctx: Context, store: Store, findings: Finding[]): Promise<{ fixed: string[]; commit: string | null }> {
   const fixed: string[] = [];
-  for (const f of findings.filter((x) => x.code === "W_REFSPEC")) {
+  for (const f of findings.filter((x) => x.code === "W_REFSPEC" || x.code === "W_REFSPEC_EXACT")) {
     const remote = f.subject.replace(/^remote\./, "");
-    if (await (await store.sync()).ensureFetchRefspec(remote)) fixed.push(`added the fetch refspec of ${remote}`);
+    const sync = await store.sync();
+    if (f.code === "W_REFSPEC_EXACT" && (await sync.migrateRefspec(remote)).migrated) fixed.push(`replaced the exact fetch refspec of ${remote} with the glob and deleted its old tracking ref`);
+    if (f.code === "W_REFSPEC" && (await sync.ensureFetchRefspec(remote))) fixed.push(`added the fetch refspec of ${remote}`);
   }
   const { commit } = await store.mutate(async (tx) => {
     const { records, findings: now } = await inspectState(tx);

@@ -21,10 +21,13 @@ async function remoteFindings(store: Store): Promise<Finding[]> {
   const out: Finding[] = [];
   try {
     const sync = await store.sync();
+    const fallback = await sync.defaultRemote();
     for (const remote of await sync.remotes()) {
       const s = await sync.refspecStatus(remote);
-      if (s.hasState && !s.configured) {
-        out.push({ severity: "warning", code: "W_REFSPEC", subject: `remote.${remote}`, message: `${remote} has Pantheon state but git fetch does not bring it (no fetch refspec)`, fix: `pantheon sync ${remote} (adds it), or pantheon doctor --fix`, fixable: true });
+      if (s.legacy) {
+        out.push({ severity: "warning", code: "W_REFSPEC_EXACT", subject: `remote.${remote}`, message: `remote.${remote}.fetch has the exact state refspec of an earlier version (or its old tracking ref): git fetch and git pull fail once ${remote} loses refs/coordination/main`, fix: `pantheon doctor --fix (or pantheon sync ${remote}) replaces it with the glob`, fixable: true });
+      } else if (!s.configured && (s.hasState || remote === fallback)) {
+        out.push({ severity: "warning", code: "W_REFSPEC", subject: `remote.${remote}`, message: `git fetch does not bring ${remote}'s Pantheon state (no fetch refspec for refs/coordination/main*)`, fix: `pantheon sync ${remote} (adds it), or pantheon doctor --fix`, fixable: true });
       }
     }
   } catch {

@@ -16,6 +16,8 @@ export interface InitResult {
   stateCreated: boolean;
   /** The remote whose existing state was adopted, if any. */
   adopted: string | null;
+  /** The remote whose config got the state's fetch refspec now (so git fetch brings the state), if any. */
+  refspecAdded: string | null;
   /** What `--hooks` did to the commit-msg hook. */
   hook: HookInstall | null;
   commit: string | null;
@@ -48,6 +50,7 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   let commit: string | null = null;
   let adopted: string | null = null;
   if (!(await store.exists())) adopted = await adoptRemoteState(ctx, store);
+  const refspecAdded = await addFetchRefspec(store);
   const stateCreated = !adopted && !(await store.exists());
   if (stateCreated) {
     const at = isoNow(ctx);
@@ -59,7 +62,7 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   const assistants = o.assistants ?? ASSISTANT_NAMES;
   const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [] };
   const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
-  return { project, stateCreated, adopted, commit, files, root: store.root, hook };
+  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook };
 }
 
 /**
@@ -72,12 +75,29 @@ async function adoptRemoteState(ctx: Context, store: Store): Promise<string | nu
   try {
     remote = await sync.defaultRemote();
     if (!remote) return null;
-    const tip = await sync.fetch(remote);
-    if (!tip || !(await sync.advance(null, tip))) return null;
-    await sync.ensureFetchRefspec(remote);
-    return remote;
+    const lock = await sync.lock();
+    try {
+      await sync.migrateRefspec(remote);
+      const tip = await sync.fetch(remote);
+      if (!tip || !(await sync.advance(null, tip))) return null;
+      await sync.recordSynced(remote, tip);
+      return remote;
+    } finally {
+      lock.release();
+    }
   } catch (e) {
     ctx.warn(`could not look for existing state on ${remote ?? "the remote"} (${(e as Error).message}); starting a new state, pantheon sync will merge it later`);
     return null;
+  }
+}
+
+/** The default remote gets the glob refspec (DESIGN §3.1): harmless while it has no state, and git fetch brings it once it does. */
+async function addFetchRefspec(store: Store): Promise<string | null> {
+  try {
+    const sync = await store.sync();
+    const remote = await sync.defaultRemote();
+    return remote && (await sync.ensureFetchRefspec(remote)) ? remote : null;
+  } catch {
+    return null; // no transport here: nothing to configure
   }
 }

@@ -1,20 +1,62 @@
 import { REF } from "./layout.js";
 import type { GitStore } from "./git-store.js";
-import { casRef } from "./ref-cas.js";
+import { casRef, readRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
-import { ensureFetchRefspec, fetchRefspec, fetchState, isAncestor, listRemotes, mergeBase, pushState, runGit, trackingRef } from "./transport.js";
+import { fetchState, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
 import { CorruptRecordError } from "../errors.js";
-import { parseRecordFile, type RecordKind } from "./layout.js";
+import { fieldChanges } from "../domain/field-changes.js";
+import { parseRecordFile, PROJECT_PATH, type RecordKind } from "./layout.js";
 import { appendRenumberLog } from "./renumber-log.js";
 import { loadSchemas } from "./schema-loader.js";
+import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "./state-refspec.js";
+import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
+import { readSyncedTip, writeSyncedTip } from "./synced-tips.js";
+import { acquireSyncLock } from "./sync-lock.js";
+import { readTreePath } from "./tree-edit.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
   const paths = store.paths;
   const treeOf = async (commit: string) => parseCommit((await store.db.read(commit)).content).tree;
+  /** `git merge-base --is-ancestor`: exit 1 is "no"; anything else (an object missing) is "cannot tell". */
+  const contains = (a: string, b: string): boolean | null => {
+    if (a === b) return true;
+    const status = runGit(paths, ["merge-base", "--is-ancestor", a, b], env).status;
+    return status === 0 ? true : status === 1 ? false : null;
+  };
+  /**
+   * Three-way merge of the records over the remote tree, committed with the parents `parentsOf`
+   * picks from the two (migrated) tips; the ref is not moved. A merge is a write of this
+   * version: a side of an older schema is migrated first, by its own commit, which the merge
+   * carries (the same migration on both sides gives one blob). Neither side may be newer (a
+   * local state a newer version wrote, in a clone that went back).
+   */
+  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo): Promise<MergeReport> => {
+    for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
+    const schemas = await loadSchemas();
+    const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
+    const local = migrated[0]?.commit ?? tipLocal;
+    const remote = migrated[1]?.commit ?? tipRemote;
+    const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
+    const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
+    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
+    const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
+    appendRenumberLog(paths.commonDir, r.output.renumbered);
+    const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
+    return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
+  };
+  const projectJson = async (commit: string): Promise<unknown> => {
+    const entry = await readTreePath(store.db, await treeOf(commit), PROJECT_PATH).catch(() => null);
+    if (!entry) return undefined;
+    try {
+      return JSON.parse((await store.db.read(entry.oid)).content.toString("utf8")) as unknown;
+    } catch {
+      return undefined; // unreadable: inspect() names it
+    }
+  };
   return {
     async remotes() {
       return listRemotes(paths, env);
@@ -27,36 +69,60 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (remotes.includes("origin")) return "origin";
       return remotes.length === 1 ? remotes[0]! : null;
     },
+    async lock() {
+      const wait = Number(env.PANTHEON_SYNC_WAIT_MS);
+      return acquireSyncLock(paths.commonDir, Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {});
+    },
+    async migrateRefspec(remote) {
+      const r = await migrateRefspec(paths, remote, env);
+      // An earlier version kept no last synced tip; its tracking ref held the tip its last sync
+      // fetched, and when the state here contains it, that tip was merged or pushed.
+      const local = await store.tip();
+      if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local)) writeSyncedTip(paths.commonDir, remote, r.legacyTip);
+      return { migrated: r.migrated, configured: r.configured };
+    },
     async fetch(remote) {
-      return fetchState(paths, remote, env);
+      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 });
+      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env);
+      return tip;
+    },
+    async requireHistory(remote, tips) {
+      requireFullHistory(paths, remote, tips, env);
     },
     async push(remote, commit) {
       return pushState(paths, remote, commit, env);
     },
     async relation(local, remote) {
       if (local === remote) return "equal";
-      if (isAncestor(paths, local, remote, env)) return "behind";
-      if (isAncestor(paths, remote, local, env)) return "ahead";
+      if (contains(local, remote)) return "behind";
+      if (contains(remote, local)) return "ahead";
       return "diverged";
     },
-    async merge(tipLocal, tipRemote, remoteName, info: CommitInfo): Promise<MergeReport> {
-      const base = mergeBase(paths, tipLocal, tipRemote, env);
-      // A merge is a write of this version: a side of an older schema is migrated first, by its
-      // own commit, which the merge carries (the same migration on both sides gives one blob).
-      // Neither side may be newer (a local state a newer version wrote, in a clone that went back).
-      for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
-      const schemas = await loadSchemas();
-      const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
-      const local = migrated[0]?.commit ?? tipLocal;
-      const remote = migrated[1]?.commit ?? tipRemote;
-      const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
-      const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
-      const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
+    async contains(ancestor, descendant) {
+      return contains(ancestor, descendant);
+    },
+    async mergeBase(a, b) {
+      return mergeBase(paths, a, b, env);
+    },
+    async merge(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
       // Parents: local first (as `git merge` would record it), built over the published tree.
-      const commit = await store.writeCommit([local, remote], remoteTree, r.changes, info);
-      appendRenumberLog(paths.commonDir, r.output.renumbered);
-      const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
-      return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
+      return threeWay(base, local, remote, remoteName, (l, r) => [l, r], info);
+    },
+    async replay(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
+      // One parent: the history the remote dropped is no longer reachable from the state ref.
+      return threeWay(base, local, remote, remoteName, (_l, r) => [r], info);
+    },
+    async countCommits(from, to) {
+      return Number(runGit(paths, ["rev-list", "--count", to, `^${from}`], env).stdout.trim()) || 0;
+    },
+    async syncedTip(remote) {
+      return readSyncedTip(paths.commonDir, remote);
+    },
+    async recordSynced(remote, tip) {
+      writeSyncedTip(paths.commonDir, remote, tip);
+    },
+    async projectChanges(from, to) {
+      return fieldChanges(await projectJson(from), await projectJson(to), ["updatedAt"]);
     },
     async advance(expected, next) {
       const r = await casRef(paths.commonDir, REF, expected, next);
@@ -66,9 +132,8 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       return ensureFetchRefspec(paths, remote, env);
     },
     async refspecStatus(remote) {
-      const hasState = runGit(paths, ["rev-parse", "--verify", "--quiet", trackingRef(remote)], env).status === 0;
-      const configured = runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env).stdout.split("\n").map((s) => s.trim()).includes(fetchRefspec(remote));
-      return { hasState, configured };
+      const s = await refspecStatus(paths, remote, env);
+      return { hasState: (await readRef(paths.commonDir, trackingRef(remote)).catch(() => null)) !== null || s.legacyTip !== null, configured: s.configured, legacy: s.legacy || s.legacyTip !== null };
     },
     async checkVersion(commit) {
       await (await store.snapshotAt(commit)).checkVersion();

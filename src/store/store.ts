@@ -1,3 +1,4 @@
+import type { FieldChange } from "../domain/field-changes.js";
 import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
@@ -74,7 +75,7 @@ export interface CodeRepo {
 /** What a sync merge decided (DESIGN §3.3, §3.4), from the domain's merge. */
 export interface MergeReport {
   commit: string;
-  /** The merge base (null for unrelated histories). */
+  /** The merge base (or, for a replay, the last synced tip). */
   base: string | null;
   output: MergeOutput;
   /** Non-record files changed on both sides; the published version was kept. */
@@ -83,23 +84,56 @@ export interface MergeReport {
   notices: string[];
 }
 
+/** What a sync holds while it runs: one sync at a time per clone (DESIGN §3.2). */
+export interface SyncLock {
+  /** Marks the lock as alive, so a long sync is not judged stale. */
+  touch(): void;
+  release(): void;
+}
+
 /** Sharing the state with the repository's remotes (DESIGN §3), through the system git. */
 export interface StateSync {
   remotes(): Promise<string[]>;
   /** The current branch's upstream remote, else `origin` when it exists, else the only remote. */
   defaultRemote(): Promise<string | null>;
-  /** Fetches into refs/coordination/remotes/<remote>; null when the remote has no state. */
+  /** Waits (within a budget) for any other sync of this clone, then holds the sync lock. */
+  lock(): Promise<SyncLock>;
+  /**
+   * Replaces the exact fetch refspec of earlier versions by the glob and deletes its old tracking
+   * ref, whose value becomes the last synced tip when none is kept and the state contains it.
+   */
+  migrateRefspec(remote: string): Promise<{ migrated: boolean; configured: boolean }>;
+  /**
+   * Fetches into refs/coordination/remotes/<remote>/main; null when the remote has no state.
+   * Ignores partial-clone filters (fetching any blob of the state a filtered fetch left out) and
+   * deepens the state's history in a shallow clone.
+   */
   fetch(remote: string): Promise<string | null>;
+  /** Refuses (SyncError) when the history of these commits is cut by a shallow graft. */
+  requireHistory(remote: string, tips: string[]): Promise<void>;
   push(remote: string, commit: string): Promise<"ok" | "rejected">;
   relation(local: string, remote: string): Promise<"equal" | "ahead" | "behind" | "diverged">;
-  /** Writes the two-parent merge commit of local and remote (the ref is not moved). */
-  merge(local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /** Whether `ancestor` is in the history of `descendant`; null when git cannot tell (an object is missing). */
+  contains(ancestor: string, descendant: string): Promise<boolean | null>;
+  /** The best common ancestor; null when the histories are unrelated. */
+  mergeBase(a: string, b: string): Promise<string | null>;
+  /** Writes the two-parent merge commit of local and remote over `base` (the ref is not moved). */
+  merge(base: string, local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /** Writes ONE commit on `remote` (its only parent) carrying what `local` changed since `base` (the ref is not moved). */
+  replay(base: string, local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /** How many commits `to` has that `from` does not. */
+  countCommits(from: string, to: string): Promise<number>;
+  /** The last tip a sync of this clone merged from or pushed to the remote, or null. */
+  syncedTip(remote: string): Promise<string | null>;
+  recordSynced(remote: string, tip: string): Promise<void>;
+  /** The fields of project.json that differ between two commits (updatedAt left out). */
+  projectChanges(from: string, to: string): Promise<FieldChange[]>;
   /** Compare-and-swap of refs/coordination/main. */
   advance(expected: string | null, next: string): Promise<boolean>;
-  /** Adds the fetch refspec to the remote's config; true when added now. */
+  /** Adds the fetch refspec (the glob) to the remote's config; true when added now. */
   ensureFetchRefspec(remote: string): Promise<boolean>;
-  /** Whether the remote has state (a tracking ref exists) and whether the fetch refspec is configured. */
-  refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean }>;
+  /** Whether the remote has state here, whether the glob is configured, and whether the exact form of earlier versions (or its old tracking ref) remains. */
+  refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean; legacy: boolean }>;
   /** Refuses a commit written by a newer Pantheon (SchemaVersionError), before anything is merged or adopted. */
   checkVersion(commit: string): Promise<void>;
   /** Problems in what changed from `from` to `to`: unreadable records and entries outside the layout. */

@@ -1,6 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { SyncError } from "../errors.js";
 import { REF } from "./layout.js";
+import { readRef } from "./ref-cas.js";
+import { fetchRefspec, trackingRef } from "./state-refspec.js";
 import type { RepoPaths } from "./repo.js";
 
 export interface GitRun {
@@ -13,9 +15,10 @@ export interface GitRun {
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
  */
-export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv): GitRun {
+export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv, input?: string): GitRun {
   const r = spawnSync("git", [`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
+    ...(input !== undefined && { input }),
     // An agent cannot answer a credential prompt; a person at a terminal still can.
     env: { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? env.GIT_TERMINAL_PROMPT ?? "1" : "0" },
     encoding: "utf8",
@@ -46,26 +49,43 @@ export function gitReason(stderr: string): string {
   return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
 }
 
-export const trackingRef = (remote: string) => `refs/coordination/remotes/${remote}`;
-export const fetchRefspec = (remote: string) => `+${REF}:${trackingRef(remote)}`;
+/** A depth no history reaches: deepens the state's own history only (2147483647 would unshallow every ref). */
+const DEEP = "--depth=2147483646";
 
-/** Fetches the remote's state into refs/coordination/remotes/<remote>; null when it has none. */
-export function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): string | null {
-  const r = runGit(paths, ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", remote, fetchRefspec(remote)], env);
-  if (r.status !== 0) {
-    if (/couldn't find remote ref/i.test(r.stderr)) return null;
-    throw new SyncError(`Cannot fetch from ${remote}: ${gitReason(r.stderr)}`, `check the remote: git remote -v; git fetch ${remote}`, { remote });
-  }
-  const rev = runGit(paths, ["rev-parse", "--verify", "--quiet", trackingRef(remote)], env);
-  return rev.status === 0 ? rev.stdout.trim() : null;
+/**
+ * Fetches the remote's state into refs/coordination/remotes/<remote>/main; null when it has none
+ * (`--prune` drops a tracking ref the remote no longer backs, so null is never a stale answer).
+ * Partial-clone filters are ignored (`--no-filter`): Pantheon reads every blob of the state
+ * in-process and cannot fetch one lazily. In a shallow repository the state's history is
+ * deepened completely so the merge base is present.
+ */
+export async function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv, o: { deepen: boolean }): Promise<string | null> {
+  const args = ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
+  const r = runGit(paths, args, env);
+  if (r.status !== 0) throw new SyncError(`Cannot fetch from ${remote}: ${gitReason(r.stderr)}`, `check the remote: git remote -v; git fetch ${remote}`, { remote });
+  return readRef(paths.commonDir, trackingRef(remote));
+}
+
+/** Lines git prints about its own refs; `remote:` lines are the server's text and decide nothing here. */
+const RETRYABLE = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*\((stale info|failed to update ref|cannot lock ref|failed to lock)|failed to update ref|cannot lock ref/i;
+
+/** The server's own words: `[remote rejected] ... (reason)` and the `remote:` lines a hook printed. */
+export function serverReason(stdout: string, stderr: string): string | null {
+  const rejected = stdout.split("\n").map((l) => /\[remote rejected\]\s*\((.*)\)\s*$/.exec(l)?.[1]).find(Boolean);
+  const said = stderr.split("\n").filter((l) => l.startsWith("remote:")).map((l) => l.slice(7).trim()).filter(Boolean);
+  if (!rejected && said.length === 0) return null;
+  const text = `the server refused it${rejected ? ` (${rejected})` : ""}${said.length > 0 ? `: ${said.join(" / ")}` : ""}`;
+  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
 }
 
 /** Pushes without force: the remote's own ref update is the cross-clone compare-and-swap. */
 export function pushState(paths: RepoPaths, remote: string, commit: string, env: NodeJS.ProcessEnv): "ok" | "rejected" {
   const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${REF}`], env);
   if (r.status === 0) return "ok";
-  if (/\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(stale|lock)|failed to update ref|cannot lock ref/i.test(r.stdout + r.stderr)) return "rejected";
-  throw new SyncError(`Cannot push to ${remote}: ${gitReason(r.stderr || r.stdout)}`, `check access: git push --dry-run ${remote}`, { remote });
+  const own = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => !l.startsWith("remote:")).join("\n");
+  if (RETRYABLE.test(own)) return "rejected";
+  const reason = serverReason(r.stdout, r.stderr) ?? gitReason(r.stderr || r.stdout);
+  throw new SyncError(`Cannot push to ${remote}: ${reason}`, `check access and the server's rules: git push --dry-run ${remote} ${REF}`, { remote });
 }
 
 export function isAncestor(paths: RepoPaths, a: string, b: string, env: NodeJS.ProcessEnv): boolean {
@@ -81,10 +101,3 @@ export function listRemotes(paths: RepoPaths, env: NodeJS.ProcessEnv): string[] 
   return runGit(paths, ["remote"], env).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
 }
 
-/** Adds the fetch refspec so a plain `git fetch` brings the state; true when it was added now. */
-export function ensureFetchRefspec(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): boolean {
-  const existing = runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env).stdout.split("\n").map((s) => s.trim());
-  if (existing.includes(fetchRefspec(remote))) return false;
-  const r = runGit(paths, ["config", "--add", `remote.${remote}.fetch`, fetchRefspec(remote)], env);
-  return r.status === 0;
-}

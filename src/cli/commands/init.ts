@@ -86,7 +86,7 @@ export function registerInitCommand(program: Command, app: App): void {
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
         const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null };
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -106,6 +106,7 @@ export function registerInitCommand(program: Command, app: App): void {
           }
           const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
+          if (r.refspecAdded) lines.push(`  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`);
           if (r.hook?.result === "manual") {
             lines.push(`  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`, `    ${r.hook.line}`);
           } else if (r.hook) lines.push(`  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);

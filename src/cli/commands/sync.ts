@@ -1,7 +1,9 @@
 import type { Command } from "commander";
+import { SyncError } from "../../errors.js";
 import type { Style } from "../../render/paint.js";
 import { escapeText } from "../../render/escape.js";
-import { pickRemotes, syncWith, type SyncReport } from "../../services/sync-state.js";
+import { pickRemotes, syncAll, type SyncFailure } from "../../services/sync-remotes.js";
+import { syncWith, type SyncReport } from "../../services/sync-state.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
@@ -12,19 +14,34 @@ const ACTIONS: Record<SyncReport["action"], string> = {
   pushed: "pushed",
   merged: "merged",
   adopted: "adopted its state",
+  "rewrite-accepted": "took its rewritten history",
   nothing: "nothing to do",
 };
 
+/** A project.json value as one short line (it came from the remote: escaped by the caller). */
+function shown(v: unknown): string {
+  if (v === undefined) return "(none)";
+  const text = JSON.stringify(v);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 function reportText(r: SyncReport, s: Style): string {
   const lines = [check(s, `Synced with ${r.remote}: ${ACTIONS[r.action]} (${r.received} record${r.received === 1 ? "" : "s"} received, ${r.sent} sent${r.merges > 1 ? `, ${r.merges} merges` : ""})`)];
+  if (r.replayed > 0 || r.action === "rewrite-accepted") lines.push(`  replayed this clone's ${r.replayed} unpublished commit${r.replayed === 1 ? "" : "s"} onto ${r.remote}'s rewritten state as one commit; the old history is no longer on refs/coordination/main`);
   for (const n of r.renumbered) lines.push(`  renumbered ${n.from} → ${n.to} (the number was taken on ${r.remote})`);
   for (const d of r.droppedClaims) lines.push(`  ${s.paint.yellow("!")} ${d.message}`);
   for (const c of r.conflicts) lines.push(`  conflict in ${c.record} (${c.fields.join(", ")}): ${r.remote}'s value kept; yours is in its notes`);
-  for (const p of r.keptRemote) lines.push(`  ${p} changed on both sides: ${r.remote}'s version kept`);
+  for (const p of r.keptRemote) lines.push(`  ${escapeText(p)} changed on both sides: ${r.remote}'s version kept`);
+  for (const c of r.projectChanges) lines.push(`  project.json ${escapeText(c.field)}: ${escapeText(shown(c.from))} → ${escapeText(shown(c.to))}`);
   for (const u of r.unreadable) lines.push(`  ${u} is unreadable on one side: ${r.remote}'s version kept (pantheon doctor)`);
   for (const p of r.problems) lines.push(`  ${s.paint.yellow("!")} received ${escapeText(p)}`);
-  if (r.refspecAdded) lines.push(`  added to remote.${r.remote}.fetch: +refs/coordination/main:refs/coordination/remotes/${r.remote} (git fetch now brings the state too)`);
+  if (r.refspecMigrated) lines.push(`  replaced the exact fetch refspec of an earlier version (and its tracking ref refs/coordination/remotes/${r.remote}) with the glob below`);
+  if (r.refspecAdded || r.refspecMigrated) lines.push(`  remote.${r.remote}.fetch has +refs/coordination/main*:refs/coordination/remotes/${r.remote}/main* (git fetch now brings the state too)`);
   return lines.join("\n");
+}
+
+function failureText(f: SyncFailure, s: Style): string {
+  return `${s.paint.red("✗")} ${escapeText(f.remote)}: ${escapeText(f.error.message)}`;
 }
 
 export function registerSyncCommand(program: Command, app: App): void {
@@ -32,14 +49,30 @@ export function registerSyncCommand(program: Command, app: App): void {
     program
       .command("sync [remote]")
       .description("Share the state with a remote: fetch, merge (three-way), push; default: the branch's upstream, else origin")
-      .option("--all", "every remote, one after another")
-      .action(run(app, async (remote: string | undefined, o: { all?: boolean }) => {
+      .option("--all", "every remote, one after another; a failing remote does not stop the others (exit 3 at the end)")
+      .option("--accept-rewrite", "the remote rewrote its history: take its state and replay only this clone's unpublished commits onto it")
+      .action(run(app, async (remote: string | undefined, o: { all?: boolean; acceptRewrite?: boolean }) => {
         const ctx = app.context();
-        const reports: SyncReport[] = [];
-        for (const r of await pickRemotes(ctx, { ...(remote !== undefined && { remote }), ...(o.all && { all: true }) })) reports.push(await syncWith(ctx, r));
-        if (reports.length === 1 && !o.all) return view("sync", reports[0], (s) => reportText(reports[0]!, s));
-        return view("syncs", reports, (s) => reports.map((r) => reportText(r, s)).join("\n"));
+        const remotes = await pickRemotes(ctx, { ...(remote !== undefined && { remote }), ...(o.all && { all: true }) });
+        const flags = { acceptRewrite: Boolean(o.acceptRewrite) };
+        if (!o.all) {
+          const r = await syncWith(ctx, remotes[0]!, flags);
+          return view("sync", r, (s) => reportText(r, s));
+        }
+        const results = await syncAll(ctx, remotes, flags);
+        const v = view("syncs", results, (s) => results.map((r) => (r.action === "failed" ? failureText(r as SyncFailure, s) : reportText(r as SyncReport, s))).join("\n"));
+        const failed = results.filter((r): r is SyncFailure => r.action === "failed");
+        if (failed.length === 0) return v;
+        // Every remote was tried and reported; the exit code says some did not sync.
+        app.result = v;
+        const list = failed.map((f) => f.remote).join(", ");
+        throw Object.assign(new SyncError(`Could not sync with ${failed.length} of ${results.length} remotes: ${list} (the others synced)`, `pantheon sync ${failed[0]!.remote} shows why`, { failed: list }), { report: true });
       })),
-    ["pantheon sync", "pantheon sync upstream", "pantheon sync --all --json"],
+    [
+      "pantheon sync",
+      "pantheon sync upstream",
+      "pantheon sync --all --json",
+      "pantheon sync origin --accept-rewrite   # after origin rewrote (purged) its history",
+    ],
   );
 }

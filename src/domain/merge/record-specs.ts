@@ -5,10 +5,20 @@ import type { Review } from "../schemas/review.js";
 import type { Task } from "../schemas/task.js";
 import { later, mergeSet, union, type FieldSpec } from "./merge-fields.js";
 
-/** Notes are append-only: the union by id, in time order (ties by id), is exact. */
-function mergeNotes(_b: Note[] | undefined, local: Note[], remote: Note[]): Note[] {
+/**
+ * Notes are append-only, so the union by id, in time order (ties by id), is exact; a note the
+ * base had and one side no longer has was removed on purpose (a history purged on the remote,
+ * DESIGN §3.2) and stays removed, as a three-way set merge by id.
+ */
+function mergeNotes(base: Note[] | undefined, local: Note[], remote: Note[]): Note[] {
+  const inBase = new Set((base ?? []).map((n) => n.id));
+  const inLocal = new Set(local.map((n) => n.id));
+  const inRemote = new Set(remote.map((n) => n.id));
   const byId = new Map<string, Note>();
-  for (const n of [...remote, ...local]) if (!byId.has(n.id)) byId.set(n.id, n);
+  for (const n of [...remote, ...local]) {
+    if (byId.has(n.id) || (inBase.has(n.id) && !(inLocal.has(n.id) && inRemote.has(n.id)))) continue;
+    byId.set(n.id, n);
+  }
   return [...byId.values()].sort((a, b) => a.at.localeCompare(b.at) || a.id.localeCompare(b.id));
 }
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { makeOriginAndClones, REF } from "../../helpers/clones.js";
 
-const FETCH_SPEC = "+refs/coordination/main:refs/coordination/remotes/origin";
+const FETCH_SPEC = "+refs/coordination/main*:refs/coordination/remotes/origin/main*";
 const fetchSpecs = (c: { git(...a: string[]): string }) => c.git("config", "--get-all", "remote.origin.fetch").split("\n").filter(Boolean);
 
 describe("adoption: a fresh clone takes the remote's state instead of starting its own", () => {
@@ -59,19 +59,19 @@ describe("adoption: a fresh clone takes the remote's state instead of starting i
 });
 
 describe("local ahead, behind, equal (DESIGN §3.2)", () => {
-  it("a remote without the ref is 'local ahead': sync pushes, and only then adds the fetch refspec (saying so)", async () => {
+  it("a remote without the ref is 'local ahead': sync pushes; init already added the glob refspec (saying so), harmless before the remote has the ref", async () => {
     const { clones, originRef } = await makeOriginAndClones(2, { init: false });
     const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
-    await c0.ok(["init", "--yes"]);
+    const init = await c0.ok(["init", "--yes"]);
     c0.markBaseline(); // init's own files; from here on nothing may touch the working tree
-    expect(fetchSpecs(c0), "no refspec before the remote has the ref").toEqual(["+refs/heads/*:refs/remotes/origin/*"]);
-    // a plain git fetch works while the remote lacks the ref (that is why it is not added early)
+    expect(init.stdout).toContain(`added to remote.origin.fetch: ${FETCH_SPEC}`);
+    expect(fetchSpecs(c0)).toEqual(["+refs/heads/*:refs/remotes/origin/*", FETCH_SPEC]);
+    // a plain git fetch works while the remote lacks the ref: a glob matching nothing is no error
     c0.git("fetch", "-q");
     expect(originRef()).toBeNull();
 
     const r = await c0.ok(["sync"]);
     expect(r.stdout).toMatch(/^✓ Synced with origin: pushed/);
-    expect(r.stdout).toContain(`added to remote.origin.fetch: ${FETCH_SPEC}`);
     expect(originRef()).toBe(c0.ref());
     expect(fetchSpecs(c0)).toEqual(["+refs/heads/*:refs/remotes/origin/*", FETCH_SPEC]);
 
@@ -86,7 +86,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     await c0.ok(["task", "create", "--title", "Travel by git fetch", "--role", "engineer"]);
     await c0.ok(["sync"]);
     c1.git("fetch", "-q");
-    expect(c1.git("rev-parse", "refs/coordination/remotes/origin").trim()).toBe(c0.ref());
+    expect(c1.git("rev-parse", "refs/coordination/remotes/origin/main").trim()).toBe(c0.ref());
     expect(c1.ref(), "git fetch moves only the tracking ref; sync moves the state").not.toBe(c0.ref());
     c0.expectUntouched();
     c1.expectUntouched();
@@ -121,7 +121,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ schemaVersion: 1, kind: "sync" });
     expect(Object.keys(doc.data).sort()).toEqual(
-      ["action", "attempts", "before", "conflicts", "droppedClaims", "keptRemote", "local", "merges", "problems", "received", "refspecAdded", "remote", "remoteTip", "renumbered", "sent", "unreadable"].sort(),
+      ["action", "attempts", "before", "conflicts", "droppedClaims", "keptRemote", "local", "merges", "problems", "projectChanges", "received", "refspecAdded", "refspecMigrated", "remote", "remoteTip", "renumbered", "replayed", "sent", "unreadable"].sort(),
     );
     expect(doc.data).toMatchObject({
       remote: "origin",
@@ -140,7 +140,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     expect(r.stdout).not.toContain("\u001b");
   });
 
-  it("two clones that each ran init before either pushed converge, every task kept", async () => {
+  it("two clones that each ran init before either pushed: unrelated histories, so sync refuses (exit 3) and changes nothing", async () => {
     const { clones, originRef } = await makeOriginAndClones(2, { init: false });
     const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
     await c0.ok(["init", "--yes"]);
@@ -148,13 +148,17 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     await c1.ok(["init", "--yes"]);
     await c1.ok(["task", "create", "--title", "One's", "--role", "engineer"]);
     await c0.ok(["sync"]);
-    const r = await c1.ok(["sync"]);
-    expect(r.stdout).toContain("ENG-M-0001 → ENG-M-0002");
-    await c0.ok(["sync"]);
-    expect(c0.ref()).toBe(c1.ref());
-    expect(c0.ref()).toBe(originRef());
-    const titles = (await c0.json<any[]>(["task", "list"], "tasks")).map((t) => `${t.number} ${t.title}`);
-    expect(titles).toEqual(["1 Zero's", "2 One's"]);
-    expect((await c0.json<any>(["doctor"], "doctor"))).toBeTruthy();
+    const published = originRef();
+    const mine = c1.ref();
+    const r = await c1.run(["sync"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^✗ origin's state and this clone's share no history \(unrelated histories/);
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(2);
+    expect(c1.ref(), "the local state is untouched").toBe(mine);
+    expect(originRef(), "nothing was pushed").toBe(published);
+    const json = await c1.run(["sync", "--json"]);
+    expect(JSON.parse(json.stderr).error.code).toBe("E_NO_MERGE_BASE");
+    expect((await c1.json<any[]>(["task", "list"], "tasks")).map((t) => t.title)).toEqual(["One's"]);
   });
 });

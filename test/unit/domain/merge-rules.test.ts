@@ -139,6 +139,15 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
     expect(written<Task>(out, "tasks", 1)!.notes.map((x) => x.id)).toEqual(["note-base", "note-remote", "note-local"]);
   });
 
+  it("a note the base had and the remote purged stays purged, while notes this side added are kept (a rewritten remote, DESIGN §3.2)", () => {
+    const n = (id: string, at: number) => ({ id, at: T(at), by: "Director", kind: "note" as const, text: id });
+    const b = { ...base, notes: [n("note-kept", 1), n("note-secret", 2)] };
+    const local = { ...b, notes: [...b.notes, n("note-local", 4)], updatedAt: T(4) };
+    const remote = { ...b, notes: [n("note-kept", 1), n("note-remote", 3)], updatedAt: T(3) };
+    const out = mergeState(input({ tasks: [both(b, local, remote)], local: counters(1), remote: counters(1) }));
+    expect(written<Task>(out, "tasks", 1)!.notes.map((x) => x.id)).toEqual(["note-kept", "note-remote", "note-local"]);
+  });
+
   it("dependency sets merge three-way: a removal on one side stays removed, additions on both sides are kept", () => {
     const b = { ...base, number: 5, dependencies: [1, 2] };
     const out = mergeState(
