@@ -1,6 +1,6 @@
 import { ConflictError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
-import { findPath } from "../domain/dependency-graph.js";
+import { describePath, findPath } from "../domain/dependency-graph.js";
 import { taskId } from "../domain/ids.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
@@ -50,8 +50,9 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
       // Adding t → dep closes a cycle exactly when t is already reachable from dep.
       const path = await pathBetween(tx, dep.number, t.number);
       if (path) {
-        const names = await Promise.all(path.map(async (n) => taskId((n === t.number ? t : await tx.get("tasks", n))!)));
-        throw new ConflictError(`${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle (${[taskId(t), ...names].join(" → ")})`, `pantheon task prereqs ${taskId(dep)}`);
+        const ids = [taskId(t), ...path];
+        const size = ids.length > 12 ? ` of ${(ids.length - 1).toLocaleString("en-US")} tasks` : "";
+        throw new ConflictError(`${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle${size} (${describePath(ids)})`, `pantheon task prereqs ${taskId(dep)}`);
       }
       deps.add(dep.number);
     }
@@ -59,18 +60,18 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
   });
 }
 
-/** BFS over dependencies reading one record per visited task. */
-async function pathBetween(tx: Tx, from: number, to: number): Promise<number[] | null> {
-  const graph = new Map<number, readonly number[]>();
+/** BFS over dependencies reading one record per visited task; the path comes back as ids. */
+async function pathBetween(tx: Tx, from: number, to: number): Promise<string[] | null> {
+  const graph = new Map<number, { deps: readonly number[]; id: string }>();
   const frontier = [from];
   while (frontier.length > 0) {
     const n = frontier.pop()!;
     if (graph.has(n)) continue;
-    const deps = (await tx.get("tasks", n))?.dependencies ?? [];
-    graph.set(n, deps);
-    frontier.push(...deps.filter((d) => !graph.has(d)));
+    const task = await tx.get("tasks", n);
+    graph.set(n, { deps: task?.dependencies ?? [], id: task ? taskId(task) : String(n) });
+    for (const d of task?.dependencies ?? []) if (!graph.has(d)) frontier.push(d);
   }
-  return findPath(from, to, (n) => graph.get(n));
+  return findPath(from, to, (n) => graph.get(n)?.deps)?.map((n) => graph.get(n)!.id) ?? null;
 }
 
 /** Removes dependencies (the hint for an ABORTED dependency that blocks). */

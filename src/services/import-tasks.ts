@@ -10,7 +10,7 @@ import { resolveActor } from "./resolve-actor.js";
 import { linkableEpic } from "./epics.js";
 import { loadRefs } from "./find-task.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
-import { loadYaml } from "./yaml-module.js";
+import { parseYamlFile } from "./yaml-module.js";
 
 /** Parses a YAML or JSON file (JSON is read without loading yaml). */
 async function readDocument(path: string, file: string): Promise<unknown> {
@@ -27,10 +27,7 @@ async function readDocument(path: string, file: string): Promise<unknown> {
       if (file.endsWith(".json")) throw new UsageError(`Invalid JSON in ${file}: ${(e as Error).message}`, "check the file with: jq . FILE");
     }
   }
-  const { parseDocument } = await loadYaml();
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new UsageError(`Invalid YAML in ${file}: ${doc.errors[0]!.message.split("\n")[0]}`, "check the indentation and quoting of that line");
-  return doc.toJS({ maxAliasCount: 100 });
+  return parseYamlFile(text, file, "check the indentation and quoting of that line");
 }
 
 /**
