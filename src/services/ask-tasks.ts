@@ -66,7 +66,7 @@ export async function search(ctx: Context, o: { words: string; limit?: number })
 /** All unfinished transitive dependencies of a goal, in a workable order, with who holds each. */
 export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & { goal: Task }> {
   const { snap, refs, lookup } = await everything(ctx);
-  const goal = await findTask(snap, id, ctx.warn);
+  const goal = await findTask(snap, id, ctx);
   return { goal, tasks: prerequisites(goal, lookup), refs };
 }
 

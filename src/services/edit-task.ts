@@ -10,6 +10,7 @@ import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { emptyRefs } from "../domain/refs.js";
 import { findTask, loadRefs } from "./find-task.js";
+import { roleSet } from "../domain/roles.js";
 import { resolveActor } from "./resolve-actor.js";
 import type { TaskResult } from "./create-task.js";
 import { checkText, checkTitle } from "./validate-input.js";
@@ -21,7 +22,7 @@ async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promi
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await findTask(tx, id, ctx.warn);
+    const before = await findTask(tx, id, ctx);
     const edited = await edit(before, tx, actor);
     const task = { ...edited, updatedAt: isoNow(ctx) };
     tx.put("tasks", task);
@@ -45,7 +46,7 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
   return editTask(ctx, o.id, "task.depend", async (t, tx) => {
     const deps = new Set(t.dependencies);
     for (const ref of o.deps) {
-      const dep = await findTask(tx, ref, ctx.warn);
+      const dep = await findTask(tx, ref, ctx);
       if (dep.number === t.number) throw new ConflictError(`${taskId(t)} cannot depend on itself`, `pantheon task show ${taskId(t)}`);
       // Adding t → dep closes a cycle exactly when t is already reachable from dep.
       const path = await pathBetween(tx, dep.number, t.number);
@@ -79,7 +80,7 @@ export function undependTask(ctx: Context, o: { id: string; deps: string[] }): P
   return editTask(ctx, o.id, "task.undepend", async (t, tx) => {
     const drop = new Set<number>();
     for (const ref of o.deps) {
-      const dep = await findTask(tx, ref, ctx.warn);
+      const dep = await findTask(tx, ref, ctx);
       if (!t.dependencies.includes(dep.number)) throw new ConflictError(`${taskId(t)} does not depend on ${taskId(dep)}`, `pantheon task show ${taskId(t)}`);
       drop.add(dep.number);
     }
@@ -103,6 +104,9 @@ export function editTaskFields(ctx: Context, o: { id: string; title?: string; de
     if (o.role && o.role !== t.role && activeClaimant(t)) {
       throw new ConflictError(`${taskId(t)} is claimed by ${t.claimedBy}; its role cannot change under a claim`, `pantheon task unassign ${taskId(t)} --notes "changing its role"`);
     }
-    return { ...t, title: title ?? t.title, description: description ?? t.description, role: o.role ?? t.role };
+    const role = o.role ?? t.role;
+    // Ids with the old prefix were handed out (DESIGN §1.2): they keep naming this task.
+    const formerRoles = role !== t.role && !t.formerRoles.includes(t.role) ? roleSet(t.formerRoles, [t.role]) : t.formerRoles;
+    return { ...t, title: title ?? t.title, description: description ?? t.description, role, formerRoles };
   });
 }

@@ -1,6 +1,6 @@
 import { InvalidTransitionError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
-import { missionId, taskId } from "../domain/ids.js";
+import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -31,7 +31,7 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
   const head = await store.codeHead();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await pickMission(tx, input.id, actor);
+    const before = await pickMission(ctx, tx, input.id, actor);
     if (before.status === "ENDED") {
       throw new InvalidTransitionError(`Mission ${missionId(before.number)} (${before.persona}) has already ENDED`, "pantheon mission list --active");
     }
@@ -60,8 +60,8 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
   return result;
 }
 
-async function pickMission(tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
-  if (id !== undefined) return findMission(tx, id);
+async function pickMission(ctx: Context, tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
+  if (id !== undefined) return findMission(tx, id, "mission", ctx);
   if (actor.kind === "persona" && actor.mission) return actor.mission;
   throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");
 }
@@ -73,8 +73,8 @@ async function pickMission(tx: Parameters<typeof findMission>[0], id: string | u
 export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput & { removeWorktree: boolean }): Promise<EndMissionResult & { removedWorktree: string | null }> {
   if (!input.removeWorktree) return { ...(await endMission(ctx, input)), removedWorktree: null };
   const snap = await (await ctx.store()).snapshot();
-  const current = await pickMission(snap, input.id, await resolveActor(ctx, snap));
-  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionId(current.number) }) : { mission: current, released: [], kept: [] };
+  const current = await pickMission(ctx, snap, input.id, await resolveActor(ctx, snap));
+  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionHandle(current) }) : { mission: current, released: [], kept: [] };
   const { removed } = await removePersonaWorktree(ctx, `${missionId(current.number)}:${current.codename}`);
   return { ...ended, removedWorktree: removed.path };
 }

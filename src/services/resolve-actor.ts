@@ -5,15 +5,21 @@ import { PERSONA_NAME } from "../domain/constants.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
+import { checkRenumbered, QUIET_LOOKUP, type IdLookup } from "./renumbered.js";
 
 /**
  * Finds a mission by `MSN-0003`, `3`, `silent-phoenix` or `MSN-0003:silent-phoenix`. The
- * codename wins when the number now belongs to another mission (renumbered at a sync).
+ * codename wins when the number now belongs to another mission (renumbered at a sync); a bare
+ * number that a sync gave to another mission follows DESIGN §1.2 (notice, or refusal in a mutation).
  */
-export async function findMission(snap: Snapshot, input: string, source = "mission"): Promise<Mission> {
+export async function findMission(snap: Snapshot, input: string, source = "mission", look: IdLookup = QUIET_LOOKUP): Promise<Mission> {
   const ref = parseMissionRef(input);
   const byNumber = ref.number !== undefined ? await snap.get("missions", ref.number) : null;
-  if (byNumber && (!ref.codename || byNumber.codename === ref.codename)) return byNumber;
+  if (byNumber && ref.codename && byNumber.codename === ref.codename) return byNumber;
+  if (byNumber && !ref.codename) {
+    await checkRenumbered(snap, "missions", byNumber, missionId(byNumber.number), look);
+    return byNumber;
+  }
   if (ref.codename) {
     const found = (await snap.all("missions")).find((m) => m.codename === ref.codename);
     if (found) return found;
@@ -39,7 +45,7 @@ function checkPersonaName(name: string, source: string): string {
 export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor> {
   const { as, mission } = ctx.actorFlags;
   if (mission !== undefined) {
-    const m = await findMission(snap, mission, "--mission");
+    const m = await findMission(snap, mission, "--mission", ctx);
     return personaActor(m.persona, m);
   }
   if (as !== undefined) {
@@ -49,7 +55,7 @@ export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor>
   }
   const envMission = ctx.env.PANTHEON_MISSION?.trim();
   if (envMission) {
-    const m = await findMission(snap, envMission, "PANTHEON_MISSION");
+    const m = await findMission(snap, envMission, "PANTHEON_MISSION", ctx);
     return personaActor(m.persona, m);
   }
   const envPersona = ctx.env.PANTHEON_PERSONA?.trim();

@@ -130,7 +130,7 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
     assistant, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
   };
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
-  const task = input.task !== undefined ? await findTask(snap, input.task, ctx.warn) : null;
+  const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
   const personaFile = join(mkdtempSync(join(tmpdir(), "pantheon-summon-")), `${input.role}.md`);
   writeFileSync(personaFile, text);
