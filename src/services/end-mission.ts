@@ -2,6 +2,7 @@ import { InvalidTransitionError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
+import { checkMissionEnd } from "../domain/mission-rules.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
@@ -35,6 +36,7 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
     if (before.status === "ENDED") {
       throw new InvalidTransitionError(`Mission ${missionId(before.number)} (${before.persona}) has already ENDED`, "pantheon mission list --active");
     }
+    checkMissionEnd(before, actor);
     const at = isoNow(ctx);
     const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head };
     tx.put("missions", mission);

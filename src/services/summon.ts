@@ -5,7 +5,7 @@ import type { AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
 import { adapterFor } from "../assistants/registry.js";
 import { missionHandle } from "../domain/ids.js";
-import { pickPersonaName } from "../domain/persona-names.js";
+import { checkPersonaName, pickPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -122,7 +122,7 @@ function safeConfig(read: () => string | undefined): string | undefined {
 async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
   const missions = await snap.all("missions");
   const theme = await loadTheme(ctx, project.customization.personasTheme);
-  const persona = input.persona?.trim() || pickPersonaName(theme.roles[input.role], missions) || "Persona";
+  const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || pickPersonaName(theme.roles[input.role], missions) || "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
   const mission: Mission = {
