@@ -48,6 +48,16 @@ export class ConflictError extends PantheonError {
   }
 }
 
+/**
+ * A mutation named a record by a number that a sync gave to another record (this clone's own
+ * record was renumbered): refused unless repeated with --force (DESIGN §1.2). Exit 1.
+ */
+export class RenumberedError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_RENUMBERED", 1, message, hint, data);
+  }
+}
+
 /** A record on the ref that is not valid JSON or fails its schema. */
 export class CorruptRecordError extends PantheonError {
   constructor(readonly path: string, readonly commit: string | null, detail: string) {

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   quiet?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** A command's own `--force` (optsWithGlobals merges it in). */
+  force?: boolean;
 }
 
 /** Finds templates/ beside the bundle (dist/) or the sources (src/cli/). */
@@ -91,6 +93,7 @@ export class App {
       warn: (m) => this.warn(m),
       store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
+      force: Boolean(this.globals.force),
       templatesDir: templatesDir(),
       launcher: processLauncher(this.io.env),
       prompter: this.io.prompter ?? terminalPrompter(this.io),

@@ -16,6 +16,12 @@ export function run<A extends unknown[]>(app: App, fn: (...args: A) => Promise<V
   };
 }
 
+/**
+ * `--force` on a command that names records: act through a number that a sync gave to another
+ * record (DESIGN §1.2), which a mutation otherwise refuses. Read into Context.force.
+ */
+export const FORCE_RENUMBERED = "act even through a number that a sync renumbered (it names another record now)";
+
 /** `Examples:` after the options, as gh does: personas read --help. */
 export function examples(cmd: Command, lines: string[]): Command {
   return cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`);

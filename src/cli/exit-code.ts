@@ -14,6 +14,7 @@ function isCommanderError(e: unknown): e is CommanderLike & Error {
 export function exitCodeFor(e: unknown): number {
   if (e instanceof PantheonError) return e.exitCode;
   if (e instanceof Error && e.name === "WatchEnded") return 0;
+  if (e instanceof Error && e.name === "OutputClosed") return 0; // the reader of stdout left: see cli/io.ts
   if (e instanceof Error && e.name === "AssistantExit") return (e as unknown as { code: number }).code;
   if (isCommanderError(e)) {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;

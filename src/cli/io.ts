@@ -31,16 +31,37 @@ declare const require: NodeJS.Require;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/** Synchronous writes to a descriptor: no stream machinery for output that is not a terminal. */
-function fdWriter(fd: number): (s: string) => void {
+/**
+ * The reader of stdout has gone (`pantheon task list | head -1`). Not a failure: the command did
+ * its work and the reader took what it wanted, so main() ends quietly with exit 0. (git dies of
+ * SIGPIPE instead, 141; with `set -o pipefail` that fails a script whose mutation succeeded.)
+ */
+export class OutputClosed extends Error {
+  override readonly name = "OutputClosed";
+}
+
+/**
+ * Synchronous writes to a descriptor: no stream machinery for output that is not a terminal.
+ * `onClosed` decides what a closed pipe (EPIPE) means: stdout throws OutputClosed once and
+ * drops everything after; stderr (chatter) just drops it.
+ */
+function fdWriter(fd: number, onClosed: () => void): (s: string) => void {
+  let closed = false;
   return (s) => {
+    if (closed) return;
     let buf = Buffer.from(s, "utf8");
     while (buf.length > 0) {
       try {
         buf = buf.subarray(writeSync(fd, buf));
       } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") {
+          closed = true;
+          onClosed();
+          return;
+        }
         // A non-blocking pipe that is full: wait a moment for the reader, then go on.
-        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+        if (code !== "EAGAIN") throw e;
         Atomics.wait(pause, 0, 0, 2);
       }
     }
@@ -52,8 +73,8 @@ export function processIO(): IO {
   const errTTY = isTerminal(2);
   return {
     // A person at a terminal gets Node's streams (width, colours); pipes get plain writes.
-    stdout: outTTY ? process.stdout : { write: fdWriter(1), isTTY: false },
-    stderr: errTTY ? process.stderr : { write: fdWriter(2), isTTY: false },
+    stdout: outTTY ? process.stdout : { write: fdWriter(1, () => { throw new OutputClosed("stdout was closed by its reader"); }), isTTY: false },
+    stderr: errTTY ? process.stderr : { write: fdWriter(2, () => {}), isTTY: false },
     stdinIsTTY: isTerminal(0),
     env: process.env,
     cwd: process.cwd(),

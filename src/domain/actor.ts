@@ -4,14 +4,40 @@ import { CLAIMED_STATUSES } from "./task-status.js";
 import type { Task } from "./schemas/task.js";
 
 /**
- * Who runs a command (DESIGN §1.7): a persona (usually on a mission) or the Director, the human
- * at the keyboard. A persona's role comes from its mission.
+ * Who runs a command (DESIGN §1.7): a persona (usually on a mission), the Director (the human at
+ * the keyboard), or an unidentified persona: a model inside an assistant that named no mission
+ * and no persona. It may read and create, but holds none of the Director's owner rights, or any
+ * model that forgot `--mission` could close, reassign and end everybody's work.
+ * A persona's role comes from its mission.
  */
 export type Actor =
   | { kind: "director"; name: "Director"; role: null; mission: null }
+  | { kind: "unidentified"; name: typeof UNIDENTIFIED_NAME; role: null; mission: null }
   | { kind: "persona"; name: string; role: Role | null; mission: Mission | null };
 
 export const DIRECTOR: Actor = { kind: "director", name: "Director", role: null, mission: null };
+
+/** Parentheses are not allowed in persona names: no persona can ever be this one. */
+export const UNIDENTIFIED_NAME = "(unidentified persona)";
+export const UNIDENTIFIED: Actor = { kind: "unidentified", name: UNIDENTIFIED_NAME, role: null, mission: null };
+
+/** What an unidentified persona's refusals tell it to do. */
+export const IDENTIFY_HINT = "say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
+
+/**
+ * Variables the assistants set for the shell commands they run (DESIGN §5, ASSISTANTS.md):
+ * with one of them set, nobody at a terminal typed the command.
+ */
+export const ASSISTANT_MARKERS = ["CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "AGENT"] as const;
+
+export function markerSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): boolean {
+  return names.some((k) => env[k] !== undefined && env[k] !== "" && env[k] !== "0" && env[k] !== "false");
+}
+
+/** Whether the command runs inside an AI assistant's tool shell. */
+export function insideAssistant(env: Readonly<Record<string, string | undefined>>): boolean {
+  return markerSet(env, ASSISTANT_MARKERS);
+}
 
 export function personaActor(name: string, mission: Mission | null): Actor {
   return { kind: "persona", name, role: mission?.role ?? null, mission };

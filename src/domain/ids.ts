@@ -61,12 +61,20 @@ export function parseTaskRef(input: string): TaskRef {
   );
 }
 
+/** A parsed epic reference: the number is identity; the letter is what the caller wrote. */
+export interface EpicRef {
+  number: number;
+  written: string;
+  priority?: Priority;
+}
+
 /** Parses `EPC-H-0001`, `1`, or `EPC-1`. */
-export function parseEpicRef(input: string): number {
+export function parseEpicRef(input: string): EpicRef {
   const raw = input.trim();
-  const m = /^(?:EPC-(?:[A-Za-z]-)?)?#?(\d{1,10})$/i.exec(raw);
-  if (!m) throw new UsageError(`Invalid epic id "${printable(input)}"`, "an epic id looks like EPC-H-0001; list them with: pantheon epic list");
-  return parseNumber(m[1]!, input, "epic");
+  const m = /^(?:EPC-(?:([A-Za-z])-)?)?#?(\d{1,10})$/i.exec(raw);
+  const priority = m?.[1] ? priorityForLetter(m[1]) : undefined;
+  if (!m || (m[1] && !priority)) throw new UsageError(`Invalid epic id "${printable(input)}"`, "an epic id looks like EPC-H-0001; list them with: pantheon epic list");
+  return { number: parseNumber(m[2]!, input, "epic"), written: raw.toUpperCase(), ...(priority && { priority }) };
 }
 
 /** Parses `RVW-001` or `1`. */
@@ -84,7 +92,9 @@ export interface MissionRef {
 
 export function parseMissionRef(input: string): MissionRef {
   const raw = input.trim();
-  const m = /^(?:(?:MSN-)?#?(\d{1,10}))?(?:[:/ ]?\(?([a-z]+-[a-z]+)\)?)?$/i.exec(raw);
+  // After a number any word is taken as a codename, so `MSN-0099:typo` is "No mission", not a
+  // usage error; alone, a codename must look like one (`silent-phoenix`).
+  const m = /^(?:MSN-)?#?(\d{1,10})(?:[:/ ]?\(?([a-z][a-z0-9-]{0,40})\)?)?$/i.exec(raw) ?? /^()\(?([a-z]+-[a-z]+)\)?$/i.exec(raw);
   if (!m || (!m[1] && !m[2])) {
     throw new UsageError(
       `Invalid mission id "${printable(input)}"`,

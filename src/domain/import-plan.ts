@@ -25,9 +25,9 @@ export interface PlannedTask {
   description: string;
   /** Dependencies on earlier entries (their index in the file). */
   entryDeps: number[];
-  /** Dependencies on existing tasks (numbers). */
-  taskDeps: number[];
-  epic: number | null;
+  /** Dependencies on existing tasks, as written (checked for form here, resolved by the service). */
+  taskDeps: string[];
+  epic: string | null;
 }
 
 /**
@@ -55,11 +55,11 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
       }
     };
     const entryDeps: number[] = [];
-    const taskDeps: number[] = [];
+    const taskDeps: string[] = [];
     for (const d of e.depends_on ?? []) {
       const earlier = typeof d === "string" ? keys.get(d) : undefined;
       if (earlier !== undefined) entryDeps.push(earlier);
-      else taskDeps.push(wrap(() => parseTaskRef(String(d)).number));
+      else taskDeps.push(wrap(() => (parseTaskRef(String(d)), String(d))));
     }
     if (e.key !== undefined) {
       if (keys.has(e.key)) throw new UsageError(`${at}: key "${printable(e.key)}" is used twice`, "give every entry its own key");
@@ -72,7 +72,7 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
       description: e.description ?? "",
       entryDeps,
       taskDeps,
-      epic: e.epic === undefined || e.epic === null ? null : wrap(() => parseEpicRef(String(e.epic))),
+      epic: e.epic === undefined || e.epic === null ? null : wrap(() => (parseEpicRef(String(e.epic)), String(e.epic))),
     };
   });
 }

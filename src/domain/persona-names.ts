@@ -1,5 +1,30 @@
+import { UsageError } from "../errors.js";
 import { sameName } from "./actor.js";
+import { PERSONA_NAME } from "./constants.js";
+import { printable } from "./ids.js";
 import type { Mission } from "./schemas/mission.js";
+
+/** The human's name in every record and message: a persona called so could pass for them. */
+export const RESERVED_NAME = "Director";
+
+export function isPersonaName(name: string): boolean {
+  return PERSONA_NAME.test(name) && !sameName(name, RESERVED_NAME);
+}
+
+/**
+ * A persona name from any source (`--persona`, `persona add`, `--as`, PANTHEON_PERSONA), trimmed:
+ * 1-40 letters, digits, spaces, dots, apostrophes or hyphens, and never `Director` (DESIGN §1.5a).
+ */
+export function checkPersonaName(raw: string, source: string): string {
+  const name = raw.trim();
+  if (sameName(name, RESERVED_NAME)) {
+    throw new UsageError(`"${printable(name)}" is reserved for the Director, the human at the keyboard; a persona needs another name (from ${source})`, "pantheon persona suggest <role> (or omit --persona to get a free name)");
+  }
+  if (!PERSONA_NAME.test(name)) {
+    throw new UsageError(`Invalid persona name "${printable(raw)}" (from ${source})`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
+  }
+  return name;
+}
 
 /**
  * The least-used name of `candidates` that no ACTIVE mission holds; ties keep the theme's order,

@@ -1,5 +1,5 @@
 import { InvalidTransitionError } from "../errors.js";
-import { sameName, type Actor } from "./actor.js";
+import { IDENTIFY_HINT, sameName, type Actor } from "./actor.js";
 import { reviewId } from "./ids.js";
 import type { Review } from "./schemas/review.js";
 
@@ -11,6 +11,9 @@ export function checkReviewDecision(review: Review, actor: Actor, force: boolean
   const id = reviewId(review.number);
   if (review.status !== "PENDING") {
     throw new InvalidTransitionError(`Cannot ${verb} ${id}: it is ${review.status}${review.reviewer ? ` (by ${review.reviewer})` : ""}`, "pantheon review list --status pending");
+  }
+  if (actor.kind === "unidentified") {
+    throw new InvalidTransitionError(`Cannot ${verb} ${id} as ${actor.name}: a review is decided by a named reviewer`, IDENTIFY_HINT);
   }
   if (actor.kind !== "director" && !force && sameName(review.requestedBy, actor.name)) {
     throw new InvalidTransitionError(`Cannot ${verb} ${id} as ${actor.name}: ${actor.name} requested it; another persona should review it`, `ask an inspector, or add --force: pantheon review ${verb} ${id} --force`);

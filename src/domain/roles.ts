@@ -17,6 +17,12 @@ export const ROLE_CODES: Record<TaskRole, string> = {
   operator: "OPR",
 };
 
+/** Task roles without repeats, in TASK_ROLES order (a task's `formerRoles`: both sides of a merge agree on it). */
+export function roleSet(...lists: ReadonlyArray<readonly TaskRole[]>): TaskRole[] {
+  const all = new Set(lists.flat());
+  return TASK_ROLES.filter((r) => all.has(r));
+}
+
 const CODE_TO_ROLE = new Map<string, TaskRole>(TASK_ROLES.map((r) => [ROLE_CODES[r], r]));
 
 export function roleForCode(code: string): TaskRole | undefined {

@@ -1,4 +1,5 @@
 import { activeClaimant, sameName } from "./actor.js";
+import { describePath } from "./dependency-graph.js";
 import { missionId, reviewId, taskId } from "./ids.js";
 import { missionViolations, reviewViolations, taskViolations } from "./record-invariants.js";
 import type { Counters } from "./schemas/counters.js";
@@ -51,7 +52,8 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
   }
   for (const cycle of findCycles(tasks)) {
     const ids = cycle.map((n) => taskId(tasks.get(n)!));
-    warn("W_CYCLE", ids[0]!, `dependency cycle: ${[...ids, ids[0]].join(" → ")}`, `pantheon task undepend ${ids[0]} ${ids[1] ?? ids[0]}`);
+    const size = ids.length > 12 ? ` of ${ids.length.toLocaleString("en-US")} tasks` : "";
+    warn("W_CYCLE", ids[0]!, `dependency cycle${size}: ${describePath([...ids, ids[0]!])}`, `pantheon task undepend ${ids[0]} ${ids[1] ?? ids[0]}`);
   }
   for (const r of s.reviews) {
     const id = reviewId(r.number);

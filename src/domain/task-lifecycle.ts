@@ -1,5 +1,5 @@
 import { InvalidTransitionError } from "../errors.js";
-import { activeClaimant, hasActiveMission, isOwner, sameName, type Actor } from "./actor.js";
+import { activeClaimant, hasActiveMission, IDENTIFY_HINT, isOwner, sameName, type Actor } from "./actor.js";
 import { taskId } from "./ids.js";
 import type { Note, NoteKind } from "./schemas/note.js";
 import type { Task } from "./schemas/task.js";
@@ -52,6 +52,7 @@ export function claimGuard(task: Task, f: TransitionFacts): Refusal | null {
   if (a.kind === "director") {
     return { reason: "the Director has no mission to claim under", hint: `start one: pantheon mission start --role ${task.role}; then pass --mission <id>` };
   }
+  if (a.kind === "unidentified") return { reason: "an unidentified persona has no mission to claim under", hint: IDENTIFY_HINT };
   if (!hasActiveMission(a)) {
     return a.mission
       ? { reason: `${a.name}'s mission is ENDED`, hint: `start a new one: pantheon mission start --role ${task.role} --persona ${a.name}` }
@@ -180,7 +181,8 @@ export function applyTaskEvent(task: Task, event: TaskEvent, f: TransitionFacts,
   if (why) {
     const allowed = allowedActions(task, f);
     const id = taskId(task);
-    const hint = why.hint ?? (allowed.length > 0 ? `${f.actor.name} may run: ${allowed.map((c) => commandLine(c, id)).join("; ")}` : `pantheon task show ${id}`);
+    // An unidentified persona is told how to say who it is: that is what would make it work.
+    const hint = f.actor.kind === "unidentified" ? IDENTIFY_HINT : why.hint ?? (allowed.length > 0 ? `${f.actor.name} may run: ${allowed.map((c) => commandLine(c, id)).join("; ")}` : `pantheon task show ${id}`);
     throw new InvalidTransitionError(`Cannot ${row.command} ${id} as ${f.actor.name}: ${why.reason}`, hint, { task: id, status: task.status, event, actor: f.actor.name });
   }
   const notes: Note[] = note && note.text.trim() !== ""

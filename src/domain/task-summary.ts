@@ -5,7 +5,7 @@ import type { Task } from "./schemas/task.js";
  * bookkeeping. The read cache keeps these for every task, so `list`, `next`, `report` and the
  * dashboard never load full records.
  */
-export type TaskSummary = Omit<Task, "description" | "notes" | "uid" | "createdBy">;
+export type TaskSummary = Omit<Task, "description" | "notes" | "uid" | "createdBy" | "formerRoles">;
 
 // In its own module, without zod: the read cache builds summaries on start-up paths.
 export function toTaskSummary(t: TaskSummary): TaskSummary {

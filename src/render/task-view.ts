@@ -56,8 +56,12 @@ export function taskDetailView(task: Task, refs: Refs, allowedActions: string[])
     ...taskSummaryView(task, refs),
     description: task.description,
     notes: task.notes,
-    // A former number's id used the task's role and priority of today: numbers are identity.
-    formerIds: task.formerNumbers.map((n) => taskId({ ...task, number: n })),
+    // Ids that named this task before: its former numbers (renumbered at a sync), then its number
+    // with each role it had (edit --role). Letters follow today's priority: they are not identity.
+    formerIds: [
+      ...task.formerNumbers.map((n) => taskId({ ...task, number: n })),
+      ...task.formerRoles.filter((r) => r !== task.role).map((role) => taskId({ ...task, role })),
+    ],
     allowedActions,
   };
 }

@@ -1,7 +1,6 @@
 import { ConflictError, UsageError } from "../errors.js";
-import { printable } from "../domain/ids.js";
 import type { Role } from "../domain/roles.js";
-import { PERSONA_NAME } from "../domain/constants.js";
+import { checkPersonaName } from "../domain/persona-names.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
@@ -10,8 +9,7 @@ import { resolveActor } from "./resolve-actor.js";
 
 /** `persona add NAME --role R`: a name of the project's own, offered by `mission start` and `summon`. */
 export async function addPersona(ctx: Context, o: { name: string; role: Role; bio?: string }): Promise<Persona> {
-  const name = o.name.trim();
-  if (!PERSONA_NAME.test(name)) throw new UsageError(`Invalid persona name "${printable(o.name)}"`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
+  const name = checkPersonaName(o.name, "persona add");
   const bio = (o.bio ?? "").trim();
   if (bio.length > 500) throw new UsageError("--bio is longer than 500 characters", "keep it to a sentence");
   const store = await ctx.store();

@@ -1,5 +1,5 @@
 import { UsageError } from "../errors.js";
-import { sameName } from "../domain/actor.js";
+import { IDENTIFY_HINT, sameName } from "../domain/actor.js";
 import type { Refs } from "../domain/refs.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Note } from "../domain/schemas/note.js";
@@ -66,7 +66,7 @@ export async function search(ctx: Context, o: { words: string; limit?: number })
 /** All unfinished transitive dependencies of a goal, in a workable order, with who holds each. */
 export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & { goal: Task }> {
   const { snap, refs, lookup } = await everything(ctx);
-  const goal = await findTask(snap, id, ctx.warn);
+  const goal = await findTask(snap, id, ctx);
   return { goal, tasks: prerequisites(goal, lookup), refs };
 }
 
@@ -75,6 +75,7 @@ export async function myTasks(ctx: Context): Promise<TaskAnswer & { persona: str
   const { snap, refs } = await everything(ctx);
   const actor = await resolveActor(ctx, snap);
   if (actor.kind === "director") throw new UsageError("The Director claims no tasks; say who you are", "pantheon --as <persona> task mine (or --mission <id>)");
+  if (actor.kind === "unidentified") throw new UsageError("An unidentified persona claims no tasks; say who you are", IDENTIFY_HINT);
   const cols = columnsOf(refs.tasks);
   const mine = positions(cols, (i) => sameName(claimantAt(cols, i), actor.name))
     .map((i) => cols.task(i))

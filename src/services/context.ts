@@ -48,6 +48,11 @@ export interface Context {
   store(): Promise<Store>;
   /** `--as` and `--mission` from the command line (DESIGN §1.7). */
   actorFlags: { as?: string | undefined; mission?: string | undefined };
+  /**
+   * The command's `--force`: a mutation may act through a number that a sync gave to another
+   * record (DESIGN §1.2). Commands pass their other uses of --force in their input.
+   */
+  force?: boolean | undefined;
   /** The folder holding `templates/` (themes, personas, commands). */
   templatesDir: string;
   launcher: Launcher;

@@ -1,4 +1,4 @@
-import { parseEpicRef, taskId } from "../domain/ids.js";
+import { taskId } from "../domain/ids.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -29,17 +29,16 @@ export interface TaskResult {
 export async function createTask(ctx: Context, input: CreateTaskInput): Promise<TaskResult> {
   const title = checkTitle(input.title);
   const description = checkText(input.description, "--description");
-  const epicNumber = input.epic !== undefined ? parseEpicRef(input.epic) : null;
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const refs = emptyRefs();
     const deps: number[] = [];
     for (const ref of input.dependsOn ?? []) {
-      const dep = await findTask(tx, ref, ctx.warn);
+      const dep = await findTask(tx, ref, ctx);
       if (!deps.includes(dep.number)) deps.push(dep.number);
     }
-    if (epicNumber !== null) await linkableEpic(tx, epicNumber);
+    const epicNumber = input.epic !== undefined ? (await linkableEpic(tx, input.epic, ctx)).number : null;
     const number = await tx.allocate("tasks");
     const at = isoNow(ctx);
     const task: Task = {
@@ -57,6 +56,7 @@ export async function createTask(ctx: Context, input: CreateTaskInput): Promise<
       completedBy: null,
       notes: [],
       formerNumbers: [],
+      formerRoles: [],
       createdAt: at,
       updatedAt: at,
       createdBy: actor.name,

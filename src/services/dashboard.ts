@@ -19,7 +19,7 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const [project, refs, allMissions, allReviews, recent] = await Promise.all([
     snap.project(), loadAllRefs(snap), snap.all("missions"), snap.all("reviews"), store.log({ limit: o.recent ?? 8 }),
   ]);
-  const focus = o.epic !== undefined ? await findEpic(snap, o.epic) : null;
+  const focus = o.epic !== undefined ? await findEpic(snap, o.epic, ctx) : null;
   // Every question below reads the columns (the read cache's table): only the tasks shown are built.
   const cols = columnsOf(refs.tasks);
   const inScope = (t: Pick<Task, "role" | "epic">) => (!o.role || t.role === o.role) && (!focus || t.epic === focus.number);

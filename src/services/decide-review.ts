@@ -27,7 +27,7 @@ async function decide(ctx: Context, o: { id: string; notes?: string | undefined;
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await findReview(tx, o.id);
+    const before = await findReview(tx, o.id, ctx);
     checkReviewDecision(before, actor, o.force ?? false, verdict);
     const at = isoNow(ctx);
     const review = decideReview(before, actor, at, verdict === "approve" ? "APPROVED" : "REJECTED", notes);

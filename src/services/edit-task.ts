@@ -1,9 +1,9 @@
 import { ConflictError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
-import { findPath } from "../domain/dependency-graph.js";
+import { describePath, findPath } from "../domain/dependency-graph.js";
 import { taskId } from "../domain/ids.js";
 import type { Priority } from "../domain/priority.js";
-import type { TaskRole } from "../domain/roles.js";
+import { roleSet, type TaskRole } from "../domain/roles.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Tx } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
@@ -21,7 +21,7 @@ async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promi
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await findTask(tx, id, ctx.warn);
+    const before = await findTask(tx, id, ctx);
     const edited = await edit(before, tx, actor);
     const task = { ...edited, updatedAt: isoNow(ctx) };
     tx.put("tasks", task);
@@ -45,13 +45,14 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
   return editTask(ctx, o.id, "task.depend", async (t, tx) => {
     const deps = new Set(t.dependencies);
     for (const ref of o.deps) {
-      const dep = await findTask(tx, ref, ctx.warn);
+      const dep = await findTask(tx, ref, ctx);
       if (dep.number === t.number) throw new ConflictError(`${taskId(t)} cannot depend on itself`, `pantheon task show ${taskId(t)}`);
       // Adding t → dep closes a cycle exactly when t is already reachable from dep.
       const path = await pathBetween(tx, dep.number, t.number);
       if (path) {
-        const names = await Promise.all(path.map(async (n) => taskId((n === t.number ? t : await tx.get("tasks", n))!)));
-        throw new ConflictError(`${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle (${[taskId(t), ...names].join(" → ")})`, `pantheon task prereqs ${taskId(dep)}`);
+        const ids = [taskId(t), ...path];
+        const size = ids.length > 12 ? ` of ${(ids.length - 1).toLocaleString("en-US")} tasks` : "";
+        throw new ConflictError(`${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle${size} (${describePath(ids)})`, `pantheon task prereqs ${taskId(dep)}`);
       }
       deps.add(dep.number);
     }
@@ -59,18 +60,18 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
   });
 }
 
-/** BFS over dependencies reading one record per visited task. */
-async function pathBetween(tx: Tx, from: number, to: number): Promise<number[] | null> {
-  const graph = new Map<number, readonly number[]>();
+/** BFS over dependencies reading one record per visited task; the path comes back as ids. */
+async function pathBetween(tx: Tx, from: number, to: number): Promise<string[] | null> {
+  const graph = new Map<number, { deps: readonly number[]; id: string }>();
   const frontier = [from];
   while (frontier.length > 0) {
     const n = frontier.pop()!;
     if (graph.has(n)) continue;
-    const deps = (await tx.get("tasks", n))?.dependencies ?? [];
-    graph.set(n, deps);
-    frontier.push(...deps.filter((d) => !graph.has(d)));
+    const task = await tx.get("tasks", n);
+    graph.set(n, { deps: task?.dependencies ?? [], id: task ? taskId(task) : String(n) });
+    for (const d of task?.dependencies ?? []) if (!graph.has(d)) frontier.push(d);
   }
-  return findPath(from, to, (n) => graph.get(n));
+  return findPath(from, to, (n) => graph.get(n)?.deps)?.map((n) => graph.get(n)!.id) ?? null;
 }
 
 /** Removes dependencies (the hint for an ABORTED dependency that blocks). */
@@ -78,7 +79,7 @@ export function undependTask(ctx: Context, o: { id: string; deps: string[] }): P
   return editTask(ctx, o.id, "task.undepend", async (t, tx) => {
     const drop = new Set<number>();
     for (const ref of o.deps) {
-      const dep = await findTask(tx, ref, ctx.warn);
+      const dep = await findTask(tx, ref, ctx);
       if (!t.dependencies.includes(dep.number)) throw new ConflictError(`${taskId(t)} does not depend on ${taskId(dep)}`, `pantheon task show ${taskId(t)}`);
       drop.add(dep.number);
     }
@@ -102,6 +103,9 @@ export function editTaskFields(ctx: Context, o: { id: string; title?: string; de
     if (o.role && o.role !== t.role && activeClaimant(t)) {
       throw new ConflictError(`${taskId(t)} is claimed by ${t.claimedBy}; its role cannot change under a claim`, `pantheon task unassign ${taskId(t)} --notes "changing its role"`);
     }
-    return { ...t, title: title ?? t.title, description: description ?? t.description, role: o.role ?? t.role };
+    const role = o.role ?? t.role;
+    // Ids with the old prefix were handed out (DESIGN §1.2): they keep naming this task.
+    const formerRoles = role !== t.role && !t.formerRoles.includes(t.role) ? roleSet(t.formerRoles, [t.role]) : t.formerRoles;
+    return { ...t, title: title ?? t.title, description: description ?? t.description, role, formerRoles };
   });
 }

@@ -2,6 +2,7 @@ import { InvalidTransitionError, UsageError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
+import { checkMissionEnd } from "../domain/mission-rules.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
@@ -31,10 +32,11 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
   const head = await store.codeHead();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await pickMission(tx, input.id, actor);
+    const before = await pickMission(ctx, tx, input.id, actor);
     if (before.status === "ENDED") {
       throw new InvalidTransitionError(`Mission ${missionId(before.number)} (${before.persona}) has already ENDED`, "pantheon mission list --active");
     }
+    checkMissionEnd(before, actor);
     const at = isoNow(ctx);
     const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head };
     tx.put("missions", mission);
@@ -60,8 +62,8 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
   return result;
 }
 
-async function pickMission(tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
-  if (id !== undefined) return findMission(tx, id);
+async function pickMission(ctx: Context, tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
+  if (id !== undefined) return findMission(tx, id, "mission", ctx);
   // The actor's mission may come from a list (the read cache): a write starts from the record.
   if (actor.kind === "persona" && actor.mission) return (await tx.get("missions", actor.mission.number)) ?? actor.mission;
   throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");
@@ -76,9 +78,10 @@ export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput
   if (!input.removeWorktree) return { ...(await endMission(ctx, input)), worktree: null };
   const store = await ctx.store();
   const snap = await store.snapshot();
-  const current = await pickMission(snap, input.id, await resolveActor(ctx, snap));
+  const current = await pickMission(ctx, snap, input.id, await resolveActor(ctx, snap));
   await checkWorktreeRemoval(ctx, store, current);
-  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionId(current.number) }) : { mission: current, released: [], kept: [] };
+  // The handle, not the bare number: a number renumbered at a sync must not refuse this.
+  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionHandle(current) }) : { mission: current, released: [], kept: [] };
   // Checked again: a persona still at work there may have committed in between.
   const worktree = await removePersonaWorktree(ctx, missionHandle(current));
   return { ...ended, worktree };

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, UsageError } from "../errors.js";
 import type { Actor } from "../domain/actor.js";
 import { epicId, parseEpicRef, printable, taskId } from "../domain/ids.js";
+import { checkRenumbered, type IdLookup } from "./renumbered.js";
 import type { EpicDetail } from "../domain/dashboard.js";
 import { epicProgress, epicStatus } from "../domain/epic-progress.js";
 import type { Priority } from "../domain/priority.js";
@@ -17,17 +18,22 @@ import { checkText, checkTitle } from "./validate-input.js";
 export type { EpicDetail };
 
 /** An epic tasks may join: it exists and is not ABORTED. */
-export async function linkableEpic(snap: Snapshot, n: number): Promise<Epic> {
-  const epic = await snap.get("epics", n);
-  if (!epic) throw new NotFoundError(`No epic ${n}`, "pantheon epic list");
+export async function linkableEpic(snap: Snapshot, input: string, look: IdLookup): Promise<Epic> {
+  const epic = await findEpic(snap, input, look);
   if (epic.aborted !== null) throw new ConflictError(`${epicId(epic)} is ABORTED (${epic.aborted}); tasks cannot join it`, "pantheon epic list");
   return epic;
 }
 
-export async function findEpic(snap: Snapshot, input: string): Promise<Epic> {
-  const n = parseEpicRef(input);
-  const epic = await snap.get("epics", n);
-  if (!epic) throw new NotFoundError(`No epic ${printable(input)}`, "pantheon epic list");
+/**
+ * Resolves `EPC-H-0001`, `EPC-1` or `1` (DESIGN §1.2): the number is the identity; a stale
+ * priority letter resolves with a one-line notice naming the current id.
+ */
+export async function findEpic(snap: Snapshot, input: string, look: IdLookup): Promise<Epic> {
+  const ref = parseEpicRef(input);
+  const epic = await snap.get("epics", ref.number);
+  if (!epic) throw new NotFoundError(`No epic ${printable(input)}`, "pantheon epic list", { number: ref.number });
+  if (ref.priority && ref.priority !== epic.priority) look.warn(`note: ${ref.written} is now ${epicId(epic)}`);
+  await checkRenumbered(snap, "epics", epic, ref.written, look);
   return epic;
 }
 
@@ -69,7 +75,7 @@ export function createEpic(ctx: Context, o: { title: string; priority?: Priority
 
 export async function showEpic(ctx: Context, id: string): Promise<EpicDetail> {
   const snap = await (await ctx.store()).snapshot();
-  return withTasks(snap, await findEpic(snap, id));
+  return withTasks(snap, await findEpic(snap, id, ctx));
 }
 
 export async function listEpics(ctx: Context): Promise<EpicDetail[]> {
@@ -82,10 +88,10 @@ export async function listEpics(ctx: Context): Promise<EpicDetail[]> {
 export function linkTasks(ctx: Context, o: { epic: string; tasks: string[] }): Promise<EpicDetail & { changed: Task[] }> {
   if (o.tasks.length === 0) return Promise.reject(new UsageError("Name at least one task to link", `pantheon epic link ${o.epic} ENG-H-0007`));
   return mutateEpic(ctx, "epic.link", async (tx) => {
-    const epic = await linkableEpic(tx, parseEpicRef(o.epic));
+    const epic = await linkableEpic(tx, o.epic, ctx);
     const changed: Task[] = [];
     for (const ref of o.tasks) {
-      const task = await findTask(tx, ref, ctx.warn);
+      const task = await findTask(tx, ref, ctx);
       if (task.epic === epic.number) continue;
       if (task.epic !== null) ctx.warn(`note: ${taskId(task)} moves from epic ${task.epic} to ${epicId(epic)}`);
       const next = { ...task, epic: epic.number, updatedAt: isoNow(ctx) };
@@ -100,9 +106,9 @@ export function linkTasks(ctx: Context, o: { epic: string; tasks: string[] }): P
 export function unlinkTasks(ctx: Context, o: { epic?: string; tasks: string[] }): Promise<EpicDetail & { changed: Task[] }> {
   return mutateEpic(ctx, "epic.unlink", async (tx) => {
     const changed: Task[] = [];
-    let epic: Epic | null = o.epic !== undefined ? await findEpic(tx, o.epic) : null;
+    let epic: Epic | null = o.epic !== undefined ? await findEpic(tx, o.epic, ctx) : null;
     for (const ref of o.tasks) {
-      const task = await findTask(tx, ref, ctx.warn);
+      const task = await findTask(tx, ref, ctx);
       if (task.epic === null || (epic && task.epic !== epic.number)) {
         throw new ConflictError(`${taskId(task)} is not linked to ${epic ? epicId(epic) : "an epic"}`, `pantheon task show ${taskId(task)}`);
       }
@@ -123,7 +129,7 @@ export function editEpic(ctx: Context, o: { id: string; title?: string; priority
   const title = o.title === undefined ? undefined : checkTitle(o.title);
   const description = o.description === undefined ? undefined : checkText(o.description, "--description");
   return mutateEpic(ctx, "epic.edit", async (tx) => {
-    const before = await findEpic(tx, o.id);
+    const before = await findEpic(tx, o.id, ctx);
     const epic = { ...before, title: title ?? before.title, priority: o.priority ?? before.priority, description: description ?? before.description, updatedAt: isoNow(ctx) };
     tx.put("epics", epic);
     return { epic };
@@ -134,7 +140,7 @@ export function abortEpic(ctx: Context, o: { id: string; reason: string }): Prom
   if (o.reason.trim() === "") return Promise.reject(new UsageError("--reason must say why", `pantheon epic abort ${o.id} --reason "descoped"`));
   const reason = checkText(o.reason, "--reason");
   return mutateEpic(ctx, "epic.abort", async (tx) => {
-    const before = await findEpic(tx, o.id);
+    const before = await findEpic(tx, o.id, ctx);
     if (before.aborted !== null) throw new ConflictError(`${epicId(before)} is already ABORTED (${before.aborted})`, "pantheon epic list");
     const epic = { ...before, aborted: reason, updatedAt: isoNow(ctx) };
     tx.put("epics", epic);

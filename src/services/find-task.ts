@@ -4,26 +4,36 @@ import { parseTaskRef, printable, taskId } from "../domain/ids.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
+import { checkRenumbered, type IdLookup } from "./renumbered.js";
 
 /**
- * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). A form
- * whose prefix or letter is stale (after a priority or role change) still resolves, with a
- * one-line notice naming the current id.
+ * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). The number
+ * is the identity: a form whose priority letter is stale resolves with a one-line notice naming
+ * the current id. Its role prefix must be the task's role or one it had (`formerRoles`): personas
+ * copy example ids, and `TST-H-0001` must never act on an engineer task that has number 1.
  */
-export async function findTask(snap: Snapshot, input: string, warn: (m: string) => void): Promise<Task> {
+export async function findTask(snap: Snapshot, input: string, look: IdLookup): Promise<Task> {
   const ref = parseTaskRef(input);
   const task = await snap.get("tasks", ref.number);
   if (!task) {
     throw new NotFoundError(`No task ${printable(input)}`, "pantheon task list (or pantheon task search WORDS)", { number: ref.number });
   }
   const current = taskId(task);
+  if (ref.role && ref.role !== task.role && !task.formerRoles.includes(ref.role)) {
+    // This clone's own task with that prefix may have been renumbered at a sync: name it first.
+    const role = ref.role;
+    const moved = (await snap.formerOwners("tasks", ref.number)).find((m) => m.role === role || m.formerRoles.includes(role));
+    const guess = moved ? taskId(moved) : current;
+    throw new NotFoundError(
+      `No task ${ref.written}${moved ? ` here: a sync renumbered it to ${guess}` : ""}`,
+      `did you mean ${guess}? pantheon task show ${guess}`,
+      { number: ref.number, current, ...(moved && { renumbered: guess }) },
+    );
+  }
   if ((ref.role && ref.role !== task.role) || (ref.priority && ref.priority !== task.priority)) {
-    warn(`note: ${ref.written} is now ${current}`);
+    look.warn(`note: ${ref.written} is now ${current}`);
   }
-  // After a sync renumbered a colliding task, its old number belongs to the published one.
-  for (const moved of await snap.formerOwners("tasks", ref.number)) {
-    warn(`note: ${current} is the published task with this number; ${taskId(moved)} had it here before a sync renumbered it`);
-  }
+  await checkRenumbered(snap, "tasks", task, ref.written, look);
   return task;
 }
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { NotFoundError, UsageError } from "../errors.js";
+import { PantheonError, UsageError } from "../errors.js";
 import { planImport } from "../domain/import-plan.js";
 import { taskId } from "../domain/ids.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -8,9 +8,9 @@ import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { resolveActor } from "./resolve-actor.js";
 import { linkableEpic } from "./epics.js";
-import { loadRefs } from "./find-task.js";
+import { findTask, loadRefs } from "./find-task.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
-import { loadYaml } from "./yaml-module.js";
+import { parseYamlFile } from "./yaml-module.js";
 
 /** Parses a YAML or JSON file (JSON is read without loading yaml). */
 async function readDocument(path: string, file: string): Promise<unknown> {
@@ -27,10 +27,17 @@ async function readDocument(path: string, file: string): Promise<unknown> {
       if (file.endsWith(".json")) throw new UsageError(`Invalid JSON in ${file}: ${(e as Error).message}`, "check the file with: jq . FILE");
     }
   }
-  const { parseDocument } = await loadYaml();
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new UsageError(`Invalid YAML in ${file}: ${doc.errors[0]!.message.split("\n")[0]}`, "check the indentation and quoting of that line");
-  return doc.toJS({ maxAliasCount: 100 });
+  return parseYamlFile(text, file, "check the indentation and quoting of that line");
+}
+
+/** Names the file's entry in a refusal that comes from resolving one of its ids. */
+async function inEntry<T>(f: () => Promise<T>, at: string): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof PantheonError) e.message = `${at}: ${e.message}`;
+    throw e;
+  }
 }
 
 /**
@@ -43,18 +50,24 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
+    // Ids in the file resolve as on the command line (DESIGN §1.2): a foreign prefix is "No task".
+    const taskDeps: number[][] = [];
+    const epics: Array<number | null> = [];
     for (const [i, p] of plan.entries()) {
-      for (const n of p.taskDeps) if (!(await tx.get("tasks", n))) throw new NotFoundError(`${file} entry ${i + 1}: no task ${n} to depend on`, "pantheon task list");
+      const entry = <T>(f: () => Promise<T>) => inEntry(f, `${file} entry ${i + 1}`);
+      const deps: number[] = [];
+      for (const ref of p.taskDeps) deps.push((await entry(() => findTask(tx, ref, ctx))).number);
+      taskDeps.push(deps);
+      epics.push(p.epic === null ? null : (await entry(() => linkableEpic(tx, p.epic!, ctx))).number);
     }
-    for (const n of new Set(plan.flatMap((p) => (p.epic === null ? [] : [p.epic])))) await linkableEpic(tx, n);
     const at = isoNow(ctx);
     const created: Task[] = [];
-    for (const p of plan) {
+    for (const [i, p] of plan.entries()) {
       const task: Task = {
         uid: ctx.ids.uid(), number: await tx.allocate("tasks"), title: p.title, description: p.description,
         role: p.role, priority: p.priority, status: "TODO",
-        dependencies: [...new Set([...p.entryDeps.map((i) => created[i]!.number), ...p.taskDeps])],
-        epic: p.epic, claimedBy: null, mission: null, completedBy: null, notes: [], formerNumbers: [],
+        dependencies: [...new Set([...p.entryDeps.map((k) => created[k]!.number), ...taskDeps[i]!])],
+        epic: epics[i]!, claimedBy: null, mission: null, completedBy: null, notes: [], formerNumbers: [], formerRoles: [],
         createdAt: at, updatedAt: at, createdBy: actor.name,
       };
       tx.put("tasks", task);

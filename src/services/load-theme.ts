@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NotFoundError, UsageError } from "../errors.js";
 import { ROLES, type Role } from "../domain/roles.js";
-import { PERSONA_NAME } from "../domain/constants.js";
+import { isPersonaName } from "../domain/persona-names.js";
 import type { Context } from "./context.js";
 import { loadYaml } from "./yaml-module.js";
 
@@ -28,7 +28,7 @@ export async function loadTheme(ctx: Context, name: string): Promise<Theme> {
   const roles = {} as Record<Role, string[]>;
   for (const role of ROLES) {
     const names = raw?.roles?.[role];
-    roles[role] = Array.isArray(names) ? names.filter((n): n is string => typeof n === "string" && PERSONA_NAME.test(n)) : [];
+    roles[role] = Array.isArray(names) ? names.filter((n): n is string => typeof n === "string" && isPersonaName(n)) : [];
   }
   const bios: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw?.bios ?? {})) if (typeof v === "string") bios[k] = v;

@@ -26,7 +26,7 @@ export interface MissionDetail {
 export async function showMission(ctx: Context, id: string): Promise<MissionDetail> {
   const store = await ctx.store();
   const snap = await store.snapshot();
-  const mission = await findMission(snap, id);
+  const mission = await findMission(snap, id, "mission", ctx);
   const tasks = await snap.taskSummaries();
   let commits: MissionDetail["commits"] = [];
   try {

@@ -10,6 +10,7 @@ import type { Context } from "./context.js";
 import type { Refs } from "../domain/refs.js";
 import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
+import { findEpic } from "./epics.js";
 import { transitionFacts } from "./transition-task.js";
 
 export interface TaskDetail {
@@ -21,7 +22,7 @@ export interface TaskDetail {
 /** One task with what the current actor may do with it; reads the task and its dependencies only. */
 export async function showTask(ctx: Context, id: string): Promise<TaskDetail> {
   const snap = await (await ctx.store()).snapshot();
-  const task = await findTask(snap, id, ctx.warn);
+  const task = await findTask(snap, id, ctx);
   const actor = await resolveActor(ctx, snap);
   const { facts, refs } = await transitionFacts(snap, task, actor, false);
   return { task, refs, allowedActions: allowedActions(task, facts) };
@@ -31,7 +32,8 @@ export interface TaskFilters {
   status?: TaskStatus[];
   role?: TaskRole[];
   priority?: Priority[];
-  epic?: number;
+  /** An epic id (`EPC-H-0001`, `1`), resolved as every id is (DESIGN §1.2). */
+  epic?: string;
   claimedBy?: string;
   blocked?: boolean;
   ready?: boolean;
@@ -51,6 +53,7 @@ const OPEN = new Set(OPEN_STATUSES.map((s) => STATUS_CODE[s]));
 /** Tasks matching every given filter, by number; without `limit`, every match. */
 export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage> {
   const snap = await (await ctx.store()).snapshot();
+  const epic = f.epic === undefined ? undefined : (await findEpic(snap, f.epic, ctx)).number;
   const refs = await loadAllRefs(snap);
   const offset = f.offset ?? 0;
   // Filters read the columns; only the page's tasks are built (from the read cache, a page of
@@ -59,7 +62,7 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
   const blocked = f.blocked || f.ready ? blockedFlags(cols) : null;
   const codes = <T extends string>(list: T[] | undefined, code: Record<T, number>) => (list ? new Set(list.map((v) => code[v])) : null);
   const [status, role, priority] = [codes(f.status, STATUS_CODE), codes(f.role, ROLE_CODE), codes(f.priority, PRIORITY_CODE)];
-  const filtered = status || role || priority || f.epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
+  const filtered = status || role || priority || epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
   // Unfiltered, the page is positions offset… themselves: no task is looked at but the page's.
   const matches = !filtered
     ? null
@@ -67,7 +70,7 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
         if (status && !status.has(cols.status[i]!)) return false;
         if (role && !role.has(cols.role[i]!)) return false;
         if (priority && !priority.has(cols.priority[i]!)) return false;
-        if (f.epic !== undefined && cols.epic[i] !== f.epic) return false;
+        if (epic !== undefined && cols.epic[i] !== epic) return false;
         if (f.claimedBy !== undefined && !sameName(cols.names[cols.claimedBy[i]! - 1], f.claimedBy)) return false;
         if (f.blocked && !(OPEN.has(cols.status[i]!) && blocked![i] === 1)) return false;
         if (f.ready && !(READY_CODES.has(cols.status[i]!) && blocked![i] === 0)) return false;

@@ -1,6 +1,7 @@
 import { NotFoundError } from "../errors.js";
 import type { Actor } from "../domain/actor.js";
 import { parseReviewRef, printable, reviewId, taskId } from "../domain/ids.js";
+import { checkRenumbered, type IdLookup } from "./renumbered.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Review } from "../domain/schemas/review.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -16,9 +17,12 @@ export interface ReviewResult {
   refs: Refs;
 }
 
-export async function findReview(snap: Snapshot, input: string): Promise<Review> {
-  const review = await snap.get("reviews", parseReviewRef(input));
-  if (!review) throw new NotFoundError(`No review ${printable(input)}`, "pantheon review list");
+/** Resolves `RVW-001` or `1`; a number a sync gave to another review follows DESIGN §1.2. */
+export async function findReview(snap: Snapshot, input: string, look: IdLookup): Promise<Review> {
+  const n = parseReviewRef(input);
+  const review = await snap.get("reviews", n);
+  if (!review) throw new NotFoundError(`No review ${printable(input)}`, "pantheon review list", { number: n });
+  await checkRenumbered(snap, "reviews", review, printable(input.trim()).toUpperCase(), look);
   return review;
 }
 
@@ -50,7 +54,7 @@ export async function createReview(ctx: Context, o: { title: string; type?: Revi
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const task = o.task === undefined ? null : await findTask(tx, o.task, ctx.warn);
+    const task = o.task === undefined ? null : await findTask(tx, o.task, ctx);
     const review = await requestReview(ctx, tx, actor, { title, type: o.type ?? (task ? "task_completion" : "general"), task, artifact });
     const refs = emptyRefs();
     if (task) refs.tasks.set(task.number, task);
@@ -61,7 +65,7 @@ export async function createReview(ctx: Context, o: { title: string; type?: Revi
 
 export async function showReview(ctx: Context, id: string): Promise<ReviewResult> {
   const snap = await (await ctx.store()).snapshot();
-  const review = await findReview(snap, id);
+  const review = await findReview(snap, id, ctx);
   return { review, refs: await reviewRefs(snap, [review]) };
 }
 

@@ -1,11 +1,10 @@
-import { ConflictError, UsageError } from "../errors.js";
+import { ConflictError } from "../errors.js";
 import { personaActor } from "../domain/actor.js";
 import { makeCodename } from "../domain/codename.js";
-import { missionId, printable } from "../domain/ids.js";
-import { activeMissionsOf, pickPersonaName } from "../domain/persona-names.js";
+import { missionId } from "../domain/ids.js";
+import { activeMissionsOf, checkPersonaName, pickPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import { PERSONA_NAME } from "../domain/constants.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { loadTheme } from "./load-theme.js";
@@ -26,10 +25,7 @@ export interface StartMissionInput {
  */
 export async function startMission(ctx: Context, input: StartMissionInput): Promise<Mission> {
   const objective = checkText(input.objective, "--objective");
-  const given = input.persona?.trim();
-  if (given !== undefined && !PERSONA_NAME.test(given)) {
-    throw new UsageError(`Invalid persona name "${printable(input.persona ?? "")}"`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
-  }
+  const given = input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona");
   const store = await ctx.store();
   const head = await store.codeHead();
   const { result } = await store.mutate(async (tx) => {

@@ -5,7 +5,7 @@ import type { AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
 import { adapterFor } from "../assistants/registry.js";
 import { missionHandle } from "../domain/ids.js";
-import { pickPersonaName } from "../domain/persona-names.js";
+import { checkPersonaName, pickPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -122,7 +122,7 @@ function safeConfig(read: () => string | undefined): string | undefined {
 async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
   const missions = await snap.all("missions");
   const theme = await loadTheme(ctx, project.customization.personasTheme);
-  const persona = input.persona?.trim() || pickPersonaName(theme.roles[input.role], missions) || "Persona";
+  const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || pickPersonaName(theme.roles[input.role], missions) || "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
   const mission: Mission = {
@@ -130,7 +130,7 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
     assistant, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
   };
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
-  const task = input.task !== undefined ? await findTask(snap, input.task, ctx.warn) : null;
+  const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
   const personaFile = join(mkdtempSync(join(tmpdir(), "pantheon-summon-")), `${input.role}.md`);
   writeFileSync(personaFile, text);

@@ -55,7 +55,7 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
 /** The task's changes, oldest first, from the commits whose Pantheon-Records name it. */
 export async function taskHistory(ctx: Context, id: string): Promise<{ task: Task; events: HistoryEvent[] }> {
   const store = await ctx.store();
-  const task = await findTask(await store.snapshot(), id, ctx.warn);
+  const task = await findTask(await store.snapshot(), id, ctx);
   const keys = [task.number, ...task.formerNumbers].map((n) => `tasks/${n}`);
   // The log is newest first in commit order; dates have one-second resolution, so never sort by them.
   const commits: CommitEntry[] = (await store.log({ record: keys })).reverse();

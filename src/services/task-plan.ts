@@ -26,7 +26,7 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   const store = await ctx.store();
   if (!store.root) throw new UsageError("task plan writes into the working tree; this repository has none", "run it in a clone with a working tree");
   const snap = await store.snapshot();
-  const task = await findTask(snap, id, ctx.warn);
+  const task = await findTask(snap, id, ctx);
   const dir = join(store.root, ".pantheon", "planning");
   mkdirSync(dir, { recursive: true });
   const name = `${taskId(task)}.md`;

@@ -45,7 +45,7 @@ async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, 
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx: Tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await findTask(tx, o.id, ctx.warn);
+    const before = await findTask(tx, o.id, ctx);
     const event = pick(before, actor);
     const { facts, refs } = await transitionFacts(tx, before, actor, o.force ?? false);
     const at = isoNow(ctx);

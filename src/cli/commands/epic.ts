@@ -9,7 +9,7 @@ import { taskSummaryView } from "../../render/task-view.js";
 import { abortEpic, createEpic, editEpic, linkTasks, listEpics, showEpic, unlinkTasks, type EpicDetail } from "../../services/epics.js";
 import type { Task } from "../../domain/schemas/task.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
 
 /** A mutation's view: the epic, with the tasks it changed under `changed`. */
@@ -26,6 +26,7 @@ export function registerEpicCommands(program: Command, app: App): void {
     epic
       .command("create")
       .description("Create an epic")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--title <text>", "its name")
       .option("--priority <p>", "CRITICAL, HIGH, MEDIUM (default) or LOW", "MEDIUM")
       .option("--description <text>", "details")
@@ -67,6 +68,7 @@ export function registerEpicCommands(program: Command, app: App): void {
     epic
       .command("link <epic> <tasks...>")
       .description("Link tasks to an epic (a task moves from its previous epic)")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, tasks: string[]) => epicMutationView(await linkTasks(app.context(), { epic: id, tasks }), (l) => `Linked to ${l}`))),
     ["pantheon epic link EPC-H-0001 ENG-H-0002 TST-M-0003"],
   );
@@ -75,6 +77,7 @@ export function registerEpicCommands(program: Command, app: App): void {
     epic
       .command("unlink <epic> <tasks...>")
       .description("Unlink tasks from an epic")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, tasks: string[]) => epicMutationView(await unlinkTasks(app.context(), { epic: id, tasks }), (l) => `Unlinked from ${l}`))),
     ["pantheon epic unlink EPC-H-0001 TST-M-0003"],
   );
@@ -83,6 +86,7 @@ export function registerEpicCommands(program: Command, app: App): void {
     epic
       .command("edit <id>")
       .description("Edit an epic's title, priority or description")
+      .option("--force", FORCE_RENUMBERED)
       .option("--title <text>", "new title")
       .option("--priority <p>", "new priority")
       .option("--description <text>", "new description")
@@ -98,6 +102,7 @@ export function registerEpicCommands(program: Command, app: App): void {
     epic
       .command("abort <id>")
       .description("Abort an epic (its tasks are left as they are)")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--reason <text>", "why")
       .action(run(app, async (id: string, o: { reason: string }) => epicMutationView(await abortEpic(app.context(), { id, reason: o.reason }), (l) => `Aborted ${l}`))),
     ['pantheon epic abort EPC-H-0001 --reason "descoped for 1.0"'],

@@ -10,7 +10,7 @@ import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
-import { loadYaml } from "../../services/yaml-module.js";
+import { parseYamlFile } from "../../services/yaml-module.js";
 
 interface InitOptions {
   config?: string;
@@ -34,14 +34,7 @@ async function settingsFromFile(app: App, file: string, defaults: ProjectSetting
   } catch {
     throw new UsageError(`Cannot read config file ${file}`, "pantheon init --config pantheon.yaml (see docs/cli.md for its keys)");
   }
-  const { parseDocument } = await loadYaml();
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0]!;
-    const line = err.linePos?.[0]?.line;
-    throw new UsageError(`Invalid YAML in ${file}${line ? ` at line ${line}` : ""}: ${err.message.split("\n")[0]}`, "check the file's indentation and quoting");
-  }
-  return settingsFromConfig(doc.toJS(), defaults, file);
+  return settingsFromConfig(await parseYamlFile(text, file, "check the file's indentation and quoting"), defaults, file);
 }
 
 /** `.pantheon/ (11 files), .claude/ (3), AGENTS.md`: one line however many files. */

@@ -10,7 +10,7 @@ import { endMissionAndWorktree } from "../../services/end-mission.js";
 import { listMissions, showMission } from "../../services/read-missions.js";
 import { startMission } from "../../services/start-mission.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view } from "../view.js";
 
 export function registerMissionCommands(program: Command, app: App): void {
@@ -40,6 +40,7 @@ export function registerMissionCommands(program: Command, app: App): void {
     mission
       .command("end [id]")
       .description("End a mission (yours by default); --release returns its UNDERWAY and BLOCKED claims to TODO")
+      .option("--force", FORCE_RENUMBERED)
       .option("--summary <text>", "what the mission achieved")
       .option("--release", "release its claims instead of keeping them for a resume")
       .option("--remove-worktree", "also remove its worktree and branch when no work would be lost (works on an ENDED mission too; run it from outside that worktree)")

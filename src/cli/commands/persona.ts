@@ -5,7 +5,7 @@ import { table } from "../../render/table.js";
 import { listPersonas } from "../../services/list-personas.js";
 import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view } from "../view.js";
 import { addPersona } from "../../services/add-persona.js";
 import { escapeText } from "../../render/escape.js";
@@ -36,6 +36,7 @@ export function registerPersonaCommands(program: Command, app: App): void {
     persona
       .command("add <name>")
       .description("Add a persona name of the project's own (offered by mission start and summon)")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--role <role>", "its role")
       .option("--bio <text>", "one sentence about it")
       .action(run(app, async (name: string, o: { role: string; bio?: string }) => {

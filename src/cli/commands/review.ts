@@ -8,7 +8,7 @@ import { taskLabel } from "../../render/task-text.js";
 import { approveReview, rejectReview, type DecisionResult } from "../../services/decide-review.js";
 import { createReview, listReviews, showReview } from "../../services/reviews.js";
 import type { App } from "../app.js";
-import { collect, examples, list, run } from "../command-kit.js";
+import { collect, examples, list, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
 
 function parseReviewStatus(s: string): Review["status"] {
@@ -38,6 +38,7 @@ export function registerReviewCommands(program: Command, app: App): void {
     review
       .command("create")
       .description("Request a review (a task moved to REVIEW requests one by itself)")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--title <text>", "what to review")
       .option("--type <type>", `${REVIEW_TYPES.join(", ")} (default: task_completion with --task, else general)`)
       .option("--task <id>", "the task it is about")
@@ -80,7 +81,7 @@ export function registerReviewCommands(program: Command, app: App): void {
       .command("approve <id>")
       .description("Approve a review; its task, if in REVIEW, becomes COMPLETE in the same commit")
       .option("--notes <text>", "what you checked")
-      .option("--force", "approve your own request")
+      .option("--force", "approve your own request, or through a number a sync renumbered")
       .action(run(app, async (id: string, o: { notes?: string; force?: boolean }) => decisionView(await approveReview(app.context(), { id, notes: o.notes, force: o.force }), "Approved"))),
     ["pantheon --as Argus review approve RVW-001 --notes \"tests cover expiry\""],
   );
@@ -90,7 +91,7 @@ export function registerReviewCommands(program: Command, app: App): void {
       .command("reject <id>")
       .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with the reason as a note")
       .requiredOption("--reason <text>", "what must change")
-      .option("--force", "reject your own request")
+      .option("--force", "reject your own request, or through a number a sync renumbered")
       .action(run(app, async (id: string, o: { reason: string; force?: boolean }) => decisionView(await rejectReview(app.context(), { id, reason: o.reason, force: o.force }), "Rejected"))),
     ['pantheon --as Argus review reject RVW-001 --reason "no test for token expiry"'],
   );

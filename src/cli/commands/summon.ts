@@ -5,7 +5,7 @@ import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionView } from "../../render/mission-view.js";
 import { summon } from "../../services/summon.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { isInteractive } from "../interactive.js";
 import { check, view } from "../view.js";
 
@@ -49,6 +49,7 @@ export function registerSummonCommand(program: Command, app: App): void {
     program
       .command("summon [role]")
       .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
+      .option("--force", FORCE_RENUMBERED)
       .option("--persona <name>", "the persona's name (default: the least-used free name of the theme)")
       .option("--task <id>", "claim this task (or resume its claim) for the mission")
       .option("--objective <text>", "what this session is for")

@@ -7,7 +7,7 @@ import { taskLabel } from "../../render/task-text.js";
 import type { TaskResult } from "../../services/create-task.js";
 import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../../services/edit-task.js";
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
 
 function editView(r: TaskResult, line: (label: string) => string, extra: string[] = []): View {
@@ -20,6 +20,7 @@ export function registerTaskEditCommands(task: Command, app: App): void {
     task
       .command("note <id> <text>")
       .description("Add a note to a task (any state)")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, text: string) => editView(await noteTask(app.context(), { id, text }), (l) => `Noted on ${l}`))),
     ['pantheon task note ENG-H-0007 "token refresh needs a lock; see ADR-3"'],
   );
@@ -28,6 +29,7 @@ export function registerTaskEditCommands(task: Command, app: App): void {
     task
       .command("depend <id> <deps...>")
       .description("Make a task depend on others (a cycle or a self-dependency is refused)")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, deps: string[]) => {
         const r = await dependTask(app.context(), { id, deps });
         return editView(r, (l) => `${l} now depends on ${r.task.dependencies.map((n) => (r.refs.tasks.get(n) ? taskId(r.refs.tasks.get(n)!) : `#${n}`)).join(", ")}`);
@@ -39,6 +41,7 @@ export function registerTaskEditCommands(task: Command, app: App): void {
     task
       .command("undepend <id> <deps...>")
       .description("Remove dependencies (for example an ABORTED one that blocks)")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, deps: string[]) => editView(await undependTask(app.context(), { id, deps }), (l) => `Removed dependencies of ${l}`))),
     ["pantheon task undepend TST-M-0008 ENG-H-0007"],
   );
@@ -47,6 +50,7 @@ export function registerTaskEditCommands(task: Command, app: App): void {
     task
       .command("priority <id> <priority>")
       .description("Change a task's priority (its id's letter follows)")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, p: string) => {
         const r = await setTaskPriority(app.context(), { id, priority: parsePriority(p, "priority") });
         const was = taskId(r.before);
@@ -59,6 +63,7 @@ export function registerTaskEditCommands(task: Command, app: App): void {
     task
       .command("edit <id>")
       .description("Edit a task's title, description or role")
+      .option("--force", FORCE_RENUMBERED)
       .option("--title <text>", "new title")
       .option("--description <text>", "new description")
       .option("--role <role>", "new role (only while unclaimed)")

@@ -5,7 +5,7 @@ import { taskLabel } from "../../render/task-text.js";
 import { linkTasks, unlinkTasks } from "../../services/epics.js";
 
 import type { App } from "../app.js";
-import { examples, run } from "../command-kit.js";
+import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view } from "../view.js";
 
 export function registerTaskOrganizeCommands(task: Command, app: App): void {
@@ -13,6 +13,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
     task
       .command("import <file>")
       .description("Create many tasks from a YAML or JSON list, in file order, in one commit")
+      .option("--force", FORCE_RENUMBERED)
       .addHelpText("after", "\nEach entry: title, role, priority?, description?, depends_on? (an earlier entry's key, or an existing task id/number), epic?, key?\n")
       .action(run(app, async (file: string) => {
         // Loaded here only: import brings the YAML parser and the entry schema.
@@ -45,6 +46,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
     task
       .command("link <id> <epic>")
       .description("Link a task to an epic")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, epic: string) => {
         const r = await linkTasks(app.context(), { epic, tasks: [id] });
         const t = r.tasks.find((x) => x.number === (r.changed[0]?.number ?? -1)) ?? r.changed[0];
@@ -58,6 +60,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
     task
       .command("unlink <id>")
       .description("Unlink a task from its epic")
+      .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string) => {
         const r = await unlinkTasks(app.context(), { tasks: [id] });
         const data = taskSummaryView(r.changed[0]!, r.refs);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { parseEpicRef } from "../../domain/ids.js";
 import { parsePriority } from "../../domain/priority.js";
 import { parseTaskRole } from "../../domain/roles.js";
 import { parseTaskStatus } from "../../domain/task-status.js";
@@ -53,7 +52,7 @@ export function registerTaskReadCommands(task: Command, app: App): void {
           status: list(o.status, (s) => parseTaskStatus(s)),
           role: list(o.role, (r) => parseTaskRole(r)),
           priority: list(o.priority, (p) => parsePriority(p)),
-          ...(o.epic !== undefined && { epic: parseEpicRef(o.epic) }),
+          ...(o.epic !== undefined && { epic: o.epic }),
           ...(o.claimedBy !== undefined && { claimedBy: o.claimedBy }),
           ...(o.blocked && { blocked: true }),
           ...(o.ready && { ready: true }),

@@ -8,7 +8,7 @@ import { taskLabel } from "../../render/task-text.js";
 import { createTask } from "../../services/create-task.js";
 import { claimTask, closeTask, handoffTask, reopenTask, unassignTask, updateTaskStatus, type TransitionResult } from "../../services/transition-task.js";
 import type { App } from "../app.js";
-import { collect, examples, run } from "../command-kit.js";
+import { collect, examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
 
 /** The view of a transition: `✓ Claimed ENG-H-0007 ...`, plus what else the commit changed. */
@@ -28,6 +28,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("create")
       .description("Create a TODO task")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--title <text>", "what needs doing (at most 200 characters)")
       .requiredOption("--role <role>", "who does it: architect, engineer, tester, documentarian, inspector, operator")
       .option("--priority <p>", "CRITICAL, HIGH, MEDIUM (default) or LOW", "MEDIUM")
@@ -56,7 +57,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("claim <id>")
       .description("Claim a TODO or READY task for your mission (or resume a claim left on an ENDED mission)")
-      .option("--force", "claim even if the role differs, it is blocked, or another persona's ENDED claim holds it")
+      .option("--force", "claim even if the role differs, it is blocked, another persona's ENDED claim holds it, or a sync renumbered the number")
       .action(run(app, async (id: string, o: { force?: boolean }) => transitionView(await claimTask(app.context(), { id, force: Boolean(o.force) }), "Claimed"))),
     ["pantheon task claim ENG-H-0007 --mission MSN-0003", "pantheon --as Hephaestus task claim 7"],
   );
@@ -65,6 +66,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("update <id>")
       .description("Move a task: --status UNDERWAY, REVIEW, BLOCKED or TODO")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--status <status>", "the new status")
       .option("--notes <text>", "a note to add (say what blocks it)")
       .option("--no-review", "moving to REVIEW: do not request a review")
@@ -80,6 +82,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("close <id>")
       .description("Close a task as COMPLETE (default) or ABORTED (needs --notes)")
+      .option("--force", FORCE_RENUMBERED)
       .option("--status <status>", "COMPLETE or ABORTED", "COMPLETE")
       .option("--notes <text>", "a closing note (required for ABORTED)")
       .action(run(app, async (id: string, o: { status: string; notes?: string }) => {
@@ -94,6 +97,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("handoff <id>")
       .description("Hand a task on: READY for its role to claim, with a handoff note")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--notes <text>", "what the next persona needs to know")
       .action(run(app, async (id: string, o: { notes: string }) => transitionView(await handoffTask(app.context(), { id, notes: o.notes }), "Handed off"))),
     ['pantheon task handoff ENG-H-0007 --notes "design in docs/adr/0003.md; start with the token store"'],
@@ -103,6 +107,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("unassign <id>")
       .description("Take a task back to TODO and clear its claim (claimant, administrator or Director)")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--notes <text>", "why it is reassigned")
       .action(run(app, async (id: string, o: { notes: string }) => transitionView(await unassignTask(app.context(), { id, notes: o.notes }), "Unassigned"))),
     ['pantheon task unassign ENG-H-0007 --notes "stuck for two days; freeing it for another engineer"'],
@@ -112,6 +117,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     task
       .command("reopen <id>")
       .description("Reopen a COMPLETE or ABORTED task as TODO")
+      .option("--force", FORCE_RENUMBERED)
       .requiredOption("--notes <text>", "why it is reopened")
       .action(run(app, async (id: string, o: { notes: string }) => transitionView(await reopenTask(app.context(), { id, notes: o.notes }), "Reopened"))),
     ['pantheon task reopen ENG-H-0007 --notes "regression in 1.2"'],

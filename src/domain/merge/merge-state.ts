@@ -7,6 +7,7 @@ import type { Task } from "../schemas/task.js";
 import { missionViolations, reviewViolations, taskViolations } from "../record-invariants.js";
 import { mergeFields, sameValue, stableHash, type FieldConflict, type FieldSpec } from "./merge-fields.js";
 import { EPIC_SPEC, MISSION_SPEC, REVIEW_SPEC, TASK_SPEC } from "./record-specs.js";
+import { roleSet } from "../roles.js";
 import { emptyRenumbering, remapEpic, remapMission, remapReview, remapTask, type Kind, type Renumbering } from "./renumber.js";
 
 /** A side of a record: the parsed record, absent (null), or present but unreadable. */
@@ -144,9 +145,18 @@ function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], re
       lost = [{ fields: ["(whole record)"], local, remote: t.remote }];
     }
     for (const c of lost) out.conflicts.push({ kind, number: t.number, ...c });
-    if (kind === "tasks") result = noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out) as KindTypes[K];
+    if (kind === "tasks") result = rolesItHad(noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out), local as Task, t.remote as Task) as KindTypes[K];
     if (!sameValue(result, t.remote)) writes.push({ number: t.number, value: result });
   }
+}
+
+/**
+ * A role that lost a conflict was still the task's role on that side: ids with its prefix were
+ * handed out there, so it joins `formerRoles` (DESIGN §1.2) and those ids keep naming the task.
+ */
+function rolesItHad(task: Task, local: Task, remote: Task): Task {
+  const lost = [local.role, remote.role].filter((r) => r !== task.role && !task.formerRoles.includes(r));
+  return lost.length === 0 ? task : { ...task, formerRoles: roleSet(task.formerRoles, lost) };
 }
 
 /** Keeps each losing value as a `conflict` note, and reports a dropped claim. */

@@ -3,6 +3,7 @@ import type { Mission } from "../schemas/mission.js";
 import type { Note } from "../schemas/note.js";
 import type { Review } from "../schemas/review.js";
 import type { Task } from "../schemas/task.js";
+import { roleSet, type TaskRole } from "../roles.js";
 import { later, mergeSet, union, type FieldSpec } from "./merge-fields.js";
 
 /**
@@ -24,10 +25,13 @@ function mergeNotes(base: Note[] | undefined, local: Note[], remote: Note[]): No
 
 const sortedUnion = (b: number[] | undefined, l: number[], r: number[]) => union(b, l, r).sort((x, y) => x - y);
 
+/** Roles a task had: a union (a task never stops having had a role), in one order both sides agree on. */
+const formerRoles = (_b: TaskRole[] | undefined, l: TaskRole[], r: TaskRole[]): TaskRole[] => roleSet(l, r);
+
 /** The claim travels as one group: status, claimant, mission and completedBy never split. */
 export const TASK_SPEC: FieldSpec<Task> = {
   groups: [["status", "claimedBy", "mission", "completedBy"], ["title"], ["description"], ["role"], ["priority"], ["epic"]],
-  special: { notes: mergeNotes, dependencies: mergeSet, formerNumbers: sortedUnion, updatedAt: later },
+  special: { notes: mergeNotes, dependencies: mergeSet, formerNumbers: sortedUnion, formerRoles, updatedAt: later },
 };
 
 export const EPIC_SPEC: FieldSpec<Epic> = {

@@ -21,6 +21,9 @@ export const TaskSchema = z.looseObject({
   completedBy: z.nullable(z.string().check(z.minLength(1), z.maxLength(80))),
   notes: z.array(NoteSchema),
   formerNumbers: z.array(RecordNumber),
+  // Roles the task had before `task edit --role` (DESIGN §1.2): an id with one of their prefixes
+  // still names it. A record written before this field decodes as [], so no migration rewrites tasks.
+  formerRoles: z._default(z.array(z.enum(TASK_ROLES)), () => []),
 });
 export type Task = Known<z.infer<typeof TaskSchema>>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { makeRepo } from "../../helpers/repo.js";
-import { HEPH, project, showTask, type Project } from "./fixture.js";
+import { makeRepo, readStateFile } from "../../helpers/repo.js";
+import { expectRefused, HEPH, project, showTask, writeOntoRef, type Project } from "./fixture.js";
 
 /** DESIGN §1.2: the number is the identity; prefix and letter follow role and priority. */
 
@@ -90,14 +90,12 @@ describe("task ids", () => {
     expect((await p.json(["task", "create", "--title", "y", "--role", "eng"], "task")).id).toBe("ENG-M-0002");
   });
 
-  it("a form of another task's number finds that task, never a different one", async () => {
+  it("a form with another role's prefix is not found, with a hint naming the task that has the number (DESIGN §1.2)", async () => {
     const p = await withTask("medium");
     await p.ok(["task", "create", "--title", "Second", "--role", "tester"]);
-    // ENG-M-0002 carries number 2, which is TST-M-0002 now: it resolves (with a notice).
-    const r = await p.run(["task", "show", "ENG-M-0002", "--json"]);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).data.title).toBe("Second");
-    expect(r.stderr).toContain("TST-M-0002");
+    // ENG-M-0002 carries number 2, which is TST-M-0002, never an engineer task: no task.
+    const r = await expectRefused(p, ["task", "show", "ENG-M-0002"], 1, [/^✗ No task ENG-M-0002$/]);
+    expect(r.stderr).toContain("hint: did you mean TST-M-0002?");
   });
 });
 
@@ -112,5 +110,36 @@ describe("mission ids", () => {
     }
     await p.ok(["--mission", m.handle, "task", "claim", "1"]);
     expect((await showTask(p, 1)).mission).toBe("MSN-0001");
+  });
+});
+
+describe("formerRoles (DESIGN §1.2)", () => {
+  it("task edit --role keeps the old role: its prefix still resolves (with a notice), is shown in formerIds, and is stored once", async () => {
+    const p = await withTask("high");
+    await p.ok(["task", "edit", "1", "--role", "tester"]);
+    await p.ok(["task", "edit", "TST-H-0001", "--role", "documentarian"]);
+    await p.ok(["task", "edit", "ENG-H-0001", "--role", "tester"]);
+    const t = await showTask(p, 1);
+    expect(t.id).toBe("TST-H-0001");
+    expect(t.formerIds).toEqual(["ENG-H-0001", "DOC-H-0001"]);
+    expect(JSON.parse(readStateFile(p.dir, "tasks/01/1.json")).formerRoles).toEqual(["engineer", "tester", "documentarian"]);
+    const human = await p.ok(["task", "show", "1"]);
+    expect(human.stdout).toMatch(/formerly\s+ENG-H-0001, DOC-H-0001/);
+    for (const form of ["ENG-H-0001", "DOC-M-0001"]) {
+      const r = await p.ok(["task", "note", form, "x"]);
+      expect(r.stderr.trim()).toBe(`! note: ${form} is now TST-H-0001`);
+    }
+    await expectRefused(p, ["task", "note", "ARC-H-0001", "x"], 1, [/^✗ No task ARC-H-0001$/]);
+  });
+
+  it("a task record written before formerRoles existed reads as [] and takes the field at its next write", async () => {
+    const p = await withTask("high");
+    const stored = JSON.parse(readStateFile(p.dir, "tasks/01/1.json"));
+    delete stored.formerRoles;
+    writeOntoRef(p.dir, { "tasks/01/1.json": `${JSON.stringify(stored, null, 2)}\n` });
+    expect((await showTask(p, "ENG-H-0001")).formerIds).toEqual([]);
+    await p.ok(["task", "edit", "1", "--role", "operator"]);
+    expect(JSON.parse(readStateFile(p.dir, "tasks/01/1.json")).formerRoles).toEqual(["engineer"]);
+    expect((await showTask(p, "ENG-H-0001")).id).toBe("OPR-H-0001");
   });
 });

@@ -60,20 +60,20 @@ describe("planImport", () => {
     expect(plan.map((p) => p.taskDeps)).toEqual([[], [], []]);
   });
 
-  it("resolves depends_on naming existing tasks by id, stale id, number or padded number", () => {
+  it("keeps depends_on naming existing tasks as written, for the service to resolve as any id (DESIGN §1.2)", () => {
     const plan = planImport([{ title: "Test", role: "tester", depends_on: ["ENG-H-0007", "arc-m-12", 3, "0042", "#5"] }], "p");
-    expect(plan[0]!.taskDeps).toEqual([7, 12, 3, 42, 5]);
+    expect(plan[0]!.taskDeps).toEqual(["ENG-H-0007", "arc-m-12", "3", "0042", "#5"]);
     expect(plan[0]!.entryDeps).toEqual([]);
   });
 
   it("mixes keys and existing tasks", () => {
     const plan = planImport([{ key: "a", title: "A", role: "eng" }, { title: "B", role: "eng", depends_on: ["a", "ENG-M-0001"] }], "p");
-    expect(plan[1]).toMatchObject({ entryDeps: [0], taskDeps: [1] });
+    expect(plan[1]).toMatchObject({ entryDeps: [0], taskDeps: ["ENG-M-0001"] });
   });
 
-  it("reads an epic by id or number", () => {
+  it("checks an epic's form and keeps it as written", () => {
     const plan = planImport([{ title: "A", role: "eng", epic: "EPC-H-0002" }, { title: "B", role: "eng", epic: 3 }, { title: "C", role: "eng", epic: null }], "p");
-    expect(plan.map((p) => p.epic)).toEqual([2, 3, null]);
+    expect(plan.map((p) => p.epic)).toEqual(["EPC-H-0002", "3", null]);
   });
 
   it("treats a null description as empty", () => {

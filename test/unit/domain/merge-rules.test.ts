@@ -220,3 +220,30 @@ describe("missions and reviews merge by the same rules", () => {
     expect(r === undefined || (r.status === "REJECTED" && r.reviewer === "Zeus")).toBe(true);
   });
 });
+
+describe("formerRoles (DESIGN §1.2: merged as a union)", () => {
+  it("a role changed on both sides: the published role wins, and both old roles stay former roles", () => {
+    const base = aTask({ number: 1, role: "engineer", formerRoles: [] });
+    const local = { ...base, role: "tester" as const, formerRoles: ["engineer" as const], updatedAt: T(2) };
+    const remote = { ...base, role: "documentarian" as const, formerRoles: ["engineer" as const], updatedAt: T(1) };
+    const out = mergeState(input({ tasks: [both(base, local, remote)], local: counters(1), remote: counters(1) }));
+    const merged = written<Task>(out, "tasks", 1)!;
+    expect(merged.role).toBe("documentarian");
+    expect(merged.formerRoles, "this clone handed out TST- ids: they keep naming the task").toEqual(["engineer", "tester"]);
+  });
+
+  it("former roles added on each side are kept, in one order whichever side merges", () => {
+    const base = aTask({ number: 1, role: "engineer", formerRoles: ["architect"] });
+    const local = { ...base, formerRoles: ["architect" as const, "tester" as const], title: "local" };
+    const remote = { ...base, formerRoles: ["operator" as const, "architect" as const], description: "remote" };
+    const a = written<Task>(mergeState(input({ tasks: [both(base, local, remote)], local: counters(1), remote: counters(1) })), "tasks", 1)!;
+    const b = written<Task>(mergeState(input({ tasks: [both(base, remote, local)], local: counters(1), remote: counters(1) })), "tasks", 1)!;
+    expect(a.formerRoles).toEqual(["architect", "tester", "operator"]);
+    expect(b.formerRoles).toEqual(a.formerRoles);
+  });
+
+  it("a task written before the field decodes with formerRoles []", () => {
+    const { formerRoles: _dropped, ...old } = aTask({ number: 4 });
+    expect(TaskSchema.parse(old).formerRoles).toEqual([]);
+  });
+});

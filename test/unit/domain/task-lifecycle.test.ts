@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DIRECTOR, personaActor, type Actor } from "../../../src/domain/actor.js";
-import { allowedActions, applyTaskEvent, type TaskEvent, type TransitionFacts } from "../../../src/domain/task-lifecycle.js";
+import { DIRECTOR, IDENTIFY_HINT, personaActor, UNIDENTIFIED, type Actor } from "../../../src/domain/actor.js";
+import { allowedActions, applyTaskEvent, TRANSITIONS, type TaskEvent, type TransitionFacts } from "../../../src/domain/task-lifecycle.js";
 import { TASK_STATUSES, type TaskStatus } from "../../../src/domain/task-status.js";
 import { InvalidTransitionError } from "../../../src/errors.js";
 import { aMission, aTask } from "../../helpers/builders.js";
@@ -119,6 +119,30 @@ describe("owners", () => {
   it("unassign of a READY (unclaimed) task is for the Director or an administrator", () => {
     expect(() => applyTaskEvent(aTask({ status: "READY" }), "unassign", facts(other), AT)).toThrow(InvalidTransitionError);
     expect(applyTaskEvent(aTask({ status: "READY" }), "unassign", facts(admin), AT).status).toBe("TODO");
+  });
+});
+
+describe("an unidentified persona (DESIGN §1.7): none of the Director's owner rights", () => {
+  const ALL_EVENTS = [...new Set(TRANSITIONS.map((r) => r.event))];
+  it.each(TASK_STATUSES.flatMap((s) => ALL_EVENTS.map((e) => [s, e] as const)))("%s × %s: allowed only where any persona without a mission is, and told how to identify", (status, event) => {
+    const task = ["UNDERWAY", "REVIEW", "BLOCKED"].includes(status) ? taskIn(status) : aTask({ status });
+    const asNobody = () => applyTaskEvent(task, event, facts(personaActor("Nobody", null)), AT, { id: "n", text: "x" });
+    const asUnidentified = () => applyTaskEvent(task, event, facts(UNIDENTIFIED), AT, { id: "n", text: "x" });
+    let nobodyOk = true;
+    try {
+      asNobody();
+    } catch {
+      nobodyOk = false;
+    }
+    if (nobodyOk) expect(asUnidentified).not.toThrow();
+    else {
+      expect(asUnidentified).toThrow(InvalidTransitionError);
+      try {
+        asUnidentified();
+      } catch (e) {
+        expect((e as InvalidTransitionError).hint).toBe(IDENTIFY_HINT);
+      }
+    }
   });
 });
 
