@@ -10,7 +10,7 @@ import type { Context } from "./context.js";
  * Finds a mission by `MSN-0003`, `3`, `silent-phoenix` or `MSN-0003:silent-phoenix`. The
  * codename wins when the number now belongs to another mission (renumbered at a sync).
  */
-export async function findMission(snap: Snapshot, input: string, source = "mission"): Promise<Mission> {
+export async function findMission(snap: Snapshot, input: string, source?: string): Promise<Mission> {
   const ref = parseMissionRef(input);
   const byNumber = ref.number !== undefined ? await snap.get("missions", ref.number) : null;
   if (byNumber && (!ref.codename || byNumber.codename === ref.codename)) return byNumber;
@@ -18,7 +18,8 @@ export async function findMission(snap: Snapshot, input: string, source = "missi
     const found = (await snap.all("missions")).find((m) => m.codename === ref.codename);
     if (found) return found;
   }
-  throw new NotFoundError(`No mission ${printable(input)} (from ${source})`, "pantheon mission list");
+  // `(from --mission)` says where an actor's mission came from; a mission named as an argument needs no source.
+  throw new NotFoundError(`No mission ${printable(input)}${source ? ` (from ${source})` : ""}`, "pantheon mission list");
 }
 
 /** The ACTIVE mission of a persona, if any (names are unique among ACTIVE missions). */

@@ -69,7 +69,7 @@ export function registerSummonCommand(program: Command, app: App): void {
             ? [
                 check(s, `Dry run: would start ${r.plan.assistant} as ${m.persona} (${m.role}); nothing was recorded`),
                 `  cwd:      ${r.plan.cwd}`,
-                `  persona:  ${r.plan.personaFile} (from ${r.plan.template})`,
+                `  persona:  ${r.plan.personaFile} (from ${r.plan.template}; the next dry run of ${m.role} rewrites it)`,
                 `  argv:     ${JSON.stringify([r.plan.launch.command, ...r.plan.launch.args])}`,
                 `  env:      ${Object.entries(r.plan.launch.env).map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`).join(" ")}`,
               ].join("\n")
