@@ -88,7 +88,8 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
     },
     customization: { personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
     roles,
-    assistant: c.assistant ?? defaults.assistant,
+    // null in the file (or `config set assistant none`) clears it; only a missing key keeps it.
+    assistant: c.assistant === undefined ? defaults.assistant : c.assistant,
     worktree: { copy: c.worktree?.copy ?? defaults.worktree.copy, setup: c.worktree?.setup ?? defaults.worktree.setup },
   };
 }

@@ -1,4 +1,5 @@
 import type { configDocumentOf, SettingChange } from "../domain/config-keys.js";
+import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 
 export type ConfigDocument = ReturnType<typeof configDocumentOf>;
@@ -45,5 +46,5 @@ export function configText(doc: ConfigDocument, clone: Record<string, string>, s
 
 /** `customization.personas_theme: mythology → constellations`. */
 export function changeLine(c: SettingChange): string {
-  return `${c.key}: ${JSON.stringify(c.from).slice(1, -1)} → ${JSON.stringify(c.to).slice(1, -1)}`;
+  return `${c.key}: ${escapeText(c.from)} → ${escapeText(c.to)}`;
 }

@@ -59,7 +59,7 @@ export async function changeSettings(ctx: Context, change: (current: ProjectSett
     const actor = await resolveActor(ctx, tx);
     const next: Project = changes.length === 0 ? project : { ...project, ...after, updatedAt: isoNow(ctx) };
     if (changes.length > 0) tx.putProject(next);
-    return { result: { project: next, changes }, commit: commitInfo("project.config", `project ${changes.map((c) => c.key).join(", ") || "settings"}`, actor) };
+    return { result: { project: next, changes }, commit: commitInfo("project.set", `settings ${changes.map((c) => c.key).join(", ")}`, actor) };
   });
   return { ...result, commit, files: result.changes.length > 0 ? settingsFiles(ctx, store.root, result.project) : null };
 }
@@ -76,6 +76,8 @@ function settingsFiles(ctx: Context, root: string | null, project: Project): Fil
 
 /** `pantheon config set KEY VALUE`. */
 export async function setSetting(ctx: Context, key: string, value: string): Promise<SettingsResult> {
+  // Checked first so that any bad theme, even one that is not a name, is answered with the installed ones.
+  if (key === "customization.personas_theme") checkTheme(ctx, value.trim());
   return changeSettings(ctx, (current) => settingsFromConfig(configSetDocument(key, value, current), current, "value"));
 }
 
