@@ -117,7 +117,7 @@ export function registerInitCommand(program: Command, app: App): void {
           if (r.hook) lines.push(`  ${r.hook} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
           // The first day only: a re-run is about files and settings.
           if (r.stateCreated || r.adopted) {
-            const role = r.project.roles.find((x) => x !== "administrator") ?? "engineer";
+            const role = r.project.roles.includes("engineer") ? "engineer" : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");
             lines.push(
               "",
               "Next:",
@@ -130,6 +130,6 @@ export function registerInitCommand(program: Command, app: App): void {
           return lines.join("\n");
         });
       })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml"],
+    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --force   # refresh Pantheon's own files after an upgrade"],
   );
 }
