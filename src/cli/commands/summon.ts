@@ -49,7 +49,7 @@ export function registerSummonCommand(program: Command, app: App): void {
     program
       .command("summon [role]")
       .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
-      .option("--persona <name>", "the persona's name (default: the least-used free name of the theme)")
+      .option("--persona <name>", "the persona's name (default: the least-used free name of the theme; the role's own with features.daemon_naming off)")
       .option("--task <id>", "claim this task (or resume its claim) for the mission")
       .option("--objective <text>", "what this session is for")
       .option("--assistant <name>", "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)")
