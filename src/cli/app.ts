@@ -23,6 +23,8 @@ export interface GlobalOptions {
   color?: boolean;
   /** A command's own `--force` (optsWithGlobals merges it in). */
   force?: boolean;
+  /** False with --no-headers: tables without their header row. */
+  headers?: boolean;
 }
 
 /** Finds templates/ beside the bundle (dist/) or the sources (src/cli/). */
@@ -65,7 +67,7 @@ export class App {
     // picocolors probes process.stdout when loaded: only colour output loads it.
     const paint: Paint = this.colorEnabled(stream) ? (lazyRequire("picocolors") as typeof import("picocolors")).createColors(true) : PLAIN;
     const width = stream.columns ?? (Number(this.io.env.COLUMNS) || 100);
-    return { paint, tty: Boolean(stream.isTTY), width };
+    return { paint, tty: Boolean(stream.isTTY), width, headers: this.globals.headers !== false };
   }
 
   warn(message: string): void {

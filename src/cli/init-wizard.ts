@@ -15,11 +15,12 @@ export async function askProjectSettings(defaults: ProjectSettings): Promise<Pro
     const description = await input({ message: "Description", default: defaults.description });
     const features = await checkbox({
       message: "Features to enable",
+      // Tasks and missions are the coordination core: shown, always on, never a switch that does nothing.
       choices: [
-        { value: "pmSystem", name: "task management", checked: defaults.features.pmSystem },
-        { value: "sessionTracking", name: "mission tracking", checked: defaults.features.sessionTracking },
-        { value: "commitGuidelines", name: "commit guidelines", checked: defaults.features.commitGuidelines },
-        { value: "daemonNaming", name: "daemon naming", checked: defaults.features.daemonNaming },
+        { value: "pmSystem", name: "task management", checked: true, disabled: "(always on)" },
+        { value: "sessionTracking", name: "mission tracking", checked: true, disabled: "(always on)" },
+        { value: "commitGuidelines", name: "commit guidelines (a procedure personas follow)", checked: defaults.features.commitGuidelines },
+        { value: "daemonNaming", name: "daemon naming (persona names from the theme; off: Engineer 2)", checked: defaults.features.daemonNaming },
       ] as const,
     });
     const roles = await checkbox<Role>({

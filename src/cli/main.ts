@@ -5,6 +5,7 @@ import type { IO } from "./io.js";
 import { printError, printResult } from "./output.js";
 import { buildProgram } from "./program.js";
 import { openStore } from "./open-store.js";
+import { typedCommandPath } from "./usage-hint.js";
 
 /**
  * Runs one command line and returns its exit code; the only place exit codes are decided.
@@ -37,18 +38,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
       printResult(app, app.result);
       if (e instanceof Error && e.name === "AssistantExit") return code; // not an error of pantheon's
     }
-    if (isCommanderError(e)) commandPath = guessCommandPath(argv);
+    if (isCommanderError(e)) commandPath = typedCommandPath(program, argv);
     printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help"), commandPath);
     return code;
   }
-}
-
-/** For a parse error the preAction hook never ran: name the subcommands the user typed. */
-function guessCommandPath(argv: string[]): string {
-  const words = ["pantheon"];
-  for (const a of argv) {
-    if (a.startsWith("-") || words.length > 2) break;
-    words.push(a);
-  }
-  return words.join(" ");
 }

@@ -2,6 +2,7 @@ import { PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
+import { commanderUsage } from "./usage-hint.js";
 import { MappedList, type View } from "./view.js";
 
 export const JSON_SCHEMA_VERSION = 1;
@@ -57,8 +58,7 @@ export function printError(app: App, e: unknown, commandPath: string): void {
     ({ code, message, hint } = e);
   } else if (isCommanderError(e)) {
     code = "E_USAGE";
-    message = e.message.replace(/^error: /, "").split("\n")[0]!;
-    hint = `${commandPath} --help`;
+    ({ message, hint } = commanderUsage(e, commandPath));
   } else {
     message = e instanceof Error ? e.message : String(e);
     hint = "this is a bug in pantheon; run again with -v and report the output";

@@ -24,9 +24,11 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
+  config: async () => (await import("./commands/config.js")).registerConfigCommand,
 };
 
-const VALUE_OPTIONS = new Set(["-C", "--as", "--mission"]);
+/** Global options that take a value: their value is never a command word. */
+export const VALUE_OPTIONS: ReadonlySet<string> = new Set(["-C", "--as", "--mission"]);
 
 /** The top-level command a command line names, skipping global options and their values. */
 export function commandWord(argv: readonly string[]): string | undefined {
@@ -54,6 +56,7 @@ export async function buildProgram(app: App, argv: readonly string[]): Promise<C
     .option("-q, --quiet", "print only the first line of results; no warnings")
     .option("-v, --verbose", "show stack traces of errors")
     .addOption(new Option("--no-color", "never colour output (also NO_COLOR=1)"))
+    .addOption(new Option("--no-headers", "print tables without their header row (piped output has one too)"))
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({

@@ -44,3 +44,15 @@ export function pickPersonaName(candidates: readonly string[], missions: readonl
 export function activeMissionsOf(name: string, missions: readonly Mission[]): Mission[] {
   return missions.filter((m) => m.status === "ACTIVE" && sameName(m.persona, name));
 }
+
+/**
+ * The name a mission of `role` gets with daemon naming off: the role's own name, numbered from
+ * the second ACTIVE one (`Engineer`, `Engineer 2`).
+ */
+export function roleName(role: string, missions: readonly Mission[]): string {
+  const base = role.charAt(0).toUpperCase() + role.slice(1);
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? base : `${base} ${i}`;
+    if (activeMissionsOf(name, missions).length === 0) return name;
+  }
+}

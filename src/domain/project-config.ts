@@ -2,8 +2,9 @@ import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import { parseRole, ROLES, type Role } from "./roles.js";
 import { PROJECT_TYPES, type Project } from "./schemas/project.js";
+import { ASSISTANT_NAMES, CONFIG_KEYS_HINT, describeConfigIssue, type ConfigIssue } from "./config-issue.js";
 
-export const ASSISTANT_NAMES = ["claude", "opencode", "codex", "gemini"] as const;
+export { ASSISTANT_NAMES };
 
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -64,19 +65,23 @@ export function defaultSettings(name: string, type: Project["type"] = "other"): 
 export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file: string): ProjectSettings {
   const parsed = ConfigSchema.safeParse(doc ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.map(String).join(".");
+    const issue = parsed.error.issues[0] as ConfigIssue;
     const keys = (issue as { keys?: string[] }).keys;
-    const message = issue.code === "unrecognized_keys" && keys
-      ? `unknown key ${keys.map((k) => (path ? `${path}.${k}` : k)).join(", ")}`
-      : `${path || "(top level)"}: ${issue.message}`;
     // The set-up command left the shared settings (schema 2): say where it lives now.
-    if (path === "worktree" && keys?.includes("setup")) throw new UsageError(`Invalid config ${file}: worktree.setup is no longer a project setting (no command is read from the shared state)`, WORKTREE_SETUP_HINT);
-    throw new UsageError(`Invalid config ${file}: ${message}`, "keys: project.{name,type,description}, features.{pm_system,session_tracking,commit_guidelines,daemon_naming}, customization.{personas_theme,variables}, roles, assistant, worktree.copy");
+    if (issue.path.map(String).join(".") === "worktree" && keys?.includes("setup")) {
+      throw new UsageError(`Invalid config ${file}: worktree.setup is no longer a project setting (no command is read from the shared state)`, WORKTREE_SETUP_HINT);
+    }
+    throw new UsageError(`Invalid config ${file}: ${describeConfigIssue(issue, doc)}`, CONFIG_KEYS_HINT);
   }
   const c = parsed.data;
+  for (const [key, what] of [["pm_system", "task management"], ["session_tracking", "mission tracking"]] as const) {
+    // The coordination core always works (DESIGN §1.3): a switch that cannot act is refused, not ignored.
+    if (c.features?.[key] === false) throw new UsageError(`Invalid config ${file}: features.${key} cannot be false: ${what} is Pantheon's core and always on`, `leave features.${key} out or set it to true`);
+  }
   const roles: Role[] = c.roles ? [...new Set(c.roles.map((r, i) => parseRoleAt(r, i, file)))] : defaults.roles;
   const variables: Record<string, string> = {};
+  // Variables the document leaves out stay as they are (init --config and config set on a set-up project).
+  if (c.customization?.variables === undefined) Object.assign(variables, defaults.customization.variables);
   for (const [k, v] of Object.entries(c.customization?.variables ?? {})) variables[k] = String(v);
   return {
     name: c.project?.name ?? defaults.name,
@@ -90,7 +95,8 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
     },
     customization: { personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
     roles,
-    assistant: c.assistant ?? defaults.assistant,
+    // null in the file (or `config set assistant none`) clears it; only a missing key keeps it.
+    assistant: c.assistant === undefined ? defaults.assistant : c.assistant,
     worktree: { copy: c.worktree?.copy ?? defaults.worktree.copy },
   };
 }

@@ -105,14 +105,15 @@ export const TRANSITIONS: readonly Row[] = [
     to: same, effect: claimEffect,
   },
   {
-    event: "start", from: ["TODO", "READY", "BLOCKED", "REVIEW"], command: "update --status UNDERWAY",
+    // From UNDERWAY it is the claimant's no-op (DESIGN §1.4): no change, and the service makes no commit.
+    event: "start", from: ["TODO", "READY", "BLOCKED", "REVIEW", "UNDERWAY"], command: "update --status UNDERWAY",
     guard: (t, f) => {
       const holder = activeClaimant(t);
       if (holder === null) return claimGuard(t, f);
       return sameName(holder, f.actor.name) ? null : { reason: `it is claimed by ${holder}; only the claimant may resume work on it` };
     },
     to: to("UNDERWAY"),
-    effect: (t, f) => (activeClaimant(t) === null || hasActiveMission(f.actor) ? claimEffect(t, f) : {}),
+    effect: (t, f) => (t.status !== "UNDERWAY" && (activeClaimant(t) === null || hasActiveMission(f.actor)) ? claimEffect(t, f) : {}),
   },
   { event: "submit", from: ["UNDERWAY"], command: "update --status REVIEW", guard: ownerAlways, to: to("REVIEW"), effect: nothing },
   { event: "block", from: ["TODO", "READY", "UNDERWAY", "REVIEW"], command: "update --status BLOCKED", guard: ownerGuard, to: to("BLOCKED"), effect: nothing },
@@ -152,6 +153,7 @@ export function allowedActions(task: Task, f: TransitionFacts): string[] {
   const out = new Set<string>();
   for (const row of TRANSITIONS) {
     if (row.event === "approve" || row.event === "reject" || row.event === "release") continue;
+    if (row.event === "start" && task.status === "UNDERWAY") continue; // allowed, but changes nothing
     if (row.from.includes(task.status) && row.guard(task, f) === null) out.add(row.command);
   }
   return [...out];
@@ -166,6 +168,11 @@ export function commandLine(command: string, id: string): string {
   return ["pantheon task", verb, id, ...rest].join(" ") + notes;
 }
 
+/** `update --status UNDERWAY` on a task already UNDERWAY: allowed to its claimant, and changes nothing. */
+export function isNoChange(task: Task, event: TaskEvent): boolean {
+  return event === "start" && task.status === "UNDERWAY";
+}
+
 export interface NoteInput {
   id: string;
   text: string;
@@ -177,6 +184,7 @@ export interface NoteInput {
  */
 export function applyTaskEvent(task: Task, event: TaskEvent, f: TransitionFacts, at: string, note?: NoteInput): Task {
   const why = refusal(task, event, f);
+  if (!why && isNoChange(task, event)) return task;
   const row = rowFor(event);
   if (why) {
     const allowed = allowedActions(task, f);

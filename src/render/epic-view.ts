@@ -46,10 +46,10 @@ export function epicLabel(e: EpicView): string {
 
 /** One line per epic with its bar. */
 export function epicTable(epics: EpicView[], style: Style): string {
-  if (epics.length === 0) return style.tty ? style.paint.dim("No epics.") : "";
   return table(
     [{ header: "ID" }, { header: "STATUS" }, { header: "PROGRESS", raw: true }, { header: "DONE" }, { header: "TITLE", flex: true }],
     epics.map((e) => [e.id, e.status, bar(e.progress.percent / 100, 16, style), `${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`, e.title]),
     style,
+    "No epics: pantheon epic create --title ...",
   );
 }

@@ -51,7 +51,6 @@ export function missionLabel(m: MissionView): string {
 }
 
 export function missionTable(missions: MissionView[], style: Style): string {
-  if (missions.length === 0) return style.tty ? style.paint.dim("No missions.") : "";
   return table(
     [
       { header: "ID" },
@@ -64,6 +63,7 @@ export function missionTable(missions: MissionView[], style: Style): string {
     ],
     missions.map((m) => [m.id, m.codename, m.persona, m.role, m.status, m.startedAt.replace("T", " ").slice(0, 16), m.objective]),
     style,
+    "No missions: pantheon summon ROLE, or pantheon mission start --role ROLE",
   );
 }
 

@@ -19,4 +19,6 @@ export interface Style {
   paint: Paint;
   tty: boolean;
   width: number;
+  /** Tables start with a header row, on a terminal and piped alike; false with `--no-headers`. */
+  headers?: boolean;
 }

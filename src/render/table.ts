@@ -19,13 +19,24 @@ function width(s: string): number {
 }
 
 /**
- * Aligned columns on a terminal, never wider than it; tab-separated lines without a header
- * when piped, so `cut` and `awk` work. Cell text is always escaped.
+ * Aligned columns on a terminal, never wider than it; tab-separated lines when piped, so `cut`
+ * and `awk` work. Both start with a header row unless `style.headers` is false (`--no-headers`):
+ * piped output is read by people too (`pantheon persona activity | less`). With no rows, a
+ * terminal gets `empty` (when given) instead of a lone header. Cell text is always escaped.
  */
-export function table(columns: Column[], rows: string[][], style: Style): string {
+export function table(columns: Column[], rows: string[][], style: Style, empty?: string): string {
+  if (rows.length === 0 && style.tty && empty !== undefined) return style.paint.dim(empty);
+  const headers = style.headers !== false;
   const cells = rows.map((r) => r.map((c, i) => (columns[i]?.raw ? c : escapeText(c).replace(/\t/g, " "))));
-  if (!style.tty) return cells.map((r) => r.join("\t")).join("\n");
-  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((r) => width(r[i] ?? ""))));
+  if (!style.tty) return [...(headers ? [columns.map((c) => c.header)] : []), ...cells].map((r) => r.join("\t")).join("\n");
+  // On a terminal a column empty in every row only takes width from the titles: leave it out.
+  const keep = columns.map((c, i) => c.flex === true || cells.length === 0 || cells.some((r) => (r[i] ?? "") !== ""));
+  const pick = <T>(values: T[]) => values.filter((_, i) => keep[i]);
+  return aligned(pick(columns), cells.map(pick), style, headers);
+}
+
+function aligned(columns: Column[], cells: string[][], style: Style, headers: boolean): string {
+  const widths = columns.map((c, i) => Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((r) => width(r[i] ?? ""))));
   const gap = 2;
   const total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
   const flex = columns.findIndex((c) => c.flex);
@@ -42,5 +53,5 @@ export function table(columns: Column[], rows: string[][], style: Style): string
       })
       .join(" ".repeat(gap))
       .trimEnd();
-  return [line(columns.map((c) => c.header), true), ...cells.map((r) => line(r, false))].join("\n");
+  return [...(headers ? [line(columns.map((c) => c.header), true)] : []), ...cells.map((r) => line(r, false))].join("\n");
 }

@@ -23,8 +23,8 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
   return `${t.id} "${escapeText(t.title)}" [${t.priority}, ${t.role}, ${t.status}]`;
 }
 
-export function taskTable(tasks: TaskSummaryView[], style: Style): string {
-  if (tasks.length === 0) return style.tty ? style.paint.dim("No tasks match.") : "";
+/** A task table; with no tasks a terminal shows `empty`, a pipe the header row. */
+export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
   const columns: Column[] = [
     { header: "ID" },
     { header: "STATUS", color: (v) => statusColor(style, v) },
@@ -33,7 +33,7 @@ export function taskTable(tasks: TaskSummaryView[], style: Style): string {
     { header: "BLOCKED BY" },
   ];
   const rows = tasks.map((t) => [t.id, t.status, t.title, t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "", t.blockedBy.join(",")]);
-  return table(columns, rows, style);
+  return table(columns, rows, style, empty);
 }
 
 /** The human view of `task show`. */

@@ -5,6 +5,7 @@ import type { Context } from "./context.js";
 import { applyRepairs } from "./doctor-fix.js";
 import { inspectState } from "./inspect-state.js";
 import { checkCache } from "./cache-check.js";
+import { projectFileFindings } from "./project-file-findings.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -55,7 +56,8 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
   if (!tip) throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state in this repository (refs/coordination/main does not exist)", "pantheon init (or pantheon sync)");
   const snap = await store.snapshotAt(tip);
   try {
-    await snap.project(); // a newer schemaVersion still refuses here, with its own message
+    // A newer schemaVersion still refuses here, with its own message.
+    findings.push(...projectFileFindings(ctx, store.root, await snap.project()));
   } catch (e) {
     if (!(e instanceof CorruptRecordError)) throw e;
     findings.push({ severity: "error", code: "E_CORRUPT_RECORD", subject: "project.json", message: e.message, fix: `restore it from history: git log refs/coordination/main -- project.json`, fixable: false });

@@ -63,7 +63,7 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
 }
 
 async function pickMission(ctx: Context, tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
-  if (id !== undefined) return findMission(tx, id, "mission", ctx);
+  if (id !== undefined) return findMission(tx, id, undefined, ctx);
   // The actor's mission may come from a list (the read cache): a write starts from the record.
   if (actor.kind === "persona" && actor.mission) return (await tx.get("missions", actor.mission.number)) ?? actor.mission;
   throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");

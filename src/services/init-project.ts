@@ -9,6 +9,8 @@ import { ensureProjectFiles, projectFiles, type FileReport } from "./project-fil
 import { commitActor } from "./resolve-actor.js";
 import { ASSISTANT_NAMES, type AssistantName } from "../assistants/adapter.js";
 import type { HookInstall, Store } from "../store/store.js";
+import type { SettingChange } from "../domain/config-keys.js";
+import { changeSettings, checkTheme } from "./project-settings.js";
 
 export interface InitResult {
   project: Project;
@@ -23,6 +25,8 @@ export interface InitResult {
   commit: string | null;
   files: FileReport;
   root: string | null;
+  /** What `--config` changed on a project that was already set up (one commit); empty when nothing. */
+  changes: SettingChange[];
 }
 
 /** Guesses the project type from the files at the root, for `init --yes`. */
@@ -42,12 +46,19 @@ export function defaultProjectName(root: string | null, cwd: string): string {
 
 /**
  * Writes the root commit of refs/coordination/main and the project folders. Re-running adds
- * what is missing and leaves the rest (the state is never replaced by init).
+ * what is missing and leaves the rest (the state is never replaced by init); with `apply` (a
+ * config file) on a project already set up, the file's settings are applied as one commit.
  */
-export async function initProject(ctx: Context, settings: ProjectSettings, o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null }): Promise<InitResult> {
+export async function initProject(
+  ctx: Context,
+  settings: ProjectSettings,
+  o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null; apply?: (current: ProjectSettings) => ProjectSettings },
+): Promise<InitResult> {
+  checkTheme(ctx, settings.customization.personasTheme);
   const store = await ctx.store();
   let project: Project;
   let commit: string | null = null;
+  let changes: SettingChange[] = [];
   let adopted: string | null = null;
   if (!(await store.exists())) adopted = await adoptRemoteState(ctx, store);
   const refspecAdded = await addFetchRefspec(store);
@@ -56,13 +67,19 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
     const at = isoNow(ctx);
     project = { ...settings, schemaVersion: SCHEMA_VERSION, uid: ctx.ids.uid(), createdAt: at, updatedAt: at, createdBy: "Director" };
     commit = await store.initialize(project, { summary: `project ${settings.name} init by Director`, op: "project.init", ...commitActor(DIRECTOR) });
+  } else if (o.apply && !adopted) {
+    const applied = await changeSettings(ctx, o.apply);
+    ({ project, changes } = applied);
+    commit = applied.commit;
   } else {
     project = await (await store.snapshot()).project();
+    // The remote's project was set up by someone else: its settings win over a local file.
+    if (o.apply && adopted) ctx.warn(`kept the settings adopted from ${adopted}; change them with pantheon config set KEY VALUE`);
   }
   const assistants = o.assistants ?? ASSISTANT_NAMES;
-  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [] };
+  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [], leftAlone: [] };
   const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
-  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook };
+  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook, changes };
 }
 
 /**

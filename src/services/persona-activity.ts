@@ -1,8 +1,7 @@
 import { sameName } from "../domain/actor.js";
-import { pickPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Context } from "./context.js";
-import { loadTheme } from "./load-theme.js";
+import { defaultPersonaName } from "./default-persona-name.js";
 
 export interface ActivityRow {
   persona: string;
@@ -36,12 +35,9 @@ export async function personaActivity(ctx: Context): Promise<ActivityRow[]> {
 }
 
 /** The name `mission start --role R` would pick now: the least-used free one. */
-export async function suggestPersona(ctx: Context, role: Role): Promise<{ name: string | null; bio: string; theme: string; uses: number }> {
+export async function suggestPersona(ctx: Context, role: Role): Promise<{ name: string | null; bio: string; theme: string; naming: "theme" | "role"; uses: number }> {
   const snap = await (await ctx.store()).snapshot();
-  const project = await snap.project();
-  const theme = await loadTheme(ctx, project.customization.personasTheme);
   const missions = await snap.all("missions");
-  const added = (await snap.personas()).filter((p) => p.role === role).map((p) => p.name);
-  const name = pickPersonaName([...theme.roles[role], ...added], missions);
-  return { name, bio: name ? (theme.bios[name] ?? "") : "", theme: theme.name, uses: name ? missions.filter((m) => sameName(m.persona, name)).length : 0 };
+  const { name, bio, theme, naming } = await defaultPersonaName(ctx, snap, role, missions);
+  return { name, bio, theme, naming, uses: name ? missions.filter((m) => sameName(m.persona, name)).length : 0 };
 }

@@ -9,6 +9,7 @@ import type { Project } from "../domain/schemas/project.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { projectVariables } from "./project-files.js";
+import { withoutGeneratedMark } from "./generated-mark.js";
 
 /** The persona file a summon uses: `.pantheon/personas/<role>-<variant>.md`, `<role>.md`, else the bundled template. */
 export function personaTemplate(ctx: Context, root: string | null, role: string, variant?: string): { text: string; source: string } {
@@ -20,10 +21,10 @@ export function personaTemplate(ctx: Context, root: string | null, role: string,
       const have = dir && existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${role}-`)).map((f) => f.slice(role.length + 1, -3)) : [];
       throw new UsageError(`No persona template .pantheon/personas/${role}-${variant}.md`, have.length > 0 ? `variants of ${role}: ${have.join(", ")}` : `copy .pantheon/personas/${role}.md to ${role}-${variant}.md and edit it`);
     }
-    return { text: readFileSync(path, "utf8"), source: path };
+    return { text: withoutGeneratedMark(readFileSync(path, "utf8")), source: path };
   }
   const own = dir ? join(dir, `${role}.md`) : null;
-  if (own && existsSync(own)) return { text: readFileSync(own, "utf8"), source: own };
+  if (own && existsSync(own)) return { text: withoutGeneratedMark(readFileSync(own, "utf8")), source: own };
   const bundled = join(ctx.templatesDir, "personas", `${role}.md`);
   return { text: readFileSync(bundled, "utf8"), source: bundled };
 }

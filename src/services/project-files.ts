@@ -6,6 +6,7 @@ import { adapterFor } from "../assistants/registry.js";
 import { renderTemplate } from "../assistants/render-template.js";
 import { escapeInline } from "../domain/control-chars.js";
 import type { ProjectSettings } from "../domain/project-config.js";
+import { GENERATED, hasGeneratedMark, withGeneratedMark } from "./generated-mark.js";
 
 export interface FileReport {
   /** Paths created now, relative to the project root. */
@@ -14,12 +15,18 @@ export interface FileReport {
   updated: string[];
   /** Paths that already existed and were left as they were. */
   existing: string[];
+  /** Existing files that differ from Pantheon's and were left alone, each with why. */
+  leftAlone: Array<{ path: string; reason: string }>;
 }
 
 /** owned: Pantheon's own file; block: a marked block inside the user's file; once: created only if absent. */
 export interface ProjectFile {
   content: string;
   kind: "owned" | "block" | "once";
+  /** The assistant command a user's file at this path would stand in for (`/summon in claude`). */
+  command?: string;
+  /** For a `once` file the user has: why it matters that it is theirs, or null when it does not. */
+  check?: (existing: string) => string | null;
 }
 
 const DIRS = [".pantheon/personas", ".pantheon/procedures", ".pantheon/planning"];
@@ -47,19 +54,33 @@ export function projectFiles(settings: ProjectSettings, templatesDir: string, as
   }
   files.set(".pantheon/procedures/README.md", { kind: "owned", content: renderTemplate(read("procedures/README.md"), vars) });
   if (settings.features.commitGuidelines) files.set(".pantheon/procedures/commit-guidelines.md", { kind: "owned", content: renderTemplate(read("procedures/commit-guidelines.md"), vars) });
-  for (const name of assistants) for (const f of adapterFor(name).commandFiles({ cli: "pantheon" })) files.set(f.path, { kind: "owned", content: f.content });
+  for (const name of assistants) for (const f of adapterFor(name).commandFiles({ cli: "pantheon" })) files.set(f.path, { kind: "owned", content: f.content, command: `${commandName(f.path)} in ${name}` });
   files.set("AGENTS.md", { kind: "block", content: instructionsBlock({ cli: "pantheon" }) });
-  if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport() });
+  if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport(), check: claudeSeesAgentsMd });
   return files;
 }
 
+/** `.claude/commands/summon.md` → `/summon`; a codex skill `.agents/skills/summon/SKILL.md` → `$summon`. */
+function commandName(path: string): string {
+  const parts = path.split("/");
+  const file = parts.at(-1)!;
+  return file === "SKILL.md" ? `$${parts.at(-2)}` : `/${file.replace(/\.[^.]+$/, "")}`;
+}
+
+/** Claude reads CLAUDE.md, not AGENTS.md: Pantheon's block reaches it only through an import. */
+function claudeSeesAgentsMd(text: string): string | null {
+  return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text) ? null : "your CLAUDE.md does not import AGENTS.md, so Claude will not see Pantheon's block: add a line @AGENTS.md to it";
+}
+
 /**
- * Writes the project files without ever overwriting a user's file: missing ones are created,
- * Pantheon's own are rewritten only with `force`, AGENTS.md gets its marked block, and
- * CLAUDE.md is created only when the project has none.
+ * Writes the project files without ever overwriting a user's file: missing ones are created
+ * (with the generated mark), Pantheon's own are rewritten only with `force`, AGENTS.md gets its
+ * marked block, and CLAUDE.md is created only when the project has none. A file is Pantheon's
+ * when it carries the mark or is exactly what Pantheon writes; any other file at one of these
+ * paths is the user's, left alone and named with why (it may stand in for a Pantheon command).
  */
 export function ensureProjectFiles(root: string, files: ReadonlyMap<string, ProjectFile>, force: boolean): FileReport {
-  const report: FileReport = { created: [], updated: [], existing: [] };
+  const report: FileReport = { created: [], updated: [], existing: [], leftAlone: [] };
   for (const dir of DIRS) {
     if (existsSync(join(root, dir))) report.existing.push(`${dir}/`);
     else {
@@ -70,8 +91,16 @@ export function ensureProjectFiles(root: string, files: ReadonlyMap<string, Proj
   for (const [rel, file] of files) {
     const abs = join(root, rel);
     const before = existsSync(abs) ? readFileSync(abs, "utf8") : null;
-    const next = file.kind === "block" ? upsertBlock(before, file.content) : file.content;
-    if (before !== null && (file.kind === "once" || before === next || (file.kind === "owned" && !force))) {
+    const next = file.kind === "block" ? upsertBlock(before, file.content) : file.kind === "owned" ? withGeneratedMark(rel, file.content) : file.content;
+    if (before !== null && before !== next) {
+      const reason = leftAloneBecause(file, before, force);
+      if (reason !== undefined) {
+        report.existing.push(rel);
+        if (reason) report.leftAlone.push({ path: rel, reason });
+        continue;
+      }
+    }
+    if (before !== null && before === next) {
       report.existing.push(rel);
       continue;
     }
@@ -80,6 +109,17 @@ export function ensureProjectFiles(root: string, files: ReadonlyMap<string, Proj
     (before === null ? report.created : report.updated).push(rel);
   }
   return report;
+}
+
+/** Why an existing file that differs from Pantheon's is not written ("" says nothing), or undefined to write it. */
+function leftAloneBecause(file: ProjectFile, before: string, force: boolean): string | undefined {
+  if (file.kind === "block") return undefined;
+  if (file.kind === "once") return file.check?.(before) ?? "";
+  if (hasGeneratedMark(before)) return force ? undefined : "Pantheon's, from another version or edited: pantheon init --force rewrites it";
+  // Exactly what Pantheon writes, from before files were marked: Pantheon's, nothing to say.
+  if (before === file.content) return force ? undefined : "";
+  const stands = file.command ? `; it stands in for Pantheon's ${file.command} (rename it to get Pantheon's)` : "";
+  return `yours (no ${GENERATED} line): never overwritten${stands}`;
 }
 
 function readme(settings: ProjectSettings): string {

@@ -4,6 +4,8 @@ import type { TaskSummary } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { findMission } from "./resolve-actor.js";
 import { missionId } from "../domain/ids.js";
+import type { Refs } from "../domain/refs.js";
+import { loadAllRefs } from "./find-task.js";
 
 /** Missions by number; `active` keeps the ACTIVE ones. */
 export async function listMissions(ctx: Context, o: { active?: boolean }): Promise<Mission[]> {
@@ -20,14 +22,16 @@ export interface MissionDetail {
   completed: TaskSummary[];
   /** Code commits whose Pantheon-Mission trailer names it (init --hooks). */
   commits: Array<{ oid: string; date: string; author: string; summary: string }>;
+  /** Every task and epic, so the listed tasks name their dependencies and epic by id. */
+  refs: Refs;
 }
 
 /** One mission with the claims made under it. */
 export async function showMission(ctx: Context, id: string): Promise<MissionDetail> {
   const store = await ctx.store();
   const snap = await store.snapshot();
-  const mission = await findMission(snap, id, "mission", ctx);
-  const tasks = await snap.taskSummaries();
+  const mission = await findMission(snap, id, undefined, ctx);
+  const [tasks, refs] = await Promise.all([snap.taskSummaries(), loadAllRefs(snap)]);
   let commits: MissionDetail["commits"] = [];
   try {
     commits = (await store.code()).missionCommits(missionId(mission.number), mission.codename);
@@ -37,6 +41,7 @@ export async function showMission(ctx: Context, id: string): Promise<MissionDeta
   return {
     mission,
     commits,
+    refs,
     claims: tasks.filter((t) => t.mission === mission.number && activeClaimant(t) !== null),
     completed: tasks.filter((t) => t.mission === mission.number && t.status === "COMPLETE"),
   };

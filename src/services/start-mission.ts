@@ -2,12 +2,12 @@ import { ConflictError } from "../errors.js";
 import { personaActor } from "../domain/actor.js";
 import { makeCodename } from "../domain/codename.js";
 import { missionId } from "../domain/ids.js";
-import { activeMissionsOf, checkPersonaName, pickPersonaName } from "../domain/persona-names.js";
+import { activeMissionsOf, checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
-import { loadTheme } from "./load-theme.js";
+import { defaultPersonaName } from "./default-persona-name.js";
 import { checkText } from "./validate-input.js";
 
 export interface StartMissionInput {
@@ -38,12 +38,9 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
       }
       persona = given;
     } else {
-      const project = await tx.project();
-      const theme = await loadTheme(ctx, project.customization.personasTheme);
-      const added = (await tx.personas()).filter((p) => p.role === input.role).map((p) => p.name);
-      const picked = pickPersonaName([...theme.roles[input.role], ...added], missions);
-      if (!picked) throw new ConflictError(`Every ${input.role} name of the ${theme.name} theme is on an ACTIVE mission`, `pantheon mission start --role ${input.role} --persona NAME`);
-      persona = picked;
+      const picked = await defaultPersonaName(ctx, tx, input.role, missions);
+      if (!picked.name) throw new ConflictError(`Every ${input.role} name of the ${picked.theme} theme is on an ACTIVE mission`, `pantheon mission start --role ${input.role} --persona NAME`);
+      persona = picked.name;
     }
     const number = await tx.allocate("missions");
     const at = isoNow(ctx);

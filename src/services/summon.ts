@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
 import { adapterFor } from "../assistants/registry.js";
 import { missionHandle } from "../domain/ids.js";
-import { checkPersonaName, pickPersonaName } from "../domain/persona-names.js";
+import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -13,7 +12,7 @@ import type { Snapshot } from "../store/store.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
-import { loadTheme } from "./load-theme.js";
+import { defaultPersonaName } from "./default-persona-name.js";
 import { kickoffText, personaTemplate, renderInstructions } from "./persona-instructions.js";
 import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
@@ -83,10 +82,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const fresh = await store.snapshot();
   const handoffs = await readyHandoffs(fresh, mission.role);
   const text = renderInstructions(template.text, { project, mission, task, handoffs });
-  const dir = join(store.commonDir, "pantheon", "personas");
-  mkdirSync(dir, { recursive: true });
-  const personaFile = join(dir, `${handle.replace(":", "-")}.md`);
-  writeFileSync(personaFile, text);
+  const personaFile = writePersonaFile(store.commonDir, `${handle.replace(":", "-")}.md`, text, await fresh.all("missions"));
   const kickoff = kickoffText(mission, task);
   const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
   const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });
@@ -95,10 +91,12 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   try {
     exitCode = await ctx.launcher.run(launch.command, launch.args, { cwd, env: launch.env });
   } catch (e) {
+    rmSync(personaFile, { force: true });
     await endMission(asMission, { id: handle, summary: `${adapter.binary} could not start: ${(e as Error).message}` }).catch(() => undefined);
     // On PATH but not runnable (a broken install, a missing interpreter): say how to fix it.
     throw new NotFoundError(`${adapter.binary} could not be started (${(e as Error).message}); mission ${handle} was ended`, `reinstall it: ${adapter.installHint}`);
   }
+  rmSync(personaFile, { force: true }); // read by the assistant at its start; nothing needs it now
   // /dismiss inside the assistant may have ended it already; that is fine.
   await endMission(asMission, { id: handle, summary: `${adapter.binary} exited with code ${exitCode}` }).catch(() => undefined);
   return { plan, exitCode, task };
@@ -108,6 +106,23 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
 async function readyHandoffs(snap: Snapshot, role: string): Promise<Task[]> {
   const ready = (await snap.taskSummaries()).filter((t) => t.status === "READY" && t.role === role).slice(0, 10);
   return (await Promise.all(ready.map((t) => snap.get("tasks", t.number)))).filter((t): t is Task => t !== null);
+}
+
+/**
+ * Writes a rendered persona file into `<commondir>/pantheon/personas/` (never the working tree)
+ * and returns its path. Files do not pile up there: summon removes its own when the assistant
+ * exits, a dry run rewrites one file per role, and files of missions this snapshot knows ENDED
+ * (a summon that was killed) are swept. A mission the snapshot does not know may be another
+ * summon's that started a moment ago: its file is left alone.
+ */
+function writePersonaFile(commonDir: string, name: string, text: string, missions: readonly Mission[]): string {
+  const dir = join(commonDir, "pantheon", "personas");
+  mkdirSync(dir, { recursive: true });
+  const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => `${missionHandle(m).replace(":", "-")}.md`));
+  for (const f of readdirSync(dir)) if (ended.has(f)) rmSync(join(dir, f), { force: true });
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
 }
 
 function safeConfig(read: () => string | undefined): string | undefined {
@@ -121,8 +136,7 @@ function safeConfig(read: () => string | undefined): string | undefined {
 /** The plan without side effects: a preview mission, the persona file in a temporary folder. */
 async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
   const missions = await snap.all("missions");
-  const theme = await loadTheme(ctx, project.customization.personasTheme);
-  const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || pickPersonaName(theme.roles[input.role], missions) || "Persona";
+  const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || (await defaultPersonaName(ctx, snap, input.role, missions)).name || "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
   const mission: Mission = {
@@ -132,8 +146,7 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
   const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
-  const personaFile = join(mkdtempSync(join(tmpdir(), "pantheon-summon-")), `${input.role}.md`);
-  writeFileSync(personaFile, text);
+  const personaFile = writePersonaFile((await ctx.store()).commonDir, `dry-run-${input.role}.md`, text, missions);
   const kickoff = kickoffText(mission, task);
   const store = await ctx.store();
   const cwd = store.root ?? ctx.cwd;

@@ -1,10 +1,10 @@
 import { InvalidTransitionError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
 import { taskId } from "../domain/ids.js";
-import { allowedActions, applyTaskEvent, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
+import { allowedActions, applyTaskEvent, isNoChange, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { TaskStatus } from "../domain/task-status.js";
-import type { Snapshot, Tx } from "../store/store.js";
+import type { MutationResult, Snapshot, Tx } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import type { Refs } from "../domain/refs.js";
@@ -21,6 +21,8 @@ export interface TransitionResult {
   actor: Actor;
   /** Other records the same commit changed (a review requested or withdrawn...), as ids. */
   changed: string[];
+  /** The table's no-op (UNDERWAY → UNDERWAY by its claimant): nothing written, no commit. */
+  unchanged: boolean;
 }
 
 /** The facts the state table's guards need, read with one path read per dependency. */
@@ -43,7 +45,7 @@ interface Options {
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
 async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, actor: Actor) => TaskEvent): Promise<TransitionResult> {
   const store = await ctx.store();
-  const { result } = await store.mutate(async (tx: Tx) => {
+  const { result } = await store.mutate(async (tx: Tx): Promise<MutationResult<TransitionResult>> => {
     const actor = await resolveActor(ctx, tx);
     const before = await findTask(tx, o.id, ctx);
     const event = pick(before, actor);
@@ -51,10 +53,15 @@ async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, 
     const at = isoNow(ctx);
     const note = o.notes !== undefined ? { id: ctx.ids.noteId(), text: o.notes } : undefined;
     const task = applyTaskEvent(before, event, facts, at, note);
+    const unchanged = isNoChange(before, event);
+    if (unchanged) {
+      if (note?.text.trim()) ctx.warn(`the note was not recorded (nothing else changed): pantheon task note ${taskId(before)} "..."`);
+      return { result: { task, refs, previous: before.status, event, actor, changed: [], unchanged }, commit: commitInfo(op, `task ${taskId(task)}`, actor) };
+    }
     tx.put("tasks", task);
     const changed = await applyTaskSideEffects(ctx, tx, { before, after: task, event, actor, at, noReview: o.noReview ?? false });
     return {
-      result: { task, refs, previous: before.status, event, actor, changed },
+      result: { task, refs, previous: before.status, event, actor, changed, unchanged },
       commit: commitInfo(op, `task ${taskId(task)}`, actor),
     };
   });

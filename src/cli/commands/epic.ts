@@ -46,7 +46,7 @@ export function registerEpicCommands(program: Command, app: App): void {
           if (data.aborted) lines.push(s.paint.dim(`aborted: ${escapeText(data.aborted)}`));
           if (data.description) lines.push(escapeText(data.description));
           lines.push(`${bar(data.progress.percent / 100, 30, s)} ${data.progress.complete}/${data.progress.total} ${data.progress.percent}%`, "");
-          lines.push(taskTable(data.tasks, s));
+          lines.push(taskTable(data.tasks, s, `No tasks linked yet: pantheon epic link ${data.id} TASK...`));
           return lines.join("\n");
         });
       })),

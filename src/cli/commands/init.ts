@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { defaultSettings, settingsFromConfig, type ProjectSettings } from "../../domain/project-config.js";
 import { escapeText } from "../../render/escape.js";
+import { changeLine } from "../../render/config-view.js";
 import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
@@ -25,8 +26,8 @@ function hookCommand(): string[] {
   return [process.execPath, process.argv[1] ?? "pantheon"];
 }
 
-/** Reads and validates --config before anything is written: a refused init writes nothing. */
-async function settingsFromFile(app: App, file: string, defaults: ProjectSettings): Promise<ProjectSettings> {
+/** Reads --config (validated by settingsFromConfig before anything is written: a refused init writes nothing). */
+async function configFromFile(app: App, file: string): Promise<unknown> {
   const path = resolve(app.io.cwd, file);
   let text: string;
   try {
@@ -34,7 +35,7 @@ async function settingsFromFile(app: App, file: string, defaults: ProjectSetting
   } catch {
     throw new UsageError(`Cannot read config file ${file}`, "pantheon init --config pantheon.yaml (see docs/cli.md for its keys)");
   }
-  return settingsFromConfig(await parseYamlFile(text, file, "check the file's indentation and quoting"), defaults, file);
+  return parseYamlFile(text, file, "check the file's indentation and quoting");
 }
 
 /** `.pantheon/ (11 files), .claude/ (3), AGENTS.md`: one line however many files. */
@@ -58,7 +59,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .description("Set up Pantheon in this repository: the state ref and the .pantheon/ folder")
       .option("--config <file>", "answers from a YAML file (project, features, customization, roles, assistant, worktree)")
       .option("--yes", "accept the defaults without asking")
-      .option("--force", "rewrite the files Pantheon owns")
+      .option("--force", "rewrite the files Pantheon wrote (marked pantheon:generated); never a file of yours")
       .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
       .action(run(app, async (o: InitOptions) => {
@@ -66,7 +67,10 @@ export function registerInitCommand(program: Command, app: App): void {
         const root = (await ctx.store()).root;
         const defaults = defaultSettings(defaultProjectName(root, ctx.cwd), detectProjectType(root));
         let settings: ProjectSettings;
-        if (o.config !== undefined) settings = await settingsFromFile(app, o.config, defaults);
+        const fromFile = o.config !== undefined ? await configFromFile(app, o.config) : undefined;
+        // On a project already set up, the file's keys are laid over the current settings.
+        const apply = o.config !== undefined ? (current: ProjectSettings) => settingsFromConfig(fromFile, current, o.config!) : undefined;
+        if (apply) settings = apply(defaults);
         else if (o.yes || (await (await ctx.store()).exists())) settings = defaults; // re-running: the answers are on the ref already
         else if (isInteractive(app.io)) {
           const { askProjectSettings } = await import("../init-wizard.js");
@@ -78,8 +82,8 @@ export function registerInitCommand(program: Command, app: App): void {
           );
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
-        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null };
+        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }) });
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -87,7 +91,10 @@ export function registerInitCommand(program: Command, app: App): void {
               ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
               : r.stateCreated
                 ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
-                : check(s, `Pantheon is already set up for "${name}"; added what was missing`),
+                : o.config === undefined
+                  ? check(s, `Pantheon is already set up for "${name}"; added what was missing`)
+                  : check(s, `Pantheon is already set up for "${name}"; ${r.changes.length === 0 ? `${escapeText(o.config)} changes no setting` : `applied ${escapeText(o.config)}:`}`),
+            ...r.changes.map((c) => `  ${changeLine(c)}`),
           ];
           const files = (list: string[]) => list.filter((f) => !f.endsWith("/"));
           // A folder is worth naming only when nothing inside it is named (an empty planning/).
@@ -97,16 +104,28 @@ export function registerInitCommand(program: Command, app: App): void {
             const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
             lines.push(label === "kept" ? s.paint.dim(text) : text);
           }
+          for (const f of r.files.leftAlone) lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
           const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
           if (r.refspecAdded) lines.push(`  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`);
           if (r.hook?.result === "manual") {
             lines.push(`  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`, `    ${r.hook.line}`);
           } else if (r.hook) lines.push(`  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
-          lines.push("Next: pantheon mission start --role engineer, then pantheon task create --title ... --role engineer");
+          // The first day only: a re-run is about files and settings.
+          if (r.stateCreated || r.adopted) {
+            const role = r.project.roles.includes("engineer") ? "engineer" : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");
+            lines.push(
+              "",
+              "Next:",
+              `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
+              `  pantheon task create --title "..." --role ${role}`,
+              "  pantheon dashboard            who works on what, what is blocked, what waits for review",
+              "  pantheon sync                 share the state with teammates through your git remote",
+            );
+          }
           return lines.join("\n");
         });
       })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
+    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
   );
 }

@@ -79,8 +79,8 @@ export function registerMissionCommands(program: Command, app: App): void {
       .description("Show a mission and the tasks claimed under it")
       .action(run(app, async (id: string) => {
         const r = await showMission(app.context(), id);
-        const claims = r.claims.map((t) => taskSummaryView(t, emptyRefs()));
-        const completed = r.completed.map((t) => taskSummaryView(t, emptyRefs()));
+        const claims = r.claims.map((t) => taskSummaryView(t, r.refs));
+        const completed = r.completed.map((t) => taskSummaryView(t, r.refs));
         const data = { ...missionView(r.mission), claims, completed, commits: r.commits };
         return view("mission", data, (s) => {
           const parts = [missionDetailText(data, s)];

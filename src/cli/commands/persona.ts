@@ -26,6 +26,7 @@ export function registerPersonaCommands(program: Command, app: App): void {
             [{ header: "NAME" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ACTIVE", color: (v) => (v ? s.paint.green : undefined) }, { header: "BIO", flex: true }],
             data.map((d) => [d.name, d.role, String(d.missions), d.activeMission ?? "", d.bio]),
             s,
+            "No persona names: pantheon persona add NAME --role ROLE",
           ),
         );
       })),
@@ -67,13 +68,12 @@ export function registerPersonaQuestionCommands(persona: Command, app: App): voi
       .action(run(app, async () => {
         const data = await personaActivity(app.context());
         return view("activity", data, (s) =>
-          data.length === 0
-            ? s.paint.dim("No activity yet.")
-            : table(
-                [{ header: "PERSONA" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ENDED" }, { header: "TASKS COMPLETED" }],
-                data.map((d) => [d.persona, d.role, String(d.missions), String(d.completedMissions), String(d.tasksCompleted)]),
-                s,
-              ));
+          table(
+            [{ header: "PERSONA" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ENDED" }, { header: "TASKS COMPLETED" }],
+            data.map((d) => [d.persona, d.role, String(d.missions), String(d.completedMissions), String(d.tasksCompleted)]),
+            s,
+            "No activity yet: missions and completed tasks show here",
+          ));
       })),
     ["pantheon persona activity --json"],
   );

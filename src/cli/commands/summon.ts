@@ -50,7 +50,7 @@ export function registerSummonCommand(program: Command, app: App): void {
       .command("summon [role]")
       .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
       .option("--force", FORCE_RENUMBERED)
-      .option("--persona <name>", "the persona's name (default: the least-used free name of the theme)")
+      .option("--persona <name>", "the persona's name (default: the least-used free name of the theme; the role's own with features.daemon_naming off)")
       .option("--task <id>", "claim this task (or resume its claim) for the mission")
       .option("--objective <text>", "what this session is for")
       .option("--assistant <name>", "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)")
@@ -70,7 +70,7 @@ export function registerSummonCommand(program: Command, app: App): void {
             ? [
                 check(s, `Dry run: would start ${r.plan.assistant} as ${m.persona} (${m.role}); nothing was recorded`),
                 `  cwd:      ${r.plan.cwd}`,
-                `  persona:  ${r.plan.personaFile} (from ${r.plan.template})`,
+                `  persona:  ${r.plan.personaFile} (from ${r.plan.template}; the next dry run of ${m.role} rewrites it)`,
                 `  argv:     ${JSON.stringify([r.plan.launch.command, ...r.plan.launch.args])}`,
                 `  env:      ${Object.entries(r.plan.launch.env).map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`).join(" ")}`,
               ].join("\n")

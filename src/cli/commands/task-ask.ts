@@ -47,7 +47,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .action(run(app, async () => {
         const r = await listBlocked(app.context());
         const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-        return view("tasks", data, (s) => (data.length === 0 ? s.paint.dim("Nothing is blocked.") : taskTable(data, s)));
+        return view("tasks", data, (s) => taskTable(data, s, "Nothing is blocked."));
       })),
     ["pantheon task blocked"],
   );
@@ -60,7 +60,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .action(run(app, async (words: string[], o: { limit?: number }) => {
         const r = await search(app.context(), { words: words.join(" "), ...(o.limit !== undefined && { limit: o.limit }) });
         const data = r.tasks.map((t, i) => ({ ...taskSummaryView(t, r.refs), score: Math.round(r.scores[i]! * 1000) / 1000 }));
-        return view("tasks", data, (s) => (data.length === 0 ? s.paint.dim("No task matches.") : taskTable(data, s)));
+        return view("tasks", data, (s) => taskTable(data, s, "No task matches."));
       })),
     ["pantheon task search login token", "pantheon task search \"rate limit\" --json"],
   );
@@ -84,7 +84,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .action(run(app, async () => {
         const r = await myTasks(app.context());
         const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-        return view("tasks", data, (s) => (data.length === 0 ? s.paint.dim(`${r.persona} holds no task: pantheon task next`) : taskTable(data, s)));
+        return view("tasks", data, (s) => taskTable(data, s, `${r.persona} holds no task: pantheon task next`));
       })),
     ["pantheon --mission MSN-0003 task mine"],
   );

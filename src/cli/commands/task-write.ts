@@ -15,9 +15,11 @@ import { check, view, type View } from "../view.js";
 export function transitionView(r: TransitionResult, verb: string): View {
   const data = taskSummaryView(r.task, r.refs);
   return view("task", data, (s) => {
+    if (r.unchanged) return check(s, `${taskLabel(data)} is already ${r.task.status}: nothing to change`);
     const lines = [check(s, `${verb} ${taskLabel(data)}`)];
     if (r.previous !== r.task.status) lines.push(`  ${r.previous} → ${r.task.status}`);
     if (data.waitingOnReview.length > 0 && r.event === "claim") lines.push(`  note: ${data.waitingOnReview.join(", ")} still in review`);
+    if (r.event === "handoff" && data.blockedBy.length > 0) lines.push(`  note: still blocked by ${data.blockedBy.join(", ")}: READY, but no one can claim it until ${data.blockedBy.length === 1 ? "that is" : "those are"} done (pantheon task prereqs ${data.id})`);
     for (const c of r.changed) lines.push(`  also: ${c}`);
     return lines.join("\n");
   }, r.changed.length > 0 ? r.changed.map((id) => ({ id })) : undefined);

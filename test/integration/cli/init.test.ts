@@ -68,9 +68,9 @@ describe("init --config stores a valid config camelCase", () => {
         '  description: "Mount \\"Olympus\\" — home of the gods"',
         "features:",
         "  pm_system: true",
-        "  session_tracking: false",
+        "  session_tracking: true",
         "  commit_guidelines: false",
-        "  daemon_naming: true",
+        "  daemon_naming: false",
         "customization:",
         "  personas_theme: mythology",
         "  variables:",
@@ -92,7 +92,7 @@ describe("init --config stores a valid config camelCase", () => {
       name: "Olympus",
       type: "rust",
       description: 'Mount "Olympus" — home of the gods',
-      features: { pmSystem: true, sessionTracking: false, commitGuidelines: false, daemonNaming: true },
+      features: { pmSystem: true, sessionTracking: true, commitGuidelines: false, daemonNaming: false },
       customization: { personasTheme: "mythology", variables: { team_size: "7", motto: "build well" } },
       roles: ["engineer", "tester", "architect"],
       assistant: "claude",
@@ -162,15 +162,22 @@ describe("re-running init", () => {
     expect(stateRef(dir)).toBe(ref);
   });
 
-  it("a different --config on re-run leaves the stored project alone", async () => {
+  it("a different --config on re-run applies the file's keys as one commit and says which; the same file again changes nothing", async () => {
     const dir = makeRepo();
     const p = project(dir);
     await p.ok(["init", "--yes"]);
+    await p.ok(["config", "set", "customization.variables.team", "Core"]);
     const ref = stateRef(dir);
-    const before = readStateFile(dir, "project.json");
-    await p.ok(["init", "--config", configFile("project:\n  name: Other\n  type: python\n")]);
-    expect(stateRef(dir)).toBe(ref);
-    expect(readStateFile(dir, "project.json")).toBe(before);
+    const file = configFile("project:\n  name: Other\n  type: python\n");
+    const r = await p.ok(["init", "--config", file]);
+    expect(r.stdout).toMatch(/^✓ Pantheon is already set up for "Other"; applied .*pantheon\.yaml:\n {2}project\.name: \S+ → Other\n {2}project\.type: other → python\n/);
+    expect(git(dir, "rev-list", "--count", `${ref}..refs/coordination/main`).trim(), "one commit").toBe("1");
+    const stored = JSON.parse(readStateFile(dir, "project.json"));
+    expect(stored).toMatchObject({ name: "Other", type: "python", customization: { personasTheme: "mythology", variables: { team: "Core" } } });
+    const after = stateRef(dir);
+    const again = await p.ok(["init", "--config", file]);
+    expect(again.stdout).toMatch(/pantheon\.yaml changes no setting/);
+    expect(stateRef(dir), "nothing to apply: no commit").toBe(after);
   });
 
   it("init leaves the index, HEAD and tracked files alone", async () => {

@@ -181,9 +181,12 @@ describe("human output", () => {
     await p.ok(["task", "create", "--title", "Build", "--role", "tester"]);
     const plain = await p.ok(["task", "list"]);
     const rows = plain.stdout.trimEnd().split("\n");
-    expect(rows).toHaveLength(2);
-    expect(rows[0]!.split("\t")[0]).toBe("ENG-M-0001");
-    expect(rows[1]!.split("\t")[0]).toBe("TST-M-0002");
+    expect(rows, "a header row, then the tasks").toHaveLength(3);
+    expect(rows[0]!.split("\t")).toEqual(["ID", "STATUS", "TITLE", "CLAIMED BY", "BLOCKED BY"]);
+    expect(rows[1]!.split("\t")[0]).toBe("ENG-M-0001");
+    expect(rows[2]!.split("\t")[0]).toBe("TST-M-0002");
+    const bare = (await p.ok(["--no-headers", "task", "list"])).stdout.trimEnd().split("\n");
+    expect(bare, "--no-headers drops it").toEqual(rows.slice(1));
     const table = await p.ok(["task", "list"], { tty: true });
     expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS/);
     expect(table.stdout).not.toContain("\t");

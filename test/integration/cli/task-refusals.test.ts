@@ -73,7 +73,7 @@ const updateCases: Refusal[] = [
   { name: "update --status REVIEW of a TODO task", state: "TODO", argv: ["task", "update", "1", "--status", "REVIEW"], who: "Director", says: [/TODO/] },
   { name: "update --status UNDERWAY by the Director (no mission)", state: "TODO", argv: ["task", "update", "1", "--status", "UNDERWAY"], who: "Director", says: [/mission/i] },
   { name: "update --status UNDERWAY of a task another persona holds", state: "REVIEW", actor: DAEDALUS, argv: ["task", "update", "1", "--status", "UNDERWAY"], who: "Daedalus", says: [/Hephaestus/] },
-  { name: "update --status UNDERWAY of an UNDERWAY task", state: "UNDERWAY", actor: HEPH, argv: ["task", "update", "1", "--status", "UNDERWAY"], who: "Hephaestus", says: [/UNDERWAY/] },
+  { name: "update --status UNDERWAY of an UNDERWAY task another persona holds", state: "UNDERWAY", actor: DAEDALUS, argv: ["task", "update", "1", "--status", "UNDERWAY"], who: "Daedalus", says: [/Hephaestus/] },
   { name: "update --status BLOCKED by a non-owner", state: "UNDERWAY", actor: DAEDALUS, argv: ["task", "update", "1", "--status", "BLOCKED", "--notes", "x"], who: "Daedalus", says: [/Hephaestus/] },
   { name: "update --status TODO of a claimed BLOCKED task (Director)", state: "BLOCKED", argv: ["task", "update", "1", "--status", "TODO"], who: "Director", says: [/claimed by Hephaestus/] },
   { name: "update --status TODO of a claimed BLOCKED task (its claimant)", state: "BLOCKED", actor: HEPH, argv: ["task", "update", "1", "--status", "TODO"], who: "Hephaestus", says: [/claimed by Hephaestus/] },

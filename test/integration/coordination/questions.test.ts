@@ -89,8 +89,9 @@ describe("task report, blocked, search, prereqs", () => {
     expect(ids(await p.json<any[]>(["task", "search", "redis", "pool"], "tasks"))).toEqual(["ENG-M-0001"]);
     expect(ids(await p.json<any[]>(["task", "search", "red", "--limit", "1"], "tasks"))).toEqual(["OPR-M-0002"]);
     expect(await p.json<any[]>(["task", "search", "redis", "kafka"], "tasks")).toEqual([]);
-    const none = await p.ok(["task", "search", "kafka"]);
+    const none = await p.ok(["task", "search", "kafka"], { tty: true });
     expect(none.stdout).toContain("No task matches");
+    expect((await p.ok(["task", "search", "kafka"])).stdout, "piped: the header row only").toBe("ID\tSTATUS\tTITLE\tCLAIMED BY\tBLOCKED BY\n");
   });
 
   it("prereqs lists the unfinished chain in workable order with who holds each", async () => {

@@ -65,8 +65,9 @@ describe("reviews", () => {
     expect((await p.json<any[]>(["review", "list", "--status", "APPROVED"], "reviews")).map((r) => r.id)).toEqual(["RVW-001"]);
     expect((await p.json<any[]>(["review", "list", "--status", "approved", "--status", "pending"], "reviews")).map((r) => r.id)).toEqual(["RVW-001", "RVW-002"]);
     const piped = await p.ok(["review", "list"]);
-    expect(piped.stdout.trimEnd().split("\n")).toHaveLength(2);
-    expect(piped.stdout.split("\n")[0]!.split("\t")[0]).toBe("RVW-001");
+    expect(piped.stdout.trimEnd().split("\n")).toHaveLength(3);
+    expect(piped.stdout.split("\n")[0]!.split("\t")[0]).toBe("ID");
+    expect(piped.stdout.split("\n")[1]!.split("\t")[0]).toBe("RVW-001");
   });
 
   it("approve completes a task in REVIEW in the same commit (completedBy = the claimant)", async () => {

@@ -23,7 +23,8 @@ function facts(actor: Actor, over: Partial<TransitionFacts> = {}): TransitionFac
 const ALLOWED_FROM: Record<TaskEvent, TaskStatus[]> = {
   claim: ["TODO", "READY"],
   resume: [], // needs the claim's mission ENDED: covered below
-  start: ["TODO", "READY", "BLOCKED", "REVIEW"],
+  start: ["TODO", "READY", "BLOCKED", "REVIEW", "UNDERWAY"], // from UNDERWAY: the claimant's no-op
+
   submit: ["UNDERWAY"],
   block: ["TODO", "READY", "UNDERWAY", "REVIEW"],
   unblock: [], // only an unclaimed BLOCKED task: covered below
@@ -55,11 +56,25 @@ describe("task state table: every (state, event) pair for the claimant", () => {
           return;
         }
         const next = run();
+        if (event === "start" && status === "UNDERWAY") {
+          expect(next, "no change at all: not even updatedAt or the note").toBe(task);
+          return;
+        }
         expect(next.status).toBe(TARGET[event] === "same" ? status : TARGET[event]);
         expect(next.updatedAt).toBe(AT);
       });
     }
   }
+});
+
+describe("update --status UNDERWAY on an UNDERWAY task (DESIGN §1.4 no-op row)", () => {
+  it("is refused to anyone but the claimant, and is not offered in allowedActions", () => {
+    const task = taskIn("UNDERWAY");
+    const daedalus = personaActor("Daedalus", aMission({ persona: "Daedalus", number: 4 }));
+    expect(() => applyTaskEvent(task, "start", facts(daedalus), AT)).toThrow(/claimed by Hephaestus/);
+    expect(() => applyTaskEvent(task, "start", facts(DIRECTOR), AT)).toThrow(InvalidTransitionError);
+    expect(allowedActions(task, facts(heph))).not.toContain("update --status UNDERWAY");
+  });
 });
 
 describe("claim guard", () => {
