@@ -1,8 +1,11 @@
 import { missionHandle, missionId } from "../domain/ids.js";
+import { emptyRefs } from "../domain/refs.js";
 import type { Mission } from "../domain/schemas/mission.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 import { table } from "./table.js";
+import { taskSummaryView, type TaskSummaryView } from "./task-view.js";
 
 export interface MissionView {
   id: string;
@@ -81,4 +84,26 @@ export function missionDetailText(m: MissionView, style: Style): string {
   if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${m.worktree.base.slice(0, 12)})`));
   if (m.summary) lines.push(field("summary", escapeText(m.summary)));
   return lines.join("\n");
+}
+
+export type MissionEndView = MissionView & { removedWorktree: string | null };
+
+/** `mission end`: the mission, and the worktree removed with it (its released claims go under `changed`). */
+export function missionEndView(r: { mission: Mission; removedWorktree: string | null }): MissionEndView {
+  return { ...missionView(r.mission), removedWorktree: r.removedWorktree };
+}
+
+export interface MissionCommit {
+  oid: string;
+  date: string;
+  author: string;
+  summary: string;
+}
+
+export type MissionDetailView = MissionView & { claims: TaskSummaryView[]; completed: TaskSummaryView[]; commits: MissionCommit[] };
+
+/** `mission show`: the mission, its live claims, what it completed and the code commits naming it. */
+export function missionDetailView(r: { mission: Mission; claims: readonly TaskSummary[]; completed: readonly TaskSummary[]; commits: MissionCommit[] }): MissionDetailView {
+  const summary = (t: TaskSummary) => taskSummaryView(t, emptyRefs());
+  return { ...missionView(r.mission), claims: r.claims.map(summary), completed: r.completed.map(summary), commits: r.commits };
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { missionHandle, taskId } from "../../domain/ids.js";
 import { parseRole } from "../../domain/roles.js";
-import { missionDetailText, missionLabel, missionTable, missionView } from "../../render/mission-view.js";
+import { missionDetailText, missionDetailView, missionEndView, missionLabel, missionTable, missionView } from "../../render/mission-view.js";
 import { emptyRefs } from "../../domain/refs.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskTable } from "../../render/task-text.js";
@@ -45,7 +45,7 @@ export function registerMissionCommands(program: Command, app: App): void {
       .option("--remove-worktree", "also remove its worktree and branch, when no work would be lost (works on an ENDED mission too)")
       .action(run(app, async (id: string | undefined, o: { summary?: string; release?: boolean; removeWorktree?: boolean }) => {
         const r = await endMissionAndWorktree(app.context(), { id, summary: o.summary, release: o.release, removeWorktree: Boolean(o.removeWorktree) });
-        const data = { ...missionView(r.mission), removedWorktree: r.removedWorktree };
+        const data = missionEndView(r);
         return view("mission", data, (s) =>
           [
             check(s, `Ended ${missionLabel(data)}${r.removedWorktree ? `; removed its worktree ${r.removedWorktree}` : ""}`),
@@ -75,9 +75,8 @@ export function registerMissionCommands(program: Command, app: App): void {
       .description("Show a mission and the tasks claimed under it")
       .action(run(app, async (id: string) => {
         const r = await showMission(app.context(), id);
-        const claims = r.claims.map((t) => taskSummaryView(t, emptyRefs()));
-        const completed = r.completed.map((t) => taskSummaryView(t, emptyRefs()));
-        const data = { ...missionView(r.mission), claims, completed, commits: r.commits };
+        const data = missionDetailView(r);
+        const { claims, completed } = data;
         return view("mission", data, (s) => {
           const parts = [missionDetailText(data, s)];
           if (claims.length > 0) parts.push("", s.paint.bold("Claims"), taskTable(claims, s));
