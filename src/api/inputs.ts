@@ -1,7 +1,7 @@
 import { UsageError } from "../errors.js";
 import type { Priority } from "../domain/priority.js";
 import type { ReviewStatus, ReviewType } from "../domain/review-values.js";
-import type { Role, ROLE_CODES, TaskRole } from "../domain/roles.js";
+import type { Role, TaskRole } from "../domain/roles.js";
 import type { TaskStatus } from "../domain/task-status.js";
 
 /**
@@ -11,7 +11,9 @@ import type { TaskStatus } from "../domain/task-status.js";
  */
 export type AnyCase<T extends string> = T | Lowercase<T> | Uppercase<T> | Capitalize<Lowercase<T>>;
 
-type RoleCode = (typeof ROLE_CODES)[TaskRole];
+/** The roles' three-letter codes (domain/roles.ts ROLE_CODES; a unit test keeps the two equal). */
+export const ROLE_CODE_INPUTS = ["ARC", "ENG", "TST", "DOC", "INS", "OPR"] as const;
+type RoleCode = (typeof ROLE_CODE_INPUTS)[number];
 
 export type PriorityInput = AnyCase<Priority> | AnyCase<"C" | "H" | "M" | "L">;
 export type RoleInput = AnyCase<Role> | AnyCase<RoleCode>;

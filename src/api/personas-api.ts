@@ -21,8 +21,8 @@ export interface PersonasApi {
 export function personasApi(contexts: ContextFactory): PersonasApi {
   return {
     list: async (o = {}) => (await listPersonas(contexts.for(o), { role: o.role === undefined ? undefined : parseRole(o.role, "role") })).map(personaEntryView),
-    suggest: (role, o) => suggestPersona(contexts.for(o), parseRole(role, "role")),
-    activity: (o) => personaActivity(contexts.for(o)),
+    suggest: async (role, o) => suggestPersona(contexts.for(o), parseRole(role, "role")),
+    activity: async (o) => personaActivity(contexts.for(o)),
     add: async (name, o) => personaView(await addPersona(contexts.for(o), defined({ name, role: parseRole(o.role, "role"), bio: o.bio }))),
   };
 }

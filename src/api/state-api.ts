@@ -33,6 +33,6 @@ export function stateApi(contexts: ContextFactory): StateApi {
     dashboard: async (o = {}) => dashboardView(await buildDashboard(contexts.for(o), defined({ epic: o.epic, role: o.role === undefined ? undefined : parseTaskRole(o.role, "role") }))),
     sync: sync as StateApi["sync"],
     log: async (o = {}) => (await readLog(contexts.for(o), defined({ limit: wholeNumber(o.limit, "limit", 1) }))).map(logEntryView),
-    doctor: (o = {}) => runDoctor(contexts.for(o), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) }),
+    doctor: async (o = {}) => runDoctor(contexts.for(o), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) }),
   };
 }

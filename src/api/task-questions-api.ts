@@ -80,7 +80,7 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
       const now = ctx.now();
       return r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
     },
-    report: (o) => reportTasks(contexts.for(o)),
+    report: async (o) => reportTasks(contexts.for(o)),
     async blocked(o) {
       const r = await listBlocked(contexts.for(o));
       return r.tasks.map((t) => taskSummaryView(t, r.refs));
