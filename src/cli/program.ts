@@ -24,6 +24,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
+  mcp: async () => (await import("./commands/mcp.js")).registerMcpCommand,
 };
 
 const VALUE_OPTIONS = new Set(["-C", "--as", "--mission"]);

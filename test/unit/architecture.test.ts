@@ -43,7 +43,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 
 describe("architecture", () => {
   it("has source files in every layer it checks", () => {
-    expect(new Set(ALL.map((f) => f.layer))).toEqual(new Set(["cli", "api", "services", "domain", "store", "render", "errors", "assistants", "lazy-require", "random-bytes"]));
+    expect(new Set(ALL.map((f) => f.layer))).toEqual(new Set(["cli", "api", "mcp", "services", "domain", "store", "render", "errors", "assistants", "lazy-require", "random-bytes"]));
   });
 
   it.each(ALL)("$file imports only from the layers below it", ({ file, layer, imports: specs }) => {
@@ -82,10 +82,17 @@ describe("architecture", () => {
     }
   });
 
+  it("the MCP server (and its SDK) is reached only by a dynamic import", () => {
+    for (const f of ALL.filter((x) => x.layer !== "mcp")) {
+      const text = readFileSync(join(SRC, f.file), "utf8");
+      expect(text, f.file).not.toMatch(/^import(?!\s+type)[^;]*from\s+["'][^"']*\/mcp\/[^"']*["']/m);
+    }
+  });
+
   it("heavy modules are loaded lazily (dynamic import only)", () => {
     for (const f of ALL) {
       const text = readFileSync(join(SRC, f.file), "utf8");
-      expect(text, f.file).not.toMatch(/^import(?!\s+type)[^;]*from\s+["'](isomorphic-git|yaml|@inquirer\/prompts|@modelcontextprotocol\/[^"']*)["']/m);
+      expect(text, f.file).not.toMatch(/^import(?!\s+type)[^;]*from\s+["'](isomorphic-git|yaml|@inquirer\/prompts)["']/m);
     }
   });
 });
