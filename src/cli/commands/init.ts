@@ -11,6 +11,8 @@ import { adapterFor } from "../../assistants/registry.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
 import { loadYaml } from "../../services/yaml-module.js";
+import { registerMcp, type McpRegistration } from "../../services/register-mcp.js";
+import { ASSISTANT_NAMES } from "../../assistants/adapter.js";
 
 interface InitOptions {
   config?: string;
@@ -18,6 +20,7 @@ interface InitOptions {
   force?: boolean;
   assistant?: string[];
   hooks?: boolean;
+  mcp?: boolean;
 }
 
 /** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
@@ -58,6 +61,17 @@ function groupPaths(paths: string[]): string {
   return [...groups].map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top)).join(", ");
 }
 
+/** `mcp     claude .mcp.json (created), ...`, then what to add by hand where merging was not safe. */
+function mcpLines(mcp: McpRegistration[]): string[] {
+  if (mcp.length === 0) return [];
+  const lines = [`  ${"mcp".padEnd(7)} ${mcp.map((m) => `${m.assistant} ${m.path} (${m.action})`).join(", ")}`];
+  for (const m of mcp) {
+    if (m.note) lines.push(`  ${m.assistant}: ${escapeText(m.note)}`);
+    if (m.add && m.action !== "existing") lines.push(...m.add.trimEnd().split("\n").map((l) => `      ${escapeText(l)}`));
+  }
+  return lines;
+}
+
 export function registerInitCommand(program: Command, app: App): void {
   examples(
     program
@@ -68,6 +82,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--force", "rewrite the files Pantheon owns")
       .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
+      .option("--mcp", "register `pantheon mcp` in each assistant's project MCP configuration (merged only when safe)")
       .action(run(app, async (o: InitOptions) => {
         const ctx = app.context();
         const root = (await ctx.store()).root;
@@ -86,7 +101,8 @@ export function registerInitCommand(program: Command, app: App): void {
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
         const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook };
+        const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook, mcp };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -104,13 +120,15 @@ export function registerInitCommand(program: Command, app: App): void {
             const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
             lines.push(label === "kept" ? s.paint.dim(text) : text);
           }
-          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
+          lines.push(...mcpLines(mcp));
+          const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
+          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
           if (r.hook) lines.push(`  ${r.hook} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
           lines.push("Next: pantheon mission start --role engineer, then pantheon task create --title ... --role engineer");
           return lines.join("\n");
         });
       })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml"],
+    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --mcp --assistant claude"],
   );
 }
