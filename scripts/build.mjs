@@ -112,6 +112,20 @@ await build({
   logLevel: "warning",
 });
 emitTypes(next);
+// Shell completion's id lookup: the launcher runs this alone for `pantheon __complete`, so a
+// TAB costs about one node start (it reads the read cache, never commander, zod or git objects).
+await build({
+  entryPoints: ["src/cli/complete-fast.ts"],
+  outfile: `${next}/complete.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  minify: !process.env.PANTHEON_NO_MINIFY,
+  legalComments: "none",
+  external: EXTERNAL,
+  logLevel: "warning",
+});
 copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);
 copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
 // dist/ is CommonJS: the launcher then starts without Node's ESM loader (~9 internal modules).

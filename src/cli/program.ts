@@ -25,6 +25,8 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
   mcp: async () => (await import("./commands/mcp.js")).registerMcpCommand,
+  completion: async () => (await import("./commands/completion.js")).registerCompletionCommand,
+  __complete: async () => (await import("./commands/completion.js")).registerCompleteCommand,
 };
 
 const VALUE_OPTIONS = new Set(["-C", "--as", "--mission"]);
