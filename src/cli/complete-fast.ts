@@ -5,7 +5,8 @@ import { applyJournal, readJournal } from "../store/cache-journal.js";
 import { REF } from "../store/layout.js";
 import { readRef } from "../store/ref-cas.js";
 import { discoverRepo } from "../store/repo.js";
-import { ID_KINDS, idCandidates, recordKind, type CandidateRow, type IdKind } from "./id-candidates.js";
+import type { TaskColumns } from "../domain/task-columns.js";
+import { ID_KINDS, idCandidates, recordKind, taskIdCandidates, type CandidateRow, type IdKind } from "./id-candidates.js";
 
 /**
  * Shell completion's id lookup without the CLI: the launcher runs this small bundle
@@ -37,6 +38,8 @@ export async function fastCandidates(argv: readonly string[], cwd: string, env: 
   const state = loadKind(commonDir, record);
   if (!state) return null;
   if (state.commit !== tip && applyJournal(state, record, readJournal(commonDir), tip) === null) return null;
+  const cols = (state.rows as { columns?: () => TaskColumns | null }).columns?.();
+  if (cols) return taskIdCandidates(kind as IdKind, cols, prefix);
   const rows: CandidateRow[] = [];
   for (const [, row] of state.rows) rows.push(row.value as CandidateRow);
   return idCandidates(kind as IdKind, rows, prefix);

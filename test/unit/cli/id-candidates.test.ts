@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { idCandidates } from "../../../src/cli/id-candidates.js";
+import { ID_KINDS, idCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
+import { PRIORITIES } from "../../../src/domain/priority.js";
+import { TASK_ROLES } from "../../../src/domain/roles.js";
+import type { TaskSummary } from "../../../src/domain/schemas/task.js";
+import { listColumns } from "../../../src/domain/task-columns.js";
+import { TASK_STATUSES } from "../../../src/domain/task-status.js";
 
 const tasks = [
   { number: 7, role: "engineer", priority: "HIGH", status: "TODO" },
@@ -31,5 +36,29 @@ describe("idCandidates", () => {
     expect(idCandidates("persona", missions, "he")).toEqual(["Hephaestus"]);
     expect(idCandidates("review-pending", [{ number: 1, status: "APPROVED" }, { number: 2, status: "PENDING" }], "")).toEqual(["RVW-002"]);
     expect(idCandidates("epic", [{ number: 1, priority: "HIGH" }], "EPC")).toEqual(["EPC-H-0001"]);
+  });
+
+  it("answers the same from the columns as from the rows (the fast path's way), for every kind and prefix", () => {
+    const rows: TaskSummary[] = Array.from({ length: 300 }, (_, i) => ({
+      number: i + 1 + (i > 150 ? 850 : 0),
+      title: `t${i}`,
+      role: TASK_ROLES[(i * 7) % TASK_ROLES.length]!,
+      priority: PRIORITIES[(i * 3) % PRIORITIES.length]!,
+      status: TASK_STATUSES[(i * 5) % TASK_STATUSES.length]!,
+      dependencies: [],
+      epic: null,
+      claimedBy: null,
+      mission: null,
+      completedBy: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      formerNumbers: [],
+    }));
+    const cols = listColumns(rows);
+    for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
+      for (const prefix of ["", "E", "eng", "ENG-H", "ENG-H-00", "TST-L-0", "9", "1", "0012", "DOC-M-0010", "X", "ENG-Q"]) {
+        expect(taskIdCandidates(kind, cols, prefix), `${kind} ${prefix}`).toEqual(idCandidates(kind, rows, prefix));
+      }
+    }
   });
 });
