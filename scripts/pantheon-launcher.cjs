@@ -29,9 +29,10 @@ const args = process.argv.slice(2);
 // Shell completion asks for ids on every TAB: complete.cjs answers from the read cache without
 // loading the CLI; when it cannot (no cache yet, the journal does not reach the ref), the CLI does.
 if (args[0] === "__complete" || (args[0] === "-C" && args[2] === "__complete")) {
+  // Answered: exit at once (as runCore does), not after V8's background compile jobs.
   require("./complete.cjs")
     .complete(args)
-    .then((done) => done || runCore(), runCore);
+    .then((done) => (done ? process.exit(0) : runCore()), runCore);
 } else {
   runCore();
 }

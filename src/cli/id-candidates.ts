@@ -83,11 +83,13 @@ export function taskIdCandidates(kind: IdKind, cols: TaskColumns, prefix: string
   );
   const out: string[] = [];
   const P = PRIORITIES.length;
-  for (let i = 0; i < cols.count; i++) {
-    if (!allowed[cols.status[i]!]) continue;
-    const head = heads[cols.role[i]! * P + cols.priority[i]!];
+  // Read once: patched columns are getters, and a getter per task per field cost ~25 ms at 10,000.
+  const { count, status, role, priority, number } = cols;
+  for (let i = 0; i < count; i++) {
+    if (!allowed[status[i]!]) continue;
+    const head = heads[role[i]! * P + priority[i]!];
     if (head == null) continue;
-    const n = cols.number[i]!;
+    const n = number[i]!;
     if (digits !== null) {
       if (String(n).startsWith(digits)) out.push(head + pad(n, 4));
     } else {
