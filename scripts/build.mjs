@@ -5,7 +5,7 @@
 // them. The build happens beside dist/ and is swapped in whole.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /**
@@ -39,6 +39,44 @@ const lazyBuiltins = {
   },
 };
 
+/** Stay in node_modules, required only by the commands that use them. */
+const EXTERNAL = ["isomorphic-git", "yaml", "@inquirer/prompts", "picocolors", "@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"];
+
+/** Newest modification time of the files the type declarations are made from. */
+function sourcesStamp() {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith(".ts")) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  walk("src");
+  for (const f of ["tsconfig.json", "tsconfig.api.json", "package-lock.json"]) newest = Math.max(newest, statSync(f).mtimeMs);
+  return String(newest);
+}
+
+/**
+ * The type declarations of pantheon/api (dist/types/, named by package.json "exports"), emitted
+ * by tsc without checking (`npm run typecheck` checks). Kept from the previous build when no
+ * source changed: emitting takes seconds and `npm test` builds every time.
+ */
+function emitTypes(next) {
+  const stamp = sourcesStamp();
+  if (existsSync("dist/types/.stamp") && readFileSync("dist/types/.stamp", "utf8") === stamp) {
+    cpSync("dist/types", `${next}/types`, { recursive: true });
+    return;
+  }
+  const tsc = "node_modules/typescript/bin/tsc";
+  if (!existsSync(tsc)) {
+    console.warn("pantheon build: typescript is not installed; pantheon/api is built without type declarations");
+    return;
+  }
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.api.json", "--noCheck", "--outDir", `${next}/types`], { stdio: "inherit" });
+  writeFileSync(`${next}/types/.stamp`, stamp);
+}
+
 const next = `dist.${process.pid}.tmp`;
 mkdirSync(next, { recursive: true });
 await build({
@@ -50,12 +88,42 @@ await build({
   target: "node20",
   minify: !process.env.PANTHEON_NO_MINIFY,
   legalComments: "none",
-  external: ["isomorphic-git", "yaml", "@inquirer/prompts", "picocolors"],
+  external: EXTERNAL,
   // import() of those becomes require(): Node 20.19+ requires ESM packages too.
   supported: { "dynamic-import": false },
   // import.meta is only read in the ESM sources (vitest); the bundle has __dirname.
   logOverride: { "empty-import-meta": "silent" },
   plugins: [lazyBuiltins],
+  logLevel: "warning",
+});
+// pantheon/api: the same services in a library bundle of its own (package.json "exports"),
+// unminified so that a user's stack traces read.
+await build({
+  entryPoints: ["src/api/index.ts"],
+  outfile: `${next}/api.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  external: EXTERNAL,
+  supported: { "dynamic-import": false },
+  logOverride: { "empty-import-meta": "silent" },
+  logLevel: "warning",
+});
+emitTypes(next);
+// Shell completion's id lookup: the launcher runs this alone for `pantheon __complete`, so a
+// TAB costs about one node start (it reads the read cache, never commander, zod or git objects).
+await build({
+  entryPoints: ["src/cli/complete-fast.ts"],
+  outfile: `${next}/complete.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  minify: !process.env.PANTHEON_NO_MINIFY,
+  legalComments: "none",
+  external: EXTERNAL,
   logLevel: "warning",
 });
 copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);

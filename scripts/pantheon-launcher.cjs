@@ -4,21 +4,35 @@
 // The flag on the first line: a CLI process is short, and a 16 MB young generation means no
 // scavenge at all while it loads the code and the read cache (GC was ~25% of a 10,000-task
 // read). It only takes effect at start-up, hence `env -S` rather than v8.setFlagsFromString.
-const { loadCore, saveCodeCache } = require("./core-loader.cjs");
 
-const { core, script, cacheFile, stale } = loadCore();
-if (stale) process.once("exit", () => saveCodeCache(script, cacheFile));
-const io = core.processIO();
-core.main(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code;
-    // Output that is not a terminal was written synchronously (core's fd writers), so nothing
-    // is left to drain: exiting now spares waiting for V8's background compile jobs (~3 ms).
-    // A terminal's streams are left to drain on their own.
-    if (!io.stdout.isTTY && !io.stderr.isTTY) process.exit(code);
-  },
-  (e) => {
-    process.stderr.write(`✗ ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+function runCore() {
+  const { loadCore, saveCodeCache } = require("./core-loader.cjs");
+  const { core, script, cacheFile, stale } = loadCore();
+  if (stale) process.once("exit", () => saveCodeCache(script, cacheFile));
+  const io = core.processIO();
+  core.main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+      // Output that is not a terminal was written synchronously (core's fd writers), so nothing
+      // is left to drain: exiting now spares waiting for V8's background compile jobs (~3 ms).
+      // A terminal's streams are left to drain on their own.
+      if (!io.stdout.isTTY && !io.stderr.isTTY) process.exit(code);
+    },
+    (e) => {
+      process.stderr.write(`✗ ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+const args = process.argv.slice(2);
+// Shell completion asks for ids on every TAB: complete.cjs answers from the read cache without
+// loading the CLI; when it cannot (no cache yet, the journal does not reach the ref), the CLI does.
+if (args[0] === "__complete" || (args[0] === "-C" && args[2] === "__complete")) {
+  // Answered: exit at once (as runCore does), not after V8's background compile jobs.
+  require("./complete.cjs")
+    .complete(args)
+    .then((done) => (done ? process.exit(0) : runCore()), runCore);
+} else {
+  runCore();
+}

@@ -8,7 +8,7 @@ import type { View } from "./view.js";
  * Wraps a command's action: applies the global flags, calls one service through `fn`, and
  * stores the View for main() to print. Commands never print or exit themselves.
  */
-export function run<A extends unknown[]>(app: App, fn: (...args: A) => Promise<View>) {
+export function run<A extends unknown[]>(app: App, fn: (...args: A) => Promise<View | undefined>) {
   return async (...args: unknown[]): Promise<void> => {
     const cmd = args.at(-1) as Command;
     app.configure(cmd);

@@ -25,6 +25,9 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
   config: async () => (await import("./commands/config.js")).registerConfigCommand,
+  mcp: async () => (await import("./commands/mcp.js")).registerMcpCommand,
+  completion: async () => (await import("./commands/completion.js")).registerCompletionCommand,
+  __complete: async () => (await import("./commands/completion.js")).registerCompleteCommand,
 };
 
 /** Global options that take a value: their value is never a command word. */

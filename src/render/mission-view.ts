@@ -1,8 +1,11 @@
 import { missionHandle, missionId } from "../domain/ids.js";
+import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Mission } from "../domain/schemas/mission.js";
+import type { TaskSummary } from "../domain/schemas/task.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 import { table } from "./table.js";
+import { taskSummaryView, type TaskSummaryView } from "./task-view.js";
 
 export interface MissionView {
   id: string;
@@ -81,4 +84,36 @@ export function missionDetailText(m: MissionView, style: Style): string {
   if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${m.worktree.base.slice(0, 12)})`));
   if (m.summary) lines.push(field("summary", escapeText(m.summary)));
   return lines.join("\n");
+}
+
+export type MissionEndView = MissionView & { removedWorktree: string | null; deletedBranch: string | null; keptFiles: Array<{ file: string; copy: string }> };
+
+/** What `mission end --remove-worktree` removed, deleted and kept. */
+interface RemovedWorktree {
+  removed: { path: string };
+  deletedBranch: string | null;
+  kept: Array<{ file: string; copy: string }>;
+}
+
+/** `mission end`: the mission, and the worktree removed with it (its released claims go under `changed`). */
+export function missionEndView(r: { mission: Mission; worktree: RemovedWorktree | null }): MissionEndView {
+  const w = r.worktree;
+  return { ...missionView(r.mission), removedWorktree: w?.removed.path ?? null, deletedBranch: w?.deletedBranch ?? null, keptFiles: w?.kept ?? [] };
+}
+
+export interface MissionCommit {
+  oid: string;
+  date: string;
+  author: string;
+  summary: string;
+}
+
+export type MissionDetailView = MissionView & { claims: TaskSummaryView[]; completed: TaskSummaryView[]; commits: MissionCommit[] };
+
+/** `mission show`: the mission, its live claims, what it completed and the code commits naming it. */
+export function missionDetailView(r: { mission: Mission; claims: readonly TaskSummary[]; completed: readonly TaskSummary[]; commits: MissionCommit[]; refs?: Refs }): MissionDetailView {
+  // The refs name the tasks' dependencies and epics by id (without them: `?-1`).
+  const refs = r.refs ?? emptyRefs();
+  const summary = (t: TaskSummary) => taskSummaryView(t, refs);
+  return { ...missionView(r.mission), claims: r.claims.map(summary), completed: r.completed.map(summary), commits: r.commits };
 }

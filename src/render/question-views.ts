@@ -33,3 +33,10 @@ export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], styl
   const rows = chain.map((t, i) => [String(i + 1), t.id, t.status, t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—", t.title]);
   return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true }], rows, style)}`;
 }
+
+export type SearchResultView = TaskSummaryView & { score: number };
+
+/** `task search`: a summary with its rank, rounded to three decimals. */
+export function searchResultView(task: TaskSummary, refs: Refs, score: number): SearchResultView {
+  return { ...taskSummaryView(task, refs), score: Math.round(score * 1000) / 1000 };
+}

@@ -31,7 +31,11 @@ const MAY_IMPORT: Record<string, string[]> = {
   store: ["store", "domain", "errors", "lazy-require", "random-bytes"],
   services: ["services", "domain", "errors", "store", "assistants", "lazy-require"],
   assistants: ["assistants", "domain", "errors"],
-  cli: ["cli", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
+  cli: ["cli", "api", "mcp", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
+  // pantheon/api: wiring like the CLI's (a concrete store per call), then services and views.
+  api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
+  // The MCP server is another face of the API: it sees nothing below it.
+  mcp: ["mcp", "api", "domain", "errors"],
   errors: [],
   "lazy-require": [],
   "random-bytes": ["lazy-require"],
@@ -39,7 +43,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 
 describe("architecture", () => {
   it("has source files in every layer it checks", () => {
-    expect(new Set(ALL.map((f) => f.layer))).toEqual(new Set(["cli", "services", "domain", "store", "render", "errors", "assistants", "lazy-require", "random-bytes"]));
+    expect(new Set(ALL.map((f) => f.layer))).toEqual(new Set(["cli", "api", "mcp", "services", "domain", "store", "render", "errors", "assistants", "lazy-require", "random-bytes"]));
   });
 
   it.each(ALL)("$file imports only from the layers below it", ({ file, layer, imports: specs }) => {
@@ -66,7 +70,22 @@ describe("architecture", () => {
       for (const spec of f.imports) {
         if (spec.startsWith("isomorphic-git")) expect(f.layer, f.file).toBe("store");
         if (/^(commander|@inquirer\/|picocolors)/.test(spec)) expect(f.layer, f.file).toBe("cli");
+        if (spec.startsWith("@modelcontextprotocol/")) expect(f.layer, f.file).toBe("mcp");
       }
+    }
+  });
+
+  it("the API (pantheon/api) never imports the CLI, commander, @inquirer or picocolors", () => {
+    // What a user imports as "pantheon/api": never the CLI's modules.
+    for (const f of ALL.filter((x) => x.layer === "api")) {
+      for (const spec of f.imports) expect(spec, f.file).not.toMatch(/(^|\/)cli\/|^(commander|@inquirer|picocolors)/);
+    }
+  });
+
+  it("the MCP server (and its SDK) is reached only by a dynamic import", () => {
+    for (const f of ALL.filter((x) => x.layer !== "mcp")) {
+      const text = readFileSync(join(SRC, f.file), "utf8");
+      expect(text, f.file).not.toMatch(/^import(?!\s+type)[^;]*from\s+["'][^"']*\/mcp\/[^"']*["']/m);
     }
   });
 

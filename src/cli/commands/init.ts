@@ -12,6 +12,8 @@ import { adapterFor } from "../../assistants/registry.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
 import { parseYamlFile } from "../../services/yaml-module.js";
+import { registerMcp, type McpRegistration } from "../../services/register-mcp.js";
+import { ASSISTANT_NAMES } from "../../assistants/adapter.js";
 
 interface InitOptions {
   config?: string;
@@ -19,6 +21,7 @@ interface InitOptions {
   force?: boolean;
   assistant?: string[];
   hooks?: boolean;
+  mcp?: boolean;
 }
 
 /** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
@@ -52,6 +55,17 @@ function groupPaths(paths: string[]): string {
   return [...groups].map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top)).join(", ");
 }
 
+/** `mcp     claude .mcp.json (created), ...`, then what to add by hand where merging was not safe. */
+function mcpLines(mcp: McpRegistration[]): string[] {
+  if (mcp.length === 0) return [];
+  const lines = [`  ${"mcp".padEnd(7)} ${mcp.map((m) => `${m.assistant} ${m.path} (${m.action})`).join(", ")}`];
+  for (const m of mcp) {
+    if (m.note) lines.push(`  ${m.assistant}: ${escapeText(m.note)}`);
+    if (m.add && m.action !== "existing") lines.push(...m.add.trimEnd().split("\n").map((l) => `      ${escapeText(l)}`));
+  }
+  return lines;
+}
+
 export function registerInitCommand(program: Command, app: App): void {
   examples(
     program
@@ -62,6 +76,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--force", "rewrite the files Pantheon wrote (marked pantheon:generated); never a file of yours")
       .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
+      .option("--mcp", "register `pantheon mcp` in each assistant's project MCP configuration (merged only when safe)")
       .action(run(app, async (o: InitOptions) => {
         const ctx = app.context();
         const root = (await ctx.store()).root;
@@ -83,7 +98,8 @@ export function registerInitCommand(program: Command, app: App): void {
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
         const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }) });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null };
+        const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null, mcp };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -105,7 +121,9 @@ export function registerInitCommand(program: Command, app: App): void {
             lines.push(label === "kept" ? s.paint.dim(text) : text);
           }
           for (const f of r.files.leftAlone) lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
-          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
+          lines.push(...mcpLines(mcp));
+          const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
+          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
           if (r.refspecAdded) lines.push(`  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`);
           if (r.hook?.result === "manual") {
@@ -126,6 +144,6 @@ export function registerInitCommand(program: Command, app: App): void {
           return lines.join("\n");
         });
       })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
+    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --mcp --assistant claude", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
   );
 }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { escapeText } from "../../render/escape.js";
 import { fitLine } from "../../render/fit-line.js";
+import { logEntryView } from "../../render/log-view.js";
 import { readLog } from "../../services/read-log.js";
 import type { App } from "../app.js";
 import { examples, intOption, run } from "../command-kit.js";
@@ -14,17 +15,7 @@ export function registerLogCommand(program: Command, app: App): void {
       .option("-n <count>", "how many (default 20)", intOption("-n", 1))
       .action(run(app, async (o: { n?: number }) => {
         const entries = await readLog(app.context(), { ...(o.n !== undefined && { limit: o.n }) });
-        const data = entries.map((e) => ({
-          commit: e.oid,
-          date: e.date,
-          author: e.author,
-          actor: e.trailers["Pantheon-Actor"]?.[0] ?? e.author,
-          op: e.trailers["Pantheon-Op"]?.[0] ?? null,
-          mission: e.trailers["Pantheon-Mission"]?.[0] ?? null,
-          records: e.trailers["Pantheon-Records"]?.[0] ?? "",
-          summary: e.summary,
-          merge: e.parents.length > 1,
-        }));
+        const data = entries.map(logEntryView);
         return view("log", data, (s) =>
           data.map((d) => fitLine(s, [{ text: d.commit.slice(0, 9), color: s.paint.yellow }, " ", { text: d.date.replace("T", " ").slice(0, 16), color: s.paint.dim }, " ", d.merge ? "(merge) " : "", escapeText(d.summary)])).join("\n"));
       })),

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { missionHandle, taskId } from "../../domain/ids.js";
 import { parseRole } from "../../domain/roles.js";
-import { missionDetailText, missionLabel, missionTable, missionView } from "../../render/mission-view.js";
+import { missionDetailText, missionDetailView, missionEndView, missionLabel, missionTable, missionView } from "../../render/mission-view.js";
 import { emptyRefs } from "../../domain/refs.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskTable } from "../../render/task-text.js";
@@ -47,7 +47,7 @@ export function registerMissionCommands(program: Command, app: App): void {
       .action(run(app, async (id: string | undefined, o: { summary?: string; release?: boolean; removeWorktree?: boolean }) => {
         const r = await endMissionAndWorktree(app.context(), { id, summary: o.summary, release: o.release, removeWorktree: Boolean(o.removeWorktree) });
         const w = r.worktree;
-        const data = { ...missionView(r.mission), removedWorktree: w?.removed.path ?? null, deletedBranch: w?.deletedBranch ?? null, keptFiles: w?.kept ?? [] };
+        const data = missionEndView(r);
         return view("mission", data, (s) =>
           [
             check(s, `Ended ${missionLabel(data)}${w ? `; removed its worktree ${escapeText(w.removed.path)}` : ""}`),
@@ -79,9 +79,8 @@ export function registerMissionCommands(program: Command, app: App): void {
       .description("Show a mission and the tasks claimed under it")
       .action(run(app, async (id: string) => {
         const r = await showMission(app.context(), id);
-        const claims = r.claims.map((t) => taskSummaryView(t, r.refs));
-        const completed = r.completed.map((t) => taskSummaryView(t, r.refs));
-        const data = { ...missionView(r.mission), claims, completed, commits: r.commits };
+        const data = missionDetailView(r);
+        const { claims, completed } = data;
         return view("mission", data, (s) => {
           const parts = [missionDetailText(data, s)];
           if (claims.length > 0) parts.push("", s.paint.bold("Claims"), taskTable(claims, s));

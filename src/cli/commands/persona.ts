@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { missionId } from "../../domain/ids.js";
 import { parseRole } from "../../domain/roles.js";
+import { personaEntryView, personaView } from "../../render/persona-view.js";
 import { table } from "../../render/table.js";
 import { listPersonas } from "../../services/list-personas.js";
 import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
@@ -20,7 +20,7 @@ export function registerPersonaCommands(program: Command, app: App): void {
       .option("--role <role>", "only this role")
       .action(run(app, async (o: { role?: string }) => {
         const entries = await listPersonas(app.context(), { role: o.role === undefined ? undefined : parseRole(o.role) });
-        const data = entries.map((e) => ({ name: e.name, role: e.role, source: e.source, bio: e.bio, missions: e.missions, activeMission: e.active ? missionId(e.active.number) : null }));
+        const data = entries.map(personaEntryView);
         return view("personas", data, (s) =>
           table(
             [{ header: "NAME" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ACTIVE", color: (v) => (v ? s.paint.green : undefined) }, { header: "BIO", flex: true }],
@@ -42,7 +42,7 @@ export function registerPersonaCommands(program: Command, app: App): void {
       .option("--bio <text>", "one sentence about it")
       .action(run(app, async (name: string, o: { role: string; bio?: string }) => {
         const p = await addPersona(app.context(), { name, role: parseRole(o.role), ...(o.bio !== undefined && { bio: o.bio }) });
-        const data = { name: p.name, role: p.role, bio: p.bio };
+        const data = personaView(p);
         return view("persona", data, (s) => check(s, `Added persona ${escapeText(p.name)} (${p.role})`));
       })),
     ['pantheon persona add Brigid --role engineer --bio "Celtic smith and poet"'],

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { UsageError } from "../../errors.js";
-import { REVIEW_STATUSES, REVIEW_TYPES } from "../../domain/constants.js";
-import type { Review } from "../../domain/schemas/review.js";
+import { REVIEW_TYPES } from "../../domain/constants.js";
+import { parseReviewStatus, parseReviewType } from "../../domain/review-values.js";
 import { reviewDetailText, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
@@ -10,20 +9,6 @@ import { createReview, listReviews, showReview } from "../../services/reviews.js
 import type { App } from "../app.js";
 import { collect, examples, list, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
-
-function parseReviewStatus(s: string): Review["status"] {
-  const v = s.trim().toUpperCase();
-  const found = REVIEW_STATUSES.find((x) => x === v);
-  if (!found) throw new UsageError(`Unknown review status "${s}"`, `statuses: ${REVIEW_STATUSES.join(", ")}`);
-  return found;
-}
-
-function parseReviewType(s: string): Review["type"] {
-  const v = s.trim().toLowerCase().replace(/-/g, "_");
-  const found = REVIEW_TYPES.find((x) => x === v);
-  if (!found) throw new UsageError(`Unknown review type "${s}"`, `types: ${REVIEW_TYPES.join(", ")}`);
-  return found;
-}
 
 function decisionView(r: DecisionResult, verb: string): View {
   const data = reviewView(r.review, r.refs);

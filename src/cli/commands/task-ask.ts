@@ -3,7 +3,7 @@ import { TASK_STATUSES } from "../../domain/task-status.js";
 import { parseTaskRole } from "../../domain/roles.js";
 import { escapeText } from "../../render/escape.js";
 import { bar, percent } from "../../render/bar.js";
-import { nextText, nextView, prereqText } from "../../render/question-views.js";
+import { nextText, nextView, prereqText, searchResultView } from "../../render/question-views.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskTable } from "../../render/task-text.js";
 import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../../services/ask-tasks.js";
@@ -59,7 +59,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .option("--limit <n>", "at most n results (default 20)", intOption("--limit", 1))
       .action(run(app, async (words: string[], o: { limit?: number }) => {
         const r = await search(app.context(), { words: words.join(" "), ...(o.limit !== undefined && { limit: o.limit }) });
-        const data = r.tasks.map((t, i) => ({ ...taskSummaryView(t, r.refs), score: Math.round(r.scores[i]! * 1000) / 1000 }));
+        const data = r.tasks.map((t, i) => searchResultView(t, r.refs, r.scores[i]!));
         return view("tasks", data, (s) => taskTable(data, s, "No task matches."));
       })),
     ["pantheon task search login token", "pantheon task search \"rate limit\" --json"],

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { taskId } from "../../domain/ids.js";
-import { taskSummaryView } from "../../render/task-view.js";
+import { linkedTaskView, planView, taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
 import { linkTasks, unlinkTasks } from "../../services/epics.js";
 
@@ -35,7 +35,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .action(run(app, async (id: string) => {
         const { planTask } = await import("../../services/task-plan.js");
         const r = await planTask(app.context(), id);
-        const data = { task: taskId(r.task), path: r.path, action: r.action, from: r.from ?? null };
+        const data = planView(r);
         const what = r.action === "created" ? "Wrote" : r.action === "renamed" ? `Renamed ${r.from} to` : "Found";
         return view("plan", data, (s) => check(s, `${what} ${r.path} for ${taskId(r.task)}`));
       })),
@@ -49,8 +49,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .option("--force", FORCE_RENUMBERED)
       .action(run(app, async (id: string, epic: string) => {
         const r = await linkTasks(app.context(), { epic, tasks: [id] });
-        const t = r.tasks.find((x) => x.number === (r.changed[0]?.number ?? -1)) ?? r.changed[0];
-        const data = t ? taskSummaryView(t, r.refs) : null;
+        const data = linkedTaskView(r);
         return view("task", data, (s) => check(s, data ? `Linked ${taskLabel(data)} to ${data.epic}` : `Already linked`));
       })),
     ["pantheon task link ENG-H-0002 EPC-H-0001"],

@@ -1,0 +1,81 @@
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { PantheonError, RepositoryError } from "../errors.js";
+import { randomBytes, randomUid } from "../random-bytes.js";
+import type { Context, Ids, Launcher } from "../services/context.js";
+import { GitStore } from "../store/git-store.js";
+import { discoverRepo } from "../store/repo.js";
+import type { Store } from "../store/store.js";
+import { findTemplatesDir } from "./templates-dir.js";
+
+/** Who acts, per call (DESIGN §1.7): `mission` wins over `as`; without either, the handle's, then the environment's. */
+export interface ActorOptions {
+  /** `MSN-0003`, `3`, a codename or `MSN-0003:silent-phoenix`. */
+  mission?: string | undefined;
+  /** A persona name: its ACTIVE mission. */
+  as?: string | undefined;
+}
+
+/** What every method takes besides its input. */
+export interface CallOptions extends ActorOptions {
+  /** Notices of this call (a stale id letter resolved, a task moved between epics). */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+export interface PantheonOptions extends ActorOptions {
+  /** A directory inside the repository or one of its worktrees (default: process.cwd()). */
+  cwd?: string | undefined;
+  /** The environment actors and git identity are read from (default: process.env). */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Where notices go when a call gives none (default: stderr, as the CLI prints them). */
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+/** Internal: what tests inject to compare the API with the CLI run for run. */
+export interface ContextSeams {
+  now?: () => Date;
+  ids?: Ids;
+}
+
+/** The API starts no program: summon and worktree set-up commands are the CLI's. */
+const NO_LAUNCHER: Launcher = {
+  which: () => null,
+  run: () => Promise.reject(new PantheonError("E_USAGE", 2, "pantheon/api starts no programs", "run pantheon summon from a terminal")),
+};
+
+/**
+ * One Context per call, as one CLI invocation has one: a fresh store, so a long-lived program
+ * sees every other process's commits (the store reads the ref on each call; its read cache is
+ * shared on disk).
+ */
+export class ContextFactory {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  private readonly templatesDir = findTemplatesDir();
+
+  constructor(private readonly o: PantheonOptions, private readonly seams: ContextSeams = {}) {
+    const cwd = resolve(o.cwd ?? process.cwd());
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new RepositoryError("E_NOT_A_REPO", `Cannot open ${cwd}: no such directory`, "check the cwd given to openPantheon");
+    discoverRepo(cwd); // refuses now, as the CLI would, when there is no repository
+    this.cwd = cwd;
+    this.env = o.env ?? process.env;
+  }
+
+  for(call: CallOptions = {}): Context {
+    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${m.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?")}\n`));
+    const actor = call.mission !== undefined || call.as !== undefined ? call : this.o;
+    let store: Promise<Store> | undefined;
+    const ctx: Context = {
+      cwd: this.cwd,
+      env: this.env,
+      now: this.seams.now ?? (() => new Date()),
+      ids: this.seams.ids ?? { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: () => Math.random() },
+      warn,
+      store: () => (store ??= Promise.resolve().then(() => new GitStore(discoverRepo(this.cwd), { env: this.env, now: () => ctx.now(), warn }))),
+      actorFlags: { as: actor.as, mission: actor.mission },
+      templatesDir: this.templatesDir,
+      launcher: NO_LAUNCHER,
+    };
+    return ctx;
+  }
+}

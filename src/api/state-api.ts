@@ -1,0 +1,42 @@
+import { parseTaskRole } from "../domain/roles.js";
+import { dashboardView, type DashboardView } from "../render/dashboard-view.js";
+import { logEntryView, type LogEntryView } from "../render/log-view.js";
+import { buildDashboard } from "../services/dashboard.js";
+import { runDoctor, type DoctorReport } from "../services/doctor.js";
+import { readLog } from "../services/read-log.js";
+import { pickRemotes, syncAll, type SyncFailure } from "../services/sync-remotes.js";
+import { syncWith, type SyncReport } from "../services/sync-state.js";
+import type { CallOptions, ContextFactory } from "./api-context.js";
+import { defined, wholeNumber, type TaskRoleInput } from "./inputs.js";
+
+/** The whole state: the dashboard, sharing it with remotes, the audit log and checks. */
+export interface StateApi {
+  /** `dashboard`: active personas, progress, epics, blocked tasks, pending reviews, recent activity. */
+  dashboard(o?: CallOptions & { epic?: string; role?: TaskRoleInput }): Promise<DashboardView>;
+  /** `sync`: with the given remote, or the branch's upstream, else origin; `acceptRewrite` after the remote rewrote its history. */
+  sync(o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean }): Promise<SyncReport>;
+  /**
+   * `sync --all`: every remote, one after another; a remote that failed is in the list as
+   * `{ action: "failed", ... }` (the CLI reports it and exits 3).
+   */
+  sync(o: CallOptions & { all: true; acceptRewrite?: boolean }): Promise<Array<SyncReport | SyncFailure>>;
+  /** `log`: the newest commits of refs/coordination/main (default 20). */
+  log(o?: CallOptions & { limit?: number }): Promise<LogEntryView[]>;
+  /** `doctor`: the report, also when it found problems (`ok: false`), where the CLI exits 1. */
+  doctor(o?: CallOptions & { fix?: boolean; breakLock?: boolean }): Promise<DoctorReport>;
+}
+
+export function stateApi(contexts: ContextFactory): StateApi {
+  async function sync(o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean } = {}): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
+    const ctx = contexts.for(o);
+    const remotes = await pickRemotes(ctx, defined({ remote: o.remote, all: o.all || undefined }));
+    const flags = { acceptRewrite: Boolean(o.acceptRewrite) };
+    return o.all ? syncAll(ctx, remotes, flags) : syncWith(ctx, remotes[0]!, flags);
+  }
+  return {
+    dashboard: async (o = {}) => dashboardView(await buildDashboard(contexts.for(o), defined({ epic: o.epic, role: o.role === undefined ? undefined : parseTaskRole(o.role, "role") }))),
+    sync: sync as StateApi["sync"],
+    log: async (o = {}) => (await readLog(contexts.for(o), defined({ limit: wholeNumber(o.limit, "limit", 1) }))).map(logEntryView),
+    doctor: async (o = {}) => runDoctor(contexts.for(o), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) }),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * `pantheon mcp` driven by the official SDK's own client over stdio, spawning the built bundle as
+ * an assistant does (issue 18): the tool list, its size, a whole claim → REVIEW → approve cycle
+ * across two sessions, actors per call, per session and from PANTHEON_MISSION, and refusals.
+ */
+import { spawnSync } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, runBin } from "../helpers/cli.js";
+import { testEnv } from "../helpers/env.js";
+import { makeRepo, stateRef } from "../helpers/repo.js";
+
+const open: Client[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+});
+
+async function connect(cwd: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args, "mcp"], cwd, env: testEnv(env) as Record<string, string>, stderr: "ignore" });
+  const client = new Client({ name: "pantheon-test", version: "1.0.0" });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+type Result = { content: Array<{ type: string; text: string }>; isError?: boolean };
+
+async function call(c: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const r = (await c.callTool({ name, arguments: args })) as Result;
+  if (r.isError) throw new Error(r.content[0]!.text);
+  return JSON.parse(r.content[0]!.text);
+}
+
+function initialised(): string {
+  const dir = makeRepo();
+  expect(runBin(["init", "--yes"], { cwd: dir }).exitCode).toBe(0);
+  return dir;
+}
+
+describe("pantheon mcp", () => {
+  it("lists a small set of tools, each with a one-line description and an input schema, under 2,000 tokens", async () => {
+    const c = await connect(initialised());
+    const list = await c.listTools();
+    expect(list.tools.map((t) => t.name).sort()).toEqual(["claim", "close", "create", "handoff", "mission_end", "mission_start", "next", "note", "report", "review", "search", "show", "update"]);
+    for (const t of list.tools) {
+      expect(t.description, t.name).toMatch(/^[^\n]{10,90}$/);
+      expect(t.inputSchema.type, t.name).toBe("object");
+    }
+    // Token count approximated as characters / 4 of the tools/list result as JSON (the usual
+    // rule of thumb for English and JSON with OpenAI's and Anthropic's tokenizers).
+    const tokens = Math.ceil(JSON.stringify(list).length / 4);
+    expect(tokens).toBeLessThan(2000);
+    expect(tokens).toBeGreaterThan(500); // measured ~1,300: the list is really there
+  });
+
+  it("drives a full cycle: a mission started, a task created and claimed, in REVIEW, approved by a tester's session", async () => {
+    const dir = initialised();
+    const engineer = await connect(dir);
+    const m = await call(engineer, "mission_start", { role: "eng", persona: "Hephaestus", objective: "login" });
+    expect(m).toMatchObject({ id: "MSN-0001", status: "ACTIVE", role: "engineer" });
+    const t = await call(engineer, "create", { title: "Add login", role: "engineer", priority: "high" });
+    expect(t.id).toBe("ENG-H-0001");
+    expect((await call(engineer, "next"))[0]).toMatchObject({ id: "ENG-H-0001", reason: expect.stringContaining("HIGH priority") });
+    // No mission argument: the session's own mission (mission_start) acts.
+    expect(await call(engineer, "claim", { id: "1" })).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus", mission: "MSN-0001" });
+    expect((await call(engineer, "show", { id: "ENG-H-0001" })).allowedActions).toContain("update --status REVIEW");
+    await call(engineer, "note", { id: "1", text: "token refresh needs a lock" });
+    expect(await call(engineer, "update", { id: "1", status: "review", notes: "ready" })).toMatchObject({ status: "REVIEW" });
+
+    // The tester's assistant was started with PANTHEON_MISSION (as summon does).
+    const tester = JSON.parse(runBin(["mission", "start", "--role", "tester", "--persona", "Artemis", "--json"], { cwd: dir }).stdout).data;
+    const reviewer = await connect(dir, { PANTHEON_MISSION: tester.handle });
+    const approved = await call(reviewer, "review", { id: "RVW-001", decision: "approve", notes: "tests cover expiry" });
+    expect(approved).toMatchObject({ id: "RVW-001", status: "APPROVED", reviewer: "Artemis", task: "ENG-H-0001" });
+    const task = JSON.parse(runBin(["task", "show", "1", "--json"], { cwd: dir }).stdout).data;
+    expect(task).toMatchObject({ status: "COMPLETE", completedBy: "Hephaestus" });
+    expect(task.notes.map((n: { by: string; text: string }) => `${n.by}: ${n.text}`)).toEqual(expect.arrayContaining(["Hephaestus: token refresh needs a lock"]));
+
+    expect(await call(engineer, "report")).toMatchObject({ total: 1, completionRate: 1 });
+    expect(await call(engineer, "mission_end", { summary: "login done" })).toMatchObject({ id: "MSN-0001", status: "ENDED" });
+  });
+
+  it("takes the actor per call, and from --mission for the whole session", async () => {
+    const dir = initialised();
+    const a = JSON.parse(runBin(["mission", "start", "--role", "engineer", "--persona", "Hephaestus", "--json"], { cwd: dir }).stdout).data;
+    const b = JSON.parse(runBin(["mission", "start", "--role", "engineer", "--persona", "Vulcan", "--json"], { cwd: dir }).stdout).data;
+    runBin(["task", "create", "--title", "one", "--role", "engineer"], { cwd: dir });
+    runBin(["task", "create", "--title", "two", "--role", "engineer"], { cwd: dir });
+    const c = await connect(dir, {}, ["--mission", a.handle]);
+    expect((await call(c, "claim", { id: "1" })).claimedBy).toBe("Hephaestus");
+    expect((await call(c, "claim", { id: "2", mission: b.id })).claimedBy).toBe("Vulcan");
+  });
+
+  it("answers a refusal with isError, the code and the hint, and leaves the ref untouched", async () => {
+    const dir = initialised();
+    const c = await connect(dir);
+    await call(c, "create", { title: "Add login", role: "engineer" });
+    const before = stateRef(dir);
+    const claim = (await c.callTool({ name: "claim", arguments: { id: "1" } })) as Result;
+    expect(claim.isError).toBe(true);
+    expect(claim.content[0]!.text).toMatch(/^E_INVALID_TRANSITION: .*\nhint: /);
+    const bad = (await c.callTool({ name: "create", arguments: { title: "x", role: "wizard" } })) as Result;
+    expect(bad).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^E_USAGE: Unknown role "wizard"/) }] });
+    const missing = (await c.callTool({ name: "show", arguments: {} })) as Result;
+    expect(missing.isError).toBe(true);
+    expect(stateRef(dir)).toBe(before);
+  });
+
+  it("is loaded only by `pantheon mcp`: no other command loads the SDK", () => {
+    const dir = initialised();
+    const loaded = (argv: string[], input = "") => {
+      // Counts the SDK's modules in require's cache when the process exits.
+      const probe = `process.on("exit", () => process.stderr.write("SDK:" + Object.keys(require.cache).filter((k) => k.includes("@modelcontextprotocol")).length));process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ...${JSON.stringify(argv)}];require(${JSON.stringify(BIN)});`;
+      const r = spawnSync(process.execPath, ["-e", probe], { cwd: dir, env: testEnv(), input, encoding: "utf8" });
+      return Number(/SDK:(\d+)/.exec(r.stderr)?.[1] ?? -1);
+    };
+    for (const argv of [["--version"], ["task", "list"], ["dashboard"], ["task", "create", "--title", "x", "--role", "eng"], ["--help"]]) expect(loaded(argv), argv.join(" ")).toBe(0);
+    expect(loaded(["mcp"])).toBeGreaterThan(0);
+  });
+});
