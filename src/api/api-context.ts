@@ -20,6 +20,12 @@ export interface ActorOptions {
 export interface CallOptions extends ActorOptions {
   /** Notices of this call (a stale id letter resolved, a task moved between epics). */
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * The command's `--force`: act through a number that a sync gave to another record (DESIGN
+   * §1.2), which a mutation otherwise refuses; on claim and review decisions it also lifts
+   * their own guards, as the flag does.
+   */
+  force?: boolean | undefined;
 }
 
 export interface PantheonOptions extends ActorOptions {
@@ -75,6 +81,7 @@ export class ContextFactory {
       actorFlags: { as: actor.as, mission: actor.mission },
       templatesDir: this.templatesDir,
       launcher: NO_LAUNCHER,
+      force: Boolean(call.force),
     };
     return ctx;
   }

@@ -12,14 +12,20 @@ export type { ReviewsApi } from "./reviews-api.js";
 export type { MissionsApi } from "./missions-api.js";
 export type { PersonasApi } from "./personas-api.js";
 export type { StateApi } from "./state-api.js";
+export type { ConfigApi } from "./config-api.js";
+export type { ConfigSetView, ConfigShowView } from "../render/config-view.js";
+export type { SyncFailure } from "../services/sync-remotes.js";
 export {
   ConflictError,
   ContentionError,
   CorruptRecordError,
   InvalidTransitionError,
   LockedError,
+  NoMergeBaseError,
   NotFoundError,
   PantheonError,
+  RemoteRewrittenError,
+  RenumberedError,
   RepositoryError,
   SchemaVersionError,
   SyncError,

@@ -1,3 +1,4 @@
+import { configApi, type ConfigApi } from "./config-api.js";
 import { ContextFactory, type ContextSeams, type PantheonOptions } from "./api-context.js";
 import { epicsApi, type EpicsApi } from "./epics-api.js";
 import { missionsApi, type MissionsApi } from "./missions-api.js";
@@ -20,6 +21,7 @@ export interface Pantheon extends StateApi {
   readonly reviews: ReviewsApi;
   readonly missions: MissionsApi;
   readonly personas: PersonasApi;
+  readonly config: ConfigApi;
 }
 
 /** Internal: the API with injected clock and ids (tests compare it with the CLI). */
@@ -32,6 +34,7 @@ export function createPantheon(o: PantheonOptions, seams?: ContextSeams): Panthe
     reviews: reviewsApi(contexts),
     missions: missionsApi(contexts),
     personas: personasApi(contexts),
+    config: configApi(contexts),
     ...stateApi(contexts),
   };
 }

@@ -1,4 +1,5 @@
-import type { configDocumentOf, SettingChange } from "../domain/config-keys.js";
+import { configDocumentOf, type SettingChange } from "../domain/config-keys.js";
+import type { Project } from "../domain/schemas/project.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 
@@ -47,4 +48,33 @@ export function configText(doc: ConfigDocument, clone: Record<string, string>, s
 /** `customization.personas_theme: mythology → constellations`. */
 export function changeLine(c: SettingChange): string {
   return `${c.key}: ${escapeText(c.from)} → ${escapeText(c.to)}`;
+}
+
+/** The settings of a project record (what `init --config` reads), without its record fields. */
+function settingsDocument(project: Project): ConfigDocument {
+  const { uid: _u, createdAt: _c, updatedAt: _up, createdBy: _b, schemaVersion: _v, ...settings } = project;
+  return configDocumentOf(settings);
+}
+
+export interface ConfigShowView {
+  settings: ConfigDocument;
+  clone: Record<string, string>;
+}
+
+/** `config show`: the project's settings and this clone's git config settings. */
+export function configShowView(r: { project: Project; clone: Record<string, string> }): ConfigShowView {
+  return { settings: settingsDocument(r.project), clone: r.clone };
+}
+
+export interface ConfigSetView {
+  settings: ConfigDocument;
+  changes: SettingChange[];
+  commit: string | null;
+  /** Project files the change created (a new role's persona file). */
+  created: string[];
+}
+
+/** `config set`: the settings after the change, what changed, and the files it created. */
+export function configSetView(r: { project: Project; changes: SettingChange[]; commit: string | null; files: { created: string[] } | null }): ConfigSetView {
+  return { settings: settingsDocument(r.project), changes: r.changes, commit: r.commit, created: (r.files?.created ?? []).filter((f) => !f.endsWith("/")) };
 }

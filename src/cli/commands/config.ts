@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { configDocumentOf } from "../../domain/config-keys.js";
-import { changeLine, configText } from "../../render/config-view.js";
-import { setSetting, settingsOf, showSettings } from "../../services/project-settings.js";
+import { changeLine, configSetView, configShowView, configText } from "../../render/config-view.js";
+import { setSetting, showSettings } from "../../services/project-settings.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
@@ -14,8 +13,7 @@ export function registerConfigCommand(program: Command, app: App): void {
       .command("show")
       .description("The project's settings as the YAML that init --config reads, and this clone's git config settings")
       .action(run(app, async () => {
-        const r = await showSettings(app.context());
-        const data = { settings: configDocumentOf(settingsOf(r.project)), clone: r.clone };
+        const data = configShowView(await showSettings(app.context()));
         return view("config", data, (s) => configText(data.settings, data.clone, s));
       })),
     ["pantheon config show", "pantheon config show > pantheon.yaml", "pantheon config show --json | jq .data.settings.roles"],
@@ -26,12 +24,11 @@ export function registerConfigCommand(program: Command, app: App): void {
       .command("set <key> <value>")
       .description("Change one setting (validated as init validates it; one commit). Keys: project.name, project.type, project.description, features.pm_system, features.session_tracking, features.commit_guidelines, features.daemon_naming, customization.personas_theme, customization.variables.NAME, roles, assistant, worktree.copy")
       .action(run(app, async (key: string, value: string) => {
-        const r = await setSetting(app.context(), key, value);
-        const created = (r.files?.created ?? []).filter((f) => !f.endsWith("/"));
-        const data = { settings: configDocumentOf(settingsOf(r.project)), changes: r.changes, commit: r.commit, created };
+        const data = configSetView(await setSetting(app.context(), key, value));
+        const { changes, created } = data;
         return view("config", data, (s) => {
-          if (r.changes.length === 0) return check(s, `Nothing to change: ${key} already has that value`);
-          const lines = [check(s, `Set ${changeLine(r.changes[0]!)}`), ...r.changes.slice(1).map((c) => `  also ${changeLine(c)}`)];
+          if (changes.length === 0) return check(s, `Nothing to change: ${key} already has that value`);
+          const lines = [check(s, `Set ${changeLine(changes[0]!)}`), ...changes.slice(1).map((c) => `  also ${changeLine(c)}`)];
           if (created.length > 0) lines.push(`  created ${created.join(", ")} (commit it: git add ${created.join(" ")})`);
           return lines.join("\n");
         });
