@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContentionError, LockedError, RepositoryError, SchemaVersionError } from "../errors.js";
+import { ConflictError, ContentionError, LockedError, NotFoundError, RepositoryError, SchemaVersionError, UnsupportedRepositoryError } from "../errors.js";
+import { spawnSync } from "node:child_process";
+import { relative } from "node:path";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
 import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
@@ -11,17 +13,24 @@ import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
 import { commitMessage } from "./commit-message.js";
 import { encodeCommit, parseCommit, type Signature } from "./commit-codec.js";
-import { loadGitConfig, resolveIdentity, type Identity } from "./git-config.js";
+import { loadGitConfig } from "./git-config.js";
+import { commitIdentity, type CommitIdentity } from "./git-identity.js";
+import { assertSupportedFormat, repositoryFormatProblems } from "./repo-format.js";
+import { gitReflogPath, reflogMessage, startReflog, tzString, ZERO_OID } from "./reflog.js";
+import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
+import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
+import { listTree } from "./tree-edit.js";
+import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
 import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
 import { RecordSnapshot } from "./record-snapshot.js";
 import { encode, RecordTx } from "./record-tx.js";
 import { loadSchemas } from "./schema-loader.js";
-import { breakLock, casRef, faultPoint, lockStatus, readRef } from "./ref-cas.js";
+import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, RepositoryStatus, Snapshot, StateSync, Store, Tx } from "./store.js";
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
@@ -38,11 +47,40 @@ export interface GitStoreOptions {
 /** The Store on `refs/coordination/main` of a real repository (DESIGN §2). */
 export class GitStore implements Store {
   readonly db: ObjectDb;
-  private identityCache: Identity | undefined;
+  private identityCache: CommitIdentity | undefined;
   private renumbered: RenumberLog | undefined;
+  private formatChecked = false;
 
   constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
     this.db = new ObjectDb(paths.commonDir);
+    // Read on the first file this command creates in the common dir, not before.
+    registerSharedPerm(paths.commonDir, () => this.sharedPerm());
+  }
+
+  /** core.sharedRepository as git reads it (every config file, `git -c`); throws SharedPermError on a value git refuses. */
+  sharedPerm(): SharedPerm {
+    return parseSharedPerm(loadGitConfig(this.paths.commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository"));
+  }
+
+  /**
+   * Refuses a repository whose format Pantheon does not implement (DESIGN §2.2), before any
+   * command reads or writes: one small config file, read once per command.
+   */
+  private checkFormat(): void {
+    if (this.formatChecked) return;
+    assertSupportedFormat(this.paths.commonDir);
+    this.formatChecked = true;
+  }
+
+  /** Before the first write: a core.sharedRepository that git itself would refuse stops us too. */
+  private checkWritable(): void {
+    this.checkFormat();
+    try {
+      this.sharedPerm();
+    } catch (e) {
+      if (e instanceof SharedPermError) throw new UnsupportedRepositoryError("core.sharedRepository", e.value, e.why, {}, "git config core.sharedRepository group (or all, umask, or a mode such as 0660); git itself refuses this value");
+      throw e;
+    }
   }
 
   get root(): string | null {
@@ -52,7 +90,8 @@ export class GitStore implements Store {
     return this.paths.commonDir;
   }
 
-  tip(): Promise<string | null> {
+  async tip(): Promise<string | null> {
+    this.checkFormat();
     return readRef(this.paths.commonDir, REF);
   }
 
@@ -76,6 +115,7 @@ export class GitStore implements Store {
   private journalRead: { tip: string; journal: Journal } | undefined;
 
   async codeHead(): Promise<string | null> {
+    this.checkFormat();
     // HEAD is per worktree (gitDir), the branch it names lives in the common dir.
     let head: string | null = null;
     try {
@@ -163,6 +203,7 @@ export class GitStore implements Store {
 
   /** A snapshot of any commit of the ref (history, merges). */
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
+    this.checkFormat();
     const obj = await this.db.read(commit);
     if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
@@ -184,7 +225,7 @@ export class GitStore implements Store {
       if (tx.changes.size === 0) return { result, commit: null };
       const oid = await this.writeCommit([tip], await this.treeOf(tip), tx.changes, info);
       await faultPoint("after-objects");
-      const cas = await casRef(this.paths.commonDir, REF, tip, oid);
+      const cas = await this.moveRef(tip, oid, info.summary);
       if (cas.ok) {
         await this.afterCommit(tip, oid, tx.changes, schemas);
         return { result, commit: oid };
@@ -226,7 +267,7 @@ export class GitStore implements Store {
       [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
     ]);
     const oid = await this.writeCommit([], null, changes, info);
-    const cas = await casRef(this.paths.commonDir, REF, null, oid);
+    const cas = await this.moveRef(null, oid, info.summary);
     if (cas.ok) return oid;
     if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
     throw new RepositoryError("E_GIT", `${REF} was created by another process meanwhile`, "pantheon task list");
@@ -234,8 +275,9 @@ export class GitStore implements Store {
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
   async writeCommit(parents: string[], baseTree: string | null, changes: TreeChanges, info: CommitInfo): Promise<string> {
+    this.checkWritable();
     const tree = await writeTreeChanges(this.db, baseTree, changes);
-    const id = this.identity();
+    const id = await this.identity();
     const when = this.opts.now();
     const stamp = (name: string, email: string): Signature => ({
       name,
@@ -246,11 +288,41 @@ export class GitStore implements Store {
     const body = encodeCommit({
       tree,
       parents,
-      author: stamp(info.authorName ?? id.name, id.email),
-      committer: stamp(id.name, id.email),
+      // The actor is the author (DESIGN §1.7); the Director's commits carry git's own author name.
+      author: stamp(info.authorName ?? id.author.name, id.author.email),
+      committer: stamp(id.committer.name, id.committer.email),
       message: commitMessage(info, changes.keys()),
     });
     return this.db.write("commit", body);
+  }
+
+  /**
+   * Compare-and-swap of the state ref with its reflog line, then the objects check of DESIGN
+   * §2.3: every object written for `next` must still be on disk once the ref names it.
+   * `message` defaults to `next`'s own summary line (a sync's fast-forward, a recovery).
+   */
+  async moveRef(expected: string | null, next: string, message?: string): Promise<CasResult> {
+    this.checkWritable();
+    const note = await this.reflogNote(message ?? (await this.summaryOf(next)));
+    const cas = await casRef(this.paths.commonDir, REF, expected, next, note);
+    if (cas.ok) this.db.verifyWritten();
+    else this.db.discardWritten();
+    return cas;
+  }
+
+  private async reflogNote(message: string): Promise<ReflogNote> {
+    const id = await this.identity();
+    const when = this.opts.now();
+    return { who: `${id.committer.name} <${id.committer.email}>`, time: Math.floor(when.getTime() / 1000), tz: tzString(-when.getTimezoneOffset()), message: reflogMessage(message) };
+  }
+
+  private async summaryOf(commit: string): Promise<string> {
+    try {
+      const msg = parseCommit((await this.db.read(commit)).content).message;
+      return msg.split("\n")[0] ?? "";
+    } catch {
+      return "pantheon: update";
+    }
   }
 
   private async treeOf(commit: string): Promise<string> {
@@ -281,26 +353,130 @@ export class GitStore implements Store {
 
   /** Loaded on demand: worktrees, hooks and transport are not on any hot path. */
   async code(): Promise<CodeRepo> {
+    this.checkFormat();
     const { gitCodeRepo } = await import("./git-code-repo.js");
     return gitCodeRepo(this.paths, this.opts.env);
   }
 
   async sync(): Promise<StateSync> {
+    // A sync's fetch writes objects and refs through git before any CAS: refuse first.
+    this.checkWritable();
     const { gitSync } = await import("./git-sync.js");
     return gitSync(this, this.opts.env);
   }
 
+  async repository(): Promise<RepositoryStatus> {
+    const commonDir = this.paths.commonDir;
+    const unsupported = repositoryFormatProblems(commonDir);
+    const value = loadGitConfig(commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository") ?? null;
+    let problem: string | null = null;
+    let perm: SharedPerm = 0;
+    try {
+      perm = parseSharedPerm(value ?? undefined);
+    } catch (e) {
+      if (!(e instanceof SharedPermError)) throw e;
+      problem = e.why;
+    }
+    const octal = (m: number) => `0${m.toString(8)}`;
+    const permissions = sharedPermProblems(commonDir, perm).map((p) => ({ path: relative(commonDir, p.path), mode: octal(p.mode), want: octal(p.want) }));
+    // In a format Pantheon does not implement, its idea of the ref would be wrong: not read.
+    const ref = unsupported.length > 0 ? { state: "missing" as const, oid: null, detail: "not read: the repository's format is not supported" } : await this.refState();
+    return { unsupported, sharedRepository: { value, problem }, permissions, ref, reflog: existsSync(gitReflogPath(commonDir, REF)) };
+  }
+
+  /** Whether the ref names a commit whose root tree can be read (doctor reads every record after this). */
+  private async refState(): Promise<RepositoryStatus["ref"]> {
+    let oid: string | null;
+    try {
+      oid = await readRef(this.paths.commonDir, REF);
+    } catch (e) {
+      return { state: "damaged", oid: null, detail: (e as Error).message };
+    }
+    if (!oid) return { state: "missing", oid: null, detail: null };
+    try {
+      const obj = await this.db.read(oid);
+      if (obj.type !== "commit") return { state: "damaged", oid, detail: `it points at a ${obj.type}, not a commit` };
+      await listTree(this.db, parseCommit(obj.content).tree);
+    } catch (e) {
+      return { state: "damaged", oid, detail: (e as Error).message };
+    }
+    return { state: "ok", oid, detail: null };
+  }
+
+  async recoveryCandidates(limit: number) {
+    return recoveryCandidates(this.paths, this.db, this.opts.env, (c) => this.isStateCommit(c), limit);
+  }
+
+  /** A commit whose project.json reads as a Pantheon project this version understands. */
+  private async isStateCommit(commit: string): Promise<boolean> {
+    try {
+      await (await this.snapshotAt(commit)).project();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async recover(commitText: string, infoFor: (from: string) => CommitInfo): Promise<{ from: string; commit: string }> {
+    this.checkWritable();
+    const state = await this.refState();
+    if (state.state === "ok") {
+      throw new ConflictError(`${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`, "pantheon log shows its history; pantheon doctor checks it");
+    }
+    if (state.state === "damaged" && state.oid === null) {
+      // The ref file itself is unreadable: compare-and-swap needs a value to compare with.
+      throw new RepositoryError("E_GIT", `${REF} cannot be read (${state.detail})`, "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)");
+    }
+    const commit = this.resolveCandidate(commitText);
+    if (!commit || !isComplete(this.paths, commit, this.opts.env) || !(await this.isStateCommit(commit))) {
+      throw new NotFoundError(`${printableOid(commitText)} is not a complete Pantheon state in this repository`, "pantheon doctor --recover lists the states that can be restored");
+    }
+    const info = infoFor(commit);
+    const oid = await this.writeCommit([commit], await this.treeOf(commit), new Map(), info);
+    const cas = await this.moveRef(state.oid, oid, info.summary);
+    if (cas.ok) return { from: commit, commit: oid };
+    if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
+    throw new ContentionError(`${REF} changed while it was being recovered`, "pantheon doctor");
+  }
+
+  /** A full id, or an unambiguous prefix of a commit the logs name (or that git resolves). */
+  private resolveCandidate(text: string): string | null {
+    const t = text.trim().toLowerCase();
+    if (/^[0-9a-f]{40}$/.test(t)) return t;
+    if (!/^[0-9a-f]{4,39}$/.test(t)) return null;
+    const named = [...new Set(namedCommits(this.paths.commonDir).map((s) => s.commit).filter((c) => c.startsWith(t)))];
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) return null;
+    const r = spawnSync("git", [`--git-dir=${this.paths.commonDir}`, "rev-parse", "--verify", "--quiet", `${t}^{commit}`], { env: { ...this.opts.env, GIT_DIR: undefined } as NodeJS.ProcessEnv, encoding: "utf8" });
+    return r.status === 0 && /^[0-9a-f]{40}$/.test(r.stdout.trim()) ? r.stdout.trim() : null;
+  }
+
+  async startReflog(): Promise<boolean> {
+    this.checkWritable();
+    const tip = await readRef(this.paths.commonDir, REF);
+    if (!tip) return false;
+    const note = await this.reflogNote("pantheon doctor --fix: reflog started");
+    return startReflog(this.paths.commonDir, REF, { ...note, old: ZERO_OID, next: tip });
+  }
+
+  async fixPermissions(): Promise<{ fixed: string[]; failed: string[] }> {
+    const r = fixSharedPerms(this.paths.commonDir, this.sharedPerm());
+    const rel = (p: string) => relative(this.paths.commonDir, p);
+    return { fixed: r.fixed.map(rel), failed: r.failed.map(rel) };
+  }
+
   /** Git identity for commits (DESIGN §1.7); the fallback is announced once per clone. */
-  identity(): Identity {
+  async identity(): Promise<CommitIdentity> {
     if (this.identityCache) return this.identityCache;
-    const id = resolveIdentity(this.opts.env, loadGitConfig(this.paths.commonDir, this.opts.env));
+    const id = await commitIdentity(this.paths, this.opts.env);
     if (id.source === "fallback") {
       const marker = join(this.paths.commonDir, "pantheon", "identity-notice");
       if (!existsSync(marker)) {
-        this.opts.warn(`no git user.name/user.email found; committing as "${id.name} <${id.email}>" (set them with: git config --global user.name "Your Name")`);
+        this.opts.warn(`git has no user.name/user.email here; committing as "${id.author.name} <${id.author.email}>" (set them with: git config --global user.email "you@example.com")`);
         try {
-          mkdirSync(join(this.paths.commonDir, "pantheon"), { recursive: true });
-          writeFileSync(marker, `${id.name} <${id.email}>\n`);
+          mkdirShared(join(this.paths.commonDir, "pantheon"), sharedPermOf(this.paths.commonDir));
+          writeFileSync(marker, `${id.author.name} <${id.author.email}>\n`);
+          adjustSharedPerm(marker, sharedPermOf(this.paths.commonDir));
         } catch {
           // Read-only common dir: the notice simply repeats; nothing depends on the marker.
         }
@@ -309,6 +485,11 @@ export class GitStore implements Store {
     this.identityCache = id;
     return id;
   }
+}
+
+/** What the user typed as a commit, safe to echo: hex and a few characters at most. */
+function printableOid(text: string): string {
+  return JSON.stringify(text.slice(0, 64).replace(/[^\x20-\x7e]/g, "?"));
 }
 
 function notInitialized(): RepositoryError {

@@ -1,6 +1,5 @@
 import { REF } from "./layout.js";
 import type { GitStore } from "./git-store.js";
-import { casRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
@@ -49,7 +48,8 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       return { commit, base, output: r.output, keptRemote: r.keptRemote };
     },
     async advance(expected, next) {
-      const r = await casRef(paths.commonDir, REF, expected, next);
+      // Through the store: the reflog line and the objects check after the swap (DESIGN §2.3).
+      const r = await store.moveRef(expected, next);
       return r.ok;
     },
     async ensureFetchRefspec(remote) {
