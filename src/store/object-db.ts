@@ -7,10 +7,9 @@
  */
 import * as fs from "node:fs";
 import { lazyRequire, nodeCrypto } from "../lazy-require.js";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { randomBytes } from "../random-bytes.js";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { sha1Hex } from "./sha1.js";
-import { storedDeflate, storedInflate } from "./stored-deflate.js";
+import { storedInflate } from "./stored-deflate.js";
 
 /** After this many objects hashed, node:crypto is worth loading (an import hashes thousands). */
 const JS_HASH_LIMIT = 200;
@@ -19,12 +18,7 @@ const JS_HASH_MAX_BYTES = 12 * 1024;
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 import { RepositoryError } from "../errors.js";
-import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
-
-/** How far ahead new loose objects are dated (see storeLoose): longer than any command takes. */
-const FUTURE_MTIME_MS = 10 * 60_000;
-/** A process that keeps writing the same object (retries) freshens it again after this long. */
-const REFRESH_AFTER_MS = 60_000;
+import { KEEP_DIR, LooseWriter } from "./loose-writer.js";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
 
@@ -57,11 +51,27 @@ function inflate(oid: string, raw: Buffer): Buffer {
   }
 }
 
+/**
+ * node:fs for isomorphic-git, minus the pack directory's `.tmp-*` files: isomorphic-git opens
+ * every name ending in `.idx`, including the temporary index a running `git repack` is still
+ * writing (`.tmp-<pid>-pack-<hash>.idx`), and fails on its half-written bytes.
+ */
+let wrappedFs: { promises: Record<string, unknown> } | undefined;
+function packFs(): { promises: Record<string, unknown> } {
+  if (wrappedFs) return wrappedFs;
+  const p = fs.promises as unknown as Record<string, unknown>;
+  const promises: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(p)) if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
+  promises.readdir = async (...args: unknown[]) => ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter((n) => !String(n).startsWith(".tmp-"));
+  wrappedFs = { promises };
+  return wrappedFs;
+}
+
 /** A pack could not be read (replaced or deleted under a concurrent repack): looked up again. */
 class PackReadError extends Error {}
 
 /** Lookups of one object before it is called missing: each lists the pack directory afresh. */
-const LOOKUP_ATTEMPTS = 4;
+const LOOKUP_ATTEMPTS = 6;
 
 export class ObjectDb {
   readonly objectsDir: string;
@@ -69,10 +79,13 @@ export class ObjectDb {
   // One isomorphic-git cache per ObjectDb: it holds parsed pack indexes, so sharing it means each
   // .idx is read once per invocation instead of once per object.
   private packCache: object = {};
+  /** Set once isomorphic-git failed on a pack that git could read. */
+  private askGit = false;
   private alternates: string[] | undefined;
 
   constructor(readonly commonDir: string) {
     this.objectsDir = join(commonDir, "objects");
+    this.writer = new LooseWriter(this.objectsDir, commonDir);
   }
 
   /** Computes an object id: sha1 of "<type> <length>\0<content>". */
@@ -100,11 +113,19 @@ export class ObjectDb {
     // Not memoised, so that write("tree", empty) still stores it: fsck's connectivity check wants it.
     if (oid === EMPTY_TREE_OID) return { type: "tree", content: Buffer.alloc(0) };
     let failure: unknown = null;
+    if (this.askGit) {
+      const obj = (await this.readLoose(oid)) ?? this.readWithGit(oid);
+      if (obj) {
+        this.memo.set(oid, obj);
+        return obj;
+      }
+    }
     for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
       if (attempt > 0) {
-        // Forget every pack index read so far: the pack directory is listed afresh.
+        // Forget every pack index read so far: the pack directory is listed afresh, after a
+        // moment for the repack that replaced it to finish deleting the old pack's files.
         this.packCache = {};
-        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setTimeout(r, attempt * attempt * 5));
       }
       try {
         const obj = (await this.readLoose(oid)) ?? (await this.readPacked(oid));
@@ -120,44 +141,50 @@ export class ObjectDb {
         failure = err;
       }
     }
-    if (failure) throw new RepositoryError("E_GIT", `Cannot read git object ${oid}: the object database kept changing or is damaged`, "retry the command; if it persists: git fsck");
+    if (failure) {
+      // isomorphic-git keeps tripping over some pack (a stale index whose pack is gone, a format
+      // it does not read): git itself is the judge of whether the object is there.
+      const viaGit = this.readWithGit(oid);
+      if (viaGit) {
+        // The rest of this command's packed reads go to git straight away.
+        this.askGit = true;
+        this.memo.set(oid, viaGit);
+        return viaGit;
+      }
+      throw new RepositoryError("E_GIT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
+    }
     throw new RepositoryError("E_GIT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
   }
 
   /**
-   * Stores an object as a loose file (temp file + rename, so a crash never leaves a torn object)
-   * and returns its id. Every object written is remembered until `verifyWritten`, which a writer
-   * calls once the ref names them (DESIGN §2.3: a concurrent prune may have removed them).
+   * Stores an object as a loose file (temp file + rename, so a crash never leaves a torn object;
+   * a second name in the keep dir, so a concurrent prune cannot take it: loose-writer.ts) and
+   * returns its id. Every object written is remembered until `verifyWritten`, which a writer
+   * calls once the ref names them.
    */
   async write(type: ObjectType, content: Buffer): Promise<string> {
     const oid = this.hash(type, content);
     this.pending.set(oid, { type, content });
-    const own = this.written.get(oid);
-    // Written (or freshened) by this process lately: its future mtime still holds.
-    if (own !== undefined && Date.now() - own < REFRESH_AFTER_MS) return oid;
-    this.storeLoose(oid, type, content);
-    this.written.set(oid, Date.now());
+    // Written by this process already (a retry re-writes its blobs): it has both names.
+    if (this.written.has(oid)) return oid;
+    this.writer.store(oid, type, content);
+    this.written.add(oid);
     if (!this.memo.has(oid)) this.memo.set(oid, { type, content });
     return oid;
   }
 
   /**
-   * Checks that every object written since the last call is still on disk as a loose object,
-   * and writes again any that is not (a `git gc --prune=now` that judged reachability before
-   * the ref moved deletes them). A packed copy would do too, but looking one up costs more than
-   * writing the few bytes again; `git gc` later drops the duplicate. Returns what was rewritten.
+   * After the swap (DESIGN §2.3): every object written since the last call must be in the main
+   * store; one a concurrent prune deleted in between is linked back from its second name (or
+   * written again: we still hold its bytes). Returns what was restored. Then, now and then, old
+   * second names are dropped.
    */
   verifyWritten(): string[] {
-    const rewritten: string[] = [];
-    for (const [oid, obj] of this.pending) {
-      if (fs.existsSync(this.loosePath(this.objectsDir, oid))) continue;
-      this.written.delete(oid);
-      this.storeLoose(oid, obj.type, obj.content);
-      this.written.set(oid, Date.now());
-      rewritten.push(oid);
-    }
+    const restored: string[] = [];
+    for (const [oid, obj] of this.pending) if (this.writer.heal(oid, obj.type, obj.content)) restored.push(oid);
     this.pending.clear();
-    return rewritten;
+    this.writer.sweep();
+    return restored;
   }
 
   /** Forgets the objects written so far without checking them (the ref did not move). */
@@ -165,56 +192,11 @@ export class ObjectDb {
     this.pending.clear();
   }
 
+  private readonly writer: LooseWriter;
   /** Objects written since the last verifyWritten/discardWritten, with their bytes. */
   private readonly pending = new Map<string, { type: ObjectType; content: Buffer }>();
-  /** When this process last wrote or freshened each object. */
-  private readonly written = new Map<string, number>();
-
-  /**
-   * Writes the loose file, or freshens an existing one, dated FUTURE_MTIME_MS ahead: `git prune`
-   * keeps any object whose mtime is after its expiry (prune.c: `st.st_mtime > expire`), so even
-   * a `--prune=now` that computed reachability before this command moved the ref cannot delete
-   * what it wrote. An object freshened here is one git may otherwise consider old garbage.
-   */
-  private storeLoose(oid: string, type: ObjectType, content: Buffer): void {
-    const path = this.loosePath(this.objectsDir, oid);
-    const future = (Date.now() + FUTURE_MTIME_MS) / 1000;
-    try {
-      fs.utimesSync(path, future, future);
-      return; // already there (ours, git's, or identical bytes from another writer)
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
-        // Not ours to touch (another user's file in a shared repository): it exists, which is what matters.
-        if (fs.existsSync(path)) return;
-      }
-    }
-    // Same directory as the target so rename() is atomic; the tmp_obj_ prefix is git's own,
-    // so `git gc` (prune) sweeps temp files orphaned by a kill.
-    const tmp = join(dirname(path), `tmp_obj_${process.pid}_${randomBytes(6).toString("hex")}`);
-    const data = storedDeflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "latin1"), content]));
-    const perm = sharedPermOf(this.commonDir);
-    try {
-      mkdirShared(dirname(path), perm);
-      // 0444 like git: objects are immutable, and a read-only file says so to other tools.
-      const fd = fs.openSync(tmp, "wx", 0o444);
-      try {
-        fs.writeSync(fd, data);
-        fs.futimesSync(fd, future, future);
-      } finally {
-        fs.closeSync(fd);
-      }
-      adjustSharedPerm(tmp, perm);
-      // Two writers of the same object race harmlessly: both files hold identical bytes.
-      fs.renameSync(tmp, path);
-    } catch (err) {
-      try {
-        fs.unlinkSync(tmp);
-      } catch {
-        // never created
-      }
-      throw new RepositoryError("E_GIT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
-    }
-  }
+  /** Objects this process wrote (both names made). */
+  private readonly written = new Set<string>();
 
   private loosePath(objectsDir: string, oid: string): string {
     return join(objectsDir, oid.slice(0, 2), oid.slice(2));
@@ -252,9 +234,12 @@ export class ObjectDb {
     // isomorphic-git appends /objects to gitdir and knows nothing of alternates, so ask it once
     // per object store; an alternate is an objects dir, whose parent plays the gitdir.
     for (const objectsDir of [this.objectsDir, ...this.alternateDirs()]) {
+      // isomorphic-git finds packs at <gitdir>/objects/pack: only a dir named "objects" has a
+      // gitdir it can be given (the keep dir holds loose objects only).
+      if (basename(objectsDir) !== "objects") continue;
       let r: Awaited<ReturnType<typeof git.readObject>>;
       try {
-        r = await git.readObject({ fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
+        r = await git.readObject({ fs: packFs() as unknown as typeof fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
       } catch (err) {
         if ((err as { code?: string }).code === "NotFoundError") continue;
         // isomorphic-git's own words name its internals ("GitPackIndex", "packfile"): they stay
@@ -266,6 +251,21 @@ export class ObjectDb {
       return { type: r.type as ObjectType, content };
     }
     return null;
+  }
+
+  /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
+  private readWithGit(oid: string): GitObject | null {
+    const r = lazyRequire("node:child_process").spawnSync("git", [`--git-dir=${this.commonDir}`, "cat-file", "--batch"], {
+      input: `${oid}\n`,
+      maxBuffer: MAX_OBJECT_BYTES + 4096,
+      env: { ...process.env, GIT_DIR: undefined },
+    }) as { status: number | null; stdout: Buffer | null };
+    if (r.status !== 0 || !r.stdout) return null;
+    const nl = r.stdout.indexOf(0x0a);
+    const [got, type, size] = r.stdout.subarray(0, nl).toString("latin1").split(" ");
+    if (got !== oid || !type || !TYPES.has(type) || size === undefined) return null;
+    const content = Buffer.from(r.stdout.subarray(nl + 1, nl + 1 + Number(size)));
+    return content.length === Number(size) ? { type: type as ObjectType, content } : null;
   }
 
   /** objects/info/alternates: one objects dir per line, relative ones relative to our objects dir. */
@@ -282,6 +282,9 @@ export class ObjectDb {
       .map((l) => l.trim())
       .filter((l) => l !== "" && !l.startsWith("#"))
       .map((l) => (isAbsolute(l) ? l : resolve(this.objectsDir, l)));
+    // Pantheon's own keep dir, even before alternates names it (git reads it through that line).
+    const keep = join(this.objectsDir, KEEP_DIR);
+    if (!this.alternates.includes(keep)) this.alternates.push(keep);
     return this.alternates;
   }
 }
