@@ -61,6 +61,26 @@ export function repositoryFindings(repo: RepositoryStatus, recoverable: number):
       fixable: false,
     });
   }
+  if (!repo.keepListed) {
+    out.push({
+      severity: "error",
+      code: "E_KEEP_ALTERNATE",
+      subject: "objects/info/alternates",
+      message: "objects/pantheon holds objects Pantheon wrote, but objects/info/alternates no longer names it: git cannot see those of them a gc pruned from the main store",
+      fix: "pantheon doctor --fix (lists it again)",
+      fixable: true,
+    });
+  }
+  if (repo.identity.source === "fallback") {
+    out.push({
+      severity: "warning",
+      code: "W_NO_IDENTITY",
+      subject: "user.email",
+      message: `git has no identity here: commits are made as ${repo.identity.who}`,
+      fix: 'git config --global user.name "Your Name"; git config --global user.email you@example.com',
+      fixable: false,
+    });
+  }
   if (repo.ref.state === "ok" && !repo.reflog) {
     out.push({
       severity: "warning",
@@ -83,5 +103,6 @@ export async function repairRepository(store: Store, findings: Finding[]): Promi
     if (r.failed.length > 0) fixed.push(`could not change ${r.failed.length} path(s) owned by someone else (${r.failed[0]}): their owner can run pantheon doctor --fix`);
   }
   if (findings.some((f) => f.code === "W_NO_REFLOG") && (await store.startReflog())) fixed.push(`started the reflog of ${REF}`);
+  if (findings.some((f) => f.code === "E_KEEP_ALTERNATE") && (await store.listKeepDir())) fixed.push("listed objects/pantheon in objects/info/alternates again");
   return fixed;
 }

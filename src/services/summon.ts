@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantName, Launch } from "../assistants/adapter.js";
@@ -83,10 +83,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const fresh = await store.snapshot();
   const handoffs = await readyHandoffs(fresh, mission.role);
   const text = renderInstructions(template.text, { project, mission, task, handoffs });
-  const dir = join(store.commonDir, "pantheon", "personas");
-  mkdirSync(dir, { recursive: true });
-  const personaFile = join(dir, `${handle.replace(":", "-")}.md`);
-  writeFileSync(personaFile, text);
+  // In <commondir>/pantheon/personas/, with core.sharedRepository's bits (the store writes it).
+  const personaFile = await store.writeCloneFile(`personas/${handle.replace(":", "-")}.md`, text);
   const kickoff = kickoffText(mission, task);
   const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
   const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });

@@ -20,7 +20,8 @@ import { gitReflogPath, reflogMessage, startReflog, tzString, ZERO_OID } from ".
 import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
 import { listTree } from "./tree-edit.js";
-import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
+import { keepDirListed, listKeepDir } from "./loose-writer.js";
+import { adjustSharedPerm, ensureParentDir, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
 import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
@@ -381,7 +382,16 @@ export class GitStore implements Store {
     const permissions = sharedPermProblems(commonDir, perm).map((p) => ({ path: relative(commonDir, p.path), mode: octal(p.mode), want: octal(p.want) }));
     // In a format Pantheon does not implement, its idea of the ref would be wrong: not read.
     const ref = unsupported.length > 0 ? { state: "missing" as const, oid: null, detail: "not read: the repository's format is not supported" } : await this.refState();
-    return { unsupported, sharedRepository: { value, problem }, permissions, ref, reflog: existsSync(gitReflogPath(commonDir, REF)) };
+    const id = unsupported.length > 0 ? null : await commitIdentity(this.paths, this.opts.env);
+    return {
+      unsupported,
+      sharedRepository: { value, problem },
+      permissions,
+      ref,
+      reflog: existsSync(gitReflogPath(commonDir, REF)),
+      keepListed: keepDirListed(this.db.objectsDir),
+      identity: id ? { who: `${id.committer.name} <${id.committer.email}>`, source: id.source } : { who: "", source: "git" },
+    };
   }
 
   /** Whether the ref names a commit whose root tree can be read (doctor reads every record after this). */
@@ -457,6 +467,21 @@ export class GitStore implements Store {
     if (!tip) return false;
     const note = await this.reflogNote("pantheon doctor --fix: reflog started");
     return startReflog(this.paths.commonDir, REF, { ...note, old: ZERO_OID, next: tip });
+  }
+
+  async writeCloneFile(relPath: string, text: string): Promise<string> {
+    const parts = relPath.split("/");
+    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === "..")) throw new RepositoryError("E_GIT", `Invalid clone file name ${JSON.stringify(relPath)}`);
+    const path = join(this.paths.commonDir, "pantheon", ...parts);
+    ensureParentDir(this.paths.commonDir, path);
+    writeFileSync(path, text);
+    adjustSharedPerm(path, sharedPermOf(this.paths.commonDir));
+    return path;
+  }
+
+  async listKeepDir(): Promise<boolean> {
+    this.checkWritable();
+    return listKeepDir(this.db.objectsDir, this.paths.commonDir);
   }
 
   async fixPermissions(): Promise<{ fixed: string[]; failed: string[] }> {

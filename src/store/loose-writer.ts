@@ -28,6 +28,45 @@ const ATTEMPTS = 8;
 
 const loose = (objectsDir: string, oid: string) => join(objectsDir, oid.slice(0, 2), oid.slice(2));
 
+function alternatesLines(objectsDir: string): { file: string; text: string; lines: string[] } {
+  const file = join(objectsDir, "info", "alternates");
+  let text = "";
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    // none yet: the usual case
+  }
+  return { file, text, lines: text.split("\n").map((l) => l.trim()) };
+}
+
+/** False when the keep dir holds objects but objects/info/alternates no longer names it (git cannot see them). */
+export function keepDirListed(objectsDir: string): boolean {
+  const keep = join(objectsDir, KEEP_DIR);
+  const { lines } = alternatesLines(objectsDir);
+  if (lines.includes(KEEP_DIR) || lines.includes(keep)) return true;
+  try {
+    return !fs.readdirSync(keep).some((d) => /^[0-9a-f]{2}$/.test(d) && fs.readdirSync(join(keep, d)).length > 0);
+  } catch {
+    return true; // no keep dir
+  }
+}
+
+/** Adds the keep dir to objects/info/alternates (temp file + rename); true when it was missing. */
+export function listKeepDir(objectsDir: string, commonDir: string): boolean {
+  const keep = join(objectsDir, KEEP_DIR);
+  const { file, text, lines } = alternatesLines(objectsDir);
+  if (lines.includes(KEEP_DIR) || lines.includes(keep)) return false;
+  const perm = sharedPermOf(commonDir);
+  mkdirShared(keep, perm);
+  mkdirShared(dirname(file), perm);
+  const tmp = `${file}.${process.pid}.tmp`;
+  // Relative to objects/, as git resolves it: the repository can move.
+  fs.writeFileSync(tmp, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${KEEP_DIR}\n`);
+  adjustSharedPerm(tmp, perm);
+  fs.renameSync(tmp, file);
+  return true;
+}
+
 export class LooseWriter {
   readonly keepDir: string;
   private alternateListed = false;
@@ -145,27 +184,10 @@ export class LooseWriter {
     }
   }
 
-  /** objects/info/alternates names the keep dir, once per repository (checked once per process). */
+  /** objects/info/alternates names the keep dir (checked once per process). */
   private listAlternate(): void {
     if (this.alternateListed) return;
-    const file = join(this.objectsDir, "info", "alternates");
-    let text = "";
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch {
-      // none yet: the usual case
-    }
-    const lines = text.split("\n").map((l) => l.trim());
-    if (!lines.includes(KEEP_DIR) && !lines.includes(this.keepDir)) {
-      const perm = sharedPermOf(this.commonDir);
-      mkdirShared(this.keepDir, perm);
-      mkdirShared(dirname(file), perm);
-      const tmp = `${file}.${process.pid}.tmp`;
-      // Relative to objects/, as git resolves it: the repository can move.
-      fs.writeFileSync(tmp, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${KEEP_DIR}\n`);
-      adjustSharedPerm(tmp, perm);
-      fs.renameSync(tmp, file);
-    }
+    listKeepDir(this.objectsDir, this.commonDir);
     this.alternateListed = true;
   }
 
@@ -184,6 +206,7 @@ export class LooseWriter {
     let dropped = 0;
     try {
       fs.writeFileSync(marker, "");
+      adjustSharedPerm(marker, sharedPermOf(this.commonDir));
       const cutoff = Date.now() - KEEP_MS;
       for (const dir of fs.readdirSync(this.keepDir)) {
         if (!/^[0-9a-f]{2}$/.test(dir)) continue;

@@ -35,7 +35,7 @@ export class MemoryStore implements Store {
   }
 
   async repository(): Promise<RepositoryStatus> {
-    return { unsupported: [], sharedRepository: { value: null, problem: null }, permissions: [], ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null }, reflog: true };
+    return { unsupported: [], sharedRepository: { value: null, problem: null }, permissions: [], ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null }, reflog: true, keepListed: true, identity: { who: "Director <director@pantheon.invalid>", source: "git" } };
   }
 
   async recoveryCandidates(): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }> {
@@ -44,6 +44,14 @@ export class MemoryStore implements Store {
 
   async recover(): Promise<{ from: string; commit: string }> {
     throw new RepositoryError("E_GIT", "A memory store has nothing to recover", "use a git repository");
+  }
+
+  async writeCloneFile(): Promise<string> {
+    throw new RepositoryError("E_GIT", "A memory store has no clone files", "use a git repository");
+  }
+
+  async listKeepDir(): Promise<boolean> {
+    return false;
   }
 
   async startReflog(): Promise<boolean> {

@@ -85,6 +85,10 @@ export interface RepositoryStatus {
   ref: { state: "ok" | "missing" | "damaged"; oid: string | null; detail: string | null };
   /** Whether git's reflog of the state ref exists. */
   reflog: boolean;
+  /** Whether objects/info/alternates lists Pantheon's keep dir (objects/pantheon) where it holds objects. */
+  keepListed: boolean;
+  /** Who commits are made as here, and whether git had an identity or the Director placeholder is used. */
+  identity: { who: string; source: "git" | "fallback" };
 }
 
 /** An earlier state of the ref that `doctor --recover` can restore (its objects all present). */
@@ -193,6 +197,13 @@ export interface Store {
    * compare-and-swapped over whatever the ref holds; refuses a healthy ref or an incomplete commit.
    */
   recover(commit: string, info: (from: string) => CommitInfo): Promise<{ from: string; commit: string }>;
+  /**
+   * Writes a file of this clone's own in `<commondir>/pantheon/<relPath>` (a summoned persona's
+   * instructions), honouring core.sharedRepository; returns its absolute path.
+   */
+  writeCloneFile(relPath: string, text: string): Promise<string>;
+  /** Lists Pantheon's keep dir in objects/info/alternates again (doctor --fix); false when it was listed. */
+  listKeepDir(): Promise<boolean>;
   /** Starts the reflog of a ref made before reflogs were kept; false when it exists. */
   startReflog(): Promise<boolean>;
   /** Applies core.sharedRepository's bits to what Pantheon created; returns the paths changed and those it could not. */

@@ -86,6 +86,19 @@ describe("a prune beside a writer (git gc --prune=now)", () => {
   });
 });
 
+describe("doctor and the keep dir", () => {
+  it("says so when objects/info/alternates lost the keep dir, and --fix lists it again", async () => {
+    const { dir } = await initialised();
+    writeFileSync(join(dir, ".git", "objects", "info", "alternates"), "");
+    const r = await runCli(["doctor", "--json"], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout).data.findings).toEqual([expect.objectContaining({ code: "E_KEEP_ALTERNATE", fixable: true })]);
+    expect((await runCli(["doctor", "--fix"], { cwd: dir })).stdout).toMatch(/listed objects\/pantheon in objects\/info\/alternates again/);
+    expect(readFileSync(join(dir, ".git", "objects", "info", "alternates"), "utf8")).toBe("pantheon\n");
+    expect((await runCli(["doctor"], { cwd: dir })).exitCode).toBe(0);
+  });
+});
+
 describe("reading while git gc and git repack -ad move objects", () => {
   it("finds an object in the pack that replaced the one it had indexed", async () => {
     const { dir } = await initialised();

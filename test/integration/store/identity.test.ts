@@ -153,6 +153,8 @@ describe("commit identity, as git var prints it", () => {
     expect(r1.stderr).toMatch(/git has no user\.name\/user\.email here; committing as "Director <director@pantheon\.invalid>"/);
     const r2 = await ok(dir, ["task", "create", "--title", "Two", "--role", "engineer"], NO_IDENTITY);
     expect(r2.stderr).toBe("");
+    const doctor = await runCli(["doctor", "--json"], { cwd: dir, env: NO_IDENTITY });
+    expect(JSON.parse(doctor.stdout).data.findings).toEqual([expect.objectContaining({ code: "W_NO_IDENTITY", severity: "warning" })]);
   });
 });
 
