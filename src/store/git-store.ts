@@ -51,6 +51,7 @@ export class GitStore implements Store {
   private identityCache: CommitIdentity | undefined;
   private renumbered: RenumberLog | undefined;
   private formatChecked = false;
+  private writableChecked = false;
 
   constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
     this.db = new ObjectDb(paths.commonDir);
@@ -76,8 +77,10 @@ export class GitStore implements Store {
   /** Before the first write: a core.sharedRepository that git itself would refuse stops us too. */
   private checkWritable(): void {
     this.checkFormat();
+    if (this.writableChecked) return;
     try {
       this.sharedPerm();
+      this.writableChecked = true;
     } catch (e) {
       if (e instanceof SharedPermError) throw new UnsupportedRepositoryError("core.sharedRepository", e.value, e.why, {}, "git config core.sharedRepository group (or all, umask, or a mode such as 0660); git itself refuses this value");
       throw e;

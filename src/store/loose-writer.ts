@@ -11,7 +11,7 @@
  * after giving the object back to the main store if git deleted its copy.
  */
 import * as fs from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { RepositoryError } from "../errors.js";
 import { randomBytes } from "../random-bytes.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
@@ -51,20 +51,30 @@ export function keepDirListed(objectsDir: string): boolean {
   }
 }
 
+/**
+ * Another repository's keep dir: `git clone` of a local path copies objects/pantheon/ into the
+ * clone and rewrites the relative line into an absolute one naming the source's, which would
+ * make every git command warn once the source is gone. Its objects were copied: the line goes.
+ */
+const foreignKeep = (line: string, keep: string) => isAbsolute(line) && line !== keep && /[\\/]objects[\\/]pantheon$/.test(line);
+
 /** Adds the keep dir to objects/info/alternates (temp file + rename); true when it was missing. */
 export function listKeepDir(objectsDir: string, commonDir: string): boolean {
   const keep = join(objectsDir, KEEP_DIR);
-  const { file, text, lines } = alternatesLines(objectsDir);
-  if (lines.includes(KEEP_DIR) || lines.includes(keep)) return false;
+  const { file, lines } = alternatesLines(objectsDir);
+  const listed = lines.includes(KEEP_DIR) || lines.includes(keep);
+  if (listed && !lines.some((l) => foreignKeep(l, keep))) return false;
   const perm = sharedPermOf(commonDir);
   mkdirShared(keep, perm);
   mkdirShared(dirname(file), perm);
-  const tmp = `${file}.${process.pid}.tmp`;
+  const kept = lines.filter((l) => l !== "" && !foreignKeep(l, keep));
   // Relative to objects/, as git resolves it: the repository can move.
-  fs.writeFileSync(tmp, `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${KEEP_DIR}\n`);
+  if (!listed) kept.push(KEEP_DIR);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${kept.join("\n")}\n`);
   adjustSharedPerm(tmp, perm);
   fs.renameSync(tmp, file);
-  return true;
+  return !listed;
 }
 
 export class LooseWriter {

@@ -6,7 +6,8 @@ import { GitStore } from "../../../src/store/git-store.js";
 import { discoverRepo } from "../../../src/store/repo.js";
 import { runCli } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
-import { git, makeRepo, stateRef } from "../../helpers/repo.js";
+import { spawnSync } from "node:child_process";
+import { git, makeRepo, stateRef, tempDir } from "../../helpers/repo.js";
 
 /** Issue 12 point 8, DESIGN §2.3: objects checked after the swap; concurrent gc and repack never fail a command. */
 
@@ -96,6 +97,23 @@ describe("doctor and the keep dir", () => {
     expect((await runCli(["doctor", "--fix"], { cwd: dir })).stdout).toMatch(/listed objects\/pantheon in objects\/info\/alternates again/);
     expect(readFileSync(join(dir, ".git", "objects", "info", "alternates"), "utf8")).toBe("pantheon\n");
     expect((await runCli(["doctor"], { cwd: dir })).exitCode).toBe(0);
+  });
+});
+
+describe("a local clone of a repository that has a keep dir", () => {
+  it("forgets the source's keep dir on its first write, so git says nothing once the source is gone", async () => {
+    const { dir } = await initialised();
+    const clone = join(tempDir(), "clone");
+    git(dir, "clone", "-q", dir, clone);
+    // git clone copied objects/pantheon/ and named the source's, absolutely.
+    expect(readFileSync(join(clone, ".git", "objects", "info", "alternates"), "utf8")).toBe(`${join(dir, ".git", "objects", "pantheon")}\n`);
+    git(clone, "fetch", "-q", "origin", `+${REF}:${REF}`);
+    expect((await runCli(["task", "create", "--title", "In the clone", "--role", "engineer"], { cwd: clone })).exitCode).toBe(0);
+    expect(readFileSync(join(clone, ".git", "objects", "info", "alternates"), "utf8")).toBe("pantheon\n");
+    rmSync(dir, { recursive: true, force: true });
+    const fsck = spawnSync("git", ["fsck", "--strict", "--no-dangling"], { cwd: clone, env: testEnv(), encoding: "utf8" });
+    expect(fsck.status).toBe(0);
+    expect(fsck.stderr).not.toMatch(/alternates|does not exist/);
   });
 });
 
