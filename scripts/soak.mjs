@@ -37,7 +37,9 @@
 // repository, one after another, without pause; --gc-prune adds `git gc --prune=now` to the
 // loop (git documents that prune as unsafe beside writers; DESIGN §2.3 closes the window for
 // Pantheon's objects). After every gc the loop checks that the ref names a commit that is there
-// (`git cat-file -e`), and every few runs `git fsck --connectivity-only`. At the end, beside the
+// (`git cat-file -e`), and every few runs `git fsck --connectivity-only` (fsck lists the objects
+// it has before it reads the reflogs, so a commit made in between is "invalid" to it: an object
+// it names counts only if `git cat-file -e` cannot find it either). At the end, beside the
 // invariants above: every gc run succeeded (a gc fails on a broken history), the ref never named
 // a missing object, and after `git update-ref -d` of the ref, `doctor --recover` lists its last
 // commit first and `doctor --recover <commit>` restores every record.
@@ -563,7 +565,7 @@ function gitAsync(cwd, args) {
  */
 function startGcLoop(dir, mode) {
   const steps = mode === "prune" ? [["gc", "-q", "--prune=now"], ["repack", "-a", "-d", "-q"], ["gc", "-q"]] : [["gc", "-q"], ["repack", "-a", "-d", "-q"]];
-  const stats = { runs: {}, failures: [], missing: [], fsck: 0, fsckProblems: [] };
+  const stats = { runs: {}, failures: [], missing: [], fsck: 0, fsckProblems: [], fsckRaces: 0 };
   let stopping = false;
   const done = (async () => {
     for (let i = 0; !stopping; i++) {
@@ -577,7 +579,15 @@ function startGcLoop(dir, mode) {
       if (i % 4 === 3) {
         stats.fsck++;
         const f = await gitAsync(dir, ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"]);
-        if (f.code !== 0 || f.out.trim() !== "") stats.fsckProblems.length < 10 && stats.fsckProblems.push(f.out.trim().split("\n").slice(0, 3).join(" | "));
+        if (f.code !== 0 || f.out.trim() !== "") {
+          // fsck lists the objects it has, then reads refs and reflogs: a commit a writer made in
+          // between is "invalid" to it though it is there. Only an object still missing counts.
+          const named = [...new Set(f.out.match(/\b[0-9a-f]{40}\b/g) ?? [])];
+          const missing = [];
+          for (const oid of named) if ((await gitAsync(dir, ["cat-file", "-e", oid])).code !== 0) missing.push(oid);
+          if (missing.length > 0 || named.length === 0) stats.fsckProblems.length < 10 && stats.fsckProblems.push(`${f.out.trim().split("\n").slice(0, 3).join(" | ")} (missing: ${missing.join(" ") || "?"})`);
+          else stats.fsckRaces++;
+        }
       }
     }
   })();
@@ -705,7 +715,7 @@ async function coordinator() {
   console.log("");
   console.log(`workers: ${workers.map((w) => `${w.name ?? `#${w.index}`} (${w.role ?? "?"}, ${w.cwd === wt ? "worktree" : "main"}): ${w.ok + w.refused + w.failed} cmds${w.crashed ? " CRASHED" : ""}`).join("; ")}`);
   console.log(`at the end: ${inv.counts.tasks} tasks ${JSON.stringify(inv.byStatus)}, ${inv.counts.missions} missions (${inv.counts.activeMissions} ACTIVE), ${inv.counts.epics} epics, ${inv.counts.reviews} reviews; ${inv.counts.commits} commits on ${REF}; ${inv.counts.dangling} dangling objects (lost races); doctor warnings: ${inv.counts.doctorWarnings}`);
-  if (gcStats) console.log(`gc loop: ${Object.entries(gcStats.runs).map(([k, v]) => `${v} × git ${k}`).join(", ")}; ${gcStats.failures.length} failed; ref checked after each: ${gcStats.missing.length} time(s) missing; ${gcStats.fsck} fsck --connectivity-only, ${gcStats.fsckProblems.length} with problems; then update-ref -d and doctor --recover`);
+  if (gcStats) console.log(`gc loop: ${Object.entries(gcStats.runs).map(([k, v]) => `${v} × git ${k}`).join(", ")}; ${gcStats.failures.length} failed; ref checked after each: ${gcStats.missing.length} time(s) missing; ${gcStats.fsck} fsck --connectivity-only, ${gcStats.fsckProblems.length} with a missing object (${gcStats.fsckRaces} named objects a writer made meanwhile, all present); then update-ref -d and doctor --recover`);
   console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (workers ${(runMs / 1000).toFixed(1)} s, checks ${((Date.now() - started - runMs) / 1000).toFixed(1)} s)`);
   console.log("");
   const invariants = [

@@ -1,8 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConflictError, ContentionError, LockedError, NotFoundError, RepositoryError, SchemaVersionError, UnsupportedRepositoryError } from "../errors.js";
-import { spawnSync } from "node:child_process";
-import { relative } from "node:path";
+import { ContentionError, LockedError, RepositoryError, SchemaVersionError, UnsupportedRepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
 import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
@@ -15,13 +13,9 @@ import { commitMessage } from "./commit-message.js";
 import { encodeCommit, parseCommit, type Signature } from "./commit-codec.js";
 import { loadGitConfig } from "./git-config.js";
 import { commitIdentity, type CommitIdentity } from "./git-identity.js";
-import { assertSupportedFormat, repositoryFormatProblems } from "./repo-format.js";
-import { gitReflogPath, reflogMessage, startReflog, tzString, ZERO_OID } from "./reflog.js";
-import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
-import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
-import { listTree } from "./tree-edit.js";
-import { keepDirListed, listKeepDir } from "./loose-writer.js";
-import { adjustSharedPerm, ensureParentDir, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
+import { assertSupportedFormat } from "./repo-format.js";
+import { reflogMessage, tzString } from "./reflog.js";
+import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
 import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
@@ -31,7 +25,7 @@ import { loadSchemas } from "./schema-loader.js";
 import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, RepositoryStatus, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
@@ -75,7 +69,7 @@ export class GitStore implements Store {
   }
 
   /** Before the first write: a core.sharedRepository that git itself would refuse stops us too. */
-  private checkWritable(): void {
+  checkWritable(): void {
     this.checkFormat();
     if (this.writableChecked) return;
     try {
@@ -314,7 +308,7 @@ export class GitStore implements Store {
     return cas;
   }
 
-  private async reflogNote(message: string): Promise<ReflogNote> {
+  async reflogNote(message: string): Promise<ReflogNote> {
     const id = await this.identity();
     const when = this.opts.now();
     return { who: `${id.committer.name} <${id.committer.email}>`, time: Math.floor(when.getTime() / 1000), tz: tzString(-when.getTimezoneOffset()), message: reflogMessage(message) };
@@ -369,128 +363,33 @@ export class GitStore implements Store {
     return gitSync(this, this.opts.env);
   }
 
-  async repository(): Promise<RepositoryStatus> {
-    const commonDir = this.paths.commonDir;
-    const unsupported = repositoryFormatProblems(commonDir);
-    const value = loadGitConfig(commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository") ?? null;
-    let problem: string | null = null;
-    let perm: SharedPerm = 0;
-    try {
-      perm = parseSharedPerm(value ?? undefined);
-    } catch (e) {
-      if (!(e instanceof SharedPermError)) throw e;
-      problem = e.why;
-    }
-    const octal = (m: number) => `0${m.toString(8)}`;
-    const permissions = sharedPermProblems(commonDir, perm).map((p) => ({ path: relative(commonDir, p.path), mode: octal(p.mode), want: octal(p.want) }));
-    // In a format Pantheon does not implement, its idea of the ref would be wrong: not read.
-    const ref = unsupported.length > 0 ? { state: "missing" as const, oid: null, detail: "not read: the repository's format is not supported" } : await this.refState();
-    const id = unsupported.length > 0 ? null : await commitIdentity(this.paths, this.opts.env);
-    return {
-      unsupported,
-      sharedRepository: { value, problem },
-      permissions,
-      ref,
-      reflog: existsSync(gitReflogPath(commonDir, REF)),
-      keepListed: keepDirListed(this.db.objectsDir),
-      identity: id ? { who: `${id.committer.name} <${id.committer.email}>`, source: id.source } : { who: "", source: "git" },
-    };
+  // What doctor checks and repairs of the repository: loaded on demand (repository-care.ts).
+  private async care(): Promise<import("./repository-care.js").RepositoryCare> {
+    const { RepositoryCare } = await import("./repository-care.js");
+    return (this.careCache ??= new RepositoryCare(this, this.opts.env));
   }
+  private careCache: import("./repository-care.js").RepositoryCare | undefined;
 
-  /** Whether the ref names a commit whose root tree can be read (doctor reads every record after this). */
-  private async refState(): Promise<RepositoryStatus["ref"]> {
-    let oid: string | null;
-    try {
-      oid = await readRef(this.paths.commonDir, REF);
-    } catch (e) {
-      return { state: "damaged", oid: null, detail: (e as Error).message };
-    }
-    if (!oid) return { state: "missing", oid: null, detail: null };
-    try {
-      const obj = await this.db.read(oid);
-      if (obj.type !== "commit") return { state: "damaged", oid, detail: `it points at a ${obj.type}, not a commit` };
-      await listTree(this.db, parseCommit(obj.content).tree);
-    } catch (e) {
-      return { state: "damaged", oid, detail: (e as Error).message };
-    }
-    return { state: "ok", oid, detail: null };
+  async repository() {
+    return (await this.care()).status();
   }
-
   async recoveryCandidates(limit: number) {
-    return recoveryCandidates(this.paths, this.db, this.opts.env, (c) => this.isStateCommit(c), limit);
+    return (await this.care()).candidates(limit);
   }
-
-  /** A commit whose project.json reads as a Pantheon project this version understands. */
-  private async isStateCommit(commit: string): Promise<boolean> {
-    try {
-      await (await this.snapshotAt(commit)).project();
-      return true;
-    } catch {
-      return false;
-    }
+  async recover(commit: string, infoFor: (from: string) => CommitInfo) {
+    return (await this.care()).recover(commit, infoFor);
   }
-
-  async recover(commitText: string, infoFor: (from: string) => CommitInfo): Promise<{ from: string; commit: string }> {
-    this.checkWritable();
-    const state = await this.refState();
-    if (state.state === "ok") {
-      throw new ConflictError(`${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`, "pantheon log shows its history; pantheon doctor checks it");
-    }
-    if (state.state === "damaged" && state.oid === null) {
-      // The ref file itself is unreadable: compare-and-swap needs a value to compare with.
-      throw new RepositoryError("E_GIT", `${REF} cannot be read (${state.detail})`, "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)");
-    }
-    const commit = this.resolveCandidate(commitText);
-    if (!commit || !isComplete(this.paths, commit, this.opts.env) || !(await this.isStateCommit(commit))) {
-      throw new NotFoundError(`${printableOid(commitText)} is not a complete Pantheon state in this repository`, "pantheon doctor --recover lists the states that can be restored");
-    }
-    const info = infoFor(commit);
-    const oid = await this.writeCommit([commit], await this.treeOf(commit), new Map(), info);
-    const cas = await this.moveRef(state.oid, oid, info.summary);
-    if (cas.ok) return { from: commit, commit: oid };
-    if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
-    throw new ContentionError(`${REF} changed while it was being recovered`, "pantheon doctor");
+  async startReflog() {
+    return (await this.care()).startReflog();
   }
-
-  /** A full id, or an unambiguous prefix of a commit the logs name (or that git resolves). */
-  private resolveCandidate(text: string): string | null {
-    const t = text.trim().toLowerCase();
-    if (/^[0-9a-f]{40}$/.test(t)) return t;
-    if (!/^[0-9a-f]{4,39}$/.test(t)) return null;
-    const named = [...new Set(namedCommits(this.paths.commonDir).map((s) => s.commit).filter((c) => c.startsWith(t)))];
-    if (named.length === 1) return named[0]!;
-    if (named.length > 1) return null;
-    const r = spawnSync("git", [`--git-dir=${this.paths.commonDir}`, "rev-parse", "--verify", "--quiet", `${t}^{commit}`], { env: { ...this.opts.env, GIT_DIR: undefined } as NodeJS.ProcessEnv, encoding: "utf8" });
-    return r.status === 0 && /^[0-9a-f]{40}$/.test(r.stdout.trim()) ? r.stdout.trim() : null;
+  async writeCloneFile(relPath: string, text: string) {
+    return (await this.care()).writeCloneFile(relPath, text);
   }
-
-  async startReflog(): Promise<boolean> {
-    this.checkWritable();
-    const tip = await readRef(this.paths.commonDir, REF);
-    if (!tip) return false;
-    const note = await this.reflogNote("pantheon doctor --fix: reflog started");
-    return startReflog(this.paths.commonDir, REF, { ...note, old: ZERO_OID, next: tip });
+  async listKeepDir() {
+    return (await this.care()).listKeepDir();
   }
-
-  async writeCloneFile(relPath: string, text: string): Promise<string> {
-    const parts = relPath.split("/");
-    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === "..")) throw new RepositoryError("E_GIT", `Invalid clone file name ${JSON.stringify(relPath)}`);
-    const path = join(this.paths.commonDir, "pantheon", ...parts);
-    ensureParentDir(this.paths.commonDir, path);
-    writeFileSync(path, text);
-    adjustSharedPerm(path, sharedPermOf(this.paths.commonDir));
-    return path;
-  }
-
-  async listKeepDir(): Promise<boolean> {
-    this.checkWritable();
-    return listKeepDir(this.db.objectsDir, this.paths.commonDir);
-  }
-
-  async fixPermissions(): Promise<{ fixed: string[]; failed: string[] }> {
-    const r = fixSharedPerms(this.paths.commonDir, this.sharedPerm());
-    const rel = (p: string) => relative(this.paths.commonDir, p);
-    return { fixed: r.fixed.map(rel), failed: r.failed.map(rel) };
+  async fixPermissions() {
+    return (await this.care()).fixPermissions();
   }
 
   /** Git identity for commits (DESIGN §1.7); the fallback is announced once per clone. */
@@ -513,11 +412,6 @@ export class GitStore implements Store {
     this.identityCache = id;
     return id;
   }
-}
-
-/** What the user typed as a commit, safe to echo: hex and a few characters at most. */
-function printableOid(text: string): string {
-  return JSON.stringify(text.slice(0, 64).replace(/[^\x20-\x7e]/g, "?"));
 }
 
 function notInitialized(): RepositoryError {
