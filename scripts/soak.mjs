@@ -692,15 +692,24 @@ async function coordinator() {
     for (const f of w.failures) failures.push({ worker: w.index, ...f });
   }
   const warningsOnRead = failures.filter((f) => f.why === "warning on stderr").length;
-  const inv = checkInvariants(dir, workers);
+  let inv;
+  try {
+    inv = checkInvariants(dir, workers);
+  } catch (e) {
+    // A state git itself cannot read (a tree lost to a prune) stops the checks: that is the finding.
+    inv = { problems: [`the invariant checks could not run: ${String(e.message ?? e).split("\n").slice(0, 2).join(" | ")}`], counts: { tasks: 0, missions: 0, activeMissions: 0, epics: 0, reviews: 0, commits: 0, dangling: 0, doctorWarnings: 0 }, byStatus: {} };
+  }
   if (gcStats) {
     const after = spawnSync("git", ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
     if (after.status !== 0) inv.problems.push(`git fsck --connectivity-only after the run: exit ${after.status}: ${after.stderr.slice(0, 300)}`);
     for (const f of gcStats.failures) inv.problems.push(`gc loop: ${f}`);
     for (const m of gcStats.missing.slice(0, 10)) inv.problems.push(`gc loop: ${m}`);
     for (const f of gcStats.fsckProblems) inv.problems.push(`gc loop fsck: ${f}`);
-    const recovery = checkRecovery(dir);
-    inv.problems.push(...recovery.problems);
+    try {
+      inv.problems.push(...checkRecovery(dir).problems);
+    } catch (e) {
+      inv.problems.push(`the recovery check could not run: ${String(e.message ?? e).split("\n")[0]}`);
+    }
   }
   const total = ok + refused + failed;
 
