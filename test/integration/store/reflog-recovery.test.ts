@@ -50,7 +50,7 @@ describe("the reflog of refs/coordination/main", () => {
     expect(last).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f]/);
   });
 
-  it("records a sync's adoption and fast-forward, and doctor --fix's commit", async () => {
+  it("records a sync's adoption and its fast-forward", async () => {
     const { clones } = await makeOriginAndClones(2);
     const [a, b] = clones as [NonNullable<(typeof clones)[0]>, NonNullable<(typeof clones)[1]>];
     const adopted = readFileSync(gitLog(b.dir), "utf8").trim().split("\n");
