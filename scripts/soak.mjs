@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Soak test (issue 6 item 6; not run in CI).
 //
-//   node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep]
+//   node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
 //
 // package.json script line (add it to "scripts"):
 //   "soak": "node scripts/build.mjs && node scripts/soak.mjs"
@@ -32,6 +32,17 @@
 //    - `git fsck --strict` is clean (dangling objects of lost races aside).
 // 4. prints the counts (commands per kind, successes, refusals by class, failures, records at
 //    the end, commits, wall time) and a final PASS or FAIL line; exits 1 on FAIL.
+//
+// --gc (issue 12): while the workers run, a loop runs `git gc` and `git repack -ad` on the
+// repository, one after another, without pause; --gc-prune adds `git gc --prune=now` to the
+// loop (git documents that prune as unsafe beside writers; DESIGN §2.3 closes the window for
+// Pantheon's objects). After every gc the loop checks that the ref names a commit that is there
+// (`git cat-file -e`), and every few runs `git fsck --connectivity-only` (fsck lists the objects
+// it has before it reads the reflogs, so a commit made in between is "invalid" to it: an object
+// it names counts only if `git cat-file -e` cannot find it either). At the end, beside the
+// invariants above: every gc run succeeded (a gc fails on a broken history), the ref never named
+// a missing object, and after `git update-ref -d` of the ref, `doctor --recover` lists its last
+// commit first and `doctor --recover <commit>` restores every record.
 //
 // --keep leaves the temporary repository in place (its path is printed); on FAIL it is kept too.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -366,7 +377,7 @@ async function worker(cfg) {
 // Coordinator
 
 function parseArgs(argv) {
-  const o = { processes: 6, minutes: 2, seed: Date.now() % 1_000_000_007, keep: false };
+  const o = { processes: 6, minutes: 2, seed: Date.now() % 1_000_000_007, keep: false, gc: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -378,8 +389,10 @@ function parseArgs(argv) {
     else if (a === "--minutes" || a === "-m") o.minutes = Number(val());
     else if (a === "--seed") o.seed = Number(val());
     else if (a === "--keep") o.keep = true;
+    else if (a === "--gc") o.gc = "gc";
+    else if (a === "--gc-prune") o.gc = "prune";
     else if (a === "--help" || a === "-h") {
-      console.log("usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep]");
+      console.log("usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]");
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -534,6 +547,88 @@ function checkInvariants(dir, workers) {
   };
 }
 
+/** Runs git asynchronously (the gc loop shares the coordinator's event loop with the workers). */
+function gitAsync(cwd, args) {
+  return new Promise((resolvePromise) => {
+    const child = spawn("git", args, { cwd, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => resolvePromise({ code, out }));
+  });
+}
+
+/**
+ * The gc loop of --gc / --gc-prune: git gc and git repack -ad (and git gc --prune=now) back to
+ * back until `stop()` is called, checking after each run that the ref names a commit that is
+ * there, and every fourth run that `git fsck --connectivity-only` is clean.
+ */
+function startGcLoop(dir, mode) {
+  const steps = mode === "prune" ? [["gc", "-q", "--prune=now"], ["repack", "-a", "-d", "-q"], ["gc", "-q"]] : [["gc", "-q"], ["repack", "-a", "-d", "-q"]];
+  const stats = { runs: {}, failures: [], missing: [], fsck: 0, fsckProblems: [], fsckRaces: 0 };
+  let stopping = false;
+  const done = (async () => {
+    for (let i = 0; !stopping; i++) {
+      const step = steps[i % steps.length];
+      const name = step.filter((a) => a !== "-q").join(" ").replace("-a -d", "-ad");
+      const r = await gitAsync(dir, step);
+      stats.runs[name] = (stats.runs[name] ?? 0) + 1;
+      if (r.code !== 0) stats.failures.length < 10 && stats.failures.push(`git ${name}: exit ${r.code}: ${r.out.trim().split("\n").slice(-2).join(" | ")}`);
+      const e = await gitAsync(dir, ["cat-file", "-e", `${REF}^{commit}`]);
+      if (e.code !== 0) stats.missing.push(`after git ${name} #${stats.runs[name]}: ${REF} names a missing object`);
+      if (i % 4 === 3) {
+        stats.fsck++;
+        const f = await gitAsync(dir, ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"]);
+        if (f.code !== 0 || f.out.trim() !== "") {
+          // fsck lists the objects it has, then reads refs and reflogs: a commit a writer made in
+          // between is "invalid" to it though it is there. Only an object still missing counts.
+          const named = [...new Set(f.out.match(/\b[0-9a-f]{40}\b/g) ?? [])];
+          const missing = [];
+          for (const oid of named) if ((await gitAsync(dir, ["cat-file", "-e", oid])).code !== 0) missing.push(oid);
+          if (missing.length > 0 || named.length === 0) stats.fsckProblems.length < 10 && stats.fsckProblems.push(`${f.out.trim().split("\n").slice(0, 3).join(" | ")} (missing: ${missing.join(" ") || "?"})`);
+          else stats.fsckRaces++;
+        }
+      }
+    }
+  })();
+  return {
+    stats,
+    stop: async () => {
+      stopping = true;
+      await done;
+      return stats;
+    },
+  };
+}
+
+/** --gc modes: the ref deleted with git, then restored by doctor --recover with every record. */
+function checkRecovery(dir) {
+  const problems = [];
+  const list = () => {
+    const r = pantheon(dir, ["task", "list", "--json"]);
+    return r.status === 0 ? JSON.parse(r.stdout).data.map((t) => `${t.id} ${t.title} ${t.status}`) : null;
+  };
+  const before = list();
+  const tip = git(dir, "rev-parse", REF).trim();
+  git(dir, "update-ref", "-d", REF);
+  const plan = pantheon(dir, ["doctor", "--recover", "--json"]);
+  let first = null;
+  try {
+    first = JSON.parse(plan.stdout).data.candidates[0]?.commit ?? null;
+  } catch {
+    problems.push(`doctor --recover --json printed no plan: ${plan.stderr.slice(0, 300)}`);
+  }
+  if (plan.status !== 1) problems.push(`doctor --recover without a terminal exited ${plan.status}, expected 1`);
+  if (first !== tip) problems.push(`doctor --recover lists ${first} first, not the deleted tip ${tip}`);
+  const restore = pantheon(dir, ["doctor", "--recover", tip]);
+  if (restore.status !== 0) problems.push(`doctor --recover ${tip.slice(0, 12)} exited ${restore.status}: ${restore.stderr.slice(0, 300)}`);
+  const after = list();
+  if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`after the recovery task list differs: ${before?.length} tasks before, ${after?.length} after`);
+  const doctor = pantheon(dir, ["doctor", "--json"]);
+  if (doctor.status !== 0) problems.push(`doctor after the recovery exited ${doctor.status}: ${doctor.stdout.slice(0, 300)}`);
+  return { problems, tasks: before?.length ?? 0 };
+}
+
 function pad(s, n) {
   s = String(s);
   return s.length >= n ? s : s + " ".repeat(n - s.length);
@@ -567,10 +662,13 @@ async function coordinator() {
   git(dir, "worktree", "add", "-q", "-b", "soak-worktree", wt);
 
   console.log(`pantheon soak: ${o.processes} processes (${Math.ceil(o.processes / 2)} in ${dir}, ${Math.floor(o.processes / 2)} in the worktree ${wt}) for ${o.minutes} min, seed ${o.seed}`);
+  if (o.gc) console.log(`gc mode: a loop runs ${o.gc === "prune" ? "git gc --prune=now, git repack -ad and git gc" : "git gc and git repack -ad"} back to back beside the workers`);
   const deadline = Date.now() + o.minutes * 60_000;
+  const gcLoop = o.gc ? startGcLoop(dir, o.gc) : null;
   const workers = await Promise.all(
     Array.from({ length: o.processes }, (_, index) => spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN })),
   );
+  const gcStats = gcLoop ? await gcLoop.stop() : null;
   const runMs = Date.now() - started;
 
   // Aggregate.
@@ -594,7 +692,25 @@ async function coordinator() {
     for (const f of w.failures) failures.push({ worker: w.index, ...f });
   }
   const warningsOnRead = failures.filter((f) => f.why === "warning on stderr").length;
-  const inv = checkInvariants(dir, workers);
+  let inv;
+  try {
+    inv = checkInvariants(dir, workers);
+  } catch (e) {
+    // A state git itself cannot read (a tree lost to a prune) stops the checks: that is the finding.
+    inv = { problems: [`the invariant checks could not run: ${String(e.message ?? e).split("\n").slice(0, 2).join(" | ")}`], counts: { tasks: 0, missions: 0, activeMissions: 0, epics: 0, reviews: 0, commits: 0, dangling: 0, doctorWarnings: 0 }, byStatus: {} };
+  }
+  if (gcStats) {
+    const after = spawnSync("git", ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
+    if (after.status !== 0) inv.problems.push(`git fsck --connectivity-only after the run: exit ${after.status}: ${after.stderr.slice(0, 300)}`);
+    for (const f of gcStats.failures) inv.problems.push(`gc loop: ${f}`);
+    for (const m of gcStats.missing.slice(0, 10)) inv.problems.push(`gc loop: ${m}`);
+    for (const f of gcStats.fsckProblems) inv.problems.push(`gc loop fsck: ${f}`);
+    try {
+      inv.problems.push(...checkRecovery(dir).problems);
+    } catch (e) {
+      inv.problems.push(`the recovery check could not run: ${String(e.message ?? e).split("\n")[0]}`);
+    }
+  }
   const total = ok + refused + failed;
 
   console.log("");
@@ -608,6 +724,7 @@ async function coordinator() {
   console.log("");
   console.log(`workers: ${workers.map((w) => `${w.name ?? `#${w.index}`} (${w.role ?? "?"}, ${w.cwd === wt ? "worktree" : "main"}): ${w.ok + w.refused + w.failed} cmds${w.crashed ? " CRASHED" : ""}`).join("; ")}`);
   console.log(`at the end: ${inv.counts.tasks} tasks ${JSON.stringify(inv.byStatus)}, ${inv.counts.missions} missions (${inv.counts.activeMissions} ACTIVE), ${inv.counts.epics} epics, ${inv.counts.reviews} reviews; ${inv.counts.commits} commits on ${REF}; ${inv.counts.dangling} dangling objects (lost races); doctor warnings: ${inv.counts.doctorWarnings}`);
+  if (gcStats) console.log(`gc loop: ${Object.entries(gcStats.runs).map(([k, v]) => `${v} × git ${k}`).join(", ")}; ${gcStats.failures.length} failed; ref checked after each: ${gcStats.missing.length} time(s) missing; ${gcStats.fsck} fsck --connectivity-only, ${gcStats.fsckProblems.length} with a missing object (${gcStats.fsckRaces} named objects a writer made meanwhile, all present); then update-ref -d and doctor --recover`);
   console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (workers ${(runMs / 1000).toFixed(1)} s, checks ${((Date.now() - started - runMs) / 1000).toFixed(1)} s)`);
   console.log("");
   const invariants = [
@@ -620,6 +737,7 @@ async function coordinator() {
     "every ✓ created task present",
     "history linear (no merges)",
     "git fsck --strict clean",
+    ...(gcStats ? ["every gc run succeeded", "the ref never named a missing object", "fsck --connectivity-only clean during and after", "doctor --recover restores a deleted ref"] : []),
   ];
   if (inv.problems.length === 0) console.log(`invariants: all ${invariants.length} hold (${invariants.join("; ")})`);
   else {

@@ -91,6 +91,22 @@ export class RepositoryError extends PantheonError {
   }
 }
 
+/**
+ * A repository whose on-disk format Pantheon does not implement (SHA-256 objects, reftable
+ * refs, an extension it does not know): refused before anything is written.
+ */
+export class UnsupportedRepositoryError extends PantheonError {
+  constructor(key: string, value: string, why: string, data: Record<string, unknown> = {}, hint?: string) {
+    super(
+      "E_UNSUPPORTED_REPOSITORY",
+      1,
+      `This repository sets ${key} = ${value} (${why}), which Pantheon cannot honour, so it does not use this repository (nothing was written)`,
+      hint ?? "pantheon doctor lists what this repository uses; Pantheon needs a SHA-1 repository with the files ref backend (git init --object-format=sha1)",
+      { key, value, ...data },
+    );
+  }
+}
+
 /** Lost the compare-and-swap race for longer than the retry budget: exit 3. */
 export class ContentionError extends PantheonError {
   constructor(message: string, hint?: string, data: Record<string, unknown> = {}) {

@@ -6,6 +6,7 @@ import { applyRepairs } from "./doctor-fix.js";
 import { inspectState } from "./inspect-state.js";
 import { checkCache } from "./cache-check.js";
 import { projectFileFindings } from "./project-file-findings.js";
+import { repairRepository, repositoryFindings } from "./repository-checks.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -17,6 +18,8 @@ export interface DoctorReport {
 }
 
 const FRESH_LOCK_MS = 10_000;
+/** Candidates doctor looks for when the ref is missing (it only counts them; --recover lists them). */
+const RECOVERY_LIST = 10;
 
 async function remoteFindings(store: Store): Promise<Finding[]> {
   const out: Finding[] = [];
@@ -50,6 +53,16 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
       if (removed.ageMs < FRESH_LOCK_MS) ctx.warn(`the lock was only ${formatAge(removed.ageMs)} old: if a pantheon or git process was still writing, its update is lost and it will retry or fail`);
     }
   }
+  // The repository itself first: a format Pantheon does not implement, or a ref it cannot
+  // read, stops the record checks (which would only fail on it).
+  const repo = await store.repository();
+  const { candidates, incomplete } = repo.ref.state === "ok" || repo.unsupported.length > 0 ? { candidates: [], incomplete: 0 } : await store.recoveryCandidates(RECOVERY_LIST);
+  if (repo.ref.state === "missing" && repo.unsupported.length === 0 && candidates.length + incomplete === 0) {
+    throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state in this repository (refs/coordination/main does not exist)", "pantheon init (or pantheon sync)");
+  }
+  findings.push(...repositoryFindings(repo, candidates.length));
+  if (repo.ref.state !== "ok") return { ok: false, findings, fixed, commit: null, counts: { tasks: 0, epics: 0, missions: 0, reviews: 0 } };
+  if (o.fix) fixed.push(...(await repairRepository(store, findings)));
   const lock = await store.lockStatus();
   if (lock) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: `the state ref is locked (${formatAge(lock.ageMs)} old); git's protocol leaves no owner in the lock`, fix: "pantheon doctor --break-lock (when no pantheon or git process is running)", fixable: false });
   const tip = await store.tip();
@@ -76,6 +89,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     commit = r.commit;
     inspected = await inspectState(await store.snapshotAt((await store.tip())!));
     findings.length = 0;
+    findings.push(...repositoryFindings(await store.repository(), 0));
     if (lock && (await store.lockStatus())) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: "the state ref is locked", fix: "pantheon doctor --break-lock", fixable: false });
     findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await checkCache(store, (await store.tip())!, inspected.records)), ...(await remoteFindings(store)));
   }

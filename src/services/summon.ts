@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
@@ -8,7 +8,7 @@ import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
-import type { Snapshot } from "../store/store.js";
+import type { Snapshot, Store } from "../store/store.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
@@ -82,7 +82,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const fresh = await store.snapshot();
   const handoffs = await readyHandoffs(fresh, mission.role);
   const text = renderInstructions(template.text, { project, mission, task, handoffs });
-  const personaFile = writePersonaFile(store.commonDir, `${handle.replace(":", "-")}.md`, text, await fresh.all("missions"));
+  const personaFile = await writePersonaFile(store, `${handle.replace(":", "-")}.md`, text, await fresh.all("missions"));
   const kickoff = kickoffText(mission, task);
   const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
   const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });
@@ -115,14 +115,18 @@ async function readyHandoffs(snap: Snapshot, role: string): Promise<Task[]> {
  * (a summon that was killed) are swept. A mission the snapshot does not know may be another
  * summon's that started a moment ago: its file is left alone.
  */
-function writePersonaFile(commonDir: string, name: string, text: string, missions: readonly Mission[]): string {
-  const dir = join(commonDir, "pantheon", "personas");
-  mkdirSync(dir, { recursive: true });
+async function writePersonaFile(store: Store, name: string, text: string, missions: readonly Mission[]): Promise<string> {
+  const dir = join(store.commonDir, "pantheon", "personas");
   const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => `${missionHandle(m).replace(":", "-")}.md`));
-  for (const f of readdirSync(dir)) if (ended.has(f)) rmSync(join(dir, f), { force: true });
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    // no folder yet: nothing to sweep
+  }
+  for (const f of files) if (ended.has(f)) rmSync(join(dir, f), { force: true });
+  // In <commondir>/pantheon/personas/, with core.sharedRepository's bits (the store writes it).
+  return store.writeCloneFile(`personas/${name}`, text);
 }
 
 function safeConfig(read: () => string | undefined): string | undefined {
@@ -146,7 +150,7 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
   const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
-  const personaFile = writePersonaFile((await ctx.store()).commonDir, `dry-run-${input.role}.md`, text, missions);
+  const personaFile = await writePersonaFile(await ctx.store(), `dry-run-${input.role}.md`, text, missions);
   const kickoff = kickoffText(mission, task);
   const store = await ctx.store();
   const cwd = store.root ?? ctx.cwd;

@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { TaskSummary } from "../domain/task-summary.js";
 import { BlockFile } from "./block-file.js";
+import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "./shared-perm.js";
 import type { RecordKind } from "./layout.js";
 import { CACHE_VERSION, type KindState, type Row, type SummaryTypes } from "./summary-cache.js";
 import { TableRows } from "./table-rows.js";
@@ -53,7 +54,7 @@ export function loadHead(commonDir: string): CacheHead | null {
 }
 
 export function saveHead(commonDir: string, head: CacheHead): void {
-  writeAtomic(headFile(commonDir), JSON.stringify(head));
+  writeAtomic(commonDir, headFile(commonDir), JSON.stringify(head));
 }
 
 /** The project record as validated from exactly this text, and that text's blob id (project-v<N>.json). */
@@ -73,7 +74,7 @@ export function projectMemo(commonDir: string): ProjectMemo {
         return null;
       }
     },
-    save: (entry) => writeAtomic(file, JSON.stringify({ ...entry, schema: SCHEMA_VERSION })),
+    save: (entry) => writeAtomic(commonDir, file, JSON.stringify({ ...entry, schema: SCHEMA_VERSION })),
   };
 }
 
@@ -148,7 +149,7 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
   const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
   const meta = { commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
   if (kind !== "tasks") {
-    writeAtomic(kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
+    writeAtomic(commonDir, kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
     return;
   }
   let table: EncodedTable;
@@ -158,17 +159,19 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
   }
   // The side files first: a columns file never names a commit whose side files are not there.
-  writeAtomic(sideFile(commonDir, s.commit, "text"), table.text);
-  writeAtomic(sideFile(commonDir, s.commit, "oids"), table.oids);
-  writeAtomic(kindFile(commonDir, kind), table.columns);
+  writeAtomic(commonDir, sideFile(commonDir, s.commit, "text"), table.text);
+  writeAtomic(commonDir, sideFile(commonDir, s.commit, "oids"), table.oids);
+  writeAtomic(commonDir, kindFile(commonDir, kind), table.columns);
   sweepStaleFiles(commonDir, s.commit);
 }
 
-function writeAtomic(path: string, text: string | Uint8Array): void {
+function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): void {
   try {
-    mkdirSync(join(path, ".."), { recursive: true });
+    ensureParentDir(commonDir, path);
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(tmp, text);
+    // core.sharedRepository: another member of the group must be able to replace it.
+    adjustSharedPerm(tmp, sharedPermOf(commonDir));
     renameSync(tmp, path);
   } catch {
     // A read-only repository still answers correctly, just without a cache.

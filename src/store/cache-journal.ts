@@ -1,7 +1,8 @@
-import { appendFileSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { recordPath, type RecordKind } from "./layout.js";
 import { cacheDir } from "./cache-files.js";
+import { adjustSharedPerm, sharedPermOf } from "./shared-perm.js";
 import type { LogItem } from "./commit-log.js";
 import type { CommitEntry } from "./store.js";
 import { CACHE_VERSION, type KindState } from "./summary-cache.js";
@@ -43,7 +44,9 @@ export function journalFile(commonDir: string): string {
 export function appendJournal(commonDir: string, entry: JournalEntry): void {
   const file = journalFile(commonDir);
   try {
+    const created = !existsSync(file);
     appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    if (created) adjustSharedPerm(file, sharedPermOf(commonDir));
     if (statSync(file).size > MAX_JOURNAL_BYTES) unlinkSync(file);
   } catch {
     // no cache directory yet (no read has built one) or read-only: reads refresh from git
@@ -85,6 +88,14 @@ export class Journal {
     if (line === undefined) return undefined;
     if (!this.parsed.has(line)) this.parsed.set(line, parse(line));
     return this.parsed.get(line);
+  }
+
+  /** Every commit a line names, with its commit time when the line carries it (recovery candidates; never trusted unverified). */
+  commits(): Array<{ commit: string; time: number | null }> {
+    return [...this.byCommit.keys()].map((commit) => {
+      const t = this.parse(this.byCommit.get(commit))?.l?.t;
+      return { commit, time: typeof t === "number" ? t : null };
+    });
   }
 
   /** project.json's blob id at `commit`, when its line says. */

@@ -150,8 +150,12 @@ export interface GitConfig {
 
 const MAX_INCLUDE_DEPTH = 10;
 
-/** Loads system, global and repository config (git's precedence, later wins) plus GIT_CONFIG_COUNT pairs. */
-export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv): GitConfig {
+/**
+ * Loads system, global and repository config (git's precedence, later wins), the worktree's
+ * `config.worktree` when extensions.worktreeConfig is on and `gitDir` is given, then the
+ * `git -c` settings a parent git hands down: GIT_CONFIG_COUNT pairs, then GIT_CONFIG_PARAMETERS.
+ */
+export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv, gitDir?: string): GitConfig {
   const home = env.HOME || homedir();
   const entries: ConfigEntry[] = [];
   if (!isTruthy(env.GIT_CONFIG_NOSYSTEM)) readConfigFile(env.GIT_CONFIG_SYSTEM || "/etc/gitconfig", home, entries, 0);
@@ -163,14 +167,64 @@ export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv):
     readConfigFile(xdg, home, entries, 0);
     readConfigFile(join(home, ".gitconfig"), home, entries, 0);
   }
-  if (commonDir !== null) readConfigFile(join(commonDir, "config"), home, entries, 0);
+  if (commonDir !== null) {
+    const before = entries.length;
+    readConfigFile(join(commonDir, "config"), home, entries, 0);
+    const worktreeConfig = entries.slice(before).filter((e) => e.key === "extensions.worktreeconfig").at(-1)?.value;
+    if (gitDir && isTruthy(worktreeConfig)) readConfigFile(join(gitDir, "config.worktree"), home, entries, 0);
+  }
   // `git -c` in a parent git (hooks, aliases) reaches us through these variables.
   const count = Number(env.GIT_CONFIG_COUNT ?? 0);
   for (let n = 0; Number.isInteger(count) && n < count; n++) {
     const key = env[`GIT_CONFIG_KEY_${n}`];
     if (key) entries.push({ key: normalizeConfigKey(key), value: env[`GIT_CONFIG_VALUE_${n}`] ?? "" });
   }
+  for (const [key, value] of parseConfigParameters(env.GIT_CONFIG_PARAMETERS ?? "")) entries.push({ key: normalizeConfigKey(key), value });
   return configFromEntries(entries);
+}
+
+/**
+ * GIT_CONFIG_PARAMETERS as git writes it (config.c, sq_quote): `'key'='value'` pairs separated
+ * by spaces, each part single-quoted with `'\''` for a quote; older gits wrote `'key=value'`.
+ * A key without a value (`'key'`) is a boolean true. Unparseable text yields what came before it.
+ */
+export function parseConfigParameters(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  let i = 0;
+  const quoted = (): string | null => {
+    if (text[i] !== "'") return null;
+    let v = "";
+    i++;
+    for (;;) {
+      const end = text.indexOf("'", i);
+      if (end < 0) return null;
+      v += text.slice(i, end);
+      i = end + 1;
+      // '\'' continues the same word with a literal quote.
+      if (text.startsWith("\\''", i)) {
+        v += "'";
+        i += 3;
+        continue;
+      }
+      return v;
+    }
+  };
+  while (i < text.length) {
+    while (text[i] === " ") i++;
+    if (i >= text.length) break;
+    const first = quoted();
+    if (first === null) break;
+    if (text[i] === "=") {
+      i++;
+      const value = quoted();
+      if (value === null) break;
+      out.push([first, value]);
+    } else {
+      const eq = first.indexOf("=");
+      out.push(eq < 0 ? [first, "true"] : [first.slice(0, eq), first.slice(eq + 1)]);
+    }
+  }
+  return out;
 }
 
 /** Wraps parsed entries (lowest precedence first) in the GitConfig lookup interface. */

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContentionError, LockedError, RepositoryError } from "../errors.js";
+import { ContentionError, LockedError, RepositoryError, UnsupportedRepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
 import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
@@ -11,14 +11,18 @@ import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
 import { commitMessage } from "./commit-message.js";
 import { encodeCommit, parseCommit, type Signature } from "./commit-codec.js";
-import { loadGitConfig, resolveIdentity, type Identity } from "./git-config.js";
+import { loadGitConfig } from "./git-config.js";
+import { commitIdentity, type CommitIdentity } from "./git-identity.js";
+import { assertSupportedFormat } from "./repo-format.js";
+import { reflogMessage, tzString } from "./reflog.js";
+import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
 import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
 import { RecordSnapshot } from "./record-snapshot.js";
 import { encode, RecordTx } from "./record-tx.js";
 import { loadSchemas } from "./schema-loader.js";
-import { breakLock, casRef, faultPoint, lockStatus, readRef } from "./ref-cas.js";
+import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
@@ -39,11 +43,43 @@ export interface GitStoreOptions {
 /** The Store on `refs/coordination/main` of a real repository (DESIGN §2). */
 export class GitStore implements Store {
   readonly db: ObjectDb;
-  private identityCache: Identity | undefined;
+  private identityCache: CommitIdentity | undefined;
   private renumbered: RenumberLog | undefined;
+  private formatChecked = false;
+  private writableChecked = false;
 
   constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
     this.db = new ObjectDb(paths.commonDir);
+    // Read on the first file this command creates in the common dir, not before.
+    registerSharedPerm(paths.commonDir, () => this.sharedPerm());
+  }
+
+  /** core.sharedRepository as git reads it (every config file, `git -c`); throws SharedPermError on a value git refuses. */
+  sharedPerm(): SharedPerm {
+    return parseSharedPerm(loadGitConfig(this.paths.commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository"));
+  }
+
+  /**
+   * Refuses a repository whose format Pantheon does not implement (DESIGN §2.2), before any
+   * command reads or writes: one small config file, read once per command.
+   */
+  private checkFormat(): void {
+    if (this.formatChecked) return;
+    assertSupportedFormat(this.paths.commonDir);
+    this.formatChecked = true;
+  }
+
+  /** Before the first write: a core.sharedRepository that git itself would refuse stops us too. */
+  checkWritable(): void {
+    this.checkFormat();
+    if (this.writableChecked) return;
+    try {
+      this.sharedPerm();
+      this.writableChecked = true;
+    } catch (e) {
+      if (e instanceof SharedPermError) throw new UnsupportedRepositoryError("core.sharedRepository", e.value, e.why, {}, "git config core.sharedRepository group (or all, umask, or a mode such as 0660); git itself refuses this value");
+      throw e;
+    }
   }
 
   get root(): string | null {
@@ -53,7 +89,8 @@ export class GitStore implements Store {
     return this.paths.commonDir;
   }
 
-  tip(): Promise<string | null> {
+  async tip(): Promise<string | null> {
+    this.checkFormat();
     return readRef(this.paths.commonDir, REF);
   }
 
@@ -77,6 +114,7 @@ export class GitStore implements Store {
   private journalRead: { tip: string; journal: Journal } | undefined;
 
   async codeHead(): Promise<string | null> {
+    this.checkFormat();
     // HEAD is per worktree (gitDir), the branch it names lives in the common dir.
     let head: string | null = null;
     try {
@@ -155,6 +193,7 @@ export class GitStore implements Store {
 
   /** A snapshot of any commit of the ref (history, merges). */
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
+    this.checkFormat();
     const obj = await this.db.read(commit);
     if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
@@ -182,7 +221,7 @@ export class GitStore implements Store {
       if (tx.changes.size === 0) return { result, commit: null };
       const oid = await this.writeCommit([parent], await this.treeOf(parent), tx.changes, info);
       await faultPoint("after-objects");
-      const cas = await casRef(this.paths.commonDir, REF, tip, oid);
+      const cas = await this.moveRef(tip, oid, info.summary);
       if (cas.ok) {
         if (migration) {
           for (const notice of migration.notices) this.opts.warn(notice);
@@ -238,7 +277,7 @@ export class GitStore implements Store {
       [COUNTERS_PATH, Buffer.from(canonicalJson(EMPTY_COUNTERS))],
     ]);
     const oid = await this.writeCommit([], null, changes, info);
-    const cas = await casRef(this.paths.commonDir, REF, null, oid);
+    const cas = await this.moveRef(null, oid, info.summary);
     if (cas.ok) return oid;
     if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
     throw new RepositoryError("E_GIT", `${REF} was created by another process meanwhile`, "pantheon task list");
@@ -246,8 +285,9 @@ export class GitStore implements Store {
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
   async writeCommit(parents: string[], baseTree: string | null, changes: TreeChanges, info: CommitInfo): Promise<string> {
+    this.checkWritable();
     const tree = await writeTreeChanges(this.db, baseTree, changes);
-    const id = this.identity();
+    const id = await this.identity();
     const when = this.opts.now();
     const stamp = (name: string, email: string): Signature => ({
       name,
@@ -258,11 +298,41 @@ export class GitStore implements Store {
     const body = encodeCommit({
       tree,
       parents,
-      author: stamp(info.authorName ?? id.name, id.email),
-      committer: stamp(id.name, id.email),
+      // The actor is the author (DESIGN §1.7); the Director's commits carry git's own author name.
+      author: stamp(info.authorName ?? id.author.name, id.author.email),
+      committer: stamp(id.committer.name, id.committer.email),
       message: commitMessage(info, changes.keys()),
     });
     return this.db.write("commit", body);
+  }
+
+  /**
+   * Compare-and-swap of the state ref with its reflog line, then the objects check of DESIGN
+   * §2.3: every object written for `next` must still be on disk once the ref names it.
+   * `message` defaults to `next`'s own summary line (a sync's fast-forward, a recovery).
+   */
+  async moveRef(expected: string | null, next: string, message?: string): Promise<CasResult> {
+    this.checkWritable();
+    const note = await this.reflogNote(message ?? (await this.summaryOf(next)));
+    const cas = await casRef(this.paths.commonDir, REF, expected, next, note);
+    if (cas.ok) this.db.verifyWritten();
+    else this.db.discardWritten();
+    return cas;
+  }
+
+  async reflogNote(message: string): Promise<ReflogNote> {
+    const id = await this.identity();
+    const when = this.opts.now();
+    return { who: `${id.committer.name} <${id.committer.email}>`, time: Math.floor(when.getTime() / 1000), tz: tzString(-when.getTimezoneOffset()), message: reflogMessage(message) };
+  }
+
+  private async summaryOf(commit: string): Promise<string> {
+    try {
+      const msg = parseCommit((await this.db.read(commit)).content).message;
+      return msg.split("\n")[0] ?? "";
+    } catch {
+      return "pantheon: update";
+    }
   }
 
   private async treeOf(commit: string): Promise<string> {
@@ -293,26 +363,59 @@ export class GitStore implements Store {
 
   /** Loaded on demand: worktrees, hooks and transport are not on any hot path. */
   async code(): Promise<CodeRepo> {
+    this.checkFormat();
     const { gitCodeRepo } = await import("./git-code-repo.js");
     return gitCodeRepo(this.paths, this.opts.env);
   }
 
   async sync(): Promise<StateSync> {
+    // A sync's fetch writes objects and refs through git before any CAS: refuse first.
+    this.checkWritable();
     const { gitSync } = await import("./git-sync.js");
     return gitSync(this, this.opts.env);
   }
 
+  // What doctor checks and repairs of the repository: loaded on demand (repository-care.ts).
+  private async care(): Promise<import("./repository-care.js").RepositoryCare> {
+    const { RepositoryCare } = await import("./repository-care.js");
+    return (this.careCache ??= new RepositoryCare(this, this.opts.env));
+  }
+  private careCache: import("./repository-care.js").RepositoryCare | undefined;
+
+  async repository() {
+    return (await this.care()).status();
+  }
+  async recoveryCandidates(limit: number) {
+    return (await this.care()).candidates(limit);
+  }
+  async recover(commit: string, infoFor: (from: string) => CommitInfo) {
+    return (await this.care()).recover(commit, infoFor);
+  }
+  async startReflog() {
+    return (await this.care()).startReflog();
+  }
+  async writeCloneFile(relPath: string, text: string) {
+    return (await this.care()).writeCloneFile(relPath, text);
+  }
+  async listKeepDir() {
+    return (await this.care()).listKeepDir();
+  }
+  async fixPermissions() {
+    return (await this.care()).fixPermissions();
+  }
+
   /** Git identity for commits (DESIGN §1.7); the fallback is announced once per clone. */
-  identity(): Identity {
+  async identity(): Promise<CommitIdentity> {
     if (this.identityCache) return this.identityCache;
-    const id = resolveIdentity(this.opts.env, loadGitConfig(this.paths.commonDir, this.opts.env));
+    const id = await commitIdentity(this.paths, this.opts.env);
     if (id.source === "fallback") {
       const marker = join(this.paths.commonDir, "pantheon", "identity-notice");
       if (!existsSync(marker)) {
-        this.opts.warn(`no git user.name/user.email found; committing as "${id.name} <${id.email}>" (set them with: git config --global user.name "Your Name")`);
+        this.opts.warn(`git has no user.name/user.email here; committing as "${id.author.name} <${id.author.email}>" (set them with: git config --global user.email "you@example.com")`);
         try {
-          mkdirSync(join(this.paths.commonDir, "pantheon"), { recursive: true });
-          writeFileSync(marker, `${id.name} <${id.email}>\n`);
+          mkdirShared(join(this.paths.commonDir, "pantheon"), sharedPermOf(this.paths.commonDir));
+          writeFileSync(marker, `${id.author.name} <${id.author.email}>\n`);
+          adjustSharedPerm(marker, sharedPermOf(this.paths.commonDir));
         } catch {
           // Read-only common dir: the notice simply repeats; nothing depends on the marker.
         }

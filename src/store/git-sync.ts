@@ -1,6 +1,5 @@
-import { REF } from "./layout.js";
 import type { GitStore } from "./git-store.js";
-import { casRef, readRef } from "./ref-cas.js";
+import { readRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
 import { changedPaths } from "./tree-diff.js";
@@ -125,7 +124,8 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       return fieldChanges(await projectJson(from), await projectJson(to), ["updatedAt"]);
     },
     async advance(expected, next) {
-      const r = await casRef(paths.commonDir, REF, expected, next);
+      // Through the store: the reflog line and the objects check after the swap (DESIGN §2.3).
+      const r = await store.moveRef(expected, next);
       return r.ok;
     },
     async ensureFetchRefspec(remote) {

@@ -8,7 +8,7 @@ import { formatRecordKeys, trailerNames } from "./records-trailer.js";
 import { RecordTx } from "./record-tx.js";
 import { stateMigration } from "./state-migration.js";
 import { loadSchemas } from "./schema-loader.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, RecoveryCandidate, RepositoryStatus, Snapshot, StateSync, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -42,6 +42,34 @@ export class MemoryStore implements Store {
 
   async cachedState(): Promise<[]> {
     return [];
+  }
+
+  async repository(): Promise<RepositoryStatus> {
+    return { unsupported: [], sharedRepository: { value: null, problem: null }, permissions: [], ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null }, reflog: true, keepListed: true, identity: { who: "Director <director@pantheon.invalid>", source: "git" } };
+  }
+
+  async recoveryCandidates(): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }> {
+    return { candidates: [], incomplete: 0 };
+  }
+
+  async recover(): Promise<{ from: string; commit: string }> {
+    throw new RepositoryError("E_GIT", "A memory store has nothing to recover", "use a git repository");
+  }
+
+  async writeCloneFile(): Promise<string> {
+    throw new RepositoryError("E_GIT", "A memory store has no clone files", "use a git repository");
+  }
+
+  async listKeepDir(): Promise<boolean> {
+    return false;
+  }
+
+  async startReflog(): Promise<boolean> {
+    return false;
+  }
+
+  async fixPermissions(): Promise<{ fixed: string[]; failed: string[] }> {
+    return { fixed: [], failed: [] };
   }
 
   async dropCache(): Promise<void> {}

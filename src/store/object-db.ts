@@ -7,10 +7,9 @@
  */
 import * as fs from "node:fs";
 import { lazyRequire, nodeCrypto } from "../lazy-require.js";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { randomBytes } from "../random-bytes.js";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { sha1Hex } from "./sha1.js";
-import { storedDeflate, storedInflate } from "./stored-deflate.js";
+import { storedInflate } from "./stored-deflate.js";
 
 /** After this many objects hashed, node:crypto is worth loading (an import hashes thousands). */
 const JS_HASH_LIMIT = 200;
@@ -19,6 +18,7 @@ const JS_HASH_MAX_BYTES = 12 * 1024;
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 import { RepositoryError } from "../errors.js";
+import { KEEP_DIR, LooseWriter } from "./loose-writer.js";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
 
@@ -51,16 +51,41 @@ function inflate(oid: string, raw: Buffer): Buffer {
   }
 }
 
+/**
+ * node:fs for isomorphic-git, minus the pack directory's `.tmp-*` files: isomorphic-git opens
+ * every name ending in `.idx`, including the temporary index a running `git repack` is still
+ * writing (`.tmp-<pid>-pack-<hash>.idx`), and fails on its half-written bytes.
+ */
+let wrappedFs: { promises: Record<string, unknown> } | undefined;
+function packFs(): { promises: Record<string, unknown> } {
+  if (wrappedFs) return wrappedFs;
+  const p = fs.promises as unknown as Record<string, unknown>;
+  const promises: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(p)) if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
+  promises.readdir = async (...args: unknown[]) => ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter((n) => !String(n).startsWith(".tmp-"));
+  wrappedFs = { promises };
+  return wrappedFs;
+}
+
+/** A pack could not be read (replaced or deleted under a concurrent repack): looked up again. */
+class PackReadError extends Error {}
+
+/** Lookups of one object before it is called missing: each lists the pack directory afresh. */
+const LOOKUP_ATTEMPTS = 6;
+
 export class ObjectDb {
   readonly objectsDir: string;
   private readonly memo = new Map<string, GitObject>();
   // One isomorphic-git cache per ObjectDb: it holds parsed pack indexes, so sharing it means each
   // .idx is read once per invocation instead of once per object.
-  private readonly packCache: object = {};
+  private packCache: object = {};
+  /** Set once isomorphic-git failed on a pack that git could read. */
+  private askGit = false;
   private alternates: string[] | undefined;
 
   constructor(readonly commonDir: string) {
     this.objectsDir = join(commonDir, "objects");
+    this.writer = new LooseWriter(this.objectsDir, commonDir);
   }
 
   /** Computes an object id: sha1 of "<type> <length>\0<content>". */
@@ -74,47 +99,104 @@ export class ObjectDb {
 
   private hashed = 0;
 
-  /** Reads an object, loose first, then from packs; a missing object is an E_GIT RepositoryError. */
+  /**
+   * Reads an object, loose first, then from packs; a missing object is an E_GIT RepositoryError.
+   * A concurrent `git gc` or `git repack -ad` moves objects while this looks (a loose file packed
+   * and pruned, a pack replaced by a new one, a pack index listed just before its pack was
+   * deleted): every such miss or failure is looked up again with a fresh listing of the pack
+   * directory, as git's own reprepare_packed_git does, before an object is called missing.
+   */
   async read(oid: string): Promise<GitObject> {
     const known = this.memo.get(oid);
     if (known) return known;
     if (!OID.test(oid)) throw new RepositoryError("E_GIT", `Invalid object id ${JSON.stringify(oid)}`, "git fsck");
     // Not memoised, so that write("tree", empty) still stores it: fsck's connectivity check wants it.
     if (oid === EMPTY_TREE_OID) return { type: "tree", content: Buffer.alloc(0) };
-    const obj = (await this.readLoose(oid)) ?? (await this.readPacked(oid));
-    if (!obj) throw new RepositoryError("E_GIT", `Missing git object ${oid}`, "git fsck");
-    this.memo.set(oid, obj);
-    return obj;
-  }
-
-  /** Stores an object as a loose file (temp file + rename, so a crash never leaves a torn object) and returns its id. */
-  async write(type: ObjectType, content: Buffer): Promise<string> {
-    const oid = this.hash(type, content);
-    if (this.memo.has(oid)) return oid;
-    const path = this.loosePath(this.objectsDir, oid);
-    if (!fs.existsSync(path)) {
-      // Same directory as the target so rename() is atomic; the tmp_obj_ prefix is git's own,
-      // so `git gc` (prune) sweeps temp files orphaned by a kill.
-      const tmp = join(dirname(path), `tmp_obj_${process.pid}_${randomBytes(6).toString("hex")}`);
-      const data = storedDeflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "latin1"), content]));
-      try {
-        fs.mkdirSync(dirname(path), { recursive: true });
-        // 0444 like git: objects are immutable, and a read-only file says so to other tools.
-        fs.writeFileSync(tmp, data, { flag: "wx", mode: 0o444 });
-        // Two writers of the same object race harmlessly: both files hold identical bytes.
-        fs.renameSync(tmp, path);
-      } catch (err) {
-        try {
-          fs.unlinkSync(tmp);
-        } catch {
-          // never created
-        }
-        throw new RepositoryError("E_GIT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
+    let failure: unknown = null;
+    if (this.askGit) {
+      const obj = (await this.readLoose(oid)) ?? this.readWithGit(oid);
+      if (obj) {
+        this.memo.set(oid, obj);
+        return obj;
       }
     }
-    this.memo.set(oid, { type, content });
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+      if (attempt > 0) {
+        // Forget every pack index read so far: the pack directory is listed afresh, after a
+        // moment for the repack that replaced it to finish deleting the old pack's files.
+        this.packCache = {};
+        await new Promise((r) => setTimeout(r, attempt * attempt * 5));
+      }
+      try {
+        const obj = (await this.readLoose(oid)) ?? (await this.readPacked(oid));
+        if (obj) {
+          this.memo.set(oid, obj);
+          return obj;
+        }
+        failure = null;
+      } catch (err) {
+        // Only a pack that failed to read may be a file that moved under a concurrent repack;
+        // a corrupt loose object is corrupt however often it is read.
+        if (!(err instanceof PackReadError)) throw err;
+        failure = err;
+      }
+    }
+    if (failure) {
+      // isomorphic-git keeps tripping over some pack (a stale index whose pack is gone, a format
+      // it does not read): git itself is the judge of whether the object is there.
+      const viaGit = this.readWithGit(oid);
+      if (viaGit) {
+        // The rest of this command's packed reads go to git straight away.
+        this.askGit = true;
+        this.memo.set(oid, viaGit);
+        return viaGit;
+      }
+      throw new RepositoryError("E_GIT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
+    }
+    throw new RepositoryError("E_GIT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
+  }
+
+  /**
+   * Stores an object as a loose file (temp file + rename, so a crash never leaves a torn object;
+   * a second name in the keep dir, so a concurrent prune cannot take it: loose-writer.ts) and
+   * returns its id. Every object written is remembered until `verifyWritten`, which a writer
+   * calls once the ref names them.
+   */
+  async write(type: ObjectType, content: Buffer): Promise<string> {
+    const oid = this.hash(type, content);
+    this.pending.set(oid, { type, content });
+    // Written by this process already (a retry re-writes its blobs): it has both names.
+    if (this.written.has(oid)) return oid;
+    this.writer.store(oid, type, content);
+    this.written.add(oid);
+    if (!this.memo.has(oid)) this.memo.set(oid, { type, content });
     return oid;
   }
+
+  /**
+   * After the swap (DESIGN §2.3): every object written since the last call must be in the main
+   * store; one a concurrent prune deleted in between is linked back from its second name (or
+   * written again: we still hold its bytes). Returns what was restored. Then, now and then, old
+   * second names are dropped.
+   */
+  verifyWritten(): string[] {
+    const restored: string[] = [];
+    for (const [oid, obj] of this.pending) if (this.writer.heal(oid, obj.type, obj.content)) restored.push(oid);
+    this.pending.clear();
+    this.writer.sweep();
+    return restored;
+  }
+
+  /** Forgets the objects written so far without checking them (the ref did not move). */
+  discardWritten(): void {
+    this.pending.clear();
+  }
+
+  private readonly writer: LooseWriter;
+  /** Objects written since the last verifyWritten/discardWritten, with their bytes. */
+  private readonly pending = new Map<string, { type: ObjectType; content: Buffer }>();
+  /** Objects this process wrote (both names made). */
+  private readonly written = new Set<string>();
 
   private loosePath(objectsDir: string, oid: string): string {
     return join(objectsDir, oid.slice(0, 2), oid.slice(2));
@@ -152,17 +234,38 @@ export class ObjectDb {
     // isomorphic-git appends /objects to gitdir and knows nothing of alternates, so ask it once
     // per object store; an alternate is an objects dir, whose parent plays the gitdir.
     for (const objectsDir of [this.objectsDir, ...this.alternateDirs()]) {
+      // isomorphic-git finds packs at <gitdir>/objects/pack: only a dir named "objects" has a
+      // gitdir it can be given (the keep dir holds loose objects only).
+      if (basename(objectsDir) !== "objects") continue;
+      let r: Awaited<ReturnType<typeof git.readObject>>;
       try {
-        const r = await git.readObject({ fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
-        if (!TYPES.has(r.type) || !(r.object instanceof Uint8Array)) continue;
-        const content = Buffer.from(r.object.buffer, r.object.byteOffset, r.object.byteLength);
-        return { type: r.type as ObjectType, content };
+        r = await git.readObject({ fs: packFs() as unknown as typeof fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
       } catch (err) {
         if ((err as { code?: string }).code === "NotFoundError") continue;
-        throw new RepositoryError("E_GIT", `Cannot read git object ${oid}: ${(err as Error).message}`, "git fsck");
+        // isomorphic-git's own words name its internals ("GitPackIndex", "packfile"): they stay
+        // here, and the caller retries with a fresh listing or reports a coded error.
+        throw new PackReadError();
       }
+      if (!TYPES.has(r.type) || !(r.object instanceof Uint8Array)) continue;
+      const content = Buffer.from(r.object.buffer, r.object.byteOffset, r.object.byteLength);
+      return { type: r.type as ObjectType, content };
     }
     return null;
+  }
+
+  /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
+  private readWithGit(oid: string): GitObject | null {
+    const r = lazyRequire("node:child_process").spawnSync("git", [`--git-dir=${this.commonDir}`, "cat-file", "--batch"], {
+      input: `${oid}\n`,
+      maxBuffer: MAX_OBJECT_BYTES + 4096,
+      env: { ...process.env, GIT_DIR: undefined },
+    }) as { status: number | null; stdout: Buffer | null };
+    if (r.status !== 0 || !r.stdout) return null;
+    const nl = r.stdout.indexOf(0x0a);
+    const [got, type, size] = r.stdout.subarray(0, nl).toString("latin1").split(" ");
+    if (got !== oid || !type || !TYPES.has(type) || size === undefined) return null;
+    const content = Buffer.from(r.stdout.subarray(nl + 1, nl + 1 + Number(size)));
+    return content.length === Number(size) ? { type: type as ObjectType, content } : null;
   }
 
   /** objects/info/alternates: one objects dir per line, relative ones relative to our objects dir. */
@@ -179,6 +282,9 @@ export class ObjectDb {
       .map((l) => l.trim())
       .filter((l) => l !== "" && !l.startsWith("#"))
       .map((l) => (isAbsolute(l) ? l : resolve(this.objectsDir, l)));
+    // Pantheon's own keep dir, even before alternates names it (git reads it through that line).
+    const keep = join(this.objectsDir, KEEP_DIR);
+    if (!this.alternates.includes(keep)) this.alternates.push(keep);
     return this.alternates;
   }
 }

@@ -5,9 +5,11 @@
  * `.lock`, so no writer that follows the protocol can slip in between the check and the rename.
  */
 // Synchronous fs: a ref is one small file, and node:fs/promises costs ~1.5 ms to load.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RepositoryError } from "../errors.js";
+import { appendReflog, ZERO_OID, type ReflogEntry } from "./reflog.js";
+import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 
 const OID = /^[0-9a-f]{40}$/;
 // git's SYMREF_MAXDEPTH.
@@ -83,12 +85,18 @@ async function readDirect(commonDir: string, ref: string): Promise<string | null
   return loose;
 }
 
-/** Atomically moves `ref` from `expected` (null = must not exist) to `next`, with git's `.lock` protocol. */
-export async function casRef(commonDir: string, ref: string, expected: string | null, next: string): Promise<CasResult> {
+/** Who moved the ref and why, for its reflog line (old and new are the CAS's own). */
+export type ReflogNote = Omit<ReflogEntry, "old" | "next">;
+
+/**
+ * Atomically moves `ref` from `expected` (null = must not exist) to `next`, with git's `.lock`
+ * protocol; with `log`, the update is appended to the ref's reflog under the lock, as git does.
+ */
+export async function casRef(commonDir: string, ref: string, expected: string | null, next: string, log?: ReflogNote): Promise<CasResult> {
   if (!OID.test(next)) throw new RepositoryError("E_GIT", `Invalid object id ${JSON.stringify(next)} for ${ref}`);
   const path = refFile(commonDir, ref);
   const lockPath = `${path}.lock`;
-  const fd = createLock(lockPath);
+  const fd = createLock(commonDir, lockPath);
   if (fd === null) return { ok: false, reason: "locked", ageMs: (await lockStatus(commonDir, ref))?.ageMs ?? 0, lockPath };
   let renamed = false;
   let closed = false;
@@ -102,6 +110,9 @@ export async function casRef(commonDir: string, ref: string, expected: string | 
     writeSync(fd, `${next}\n`);
     closeSync(fd);
     closed = true;
+    // Written before the rename, under the lock, as refs/files-backend.c does: the reflog never
+    // misses an update that happened, and git's own updates (same lock) interleave whole lines.
+    if (log) appendReflog(commonDir, ref, { ...log, old: expected ?? ZERO_OID, next });
     await faultPoint("holding-lock");
     // rename() is atomic on POSIX: readers see the old ref or the new one, never a torn file.
     // A ref that exists only in packed-refs is shadowed by the new loose file, as git does.
@@ -126,14 +137,24 @@ export async function casRef(commonDir: string, ref: string, expected: string | 
   return { ok: true };
 }
 
-/** Creates the lock exclusively; null when someone else holds it. */
-function createLock(lockPath: string): number | null {
+/** Creates the lock exclusively (with core.sharedRepository's bits, as git's lockfile.c); null when someone else holds it. */
+function createLock(commonDir: string, lockPath: string): number | null {
+  const perm = sharedPermOf(commonDir);
   // `git pack-refs --prune` deletes ref directories it empties, so the directory made here can
   // vanish before the open; git's raceproof_create_file retries the same way.
   for (let attempt = 0; ; attempt++) {
     try {
-      mkdirSync(dirname(lockPath), { recursive: true });
-      return openSync(lockPath, "wx");
+      mkdirShared(dirname(lockPath), perm);
+      const fd = openSync(lockPath, "wx", 0o666);
+      try {
+        // The lock becomes the ref by rename, so its mode is the ref's.
+        adjustSharedPerm(lockPath, perm);
+      } catch (err) {
+        closeSync(fd);
+        unlinkSync(lockPath);
+        throw err;
+      }
+      return fd;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "./shared-perm.js";
 import { join } from "node:path";
 
 /**
@@ -27,8 +28,9 @@ export function appendRenumberLog(commonDir: string, moves: ReadonlyArray<{ kind
     const kind = (log[m.kind] ??= {});
     kind[String(m.from)] = [...new Set([...(kind[String(m.from)] ?? []), m.to])];
   }
-  mkdirSync(join(commonDir, "pantheon"), { recursive: true });
+  ensureParentDir(commonDir, file(commonDir));
   const tmp = `${file(commonDir)}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(log)}\n`);
+  adjustSharedPerm(tmp, sharedPermOf(commonDir));
   renameSync(tmp, file(commonDir));
 }

@@ -142,6 +142,34 @@ export interface StateSync {
   changedRecords(from: string | null, to: string): Promise<number>;
 }
 
+/** The repository itself, as doctor checks it (DESIGN §2.2, §2.3). */
+export interface RepositoryStatus {
+  /** Settings whose format Pantheon does not implement: every command refuses the repository. */
+  unsupported: Array<{ key: string; value: string; why: string }>;
+  /** core.sharedRepository as git reads it, and why git itself would refuse it (null: valid or unset). */
+  sharedRepository: { value: string | null; problem: string | null };
+  /** Paths Pantheon creates whose mode does not honour core.sharedRepository. */
+  permissions: Array<{ path: string; mode: string; want: string }>;
+  /** The state ref: absent, readable, or naming something that is not a readable commit. */
+  ref: { state: "ok" | "missing" | "damaged"; oid: string | null; detail: string | null };
+  /** Whether git's reflog of the state ref exists. */
+  reflog: boolean;
+  /** Whether objects/info/alternates lists Pantheon's keep dir (objects/pantheon) where it holds objects. */
+  keepListed: boolean;
+  /** Who commits are made as here, and whether git had an identity or the Director placeholder is used. */
+  identity: { who: string; source: "git" | "fallback" };
+}
+
+/** An earlier state of the ref that `doctor --recover` can restore (its objects all present). */
+export interface RecoveryCandidate {
+  commit: string;
+  /** When the ref was moved to it (reflog), else the commit's date; ISO-8601. */
+  date: string;
+  summary: string;
+  /** Where it was named: git's reflog, Pantheon's copy of it, or the read cache's journal. */
+  source: "reflog" | "pantheon-reflog" | "journal";
+}
+
 /** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
 export interface Snapshot {
   readonly commit: string | null;
@@ -229,4 +257,24 @@ export interface Store {
   snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */
   codeHead(): Promise<string | null>;
+  /** The repository's format, permissions, state ref and reflog (never refuses: doctor reports). */
+  repository(): Promise<RepositoryStatus>;
+  /** Earlier states the ref can be restored to, newest first (complete commits only, at most `limit`). */
+  recoveryCandidates(limit: number): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }>;
+  /**
+   * Restores a missing or damaged ref to `commit`'s state, as a new commit (parent `commit`)
+   * compare-and-swapped over whatever the ref holds; refuses a healthy ref or an incomplete commit.
+   */
+  recover(commit: string, info: (from: string) => CommitInfo): Promise<{ from: string; commit: string }>;
+  /**
+   * Writes a file of this clone's own in `<commondir>/pantheon/<relPath>` (a summoned persona's
+   * instructions), honouring core.sharedRepository; returns its absolute path.
+   */
+  writeCloneFile(relPath: string, text: string): Promise<string>;
+  /** Lists Pantheon's keep dir in objects/info/alternates again (doctor --fix); false when it was listed. */
+  listKeepDir(): Promise<boolean>;
+  /** Starts the reflog of a ref made before reflogs were kept; false when it exists. */
+  startReflog(): Promise<boolean>;
+  /** Applies core.sharedRepository's bits to what Pantheon created; returns the paths changed and those it could not. */
+  fixPermissions(): Promise<{ fixed: string[]; failed: string[] }>;
 }

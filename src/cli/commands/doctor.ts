@@ -1,10 +1,14 @@
 import type { Command } from "commander";
-import { PantheonError } from "../../errors.js";
+import { CancelledError, NotFoundError, PantheonError } from "../../errors.js";
+import { PLAIN } from "../../render/paint.js";
+import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/recover-state.js";
+import { isInteractive } from "../interactive.js";
+import { pickRecoveryCandidate } from "../recover-prompt.js";
 import { escapeText } from "../../render/escape.js";
 import { runDoctor, type DoctorReport } from "../../services/doctor.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
-import { check, view } from "../view.js";
+import { check, view, type View } from "../view.js";
 
 /** Doctor found something wrong: exit 1 after printing the report (stdout keeps the result). */
 class DoctorFoundProblems extends PantheonError {
@@ -17,10 +21,12 @@ export function registerDoctorCommand(program: Command, app: App): void {
   examples(
     program
       .command("doctor")
-      .description("Check the state: records, references, cycles, claims, missions, lock and fetch refspecs")
+      .description("Check the state (records, references, cycles, claims, missions, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)")
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
-      .action(run(app, async (o: { fix?: boolean; breakLock?: boolean }) => {
+      .option("--recover [commit]", "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT")
+      .action(run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
+        if (o.recover !== undefined) return recoverView(app, o.recover === true ? null : String(o.recover));
         const r = await runDoctor(app.context(), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) });
         const v = view("doctor", r, (s) => doctorText(r, s.paint));
         const errors = r.findings.filter((f) => f.severity === "error").length;
@@ -31,8 +37,51 @@ export function registerDoctorCommand(program: Command, app: App): void {
         }
         return v;
       })),
-    ["pantheon doctor", "pantheon doctor --fix", "pantheon doctor --break-lock"],
+    ["pantheon doctor", "pantheon doctor --fix", "pantheon doctor --break-lock", "pantheon doctor --recover", "pantheon doctor --recover 3f2a9c1d5e7b"],
   );
+}
+
+/** Nothing was chosen: the candidates are the result, and the exit code says the ref is still broken. */
+class RecoveryNeedsChoice extends PantheonError {
+  constructor(newest: string) {
+    super("E_RECOVERY_CHOICE", 1, "refs/coordination/main is missing or damaged: choose the state to restore", `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`);
+  }
+}
+
+/**
+ * `doctor --recover`: with a commit, restores it; without, lists the candidates, and at a
+ * terminal asks which one (never guessing); elsewhere prints them and exits 1 with the command
+ * that would restore the newest.
+ */
+async function recoverView(app: App, commit: string | null): Promise<View> {
+  const ctx = app.context();
+  if (commit !== null) {
+    const r = await recoverState(ctx, commit);
+    return view("recovery", r, (s) => recoveryText(r, s.paint));
+  }
+  const plan = await recoveryPlan(ctx);
+  const v = view("recovery", plan, (s) => recoveryText(plan, s.paint));
+  if (plan.ref.state === "ok") return v;
+  const newest = plan.candidates[0];
+  if (!newest) throw new NotFoundError(`refs/coordination/main is ${plan.ref.state} and no earlier state can be restored: ${plan.incomplete} commit(s) named by the reflogs are incomplete (pruned) or not Pantheon's`, "git fsck --lost-found lists dangling commits; pantheon doctor --recover <commit> restores one");
+  if (!app.json && isInteractive(app.io)) {
+    app.io.stderr.write(`${recoveryText(plan, PLAIN)}\n`);
+    const chosen = await pickRecoveryCandidate(plan.candidates);
+    if (chosen === null) throw new CancelledError();
+    const r = await recoverState(ctx, chosen);
+    return view("recovery", r, (s) => recoveryText(r, s.paint));
+  }
+  app.result = v;
+  throw Object.assign(new RecoveryNeedsChoice(newest.commit), { report: true });
+}
+
+function recoveryText(r: RecoveryReport, p: { green(s: string): string; red(s: string): string; dim(s: string): string }): string {
+  if (r.restored) return `${p.green("✓")} Restored refs/coordination/main to the state of ${r.restored.from.slice(0, 12)} as commit ${r.restored.commit.slice(0, 12)}`;
+  if (r.ref.state === "ok") return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
+  const lines = [`${p.red("✗")} refs/coordination/main is ${r.ref.state}${r.ref.detail ? ` (${escapeText(r.ref.detail)})` : ""}; states it can be restored to, newest first:`];
+  for (const c of r.candidates) lines.push(`  ${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}  ${p.dim(`(${c.source})`)}`);
+  if (r.incomplete > 0) lines.push(p.dim(`  (${r.incomplete} more named by the logs are incomplete or not Pantheon's state)`));
+  return lines.join("\n");
 }
 
 function doctorText(r: DoctorReport, p: { green(s: string): string; red(s: string): string; yellow(s: string): string; dim(s: string): string }): string {

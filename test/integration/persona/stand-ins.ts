@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { BIN, jsonData, runCli, type CliResult } from "../../helpers/cli.js";
 import { tempDir } from "../../helpers/repo.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { configFromEntries, normalizeConfigKey, parseGitConfig, resolveIdentity } from "../../../src/store/git-config.js";
+import { configFromEntries, loadGitConfig, normalizeConfigKey, parseConfigParameters, parseGitConfig, resolveIdentity } from "../../../src/store/git-config.js";
+import { parseIdent } from "../../../src/store/git-identity.js";
 
 describe("parseGitConfig", () => {
   it("normalises section and key case but keeps subsection case (except the old [a.B] form)", () => {
@@ -49,5 +50,34 @@ describe("resolveIdentity", () => {
     expect(resolveIdentity({}, configFromEntries([{ key: "user.email", value: "only@x" }]))).toEqual({ name: "Director", email: "only@x", source: "config" });
     expect(resolveIdentity({}, none)).toEqual({ name: "Director", email: "director@pantheon.invalid", source: "fallback" });
     expect(resolveIdentity({ EMAIL: "mail@x" }, none)).toEqual({ name: "Director", email: "mail@x", source: "env" });
+  });
+});
+
+describe("parseConfigParameters (GIT_CONFIG_PARAMETERS as git writes it)", () => {
+  it("reads the 'key'='value' form, quotes inside values, bare keys and the old 'key=value' form", () => {
+    expect(parseConfigParameters("'user.email'='a@b.c' 'user.name'='It'\\''s me' 'core.bare' 'alias.x=!echo hi'")).toEqual([
+      ["user.email", "a@b.c"],
+      ["user.name", "It's me"],
+      ["core.bare", "true"],
+      ["alias.x", "!echo hi"],
+    ]);
+  });
+
+  it("stops at text it cannot parse, keeping what came before", () => {
+    expect(parseConfigParameters("'a.b'='1' garbage 'c.d'='2'")).toEqual([["a.b", "1"]]);
+    expect(parseConfigParameters("")).toEqual([]);
+  });
+
+  it("is applied after GIT_CONFIG_COUNT pairs, as git does (later wins)", () => {
+    const env = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.email", GIT_CONFIG_VALUE_0: "count@x", GIT_CONFIG_PARAMETERS: "'user.email'='params@x'" };
+    expect(loadGitConfig(null, env).get("user.email")).toBe("params@x");
+  });
+});
+
+describe("parseIdent (git var's output)", () => {
+  it("takes name and email, and rejects anything else", () => {
+    expect(parseIdent("Ada Lovelace <ada@example.org> 1700000000 +0100\n")).toEqual({ name: "Ada Lovelace", email: "ada@example.org" });
+    expect(parseIdent("<only@email> 1700000000 -0530")).toEqual({ name: "", email: "only@email" });
+    expect(parseIdent("fatal: unable to auto-detect email address")).toBeNull();
   });
 });
