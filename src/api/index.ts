@@ -15,6 +15,7 @@ export type { StateApi } from "./state-api.js";
 export type { ConfigApi } from "./config-api.js";
 export type { ConfigSetView, ConfigShowView } from "../render/config-view.js";
 export type { SyncFailure } from "../services/sync-remotes.js";
+export type { RecoveryReport } from "../services/recover-state.js";
 export {
   ConflictError,
   ContentionError,

@@ -3,6 +3,7 @@ import { dashboardView, type DashboardView } from "../render/dashboard-view.js";
 import { logEntryView, type LogEntryView } from "../render/log-view.js";
 import { buildDashboard } from "../services/dashboard.js";
 import { runDoctor, type DoctorReport } from "../services/doctor.js";
+import { recoverState, recoveryPlan, type RecoveryReport } from "../services/recover-state.js";
 import { readLog } from "../services/read-log.js";
 import { pickRemotes, syncAll, type SyncFailure } from "../services/sync-remotes.js";
 import { syncWith, type SyncReport } from "../services/sync-state.js";
@@ -24,6 +25,12 @@ export interface StateApi {
   log(o?: CallOptions & { limit?: number }): Promise<LogEntryView[]>;
   /** `doctor`: the report, also when it found problems (`ok: false`), where the CLI exits 1. */
   doctor(o?: CallOptions & { fix?: boolean; breakLock?: boolean }): Promise<DoctorReport>;
+  /**
+   * `doctor --recover [COMMIT]`: without `commit`, the ref's condition and the states it can be
+   * restored to (newest first; the CLI exits 1 when the ref is broken and nothing was chosen);
+   * with `commit`, restores that state as one new commit. Never guesses.
+   */
+  recover(o?: CallOptions & { commit?: string }): Promise<RecoveryReport>;
 }
 
 export function stateApi(contexts: ContextFactory): StateApi {
@@ -38,5 +45,6 @@ export function stateApi(contexts: ContextFactory): StateApi {
     sync: sync as StateApi["sync"],
     log: async (o = {}) => (await readLog(contexts.for(o), defined({ limit: wholeNumber(o.limit, "limit", 1) }))).map(logEntryView),
     doctor: async (o = {}) => runDoctor(contexts.for(o), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) }),
+    recover: async (o = {}) => (o.commit === undefined ? recoveryPlan(contexts.for(o)) : recoverState(contexts.for(o), o.commit)),
   };
 }

@@ -116,6 +116,7 @@ const STEPS: Step[] = [
   [["log"], (p) => p.log()],
   [["doctor"], (p) => p.doctor()],
   [["doctor", "--fix", "--break-lock"], (p) => p.doctor({ fix: true, breakLock: true })],
+  [["doctor", "--recover"], (p) => p.recover()],
   // --force on every command that names records (DESIGN §1.2: act through a renumbered number).
   [["task", "create", "--title", "Forced", "--role", "eng", "--depends-on", "1", "--force"], (p) => p.tasks.create({ title: "Forced", role: "eng", dependsOn: "1", force: true })],
   [["task", "note", "5", "forced note", "--force"], (p) => p.tasks.note("5", "forced note", { force: true })],

@@ -38,6 +38,15 @@ describe("idCandidates", () => {
     expect(idCandidates("epic", [{ number: 1, priority: "HIGH" }], "EPC")).toEqual(["EPC-H-0001"]);
   });
 
+  it("never offers a persona name a record carries that is not a valid name (control characters, shell syntax)", () => {
+    const missions = [
+      { number: 1, status: "ACTIVE", persona: "He\u001b]0;pwned\u0007ra" },
+      { number: 2, status: "ACTIVE", persona: "Hades$(touch x)" },
+      { number: 3, status: "ACTIVE", persona: "Hestia" },
+    ];
+    expect(idCandidates("persona", missions, "h")).toEqual(["Hestia"]);
+  });
+
   it("answers the same from the columns as from the rows (the fast path's way), for every kind and prefix", () => {
     const rows: TaskSummary[] = Array.from({ length: 300 }, (_, i) => ({
       number: i + 1 + (i > 150 ? 850 : 0),
