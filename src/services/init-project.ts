@@ -21,6 +21,11 @@ export interface InitResult {
   commit: string | null;
   files: FileReport;
   root: string | null;
+  /**
+   * When codex's files were installed: the git common dir, which a codex session the user starts
+   * must have among its writable roots for `pantheon` to write there (summon passes it itself).
+   */
+  codexWritableRoot: string | null;
 }
 
 /** Guesses the project type from the files at the root, for `init --yes`. */
@@ -59,7 +64,7 @@ export async function initProject(ctx: Context, settings: ProjectSettings, o: { 
   const assistants = o.assistants ?? ASSISTANT_NAMES;
   const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [] };
   const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
-  return { project, stateCreated, adopted, commit, files, root: store.root, hook };
+  return { project, stateCreated, adopted, commit, files, root: store.root, hook, codexWritableRoot: assistants.includes("codex") ? store.commonDir : null };
 }
 
 /**

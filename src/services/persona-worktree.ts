@@ -10,7 +10,7 @@ import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
 
 /** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
+const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
   return `pantheon/${m.persona.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "persona"}-${m.number}`;

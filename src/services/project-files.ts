@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AssistantName } from "../assistants/adapter.js";
-import { claudeMdImport, instructionsBlock, upsertBlock } from "../assistants/instructions-block.js";
+import { claudeMdImport, geminiMdImport, instructionsBlock, upsertBlock } from "../assistants/instructions-block.js";
 import { adapterFor } from "../assistants/registry.js";
 import { renderTemplate } from "../assistants/render-template.js";
 import type { ProjectSettings } from "../domain/project-config.js";
@@ -45,13 +45,14 @@ export function projectFiles(settings: ProjectSettings, templatesDir: string, as
   for (const name of assistants) for (const f of adapterFor(name).commandFiles({ cli: "pantheon" })) files.set(f.path, { kind: "owned", content: f.content });
   files.set("AGENTS.md", { kind: "block", content: instructionsBlock({ cli: "pantheon" }) });
   if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport() });
+  if (assistants.includes("gemini")) files.set("GEMINI.md", { kind: "once", content: geminiMdImport() });
   return files;
 }
 
 /**
  * Writes the project files without ever overwriting a user's file: missing ones are created,
  * Pantheon's own are rewritten only with `force`, AGENTS.md gets its marked block, and
- * CLAUDE.md is created only when the project has none.
+ * CLAUDE.md and GEMINI.md are created only when the project has none.
  */
 export function ensureProjectFiles(root: string, files: ReadonlyMap<string, ProjectFile>, force: boolean): FileReport {
   const report: FileReport = { created: [], updated: [], existing: [] };

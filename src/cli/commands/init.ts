@@ -8,6 +8,7 @@ import { defaultProjectName, detectProjectType, initProject } from "../../servic
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
+import { codexWritableRootsLine } from "../../assistants/codex.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
 import { loadYaml } from "../../services/yaml-module.js";
@@ -86,7 +87,7 @@ export function registerInitCommand(program: Command, app: App): void {
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
         const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null });
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook };
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, hook: r.hook, codexWritableRoot: r.codexWritableRoot };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -107,6 +108,10 @@ export function registerInitCommand(program: Command, app: App): void {
           const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated)].map((f) => f.split("/")[0]!))];
           if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
           if (r.hook) lines.push(`  ${r.hook} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
+          if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
+            // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
+            lines.push("", "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:", "  [sandbox_workspace_write]", `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`);
+          }
           lines.push("Next: pantheon mission start --role engineer, then pantheon task create --title ... --role engineer");
           return lines.join("\n");
         });
