@@ -23,6 +23,8 @@ export const PINNED = [
   { name: "opencode", pkg: "opencode-ai", version: "1.18.33", bin: "opencode" },
   { name: "codex", pkg: "@openai/codex", version: "0.169.0", bin: "codex" },
   { name: "gemini", pkg: "@google/gemini-cli", version: "0.61.0", bin: "gemini" },
+  // The registry's newest claude-code when issue 13 was checked; the claude tests run on both.
+  { name: "claude-2.1.330", pkg: "@anthropic-ai/claude-code", version: "2.1.330", bin: "claude" },
 ];
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;

@@ -40,6 +40,14 @@ export const codexAdapter: AssistantAdapter = {
         // is a valid TOML basic string.
         "-c",
         `developer_instructions=${JSON.stringify(codexDeveloperInstructions(i))}`,
+        // Codex (0.157+) runs sessions in a shared background server that keeps the environment
+        // of the terminal that started it: its tool shells would get another session's
+        // PANTHEON_MISSION, and a server started here would hand this one to the Director's later
+        // sessions. So the session sets the variable itself and never starts that server.
+        "-c",
+        `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
+        "-c",
+        "features.daemon_auto_start=false",
         notAnOption(i.kickoff),
       ],
       env: missionEnv(i),

@@ -30,6 +30,7 @@ export interface Recorded {
 
 /** Given a main-turn request, the shell command to run now, or null to answer with text. */
 export type ShellScript = (r: { vendor: Vendor; text: string; lastUserText: string }) => string | null;
+type Script = { run: ShellScript; issued: Set<string> };
 
 export interface FakeModel {
   /** `http://127.0.0.1:<port>` */
@@ -45,7 +46,7 @@ const REPLY = "Done. Tell me what to do next.";
 
 export async function startFakeModel(script: ShellScript = () => null): Promise<FakeModel> {
   const requests: Recorded[] = [];
-  let current = script;
+  let current: Script = { run: script, issued: new Set() };
   const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (d: Buffer) => (raw += d.toString()));
@@ -72,7 +73,7 @@ export async function startFakeModel(script: ShellScript = () => null): Promise<
     url: `http://127.0.0.1:${port}`,
     requests,
     mainTurns: () => requests.filter((r) => r.main),
-    setScript: (s) => (current = s),
+    setScript: (s) => (current = { run: s, issued: new Set() }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -89,7 +90,7 @@ function vendorOf(req: IncomingMessage): Vendor | null {
   return null;
 }
 
-function answer(rec: Recorded, req: IncomingMessage, res: ServerResponse, script: ShellScript): void {
+function answer(rec: Recorded, req: IncomingMessage, res: ServerResponse, script: Script): void {
   if (rec.vendor === "anthropic") return anthropic(rec, res, script);
   if (rec.vendor === "gemini") return gemini(rec, req, res, script);
   if (rec.vendor === "openai") return openai(rec, res, script);
@@ -115,21 +116,29 @@ function textOf(content: unknown): string {
   return content.map((c: any) => (typeof c?.text === "string" ? c.text : "")).join("\n");
 }
 
-function decide(rec: Recorded, vendor: Vendor, lastUserText: string, resultCameBack: boolean, script: ShellScript): string | null {
+/**
+ * The scripted model's choice for a main turn. A command is given once: side requests that also
+ * carry the prompt and the tools (codex's title generator) get text.
+ */
+function decide(rec: Recorded, vendor: Vendor, lastUserText: string, resultCameBack: boolean, script: ShellScript, issued: Set<string>): string | null {
   rec.main = true;
   if (resultCameBack) return null;
-  return script({ vendor, text: rec.text, lastUserText });
+  const command = script({ vendor, text: rec.text, lastUserText });
+  if (command === null || issued.has(command)) return null;
+  issued.add(command);
+  return command;
 }
 
 // --- Anthropic messages (claude, and opencode's anthropic provider) --------------------------
 
-function anthropic(rec: Recorded, res: ServerResponse, script: ShellScript): void {
+function anthropic(rec: Recorded, res: ServerResponse, script: Script): void {
   const b = rec.body ?? {};
   if (rec.url.includes("count_tokens")) return json(res, 200, { input_tokens: 100 });
   const shellTool = ((b.tools ?? []) as Array<{ name?: string }>).map((t) => t.name).find((n) => n === "Bash" || n === "bash");
-  const last = (b.messages ?? []).at(-1);
+  // claude 2.1 may put a "system" message after the user's: the turn is the last user message.
+  const last = [...((b.messages ?? []) as any[])].reverse().find((m) => m?.role === "user");
   const resultCameBack = Array.isArray(last?.content) && last.content.some((c: any) => c?.type === "tool_result");
-  const command = shellTool ? decide(rec, "anthropic", last?.role === "user" ? textOf(last.content) : "", resultCameBack, script) : null;
+  const command = shellTool ? decide(rec, "anthropic", textOf(last?.content), resultCameBack, script.run, script.issued) : null;
   rec.answered = command ? { shell: command } : { text: REPLY };
   const id = `msg_${rec.n}`;
   const usage = { input_tokens: 10, output_tokens: 5 };
@@ -162,14 +171,14 @@ function sample(schema: any): unknown {
   return "x";
 }
 
-function gemini(rec: Recorded, req: IncomingMessage, res: ServerResponse, script: ShellScript): void {
+function gemini(rec: Recorded, req: IncomingMessage, res: ServerResponse, script: Script): void {
   const b = rec.body ?? {};
   if (rec.url.includes(":countTokens")) return json(res, 200, { totalTokens: 100 });
   const tools = ((b.tools ?? []) as Array<{ functionDeclarations?: Array<{ name: string }> }>).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name));
   const contents = (b.contents ?? []) as Array<{ role?: string; parts?: any[] }>;
   const last = contents.at(-1);
   const resultCameBack = Boolean(last?.parts?.some((p) => p?.functionResponse));
-  const command = tools.includes("run_shell_command") ? decide(rec, "gemini", last?.role === "user" ? textOf(last.parts) : "", resultCameBack, script) : null;
+  const command = tools.includes("run_shell_command") ? decide(rec, "gemini", last?.role === "user" ? textOf(last.parts) : "", resultCameBack, script.run, script.issued) : null;
   const schema = b.generationConfig?.responseJsonSchema ?? b.generationConfig?.responseSchema;
   const part = command ? { functionCall: { name: "run_shell_command", args: { command, description: "Run pantheon" } } } : { text: schema ? JSON.stringify(sample(schema)) : REPLY };
   rec.answered = command ? { shell: command } : { text: String((part as { text?: string }).text) };
@@ -184,7 +193,7 @@ function gemini(rec: Recorded, req: IncomingMessage, res: ServerResponse, script
 
 // --- OpenAI Responses (codex with a model provider's base_url) ---------------------------------
 
-function openai(rec: Recorded, res: ServerResponse, script: ShellScript): void {
+function openai(rec: Recorded, res: ServerResponse, script: Script): void {
   const b = rec.body ?? {};
   const input = (b.input ?? []) as any[];
   const resultCameBack = input.some((i) => i?.type === "function_call_output" || i?.type === "custom_tool_call_output");
@@ -194,7 +203,7 @@ function openai(rec: Recorded, res: ServerResponse, script: ShellScript): void {
   const nested = input.filter((i) => i?.type === "additional_tools").flatMap((i) => i.tools ?? []).flatMap((t: any) => t.tools ?? [t]);
   const exec = nested.find((t: any) => t?.type === "custom" && t?.name === "exec" && String(t?.description ?? "").includes("exec_command"));
   const plain = [...((b.tools ?? []) as any[]), ...nested].find((t: any) => ["exec_command", "shell_command", "shell"].includes(t?.name) && t?.type === "function");
-  const command = exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script) : null;
+  const command = exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script.run, script.issued) : null;
   rec.answered = command ? { shell: command } : { text: REPLY };
   let item: unknown;
   if (command && exec) {

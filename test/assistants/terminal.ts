@@ -48,6 +48,25 @@ export class Terminal {
     this.tmux("send-keys", "-t", "0", "-l", text);
   }
 
+  /**
+   * Types `text` and presses Enter once it is on the screen; presses Enter again (bounded) while
+   * `sent` says nothing happened: a TUI busy redrawing can drop a key.
+   */
+  async submit(text: string, sent: () => boolean, timeoutMs = 60_000): Promise<void> {
+    this.type(text);
+    await this.until(`"${text}" on the screen`, () => this.screen().includes(text), 20_000);
+    const deadline = Date.now() + timeoutMs;
+    for (let tries = 0; tries < 5 && Date.now() < deadline; tries++) {
+      this.keys("Enter");
+      const wait = Date.now() + 8_000;
+      while (Date.now() < wait) {
+        if (sent()) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await this.until(`"${text}" to be submitted`, () => sent(), Math.max(1, deadline - Date.now()));
+  }
+
   /** Polls until `check` returns something, or fails with the screen in the message. */
   async until<T>(what: string, check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;

@@ -23,6 +23,8 @@ export interface World {
   repo: string;
   /** The environment every program in the world runs with. */
   env: Record<string, string>;
+  /** What `pantheon init --yes` printed. */
+  initOutput: string;
   /** Runs the built pantheon in the repository (as the Director), returning stdout. */
   pantheon(...args: string[]): string;
   /** The missions of the ref, as `mission list --json` shows them. */
@@ -50,7 +52,8 @@ export function makeWorld(o: WorldOptions): World {
   const repo = join(root, "repo");
   const bin = join(root, "bin");
   for (const d of [home, repo, bin, join(root, "tmp")]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(bin, "pantheon"), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  // PANTHEON_REAL_BIN runs another build (an older one, to see a test fail without its fix).
+  writeFileSync(join(bin, "pantheon"), `#!/bin/sh\nexec '${process.execPath}' '${process.env.PANTHEON_REAL_BIN ?? BIN}' "$@"\n`);
   chmodSync(join(bin, "pantheon"), 0o755);
   git(root, "init", "-q", "-b", "main", repo);
   git(repo, "config", "user.name", "Test Director");
@@ -77,7 +80,7 @@ export function makeWorld(o: WorldOptions): World {
   writeFileSync(join(home, ".bash_profile"), `export PATH='${bin}':"$PATH"\n`);
 
   const pantheon = (...args: string[]) => execFileSync(join(bin, "pantheon"), args, { cwd: repo, env, encoding: "utf8" });
-  pantheon("init", "--yes");
+  const initOutput = pantheon("init", "--yes");
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "Set up Pantheon");
   return {
@@ -85,12 +88,18 @@ export function makeWorld(o: WorldOptions): World {
     home,
     repo,
     env,
+    initOutput,
     pantheon,
     missions: () => JSON.parse(pantheon("mission", "list", "--json")).data,
     task: (id) => JSON.parse(pantheon("task", "show", id, "--json")).data,
     cleanup() {
       stopLeftovers(home);
-      rmSync(root, { recursive: true, force: true });
+      try {
+        rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (e) {
+        // A program still exiting may write into its HOME a moment longer: the folder is in tmp.
+        console.warn(`could not remove ${root}: ${(e as Error).message}`);
+      }
     },
   };
 }
@@ -158,39 +167,32 @@ function seedHome(a: AssistantName, home: string, repo: string, url: string): vo
 }
 
 /**
- * Codex 0.157+ runs sessions in a background server that outlives the terminal; it records its
- * pids under HOME. Only those pids (and their children) are stopped: processes this world started.
+ * Processes this world started that outlive their terminal: codex's background server (0.157+
+ * runs sessions in one that outlives the terminal), an assistant still writing its HOME. They are
+ * found by the world's HOME in their environment, so no other process is ever touched.
  */
 function stopLeftovers(home: string): void {
-  const dir = join(home, ".codex", "app-server-daemon");
-  let pids: number[] = [];
+  const mine: number[] = [];
+  let entries: string[] = [];
   try {
-    pids = readdirSync(dir)
-      .filter((f) => f.endsWith(".pid"))
-      .map((f) => Number(JSON.parse(readFileSync(join(dir, f), "utf8")).pid))
-      .filter((p) => Number.isInteger(p) && p > 1);
+    entries = readdirSync("/proc").filter((e) => /^\d+$/.test(e));
   } catch {
-    return;
+    return; // no /proc: nothing to find this way
   }
-  for (const pid of [...pids.flatMap(childrenOf), ...pids]) {
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(`HOME=${home}`)) mine.push(pid);
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  for (const pid of mine) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
       // gone
     }
   }
-}
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry), ...childrenOf(Number(entry)));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
 }

@@ -17,7 +17,7 @@ export function registerDoctorCommand(program: Command, app: App): void {
   examples(
     program
       .command("doctor")
-      .description("Check the state: records, references, cycles, claims, missions, lock and fetch refspecs")
+      .description("Check the state: records, references, cycles, claims, missions (and summons of this clone that died), lock and fetch refspecs")
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
       .action(run(app, async (o: { fix?: boolean; breakLock?: boolean }) => {

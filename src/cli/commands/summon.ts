@@ -47,7 +47,7 @@ export function registerSummonCommand(program: Command, app: App): void {
   examples(
     program
       .command("summon [role]")
-      .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
+      .description("Start an AI assistant as a persona on a recorded mission; the mission ends with the session (exit, terminal closed, SIGTERM)")
       .option("--persona <name>", "the persona's name (default: the least-used free name of the theme)")
       .option("--task <id>", "claim this task (or resume its claim) for the mission")
       .option("--objective <text>", "what this session is for")

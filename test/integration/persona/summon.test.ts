@@ -127,18 +127,19 @@ describe("summon engineer with each assistant", () => {
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "codex" });
     const rec = s.one("codex");
-    expect(rec.argv).toHaveLength(7);
+    expect(rec.argv).toHaveLength(11);
     expect(rec.argv.slice(0, 5)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-c"]);
     expect(rec.argv[5]!.startsWith("developer_instructions=\"")).toBe(true);
+    expect(rec.argv.slice(6, 10)).toEqual(["-c", `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`, "-c", "features.daemon_auto_start=false"]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv[6]).toContain(m.handle);
+    expect(rec.argv[10]).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     expect(m.sessionId ?? null, "codex names its own thread").toBeNull();
 
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
     expect(second.argv.slice(0, 7)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-m", "gpt-5", "-c"]);
-    expect(second.argv).toHaveLength(9);
+    expect(second.argv).toHaveLength(13);
   });
 
   it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, -i kickoff; --model adds -m M", async () => {

@@ -57,7 +57,7 @@ describe("launch argv (docs/assistants.md)", () => {
   });
 
   it("codex: the git common dir writable (--add-dir), the persona as developer instructions", () => {
-    const persona = ["-c", `developer_instructions=${JSON.stringify(PERSONA)}`];
+    const persona = ["-c", `developer_instructions=${JSON.stringify(PERSONA)}`, "-c", 'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"', "-c", "features.daemon_auto_start=false"];
     const dirs = ["-C", "/repo/shop", "--add-dir", "/repo/shop/.git"];
     expect(codexAdapter.launch(input())).toMatchObject({ command: "codex", args: [...dirs, ...persona, KICKOFF] });
     expect(codexAdapter.launch(input({ model: "gpt-5-codex" })).args).toEqual([...dirs, "-m", "gpt-5-codex", ...persona, KICKOFF]);
