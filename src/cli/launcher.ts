@@ -71,9 +71,6 @@ export function processLauncher(env: NodeJS.ProcessEnv): Launcher {
           process.removeListener("SIGHUP", onHup);
           process.removeListener("SIGTERM", onTerm);
         };
-        child.on("spawn", () => {
-          if (child.pid !== undefined) o.onStart?.(child.pid);
-        });
         child.on("error", (e) => {
           done();
           reject(e);

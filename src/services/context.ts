@@ -28,9 +28,8 @@ export interface Launcher {
    * Runs an assistant with the terminal, as `run` does, and survives the ways a session ends
    * around it: Ctrl-C belongs to the assistant; SIGHUP (terminal closed) and SIGTERM are
    * forwarded to it and escalated if it does not exit, so the caller can still end the mission.
-   * `onStart` runs once the program has been spawned.
    */
-  session(command: string, args: string[], o: { cwd: string; env: Record<string, string>; onStart?: (pid: number) => void }): Promise<SessionEnd>;
+  session(command: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<SessionEnd>;
 }
 
 /** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */

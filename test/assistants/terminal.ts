@@ -19,7 +19,8 @@ export class Terminal {
     const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
     writeFileSync(envFile, `${Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`).join("\n")}\ncd ${q(cwd)}\nexec ${argv.map(q).join(" ")}\n`);
     const conf = join(this.scratch, `tmux-${this.socket}.conf`);
-    writeFileSync(conf, "set -g history-limit 5000\n");
+    // remain-on-exit: a program that exits at once (a refused start) leaves its last words on screen.
+    writeFileSync(conf, "set -g history-limit 5000\nset -g remain-on-exit on\n");
     this.tmux("-f", conf, "new-session", "-d", "-x", "160", "-y", "50", `exec /bin/sh ${q(envFile)}`);
     this.alive = true;
   }

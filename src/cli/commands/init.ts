@@ -110,7 +110,7 @@ export function registerInitCommand(program: Command, app: App): void {
           if (r.hook) lines.push(`  ${r.hook} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
           if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
             // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
-            lines.push("", "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:", "  [sandbox_workspace_write]", `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`);
+            lines.push("", "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:", "  [sandbox_workspace_write]", `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`, "");
           }
           lines.push("Next: pantheon mission start --role engineer, then pantheon task create --title ... --role engineer");
           return lines.join("\n");
