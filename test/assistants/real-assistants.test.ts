@@ -161,6 +161,8 @@ function suite(a: AssistantName, install: string = a): void {
       expect(first.answered).toEqual({ shell: `pantheon task claim ENG-M-0001 --mission ${mission.handle}` });
       const { system, user } = partsOf(a, first);
       expect(system, `${a}'s own base prompt is kept`).toMatch(BASE_PROMPT[a]);
+      // A custom opencode agent also denied its question tool (point 6).
+      if (a === "opencode") expect((first.body.tools ?? []).map((x: { name: string }) => x.name)).toContain("question");
       // The persona as system or developer text; gemini has none to append to, and reads it as a
       // GEMINI.md context file (its session context, in the first user turn).
       const personaWhere = a === "gemini" ? user : system;
@@ -230,6 +232,7 @@ function suite(a: AssistantName, install: string = a): void {
       }, 150_000);
       expect(started).toMatchObject({ status: "ACTIVE", role: "engineer", assistant: a });
       if (a === "claude") expect(asked, "claude's /summon pre-approves pantheon (allowed-tools)").toBe(false);
+      console.log(`[measure] ${install}: /summon in a session the Director started: approval ${asked ? "asked" : "not asked"} for pantheon mission start`);
       if (a === "codex") {
         const output = await t.until("the command's output back at the model", () => model.requests.slice(before).find((r) => r.text.includes("custom_tool_call_output") && r.text.includes("Brigid")), 60_000);
         for (const h of earlier) expect(output.text, `a summon's mission (${h}) leaked into this session`).not.toContain(h);
