@@ -11,7 +11,7 @@ import { findMission, resolveActor } from "./resolve-actor.js";
 import { runWorktreeSetup } from "./worktree-setup.js";
 
 /** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
+export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
   return `pantheon/${m.persona.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "persona"}-${m.number}`;
