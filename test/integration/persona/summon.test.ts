@@ -346,7 +346,7 @@ describe("summon --dry-run", () => {
     expect(r.stdout).toMatch(/PANTHEON_MISSION=MSN-0001/);
     const shownFile = /^ {2}persona: +(\S+)/m.exec(r.stdout)?.[1];
     expect(shownFile, "the human view names the persona file").toBeDefined();
-    expect(shownFile!.startsWith(join(p.dir, ".git", "pantheon", "personas")), "in the git dir, never the working tree").toBe(true);
+    expect(shownFile!.startsWith(join(p.dir, ".git", "pantheon", "sessions")), "in the git dir, never the working tree").toBe(true);
     rmSync(dirname(shownFile!), { recursive: true, force: true });
     expect(s.all(), "nothing was started").toEqual([]);
     expect(stateRef(p.dir), "the ref does not move").toBe(before);
@@ -361,7 +361,7 @@ describe("summon --dry-run", () => {
     expect(d.args[0]).toBe("--append-system-prompt-file");
     expect(d.args[1]).toBe(d.personaFile);
     expect(d.env.PANTHEON_MISSION).toMatch(/^MSN-0001/);
-    expect(d.personaFile, "one file per role in the git dir, never the working tree, rewritten by each dry run").toBe(join(p.dir, ".git", "pantheon", "personas", "dry-run-engineer.md"));
+    expect(d.personaFile, "one file per role in the git dir, never the working tree, rewritten by each dry run").toBe(join(p.dir, ".git", "pantheon", "sessions", "dry-run-engineer", "persona.md"));
     expect(existsSync(d.personaFile)).toBe(true);
     const text = readFileSync(d.personaFile, "utf8");
     rmSync(dirname(d.personaFile), { recursive: true, force: true });
