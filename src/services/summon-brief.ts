@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import type { AssistantAdapter, Launch } from "../assistants/adapter.js";
 import { missionHandle } from "../domain/ids.js";
 import { priorityRank } from "../domain/priority.js";
@@ -35,9 +35,19 @@ export async function writeBrief(
 ): Promise<SummonBrief> {
   const { handoffs, total } = await readyHandoffs(o.snap, o.mission.role);
   const personaText = renderInstructions(o.template, { project: o.project, mission: o.mission, task: o.task, handoffs, handoffTotal: total });
-  mkdirSync(o.sessionDir, { recursive: true });
+  const store = await ctx.store();
+  // Files under <commondir>/pantheon/ go through the store, which gives them core.sharedRepository's bits.
+  const own = join(store.commonDir, "pantheon");
+  const write = async (path: string, text: string): Promise<void> => {
+    if (path.startsWith(own + sep)) {
+      await store.writeCloneFile(relative(own, path).split(sep).join("/"), text);
+      return;
+    }
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  };
   const personaFile = join(o.sessionDir, "persona.md");
-  writeFileSync(personaFile, personaText);
+  await write(personaFile, personaText);
   const kickoff = kickoffText(o.mission, o.task);
   const launch = o.adapter.launch({
     projectDir: o.cwd,
@@ -52,9 +62,6 @@ export async function writeBrief(
     missionHandle: missionHandle(o.mission),
     sessionId: o.sessionId,
   });
-  for (const f of launch.files) {
-    mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.content);
-  }
+  for (const f of launch.files) await write(f.path, f.content);
   return { personaFile, personaText, kickoff, launch };
 }
