@@ -36,8 +36,12 @@ export function personaTemplate(ctx: Context, root: string | null, role: string,
  */
 export function renderInstructions(template: string, o: { project: Project; mission: Mission; task: Task | null; handoffs: Task[] }): string {
   const m = o.mission;
+  // project.json is shared state anyone who can push may rewrite: its description reaches the
+  // model fenced as data, as task text does (the files init wrote were reviewed when committed).
+  const description = o.project.description.trim() === "" ? "" : fenceData("The project's description", o.project.description).trimEnd();
   const vars = {
     ...projectVariables(o.project),
+    "project.description": description,
     persona: escapeInline(m.persona),
     role: m.role,
     "mission.id": missionId(m.number),
