@@ -77,7 +77,7 @@ export async function createPersonaWorktree(ctx: Context, store: Store, project:
       ctx.warn(`${rel} not copied: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
-  await runWorktreeSetup(ctx, code, store.commonDir, path);
+  await runWorktreeSetup(ctx, code, store, path);
   return { path, branch: name, base };
 }
 
