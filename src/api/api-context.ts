@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { escapeInline } from "../domain/control-chars.js";
 import { PantheonError, RepositoryError } from "../errors.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
 import type { Context, Ids, Launcher } from "../services/context.js";
@@ -66,7 +67,7 @@ export class ContextFactory {
   }
 
   for(call: CallOptions = {}): Context {
-    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${m.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?")}\n`));
+    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${escapeInline(m)}\n`));
     const actor = call.mission !== undefined || call.as !== undefined ? call : this.o;
     let store: Promise<Store> | undefined;
     const ctx: Context = {

@@ -85,7 +85,7 @@ export function missionDetailText(m: MissionView, style: Style): string {
   if (m.objective) lines.push(field("objective", escapeText(m.objective)));
   if (m.assistant) lines.push(field("assistant", escapeText(m.assistant)));
   if (m.sessionId) lines.push(field("session", escapeText(m.sessionId)));
-  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${m.worktree.base.slice(0, 12)})`));
+  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${escapeText(m.worktree.base.slice(0, 12))})`));
   if (m.summary) lines.push(field("summary", escapeText(m.summary)));
   return lines.join("\n");
 }

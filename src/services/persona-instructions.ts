@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { renderTemplate } from "../assistants/render-template.js";
+import { fenceData, renderTemplate } from "../assistants/render-template.js";
 import { missionPart, type TaskRef } from "./mission-brief.js";
 import { escapeInline } from "../domain/control-chars.js";
 import { withoutGeneratedMark } from "./generated-mark.js";
@@ -54,8 +54,12 @@ export const TEMPLATE_MAX = 4_000;
  */
 export function renderInstructions(template: string, o: { project: Project; mission: Mission; task: Task | null; handoffs: readonly TaskRef[]; handoffTotal?: number }): string {
   const m = o.mission;
+  // project.json is shared state anyone who can push may rewrite: its description reaches the
+  // model fenced as data, as task text does (the files init wrote were reviewed when committed).
+  const description = o.project.description.trim() === "" ? "" : fenceData("The project's description", o.project.description).trimEnd();
   const vars = {
     ...projectVariables(o.project),
+    "project.description": description,
     persona: escapeInline(m.persona),
     role: m.role,
     "mission.id": missionId(m.number),

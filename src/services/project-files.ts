@@ -33,12 +33,13 @@ const DIRS = [".pantheon/personas", ".pantheon/procedures", ".pantheon/planning"
 
 /**
  * Variables every template may use: the project's fields and `customization.variables`.
- * renderTemplate escapes control characters; the name sits on heading lines, so its line breaks
- * are escaped too.
+ * renderTemplate escapes control characters; the name and the variables sit inside lines
+ * (headings, sentences), so their line breaks are escaped too: a value pushed to the shared
+ * state cannot start a heading or a paragraph of its own in a persona's instructions.
  */
 export function projectVariables(settings: ProjectSettings): Record<string, string> {
   const vars: Record<string, string> = { "project.name": escapeInline(settings.name), "project.type": settings.type, "project.description": settings.description };
-  for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = v;
+  for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = escapeInline(v);
   return vars;
 }
 

@@ -196,7 +196,11 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
       uid: "mallory-task-0001", number: 1, title: EVIL_TITLE, description: `${INJECTION}\n\`\`\`\nrm -rf /\n\`\`\``, priority: "HIGH", status: "READY", createdBy: "Mallory",
       notes: [{ id: "note-evil-1", at: "2026-01-01T00:00:00.000Z", by: "Mallory", kind: "handoff", text: `${INJECTION} ${SGR}red` }],
     });
-    const mission = aMission({ uid: "mallory-mission-01", number: 1, persona: EVIL_PERSONA, codename: "quiet-raven", createdBy: EVIL_PERSONA });
+    // Its worktree too: mission show prints path, branch and base (the base was once printed raw).
+    const mission = aMission({
+      uid: "mallory-mission-01", number: 1, persona: EVIL_PERSONA, codename: "quiet-raven", createdBy: EVIL_PERSONA,
+      worktree: { path: `/tmp/wt${TITLE_OSC}`, branch: `b${SGR}`, base: `\u001b[2J${"0".repeat(8)}` },
+    });
     const claimed = aTask({ uid: "mallory-task-0002", number: 2, title: `Claimed ${TITLE_OSC}by eve`, status: "UNDERWAY", claimedBy: EVIL_PERSONA, mission: 1, createdBy: "Mallory" });
     craft(origin, {
       "tasks/01/1.json": record(handed),
