@@ -45,7 +45,7 @@ export interface ContextSeams {
 }
 
 /** The API starts no program: summon and worktree set-up commands are the CLI's. */
-const startsNothing = () => Promise.reject(new PantheonError("E_USAGE", 2, "pantheon/api starts no programs", "run pantheon summon from a terminal"));
+const startsNothing = () => Promise.reject(new PantheonError("E_USAGE", "pantheon/api starts no programs", "run pantheon summon from a terminal"));
 const NO_LAUNCHER: Launcher = { which: () => null, run: startsNothing, session: startsNothing };
 
 /**

@@ -1,4 +1,4 @@
-import { PantheonError } from "../errors.js";
+import { PantheonError, QuietExit } from "../errors.js";
 
 /** Commander's own failures are usage errors, except help and version, which succeed. */
 interface CommanderLike {
@@ -10,18 +10,19 @@ function isCommanderError(e: unknown): e is CommanderLike & Error {
   return e instanceof Error && typeof (e as Partial<CommanderLike>).code === "string" && (e as Partial<CommanderLike>).code!.startsWith("commander.");
 }
 
-/** The one place an error becomes an exit code (DESIGN §4.3). Anything unexpected is 1. */
+/**
+ * The one place an error becomes an exit code (DESIGN §4.3), by type: the catalogue's classes
+ * (src/errors.ts) carry theirs. Anything unexpected is 1. A prompt's Ctrl-C reaches here as
+ * CancelledError: each prompt turns @inquirer's ExitPromptError into it where it asks.
+ */
 export function exitCodeFor(e: unknown): number {
-  if (e instanceof PantheonError) return e.exitCode;
-  if (e instanceof Error && e.name === "WatchEnded") return 0;
-  if (e instanceof Error && e.name === "OutputClosed") return 0; // the reader of stdout left: see cli/io.ts
-  if (e instanceof Error && e.name === "AssistantExit") return (e as unknown as { code: number }).code;
+  if (e instanceof PantheonError || e instanceof QuietExit) return e.exitCode;
   if (isCommanderError(e)) {
     if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
     return 2;
   }
+  // Node's readline closed under a prompt (stdin ended): the question was cancelled.
   if (e instanceof Error && (e as NodeJS.ErrnoException).code === "ERR_USE_AFTER_CLOSE") return 130;
-  if (e instanceof Error && e.name === "ExitPromptError") return 130;
   return 1;
 }
 

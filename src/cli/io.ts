@@ -1,4 +1,5 @@
 import { fstatSync, statSync, writeSync } from "node:fs";
+import { OutputClosed } from "../errors.js";
 import type { Prompter } from "../services/context.js";
 
 /** The process's streams and environment, injected so tests run the CLI in-process. */
@@ -30,15 +31,6 @@ function isTerminal(fd: number): boolean {
 declare const require: NodeJS.Require;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * The reader of stdout has gone (`pantheon task list | head -1`). Not a failure: the command did
- * its work and the reader took what it wanted, so main() ends quietly with exit 0. (git dies of
- * SIGPIPE instead, 141; with `set -o pipefail` that fails a script whose mutation succeeded.)
- */
-export class OutputClosed extends Error {
-  override readonly name = "OutputClosed";
-}
 
 /**
  * Synchronous writes to a descriptor: no stream machinery for output that is not a terminal.

@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { AssistantExit, UsageError } from "../errors.js";
 import { App } from "./app.js";
 import { exitCodeFor, isCommanderError } from "./exit-code.js";
 import type { IO } from "./io.js";
@@ -36,7 +36,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     // A command may fail after producing its result (doctor's report): print both.
     if (app.result && (e as { report?: boolean }).report) {
       printResult(app, app.result);
-      if (e instanceof Error && e.name === "AssistantExit") return code; // not an error of pantheon's
+      if (e instanceof AssistantExit) return code; // not an error of pantheon's
     }
     if (isCommanderError(e)) commandPath = typedCommandPath(program, argv);
     printError(app, e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help"), commandPath);

@@ -1,4 +1,4 @@
-import { PantheonError } from "../errors.js";
+import { GitError, PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
@@ -69,7 +69,7 @@ export function printError(app: App, e: unknown, commandPath: string): void {
     hint = "this is a bug in pantheon; run again with -v and report the output";
   }
   hint ??= `${commandPath} --help`;
-  if (code === "E_GIT" && insideCodexSandbox(app.io.env) && /EROFS|EACCES|EPERM|ENOENT|read-only/i.test(message)) {
+  if (e instanceof GitError && insideCodexSandbox(app.io.env) && /EROFS|EACCES|EPERM|ENOENT|read-only/i.test(message)) {
     // Not a permissions problem of the repository: codex's sandbox keeps .git read-only.
     hint = 'codex\'s sandbox keeps .git read-only: start codex with --add-dir <git common dir> (pantheon summon does), or add the dir to [sandbox_workspace_write] writable_roots in ~/.codex/config.toml (see "pantheon init" and docs/assistants.md)';
   }

@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { UsageError, WatchEnded } from "../errors.js";
 import { dashboardText } from "../render/dashboard-text.js";
 import type { DashboardView } from "../render/dashboard-view.js";
 import { stateVersion } from "../services/state-version.js";
@@ -39,7 +39,3 @@ export async function watchDashboard(app: App, render: () => Promise<DashboardVi
   throw new WatchEnded();
 }
 
-/** Not an error: the watch ended by Ctrl-C; main() exits 0 with nothing more to print. */
-export class WatchEnded extends Error {
-  override readonly name = "WatchEnded";
-}

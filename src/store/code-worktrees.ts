@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConflictError, RepositoryError } from "../errors.js";
+import { ConflictError, GitError } from "../errors.js";
 import { unsavedCommits } from "./commit-losses.js";
 import type { RepoPaths } from "./repo.js";
 import type { LinkedWorktree, LossReport } from "./store.js";
@@ -51,7 +51,7 @@ export class CodeWorktrees {
   add(path: string, branch: string, base: string): void {
     if (existsSync(path)) throw new ConflictError(`Cannot create the worktree: ${path} already exists`, "choose another --branch, or remove that folder");
     const r = this.git(["worktree", "add", "-b", branch, path, base]);
-    if (r.status !== 0) throw new RepositoryError("E_GIT", `git worktree add failed: ${gitReason(r.stderr)}`, `git worktree list; git branch --list ${branch}`);
+    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree add failed: ${gitReason(r.stderr)}`, `git worktree list; git branch --list ${branch}`);
   }
 
   /**
@@ -68,7 +68,7 @@ export class CodeWorktrees {
     if (!wt.missing && existsSync(wt.path)) {
       const main = this.common.workTree;
       const st = runGitIn(wt.path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], this.env);
-      if (st.status !== 0) throw new RepositoryError("E_GIT", `git status failed in ${wt.path}: ${gitReason(st.stderr)}`, `git -C ${wt.path} status`);
+      if (st.status !== 0) throw new GitError("E_GIT_WORKTREE", `git status failed in ${wt.path}: ${gitReason(st.stderr)}`, `git -C ${wt.path} status`);
       for (const entry of statusEntries(st.stdout)) {
         // Pantheon copied these from the main worktree; identical copies lose nothing.
         if (entry.code === "??" && main && sameFile(join(wt.path, entry.file), join(main, entry.file))) continue;
@@ -90,17 +90,17 @@ export class CodeWorktrees {
   /** Removes the worktree (its folder may be gone already) and deletes `branch`; call only after losses() allowed it. */
   remove(path: string, branch: string | null): void {
     const r = this.git(["worktree", "remove", "--force", path]);
-    if (r.status !== 0) throw new RepositoryError("E_GIT", `git worktree remove failed: ${gitReason(r.stderr)}`, "git worktree list");
+    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree remove failed: ${gitReason(r.stderr)}`, "git worktree list");
     if (!branch) return;
     // -D is safe here: losses() showed every commit of the branch is kept elsewhere.
     const b = this.git(["branch", "-D", branch]);
-    if (b.status !== 0) throw new RepositoryError("E_GIT", `The worktree is removed, but deleting ${branch} failed: ${gitReason(b.stderr)}`, `git branch -D ${branch}`);
+    if (b.status !== 0) throw new GitError("E_GIT_WORKTREE", `The worktree is removed, but deleting ${branch} failed: ${gitReason(b.stderr)}`, `git branch -D ${branch}`);
   }
 }
 
 function listIn(paths: RepoPaths, env: NodeJS.ProcessEnv) {
   const r = runGit(paths, ["worktree", "list", "--porcelain", "-z"], env);
-  if (r.status !== 0) throw new RepositoryError("E_GIT", `git worktree list failed: ${gitReason(r.stderr)}`, "git worktree list");
+  if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree list failed: ${gitReason(r.stderr)}`, "git worktree list");
   return parseWorktreeList(r.stdout);
 }
 

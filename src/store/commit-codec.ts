@@ -3,7 +3,7 @@
  * as multi-line "gpgsig" or "encoding"), a blank line, the message. Unknown headers are skipped on
  * parse and never written, so re-encoding a signed commit yields a different (unsigned) commit.
  */
-import { RepositoryError } from "../errors.js";
+import { GitError } from "../errors.js";
 
 export interface Signature {
   name: string;
@@ -36,7 +36,7 @@ export function parseCommit(buf: Buffer): CommitData {
   }
   const one = (key: string): string => {
     const v = fields.get(key)?.[0];
-    if (v === undefined) throw new RepositoryError("E_GIT", `Corrupt commit object: no ${key} header`, "git fsck");
+    if (v === undefined) throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt commit object: no ${key} header`, "git fsck");
     return v;
   };
   // git stores the message as bytes in the declared encoding; only Latin-1 is worth decoding here.
@@ -64,7 +64,7 @@ function parseSignature(s: string): Signature {
   // git's split_ident_line: the first "<", the first ">" after it; the name may be empty.
   const lt = s.indexOf("<");
   const gt = s.indexOf(">", lt + 1);
-  if (lt < 0 || gt < 0) throw new RepositoryError("E_GIT", `Corrupt commit identity: ${s}`, "git fsck");
+  if (lt < 0 || gt < 0) throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt commit identity: ${s}`, "git fsck");
   const when = /^\s*(\d+)\s+([+-])(\d\d)(\d\d)/.exec(s.slice(gt + 1));
   // "-0000" (git's "unknown zone") would give -0; normalise so equal signatures compare equal.
   const tz = when ? (Number(when[3]) * 60 + Number(when[4])) * (when[2] === "-" ? -1 : 1) || 0 : 0;

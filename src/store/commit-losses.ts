@@ -1,4 +1,4 @@
-import { RepositoryError } from "../errors.js";
+import { GitError } from "../errors.js";
 import { patchIds } from "./patch-ids.js";
 import type { RepoPaths } from "./repo.js";
 import { runGit } from "./transport.js";
@@ -43,7 +43,7 @@ const DIFF = ["-p", "--binary", "--full-index"];
 export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Dropped): string[] {
   const git = (args: string[]) => {
     const r = runGit(paths, args, env);
-    if (r.status !== 0) throw new RepositoryError("E_GIT", `git ${args[0]} failed while checking what the removal would lose: ${r.stderr.trim().split("\n")[0]}`, "git fsck; git worktree list");
+    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git ${args[0]} failed while checking what the removal would lose: ${r.stderr.trim().split("\n")[0]}`, "git fsck; git worktree list");
     return r.stdout.split("\n").filter(Boolean);
   };
   const branchTip = d.branch && runGit(paths, ["rev-parse", "--verify", "--quiet", `refs/heads/${d.branch}^{commit}`], env).stdout.trim();

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContentionError, LockedError, RepositoryError, UnsupportedRepositoryError } from "../errors.js";
+import { ContentionError, GitError, LockedError, RepositoryError, SharedPermError, UnsupportedRepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
 import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
@@ -15,7 +15,7 @@ import { loadGitConfig } from "./git-config.js";
 import { commitIdentity, type CommitIdentity } from "./git-identity.js";
 import { assertSupportedFormat } from "./repo-format.js";
 import { reflogMessage, tzString } from "./reflog.js";
-import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
+import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, type SharedPerm } from "./shared-perm.js";
 import { GitTreeSource } from "./git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
 import { ObjectDb } from "./object-db.js";
@@ -195,7 +195,7 @@ export class GitStore implements Store {
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
     this.checkFormat();
     const obj = await this.db.read(commit);
-    if (obj.type !== "commit") throw new RepositoryError("E_GIT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
+    if (obj.type !== "commit") throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
     return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => this.movedFrom(kind, n));
   }
@@ -280,7 +280,7 @@ export class GitStore implements Store {
     const cas = await this.moveRef(null, oid, info.summary);
     if (cas.ok) return oid;
     if (cas.reason === "locked") throw new LockedError(cas.lockPath, cas.ageMs);
-    throw new RepositoryError("E_GIT", `${REF} was created by another process meanwhile`, "pantheon task list");
+    throw new GitError("E_GIT_REF_UPDATE", `${REF} was created by another process meanwhile`, "pantheon task list");
   }
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */

@@ -12,7 +12,7 @@
  */
 import * as fs from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { RepositoryError } from "../errors.js";
+import { GitError } from "../errors.js";
 import { randomBytes } from "../random-bytes.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 import { storedDeflate } from "./stored-deflate.js";
@@ -189,7 +189,7 @@ export class LooseWriter {
         // A concurrent `git gc` removes object directories it emptied (prune-packed) between
         // two steps here; git's own raceproof_create_file retries the same way.
         if ((err as NodeJS.ErrnoException).code === "ENOENT" && attempt < ATTEMPTS) continue;
-        throw new RepositoryError("E_GIT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
+        throw new GitError("E_GIT_WRITE_OBJECT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
       }
     }
   }

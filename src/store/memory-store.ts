@@ -1,4 +1,4 @@
-import { RepositoryError } from "../errors.js";
+import { GitError, RepositoryError } from "../errors.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -53,11 +53,11 @@ export class MemoryStore implements Store {
   }
 
   async recover(): Promise<{ from: string; commit: string }> {
-    throw new RepositoryError("E_GIT", "A memory store has nothing to recover", "use a git repository");
+    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has nothing to recover", "use a git repository");
   }
 
   async writeCloneFile(): Promise<string> {
-    throw new RepositoryError("E_GIT", "A memory store has no clone files", "use a git repository");
+    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no clone files", "use a git repository");
   }
 
   async listKeepDir(): Promise<boolean> {
@@ -83,11 +83,11 @@ export class MemoryStore implements Store {
   }
 
   async code(): Promise<CodeRepo> {
-    throw new RepositoryError("E_GIT", "A memory store has no code repository", "use a git repository");
+    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no code repository", "use a git repository");
   }
 
   async sync(): Promise<StateSync> {
-    throw new RepositoryError("E_GIT", "A memory store has no remotes", "use a git repository");
+    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no remotes", "use a git repository");
   }
 
   async tip(): Promise<string | null> {
@@ -114,7 +114,7 @@ export class MemoryStore implements Store {
 
   async snapshotAt(commit: string): Promise<Snapshot> {
     const c = this.commits[Number(commit) - 1];
-    if (!c) throw new RepositoryError("E_GIT", `no commit ${commit}`);
+    if (!c) throw new GitError("E_GIT_READ_OBJECT", `no commit ${commit}`);
     return new RecordSnapshot(new MapSource(c.files), commit, (w) => this.warnings.push(w));
   }
 
@@ -149,7 +149,7 @@ export class MemoryStore implements Store {
   }
 
   async initialize(project: Project, info: CommitInfo): Promise<string> {
-    if (this.commits.length > 0) throw new RepositoryError("E_GIT", "already initialized");
+    if (this.commits.length > 0) throw new GitError("E_GIT_REF_UPDATE", "already initialized");
     this.commits.push({
       files: new Map([
         [PROJECT_PATH, Buffer.from(canonicalJson(project))],

@@ -17,7 +17,7 @@ const JS_HASH_MAX_BYTES = 12 * 1024;
 
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
-import { RepositoryError } from "../errors.js";
+import { GitError, PackReadError } from "../errors.js";
 import { KEEP_DIR, LooseWriter } from "./loose-writer.js";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
@@ -34,7 +34,7 @@ export const EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /** A loose object's bytes: ours are stored streams; git's own are compressed (node:zlib, loaded then). */
 function inflate(oid: string, raw: Buffer): Buffer {
-  const bad = () => new RepositoryError("E_GIT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
+  const bad = () => new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
   let stored: Buffer | null;
   try {
     stored = storedInflate(raw, MAX_OBJECT_BYTES);
@@ -66,9 +66,6 @@ function packFs(): { promises: Record<string, unknown> } {
   wrappedFs = { promises };
   return wrappedFs;
 }
-
-/** A pack could not be read (replaced or deleted under a concurrent repack): looked up again. */
-class PackReadError extends Error {}
 
 /** Lookups of one object before it is called missing: each lists the pack directory afresh. */
 const LOOKUP_ATTEMPTS = 6;
@@ -109,7 +106,7 @@ export class ObjectDb {
   async read(oid: string): Promise<GitObject> {
     const known = this.memo.get(oid);
     if (known) return known;
-    if (!OID.test(oid)) throw new RepositoryError("E_GIT", `Invalid object id ${JSON.stringify(oid)}`, "git fsck");
+    if (!OID.test(oid)) throw new GitError("E_GIT_READ_OBJECT", `Invalid object id ${JSON.stringify(oid)}`, "git fsck");
     // Not memoised, so that write("tree", empty) still stores it: fsck's connectivity check wants it.
     if (oid === EMPTY_TREE_OID) return { type: "tree", content: Buffer.alloc(0) };
     let failure: unknown = null;
@@ -151,9 +148,9 @@ export class ObjectDb {
         this.memo.set(oid, viaGit);
         return viaGit;
       }
-      throw new RepositoryError("E_GIT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
+      throw new GitError("E_GIT_READ_OBJECT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
     }
-    throw new RepositoryError("E_GIT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
+    throw new GitError("E_GIT_READ_OBJECT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
   }
 
   /**
@@ -222,7 +219,7 @@ export class ObjectDb {
     const type = buf.subarray(0, Math.max(space, 0)).toString("latin1");
     const len = Number(buf.subarray(space + 1, nul).toString("latin1"));
     if (space < 0 || nul < space || !TYPES.has(type) || len !== buf.length - nul - 1) {
-      throw new RepositoryError("E_GIT", `Corrupt git object ${oid}`, "git fsck");
+      throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt git object ${oid}`, "git fsck");
     }
     return { type: type as ObjectType, content: buf.subarray(nul + 1) };
   }

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RepositoryError } from "../errors.js";
+import { GitError } from "../errors.js";
 import type { RepoPaths } from "./repo.js";
 
 /**
@@ -22,7 +22,7 @@ export function patchIds(paths: RepoPaths, env: NodeJS.ProcessEnv, diffArgs: str
     try {
       const input = commits === null ? "" : `${commits.join("\n")}\n`;
       const diff = spawnSync("git", git(diffArgs), { cwd, env, input, stdio: ["pipe", out, "pipe"], encoding: "utf8" });
-      if (diff.status !== 0) throw new RepositoryError("E_GIT", `git ${diffArgs[0]} failed: ${(diff.stderr ?? "").trim().split("\n")[0]}`, "git fsck");
+      if (diff.status !== 0) throw new GitError("E_GIT_WORKTREE", `git ${diffArgs[0]} failed: ${(diff.stderr ?? "").trim().split("\n")[0]}`, "git fsck");
     } finally {
       closeSync(out);
     }
@@ -32,7 +32,7 @@ export function patchIds(paths: RepoPaths, env: NodeJS.ProcessEnv, diffArgs: str
       try {
         const r = spawnSync("git", git(["patch-id", mode]), { cwd, env, stdio: [fd, "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
         if (r.status === 129 && mode === "--verbatim") continue;
-        if (r.status !== 0) throw new RepositoryError("E_GIT", `git patch-id failed: ${(r.stderr ?? "").trim().split("\n")[0]}`, "git --version");
+        if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git patch-id failed: ${(r.stderr ?? "").trim().split("\n")[0]}`, "git --version");
         return r.stdout.split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
       } finally {
         closeSync(fd);

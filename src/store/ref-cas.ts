@@ -7,7 +7,7 @@
 // Synchronous fs: a ref is one small file, and node:fs/promises costs ~1.5 ms to load.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { RepositoryError } from "../errors.js";
+import { GitError, RepositoryError } from "../errors.js";
 import { appendReflog, ZERO_OID, type ReflogEntry } from "./reflog.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 
@@ -27,7 +27,7 @@ export function refFile(commonDir: string, ref: string): string {
     !(ref === "HEAD" || ref.startsWith("refs/")) ||
     /(^|\/)\.|\.\.|\/\/|\/$|\.lock(\/|$)|\.$|@\{|[\x00-\x20\x7f~^:?*[\\]/.test(ref)
   ) {
-    throw new RepositoryError("E_GIT", `Invalid ref name ${JSON.stringify(ref)}`);
+    throw new GitError("E_GIT_READ_REF", `Invalid ref name ${JSON.stringify(ref)}`);
   }
   return join(commonDir, ...ref.split("/"));
 }
@@ -41,7 +41,7 @@ export async function readRef(commonDir: string, ref: string): Promise<string | 
     if (!loose.startsWith("ref:")) return loose;
     name = loose.slice(4).trim();
   }
-  throw new RepositoryError("E_GIT", `Symbolic ref ${ref} nests too deeply`, "git symbolic-ref");
+  throw new GitError("E_GIT_READ_REF", `Symbolic ref ${ref} nests too deeply`, "git symbolic-ref");
 }
 
 /** The loose ref's raw value: an oid or "ref: <target>"; undefined when there is no loose file. */
@@ -57,7 +57,7 @@ async function readLoose(commonDir: string, ref: string): Promise<string | undef
     throw err;
   }
   if (OID.test(text) || text.startsWith("ref:")) return text;
-  throw new RepositoryError("E_GIT", `Ref ${ref} is corrupt: ${path} holds ${JSON.stringify(text.slice(0, 60))}`, "git fsck");
+  throw new GitError("E_GIT_READ_REF", `Ref ${ref} is corrupt: ${path} holds ${JSON.stringify(text.slice(0, 60))}`, "git fsck");
 }
 
 async function readPacked(commonDir: string, ref: string): Promise<string | null> {
@@ -81,7 +81,7 @@ async function readPacked(commonDir: string, ref: string): Promise<string | null
 async function readDirect(commonDir: string, ref: string): Promise<string | null> {
   const loose = await readLoose(commonDir, ref);
   if (loose === undefined) return readPacked(commonDir, ref);
-  if (loose.startsWith("ref:")) throw new RepositoryError("E_GIT", `Ref ${ref} is a symbolic ref; refusing to overwrite it`);
+  if (loose.startsWith("ref:")) throw new GitError("E_GIT_REF_UPDATE", `Ref ${ref} is a symbolic ref; refusing to overwrite it`);
   return loose;
 }
 
@@ -93,7 +93,7 @@ export type ReflogNote = Omit<ReflogEntry, "old" | "next">;
  * protocol; with `log`, the update is appended to the ref's reflog under the lock, as git does.
  */
 export async function casRef(commonDir: string, ref: string, expected: string | null, next: string, log?: ReflogNote): Promise<CasResult> {
-  if (!OID.test(next)) throw new RepositoryError("E_GIT", `Invalid object id ${JSON.stringify(next)} for ${ref}`);
+  if (!OID.test(next)) throw new GitError("E_GIT_REF_UPDATE", `Invalid object id ${JSON.stringify(next)} for ${ref}`);
   const path = refFile(commonDir, ref);
   const lockPath = `${path}.lock`;
   const fd = createLock(commonDir, lockPath);
@@ -120,7 +120,7 @@ export async function casRef(commonDir: string, ref: string, expected: string | 
     renamed = true;
   } catch (err) {
     if (err instanceof RepositoryError) throw err;
-    throw new RepositoryError("E_GIT", `Cannot update ${ref}: ${(err as Error).message}`, "git fsck");
+    throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${(err as Error).message}`, "git fsck");
   } finally {
     if (!renamed) {
       try {
@@ -159,7 +159,7 @@ function createLock(commonDir: string, lockPath: string): number | null {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;
       if (code === "ENOENT" && attempt < 3) continue;
-      throw new RepositoryError("E_GIT", `Unable to create '${lockPath}': ${(err as Error).message}`, "check permissions on the git dir");
+      throw new GitError("E_GIT_REF_UPDATE", `Unable to create '${lockPath}': ${(err as Error).message}`, "check permissions on the git dir");
     }
   }
 }

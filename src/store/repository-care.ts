@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { ConflictError, ContentionError, LockedError, NotFoundError, RepositoryError } from "../errors.js";
+import { ConflictError, ContentionError, GitError, LockedError, NotFoundError, SharedPermError } from "../errors.js";
 import { parseCommit } from "./commit-codec.js";
 import { loadGitConfig } from "./git-config.js";
 import { commitIdentity } from "./git-identity.js";
@@ -17,7 +17,7 @@ import { keepDirListed, listKeepDir } from "./loose-writer.js";
 import { readRef } from "./ref-cas.js";
 import { gitReflogPath, startReflog, ZERO_OID } from "./reflog.js";
 import { repositoryFormatProblems } from "./repo-format.js";
-import { adjustSharedPerm, ensureParentDir, parseSharedPerm, sharedPermOf, SharedPermError, type SharedPerm } from "./shared-perm.js";
+import { adjustSharedPerm, ensureParentDir, parseSharedPerm, sharedPermOf, type SharedPerm } from "./shared-perm.js";
 import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
 import type { CommitInfo, RecoveryCandidate, RepositoryStatus } from "./store.js";
@@ -102,7 +102,7 @@ export class RepositoryCare {
     }
     if (state.state === "damaged" && state.oid === null) {
       // The ref file itself is unreadable: compare-and-swap needs a value to compare with.
-      throw new RepositoryError("E_GIT", `${REF} cannot be read (${state.detail})`, "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)");
+      throw new GitError("E_GIT_READ_REF", `${REF} cannot be read (${state.detail})`, "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)");
     }
     const commit = this.resolveCandidate(commitText);
     if (!commit || !isComplete(this.paths, commit, this.env) || !(await this.isStateCommit(commit))) {
@@ -139,7 +139,7 @@ export class RepositoryCare {
 
   writeCloneFile(relPath: string, text: string): string {
     const parts = relPath.split("/");
-    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === "..")) throw new RepositoryError("E_GIT", `Invalid clone file name ${JSON.stringify(relPath)}`);
+    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === "..")) throw new GitError("E_GIT_CLONE_FILE", `Invalid clone file name ${JSON.stringify(relPath)}`);
     const path = join(this.paths.commonDir, "pantheon", ...parts);
     ensureParentDir(this.paths.commonDir, path);
     writeFileSync(path, text);

@@ -9,6 +9,7 @@
  * `adjustSharedPerm`; the setting is looked up once per command (see `sharedPermOf`).
  */
 import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { SharedPermError } from "../errors.js";
 import { dirname, relative, sep } from "node:path";
 
 /** git's PERM_GROUP and PERM_EVERYBODY; 0 is PERM_UMASK; a negative value is an octal mode to impose. */
@@ -47,15 +48,6 @@ function parseBool(value: string): boolean | null {
   if (v === "true" || v === "yes" || v === "on") return true;
   if (/^[+-]?\d+[kmg]?$/i.test(value)) return parseInt(value, 10) !== 0;
   return null;
-}
-
-export class SharedPermError extends Error {
-  constructor(
-    readonly value: string,
-    readonly why: string,
-  ) {
-    super(`core.sharedRepository = ${value} is not valid: ${why}`);
-  }
 }
 
 const S_IFDIR = 0o040000;

@@ -1,4 +1,4 @@
-import { CorruptRecordError } from "../errors.js";
+import { CorruptRecordError, TreeTooLargeError } from "../errors.js";
 import type { Epic } from "../domain/schemas/epic.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Review } from "../domain/schemas/review.js";
@@ -10,7 +10,7 @@ import type { ObjectDb } from "./object-db.js";
 import { decodeRecord } from "./record-snapshot.js";
 import { loadSchemas } from "./schema-loader.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
-import { listTree, TreeTooLargeError } from "./tree-edit.js";
+import { listTree } from "./tree-edit.js";
 import { listKindWithGit, type KindListing } from "./tree-listing.js";
 
 /** Shards of a kind from which a full rebuild asks git to list them (spawning git costs ~5 ms). */

@@ -3,7 +3,7 @@
  * strings found, so a tree written by an odd tool re-encodes to the same bytes (and the same id)
  * when we carry it unchanged; compare modes with isTreeMode, not ===.
  */
-import { RepositoryError } from "../errors.js";
+import { GitError } from "../errors.js";
 
 export interface TreeEntry {
   /** "100644" | "100755" | "120000" | "160000" | "40000" (git also accepts "040000" from old tools). */
@@ -25,7 +25,7 @@ export function parseTree(buf: Buffer): TreeEntry[] {
     const space = buf.indexOf(0x20, i);
     const nul = space < 0 ? -1 : buf.indexOf(0, space + 1);
     if (space < 0 || nul < 0 || nul + 21 > buf.length) {
-      throw new RepositoryError("E_GIT", `Corrupt tree object at byte ${i}`, "git fsck");
+      throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt tree object at byte ${i}`, "git fsck");
     }
     entries.push({
       mode: buf.toString("latin1", i, space),
@@ -56,14 +56,14 @@ export function encodeTree(entries: TreeEntry[]): Buffer {
   const seen = new Set<string>();
   for (const e of sorted) {
     if (e.name === "" || e.name === "." || e.name === ".." || /[/\0]/.test(e.name)) {
-      throw new RepositoryError("E_GIT", `Invalid tree entry name ${JSON.stringify(e.name)}`);
+      throw new GitError("E_GIT_WRITE_OBJECT", `Invalid tree entry name ${JSON.stringify(e.name)}`);
     }
     // A blob and a tree of the same name do not sort next to each other, so check by name.
     if (seen.has(e.name)) {
-      throw new RepositoryError("E_GIT", `Duplicate tree entry ${JSON.stringify(e.name)}`);
+      throw new GitError("E_GIT_WRITE_OBJECT", `Duplicate tree entry ${JSON.stringify(e.name)}`);
     }
     if (!/^[0-9a-f]{40}$/.test(e.oid) || !/^[0-7]+$/.test(e.mode)) {
-      throw new RepositoryError("E_GIT", `Invalid tree entry ${e.mode} ${e.oid} ${e.name}`);
+      throw new GitError("E_GIT_WRITE_OBJECT", `Invalid tree entry ${e.mode} ${e.oid} ${e.name}`);
     }
     parts.push(Buffer.from(`${e.mode} ${e.name}\0`, "utf8"), Buffer.from(e.oid, "hex"));
     seen.add(e.name);

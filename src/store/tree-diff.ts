@@ -1,6 +1,7 @@
+import { TreeTooLargeError } from "../errors.js";
 import type { ObjectDb } from "./object-db.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
-import { listTree, TreeTooLargeError } from "./tree-edit.js";
+import { listTree } from "./tree-edit.js";
 
 /** A blob path changed on the local side since the base, with its id on each side. */
 export interface ChangedPath {

@@ -3,7 +3,7 @@
  * every other entry (including ones Pantheon does not understand: stray files, odd modes,
  * submodules) is carried with its exact mode and id, as DESIGN §2.1 requires of every write.
  */
-import { RepositoryError } from "../errors.js";
+import { GitError, TreeTooLargeError } from "../errors.js";
 import type { ObjectDb } from "./object-db.js";
 import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
@@ -11,12 +11,6 @@ import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.
 export const MAX_TREE_BYTES = 5 * 1024 * 1024;
 
 /** A tree of the state beyond any sane size: hostile or broken, never read whole. */
-export class TreeTooLargeError extends RepositoryError {
-  constructor(readonly oid: string, readonly bytes: number) {
-    super("E_CORRUPT_RECORD", `Tree ${oid.slice(0, 12)} is ${bytes} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`, "pantheon doctor");
-  }
-}
-
 /** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
 export type TreeChanges = Map<string, Buffer | null>;
 
@@ -26,8 +20,8 @@ const TREE_MODE = "40000";
 /** Lists a tree's entries; E_GIT if the object is missing or not a tree. */
 export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
   const obj = await db.read(treeOid);
-  if (obj.type !== "tree") throw new RepositoryError("E_GIT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
-  if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length);
+  if (obj.type !== "tree") throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
+  if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length, MAX_TREE_BYTES);
   return parseTree(obj.content);
 }
 
@@ -65,14 +59,14 @@ async function applyLevel(db: ObjectDb, treeOid: string | null, changes: TreeCha
     const slash = path.indexOf("/");
     const name = slash < 0 ? path : path.slice(0, slash);
     if (name === "" || name === "." || name === "..") {
-      throw new RepositoryError("E_GIT", `Invalid path ${JSON.stringify(prefix + path)} in tree change`);
+      throw new GitError("E_GIT_WRITE_OBJECT", `Invalid path ${JSON.stringify(prefix + path)} in tree change`);
     }
     const group: Group = groups.get(name) ?? { below: new Map() };
     groups.set(name, group);
     if (slash < 0) group.leaf = content;
     else group.below.set(path.slice(slash + 1), content);
     if (group.leaf !== undefined && group.below.size > 0 && group.leaf !== null) {
-      throw new RepositoryError("E_GIT", `Path ${prefix}${name} cannot be both a file and a directory in one change`);
+      throw new GitError("E_GIT_WRITE_OBJECT", `Path ${prefix}${name} cannot be both a file and a directory in one change`);
     }
   }
   const entries = new Map<string, TreeEntry>();

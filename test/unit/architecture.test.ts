@@ -36,7 +36,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
   // The MCP server is another face of the API: it sees nothing below it.
   mcp: ["mcp", "api", "domain", "errors"],
-  errors: [],
+  errors: ["errors"],
   "lazy-require": [],
   "random-bytes": ["lazy-require"],
 };
@@ -86,6 +86,13 @@ describe("architecture", () => {
     for (const f of ALL.filter((x) => x.layer !== "mcp")) {
       const text = readFileSync(join(SRC, f.file), "utf8");
       expect(text, f.file).not.toMatch(/^import(?!\s+type)[^;]*from\s+["'][^"']*\/mcp\/[^"']*["']/m);
+    }
+  });
+
+  it("every error class lives in the catalogue (src/errors.ts and src/errors/)", () => {
+    for (const f of ALL.filter((x) => x.layer !== "errors")) {
+      const text = readFileSync(join(SRC, f.file), "utf8");
+      expect(text, f.file).not.toMatch(/class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/);
     }
   });
 

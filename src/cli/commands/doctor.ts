@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CancelledError, NotFoundError, PantheonError } from "../../errors.js";
+import { CancelledError, DoctorFoundProblems, NotFoundError, RecoveryNeedsChoice } from "../../errors.js";
 import { PLAIN } from "../../render/paint.js";
 import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/recover-state.js";
 import { isInteractive } from "../interactive.js";
@@ -9,13 +9,6 @@ import { runDoctor, type DoctorReport } from "../../services/doctor.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
-
-/** Doctor found something wrong: exit 1 after printing the report (stdout keeps the result). */
-class DoctorFoundProblems extends PantheonError {
-  constructor(count: number) {
-    super("E_DOCTOR", 1, `doctor found ${count} problem${count === 1 ? "" : "s"}`, "pantheon doctor --fix repairs what is marked fixable");
-  }
-}
 
 export function registerDoctorCommand(program: Command, app: App): void {
   examples(
@@ -39,13 +32,6 @@ export function registerDoctorCommand(program: Command, app: App): void {
       })),
     ["pantheon doctor", "pantheon doctor --fix", "pantheon doctor --break-lock", "pantheon doctor --recover", "pantheon doctor --recover 3f2a9c1d5e7b"],
   );
-}
-
-/** Nothing was chosen: the candidates are the result, and the exit code says the ref is still broken. */
-class RecoveryNeedsChoice extends PantheonError {
-  constructor(newest: string) {
-    super("E_RECOVERY_CHOICE", 1, "refs/coordination/main is missing or damaged: choose the state to restore", `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`);
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { UsageError } from "../../errors.js";
+import { AssistantExit, CancelledError, UsageError } from "../../errors.js";
 import { missionHandle } from "../../domain/ids.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionLabel, missionView } from "../../render/mission-view.js";
@@ -27,19 +27,8 @@ async function askRole(app: App): Promise<Role> {
   try {
     return await select({ message: "Which persona role?", choices: ROLES.map((r) => ({ value: r, name: r })) });
   } catch (e) {
-    if (e instanceof Error && e.name === "ExitPromptError") {
-      const { CancelledError } = await import("../../errors.js");
-      throw new CancelledError();
-    }
+    if (e instanceof Error && e.name === "ExitPromptError") throw new CancelledError();
     throw e;
-  }
-}
-
-/** The assistant's exit code becomes pantheon's (DESIGN §4.3). */
-export class AssistantExit extends Error {
-  override readonly name = "AssistantExit";
-  constructor(readonly code: number) {
-    super(`assistant exited with code ${code}`);
   }
 }
 

@@ -171,7 +171,7 @@ describe("reading while git gc and git repack -ad move objects", () => {
     const r = await runCli(["task", "show", "1", "--json"], { cwd: dir });
     expect(r.exitCode).toBe(1);
     const error = JSON.parse(r.stderr.trim()).error;
-    expect(error.code).toBe("E_GIT");
+    expect(error.code).toBe("E_GIT_READ_OBJECT");
     expect(error.message).not.toMatch(/isomorphic|GitPackIndex|packfile|internal error/i);
     expect(error.hint).toMatch(/git fsck/);
   });

@@ -45,16 +45,16 @@ describe("readRef", () => {
     expect(await casRef(gitDir, REF, oids[0], oids[1])).toEqual({ ok: true });
     expect(readFileSync(refFile(gitDir, REF), "utf8")).toBe(`${oids[1]}\n`);
     expect(git(dir, ["rev-parse", REF]).trim()).toBe(oids[1]);
-    await expect(casRef(gitDir, "HEAD", null, oids[0])).rejects.toMatchObject({ code: "E_GIT" }); // a symref
+    await expect(casRef(gitDir, "HEAD", null, oids[0])).rejects.toMatchObject({ code: "E_GIT_REF_UPDATE" }); // a symref
     expect(() => refFile(gitDir, "refs/../config")).toThrow(/Invalid ref name/);
   });
 
-  it("reports a corrupt loose ref as E_GIT, and casRef still removes its lock", async () => {
+  it("reports a corrupt loose ref as E_GIT_READ_REF, and casRef still removes its lock", async () => {
     const { gitDir, oids } = await repoWithOids(1);
     mkdirSync(dirname(refFile(gitDir, REF)), { recursive: true });
     writeFileSync(refFile(gitDir, REF), "");
-    await expect(readRef(gitDir, REF)).rejects.toMatchObject({ code: "E_GIT", message: expect.stringContaining("corrupt") });
-    await expect(casRef(gitDir, REF, null, oids[0])).rejects.toMatchObject({ code: "E_GIT" });
+    await expect(readRef(gitDir, REF)).rejects.toMatchObject({ code: "E_GIT_READ_REF", message: expect.stringContaining("corrupt") });
+    await expect(casRef(gitDir, REF, null, oids[0])).rejects.toMatchObject({ code: "E_GIT_READ_REF" });
     expect(existsSync(lockOf(gitDir))).toBe(false);
   });
 });

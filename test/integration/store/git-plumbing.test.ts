@@ -59,7 +59,7 @@ describe("ObjectDb", () => {
     expect(await new ObjectDb(repo.gitDir).write("blob", Buffer.from("hello\n"))).toBe(blob);
   });
 
-  it("reads loose objects written by git and reports missing ones as E_GIT", async () => {
+  it("reads loose objects written by git and reports missing ones as E_GIT_READ_OBJECT", async () => {
     const repo = makeRepo();
     const oid = git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "from git\n" }).trim();
     const db = new ObjectDb(repo.gitDir);
@@ -68,7 +68,7 @@ describe("ObjectDb", () => {
     const missing = "0123456789abcdef0123456789abcdef01234567";
     const err = await db.read(missing).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RepositoryError);
-    expect(err).toMatchObject({ code: "E_GIT", message: `Missing git object ${missing}` });
+    expect(err).toMatchObject({ code: "E_GIT_READ_OBJECT", message: `Missing git object ${missing}` });
     expect((err as RepositoryError).hint).toMatch(/git fsck.*pantheon doctor --recover/);
   });
 
@@ -233,8 +233,8 @@ describe("writeTreeChanges", () => {
     expect(await readTreePath(db, base, "tasks/07")).toMatchObject({ mode: "40000" });
     expect(await readTreePath(db, base, "tasks/07/999.json")).toBeNull();
     expect(await readTreePath(db, base, "project.json/below")).toBeNull();
-    await expect(writeTreeChanges(db, base, new Map([["tasks//x.json", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT" });
-    await expect(writeTreeChanges(db, base, new Map([["a", Buffer.from("")], ["a/b", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT" });
+    await expect(writeTreeChanges(db, base, new Map([["tasks//x.json", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT_WRITE_OBJECT" });
+    await expect(writeTreeChanges(db, base, new Map([["a", Buffer.from("")], ["a/b", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT_WRITE_OBJECT" });
   });
 });
 

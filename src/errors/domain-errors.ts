@@ -1,0 +1,67 @@
+import { PantheonError } from "./pantheon-error.js";
+
+/** A bad flag, value, id form or config file: exit 2. */
+export class UsageError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_USAGE", message, hint, data);
+  }
+}
+
+/** A record that does not exist: exit 1. */
+export class NotFoundError extends PantheonError {
+  constructor(message: string, hint?: string, data: Record<string, unknown> = {}) {
+    super("E_NOT_FOUND", message, hint, data);
+  }
+}
+
+/** A transition or action the state table refuses: exit 1. */
+export class InvalidTransitionError extends PantheonError {
+  constructor(message: string, hint?: string, data: Record<string, unknown> = {}) {
+    super("E_INVALID_TRANSITION", message, hint, data);
+  }
+}
+
+/** A domain rule other than a transition (a cycle, a taken persona name...): exit 1. */
+export class ConflictError extends PantheonError {
+  constructor(message: string, hint?: string, data: Record<string, unknown> = {}) {
+    super("E_CONFLICT", message, hint, data);
+  }
+}
+
+/**
+ * A mutation named a record by a number that a sync gave to another record (this clone's own
+ * record was renumbered): refused unless repeated with --force (DESIGN §1.2). Exit 1.
+ */
+export class RenumberedError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_RENUMBERED", message, hint, data);
+  }
+}
+
+/** A record on the ref that is not valid JSON or fails its schema. */
+export class CorruptRecordError extends PantheonError {
+  constructor(
+    readonly path: string,
+    readonly commit: string | null,
+    detail: string,
+  ) {
+    super(
+      "E_CORRUPT_RECORD",
+      `Record ${path} at ${commit ? commit.slice(0, 12) : "the working state"} is corrupt: ${detail}`,
+      "pantheon doctor",
+      { path, commit, detail },
+    );
+  }
+}
+
+/** The state was written by a newer Pantheon. */
+export class SchemaVersionError extends PantheonError {
+  constructor(found: number, supported: number) {
+    super(
+      "E_SCHEMA_VERSION",
+      `The coordination state has schemaVersion ${found}; this pantheon understands up to ${supported}`,
+      "upgrade pantheon (npm install -g pantheon@latest) before using this repository",
+      { found, supported },
+    );
+  }
+}
