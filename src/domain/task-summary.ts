@@ -5,7 +5,10 @@ import type { Task } from "./schemas/task.js";
  * bookkeeping. The read cache keeps these for every task, so `list`, `next`, `report` and the
  * dashboard never load full records.
  */
-export type TaskSummary = Omit<Task, "description" | "notes" | "uid" | "createdBy" | "formerRoles">;
+export type TaskSummary = Omit<Task, (typeof SUMMARY_LEAVES_OUT)[number]>;
+
+/** The task's fields a summary (a row of the read cache) does not carry. */
+export const SUMMARY_LEAVES_OUT = ["description", "notes", "uid", "createdBy", "formerRoles"] as const;
 
 // In its own module, without zod: the read cache builds summaries on start-up paths.
 export function toTaskSummary(t: TaskSummary): TaskSummary {

@@ -1,5 +1,5 @@
 import { epicId, missionId, taskId } from "../domain/ids.js";
-import type { Task } from "../domain/schemas/task.js";
+import { TaskSchema, type Task } from "../domain/schemas/task.js";
 import type { CommitEntry, Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { findTask } from "./find-task.js";
@@ -14,7 +14,18 @@ export interface HistoryEvent {
   changes: string[];
 }
 
-const FIELDS = ["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"] as const;
+/** Fields a history says in its own words below, or bookkeeping it does not show. */
+export const HISTORY_OWN_WORDS: ReadonlySet<keyof Task> = new Set<keyof Task>(["uid", "number", "createdAt", "updatedAt", "createdBy", "formerNumbers", "formerRoles", "dependencies", "notes", "description"]);
+const FIRST: ReadonlyArray<keyof Task> = ["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"];
+
+/**
+ * The fields a history lists as `field: before → after`: read from the schema, so a field added
+ * to a task is listed without a change here; the usual ones first, in the order people read.
+ */
+export const HISTORY_FIELDS: ReadonlyArray<keyof Task> = [
+  ...FIRST,
+  ...(Object.keys(TaskSchema.shape) as Array<keyof Task>).filter((f) => !FIRST.includes(f) && !HISTORY_OWN_WORDS.has(f)),
+];
 
 /** References read as ids (`MSN-0001`, `EPC-H-0002`, `ENG-H-0007`) at the commit they changed in. */
 async function ids(snap: Snapshot) {
@@ -33,14 +44,14 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
   if (!after) return ["removed"];
   if (!before) return [`created ${taskId(after)} as ${after.status}`];
   const name = await ids(snap);
-  const show = async (f: (typeof FIELDS)[number], v: unknown): Promise<string> => {
+  const show = async (f: keyof Task, v: unknown): Promise<string> => {
     if (v === null || v === undefined) return "—";
     if (f === "mission") return name.mission(v as number);
     if (f === "epic") return name.epic(v as number);
-    return String(v);
+    return typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : String(v);
   };
   const out: string[] = [];
-  for (const f of FIELDS) {
+  for (const f of HISTORY_FIELDS) {
     if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out.push(`${f}: ${await show(f, before[f])} → ${await show(f, after[f])}`);
   }
   if (before.dependencies.join() !== after.dependencies.join()) {

@@ -27,6 +27,13 @@ const GIT_LISTING_MIN_SHARDS = 16;
  */
 export const CACHE_VERSION = 7;
 
+/**
+ * The shape of the cached rows (task summaries, epics, missions, reviews) each version was made
+ * for, as a fingerprint of their schemas: test/unit/store/cache-version.test.ts computes it and
+ * fails when the shape changes without a new CACHE_VERSION recorded here.
+ */
+export const CACHE_ROW_SHAPES: Readonly<Record<number, string>> = { 7: "a8e324b24367" };
+
 export interface SummaryTypes {
   tasks: TaskSummary;
   epics: Epic;

@@ -11,6 +11,34 @@ export interface FieldSpec<T> {
   special: Partial<{ [K in keyof T]: (base: T[K] | undefined, local: T[K], remote: T[K]) => T[K] }>;
 }
 
+/** How one field merges: alone (three-way), with the fields of a named group, or by a rule of its own. */
+export type FieldRule<V> = "alone" | { readonly group: string } | ((base: V | undefined, local: V, remote: V) => V);
+
+/**
+ * A record's merge rules: one entry for every field its schema has (`-?`: none may be left out),
+ * so a field added to a schema does not compile until someone decides how it merges.
+ */
+export type FieldRules<T> = { readonly [K in keyof T]-?: FieldRule<T[K]> };
+
+/** The groups and special rules a table of field rules stands for, in the table's order. */
+export function fieldSpec<T>(rules: FieldRules<T>): FieldSpec<T> {
+  const groups: Array<Array<keyof T>> = [];
+  const byName = new Map<string, Array<keyof T>>();
+  const special: FieldSpec<T>["special"] = {};
+  for (const key of Object.keys(rules) as Array<keyof T>) {
+    const rule = rules[key] as FieldRule<unknown>;
+    if (rule === "alone") groups.push([key]);
+    else if (typeof rule === "function") (special as Record<keyof T, unknown>)[key] = rule;
+    else if (byName.has(rule.group)) byName.get(rule.group)!.push(key);
+    else {
+      const group = [key];
+      byName.set(rule.group, group);
+      groups.push(group);
+    }
+  }
+  return { groups, special };
+}
+
 export interface FieldConflict {
   fields: string[];
   local: unknown;

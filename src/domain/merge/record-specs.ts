@@ -4,7 +4,7 @@ import type { Note } from "../schemas/note.js";
 import type { Review } from "../schemas/review.js";
 import type { Task } from "../schemas/task.js";
 import { roleSet, type TaskRole } from "../roles.js";
-import { later, mergeSet, union, type FieldSpec } from "./merge-fields.js";
+import { fieldSpec, later, mergeSet, union, type FieldRules } from "./merge-fields.js";
 
 /**
  * Notes are append-only, so the union by id, in time order (ties by id), is exact; a note the
@@ -28,23 +28,97 @@ const sortedUnion = (b: number[] | undefined, l: number[], r: number[]) => union
 /** Roles a task had: a union (a task never stops having had a role), in one order both sides agree on. */
 const formerRoles = (_b: TaskRole[] | undefined, l: TaskRole[], r: TaskRole[]): TaskRole[] => roleSet(l, r);
 
+// Every table names every field of its record's schema (FieldRules<T> leaves none optional): a
+// field added to a schema does not compile until its row here says how two clones' edits merge.
+// "alone": a three-way merge of that field by itself, a change on one side taken, different
+// changes on both a conflict the published side wins. A group: its fields travel together.
+// Fields that never change after creation (uid, number, createdAt, createdBy) merge alone too:
+// a renumbering (renumber.ts) is the one edit of a number, and it happens before the merge.
+
 /** The claim travels as one group: status, claimant, mission and completedBy never split. */
-export const TASK_SPEC: FieldSpec<Task> = {
-  groups: [["status", "claimedBy", "mission", "completedBy"], ["title"], ["description"], ["role"], ["priority"], ["epic"]],
-  special: { notes: mergeNotes, dependencies: mergeSet, formerNumbers: sortedUnion, formerRoles, updatedAt: later },
+const CLAIM = { group: "claim" } as const;
+
+export const TASK_RULES: FieldRules<Task> = {
+  uid: "alone",
+  number: "alone",
+  createdAt: "alone",
+  createdBy: "alone",
+  updatedAt: later,
+  title: "alone",
+  description: "alone",
+  role: "alone",
+  priority: "alone",
+  status: CLAIM,
+  claimedBy: CLAIM,
+  mission: CLAIM,
+  completedBy: CLAIM,
+  dependencies: mergeSet,
+  epic: "alone",
+  notes: mergeNotes,
+  formerNumbers: sortedUnion,
+  formerRoles,
 };
 
-export const EPIC_SPEC: FieldSpec<Epic> = {
-  groups: [["title"], ["description"], ["priority"], ["aborted"]],
-  special: { formerNumbers: sortedUnion, updatedAt: later },
+export const EPIC_RULES: FieldRules<Epic> = {
+  uid: "alone",
+  number: "alone",
+  createdAt: "alone",
+  createdBy: "alone",
+  updatedAt: later,
+  title: "alone",
+  description: "alone",
+  priority: "alone",
+  aborted: "alone",
+  formerNumbers: sortedUnion,
 };
 
-export const MISSION_SPEC: FieldSpec<Mission> = {
-  groups: [["status", "endedAt", "headAtEnd", "summary"], ["objective"], ["assistant", "sessionId"], ["worktree"]],
-  special: { formerNumbers: sortedUnion, updatedAt: later },
+/** A mission's end travels as one group; so do the assistant and the session it ran. */
+const END = { group: "end" } as const;
+const SESSION = { group: "session" } as const;
+
+export const MISSION_RULES: FieldRules<Mission> = {
+  uid: "alone",
+  number: "alone",
+  createdAt: "alone",
+  createdBy: "alone",
+  updatedAt: later,
+  codename: "alone",
+  persona: "alone",
+  role: "alone",
+  startedAt: "alone",
+  headAtStart: "alone",
+  status: END,
+  endedAt: END,
+  headAtEnd: END,
+  summary: END,
+  objective: "alone",
+  assistant: SESSION,
+  sessionId: SESSION,
+  worktree: "alone",
+  formerNumbers: sortedUnion,
 };
 
-export const REVIEW_SPEC: FieldSpec<Review> = {
-  groups: [["status", "reviewer", "reason"], ["title"], ["type"], ["task"], ["artifact"]],
-  special: { formerNumbers: sortedUnion, updatedAt: later },
+/** A verdict travels as one group: status, reviewer and reason. */
+const VERDICT = { group: "verdict" } as const;
+
+export const REVIEW_RULES: FieldRules<Review> = {
+  uid: "alone",
+  number: "alone",
+  createdAt: "alone",
+  createdBy: "alone",
+  updatedAt: later,
+  requestedBy: "alone",
+  status: VERDICT,
+  reviewer: VERDICT,
+  reason: VERDICT,
+  title: "alone",
+  type: "alone",
+  task: "alone",
+  artifact: "alone",
+  formerNumbers: sortedUnion,
 };
+
+export const TASK_SPEC = fieldSpec(TASK_RULES);
+export const EPIC_SPEC = fieldSpec(EPIC_RULES);
+export const MISSION_SPEC = fieldSpec(MISSION_RULES);
+export const REVIEW_SPEC = fieldSpec(REVIEW_RULES);
