@@ -5,7 +5,7 @@
 // and taskwarrior on the same data when it can be installed. Prints one Markdown table.
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 

@@ -147,7 +147,7 @@ async function worker(cfg) {
   const role = WORKER_ROLES[cfg.index % WORKER_ROLES.length];
   const stats = { index: cfg.index, name, role, cwd: cfg.cwd, kinds: {}, ok: 0, refused: 0, failed: 0, refusals: {}, failures: [], created: [], ms: 0 };
   let mission = null; // { handle }
-  let view = { tasks: [], reviews: [], epics: [], at: -1 };
+  const view = { tasks: [], reviews: [], epics: [], at: -1 };
   let n = 0;
 
   const record = (kind, argv, r, json) => {

@@ -2,7 +2,7 @@ import { PRIORITIES } from "./priority.js";
 import { TASK_ROLES } from "./roles.js";
 import type { TaskSummary } from "./schemas/task.js";
 import { tooSparse, type TaskMap } from "./task-index.js";
-import { CLAIMED_STATUSES, TASK_STATUSES, type TaskStatus } from "./task-status.js";
+import { CLAIMED_STATUSES, TASK_STATUSES } from "./task-status.js";
 
 /**
  * Every task of a map as columns, by position in number order, without building the tasks:

@@ -85,7 +85,9 @@ export class TaskIndex extends OverlaidTaskMap {
       return;
     }
     this.pos = new Int32Array(max + 1);
-    list.forEach((t, i) => (this.pos[t.number] = i + 1));
+    list.forEach((t, i) => {
+      this.pos[t.number] = i + 1;
+    });
   }
 
   protected baseGet(n: number): TaskSummary | undefined {

@@ -1,7 +1,7 @@
 import { InvalidTransitionError } from "../errors.js";
 import { activeClaimant, type Actor } from "../domain/actor.js";
 import { taskId } from "../domain/ids.js";
-import { allowedActions, applyTaskEvent, isNoChange, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
+import { applyTaskEvent, isNoChange, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { TaskStatus } from "../domain/task-status.js";
 import type { MutationResult, Snapshot, Tx } from "../store/store.js";

@@ -1,4 +1,3 @@
-import { RepositoryError } from "../errors.js";
 import type { ObjectDb } from "./object-db.js";
 import type { TreeSource } from "./record-snapshot.js";
 import { isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";

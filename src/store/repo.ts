@@ -55,7 +55,7 @@ function existingDir(path: string): string {
 
 /** The git dir a `.git` entry points at, or null when there is no usable `.git` here. */
 function gitDirBehind(dotGit: string): string | null {
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(dotGit);
   } catch {

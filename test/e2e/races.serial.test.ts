@@ -194,7 +194,7 @@ describe("racing processes (barrier start)", () => {
     const personas = ["Hephaestus", "Daedalus", "Talos", "Wayland", "Ptah", "Kothar", "Goibniu", "Ilmarinen"];
     const missions = personas.map((p) => startMission(dir, p));
     const PER = 5;
-    const jobs: Job[] = missions.map((m, w) => ({
+    const jobs: Job[] = missions.map((m) => ({
       cwd: dir,
       steps: Array.from({ length: PER }, (_, k) => [
         { argv: ["task", "create", "--title", `${m.persona} ${k}`, "--role", "engineer", "--json"] },

@@ -8,7 +8,6 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { makeOriginAndClones, REF, syncUntilEqual, type Clone } from "../helpers/clones.js";

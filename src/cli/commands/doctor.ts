@@ -8,7 +8,7 @@ import { escapeText } from "../../render/escape.js";
 import { runDoctor, type DoctorReport } from "../../services/doctor.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
-import { check, view, type View } from "../view.js";
+import { view, type View } from "../view.js";
 
 export function registerDoctorCommand(program: Command, app: App): void {
   examples(

@@ -22,7 +22,7 @@ interface SummonOptions {
 }
 
 /** Asks for a role on a terminal (only after summon knows the assistant is installed). */
-async function askRole(app: App): Promise<Role> {
+async function askRole(): Promise<Role> {
   const { select } = await import("@inquirer/prompts");
   try {
     return await select({ message: "Which persona role?", choices: ROLES.map((r) => ({ value: r, name: r })) });
@@ -55,7 +55,7 @@ export function registerSummonCommand(program: Command, app: App): void {
           // The one line before the assistant takes the screen: which mission, which persona.
           if (!app.globals.quiet) app.io.stderr.write(`${check(app.style(app.io.stderr), `Started ${missionLabel(missionView(plan.mission))}, launching ${plan.assistant}`)}\n`);
         };
-        const r = await summon(app.context(), { role, askRole: () => askRole(app), onLaunch, ...o });
+        const r = await summon(app.context(), { role, askRole: () => askRole(), onLaunch, ...o });
         const m = missionView(r.plan.mission);
         const data = { dryRun: Boolean(o.dryRun), assistant: r.plan.assistant, mission: m, command: r.plan.launch.command, args: r.plan.launch.args, env: r.plan.launch.env, cwd: r.plan.cwd, personaFile: r.plan.personaFile, template: r.plan.template, exitCode: r.exitCode };
         const v = view("summon", data, (s) =>

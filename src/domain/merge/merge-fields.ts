@@ -64,7 +64,9 @@ export function mergeFields<T extends object>(base: T | null, local: T, remote: 
     const r = pick(remote, group)!;
     if (sameValue(l, r) || sameValue(l, b)) continue; // remote's values are already in place
     if (sameValue(r, b)) {
-      group.forEach((f, i) => ((merged as Record<keyof T, unknown>)[f] = l[i]));
+      group.forEach((f, i) => {
+        (merged as Record<keyof T, unknown>)[f] = l[i];
+      });
       continue;
     }
     conflicts.push({ fields: group.map(String), local: Object.fromEntries(group.map((f, i) => [f, l[i]])), remote: Object.fromEntries(group.map((f, i) => [f, r[i]])) });

@@ -60,7 +60,6 @@ const MISSING_DIR = "/nonexistent/pantheon-hostile-nowhere";
 const HUGE_TITLE = "T".repeat(100_000);
 const HUGE_TEXT = "d".repeat(20_001);
 const HEPH = ["--as", "Hephaestus"];
-const ROLE_LIST = /role/i;
 
 /**
  * The seeded project (see seed()): missions MSN-0001 Hephaestus (engineer, ACTIVE) and MSN-0002

@@ -88,7 +88,7 @@ const KINDS = [
 });
 
 type Kind = (typeof KINDS)[number];
-const merge = (k: Kind, rules: Rules, base: Rec, local: Rec, remote: Rec) => mergeFields<Rec>(base, local, remote, fieldSpec(rules as FieldRules<Rec>));
+const merge = (_k: Kind, rules: Rules, base: Rec, local: Rec, remote: Rec) => mergeFields<Rec>(base, local, remote, fieldSpec(rules as FieldRules<Rec>));
 const changed = (k: Kind, f: string, from: Rec = k.base): Rec => ({ ...from, [f]: another(k.fields[f]!, from[f]) });
 const without = (rules: Rules, f: string): Rules => Object.fromEntries(Object.entries(rules).filter(([g]) => g !== f));
 const groupOf = (rules: Rules, f: string) => {

@@ -60,7 +60,9 @@ describe("the tasks' binary cache table", () => {
     for (const word of ["plain", "ünïcode 名前 🔐"]) {
       const rows = Array.from({ length: 400 }, (_, i) => ({ summary: { number: i + 1, title: `${word} ${i}`, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `c${i}`, updatedAt: `u${i}`, formerNumbers: [] } as TaskSummary, oid: "f".repeat(40) }));
       const t = decode(encodeTaskTable(rows, meta))!;
-      for (let round = 0; round < 2; round++) rows.forEach((r, i) => expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]));
+      for (let round = 0; round < 2; round++) rows.forEach((r, i) => {
+        expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]);
+      });
     }
   });
 
