@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (no filesystem, seconds) and `integration` (real git repos and
-// processes). Race and kill tests live in files named *.serial.test.ts and run one file at a
-// time so that 8 racing processes are not also racing the rest of the suite for 2 cores.
+// Three projects: `unit` (no git repository and no process: pure code, plus a few tests that
+// read the source tree or templates or write a temporary file; seconds), `integration` (real git
+// repos and processes, and e2e's built bundle) and `serial`: race and kill tests live in files
+// named *.serial.test.ts and run one file at a time so that 8 racing processes are not also
+// racing the rest of the suite for 2 cores.
 export default defineConfig({
   test: {
     projects: [

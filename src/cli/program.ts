@@ -7,8 +7,10 @@ export const VERSION = "0.1.0";
 type Register = (program: Command, app: App) => void;
 
 /**
- * Each top-level command's code is its own chunk of the bundle: a command line loads only the
- * group it runs (personas call the CLI hundreds of times; start-up is most of a command's cost).
+ * Each top-level command's module is reached by a dynamic import: the bundle is one file
+ * (scripts/build.mjs), but a dynamic import inside it stays lazy, so a command line evaluates
+ * only the group it runs (personas call the CLI hundreds of times; start-up is most of a
+ * command's cost).
  */
 const GROUPS: Record<string, () => Promise<Register>> = {
   init: async () => (await import("./commands/init.js")).registerInitCommand,

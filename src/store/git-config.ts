@@ -2,7 +2,8 @@
  * Git configuration: a parser that follows git's own `config.c` (parse_value, get_base_var) rather
  * than INI conventions, which differ in ways that matter (`#` inside quotes is data, unquoted
  * whitespace runs survive as single spaces, `[a.B]` is lower-cased but `[a "B"]` is not), the
- * system/global/repository cascade, and the commit identity.
+ * system/global/repository cascade with the settings the environment adds, and the rules git
+ * uses to pick a commit identity: the fallback of git-identity.ts, which asks `git var` first.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -152,8 +153,9 @@ const MAX_INCLUDE_DEPTH = 10;
 
 /**
  * Loads system, global and repository config (git's precedence, later wins), the worktree's
- * `config.worktree` when extensions.worktreeConfig is on and `gitDir` is given, then the
- * `git -c` settings a parent git hands down: GIT_CONFIG_COUNT pairs, then GIT_CONFIG_PARAMETERS.
+ * `config.worktree` when extensions.worktreeConfig is on and `gitDir` is given, then the settings
+ * of the environment in git's order: the GIT_CONFIG_COUNT / GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n>
+ * pairs a script sets, then GIT_CONFIG_PARAMETERS, where a parent git's `git -c` puts its own.
  */
 export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv, gitDir?: string): GitConfig {
   const home = env.HOME || homedir();
@@ -173,12 +175,13 @@ export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv, 
     const worktreeConfig = entries.slice(before).filter((e) => e.key === "extensions.worktreeconfig").at(-1)?.value;
     if (gitDir && isTruthy(worktreeConfig)) readConfigFile(join(gitDir, "config.worktree"), home, entries, 0);
   }
-  // `git -c` in a parent git (hooks, aliases) reaches us through these variables.
+  // Pairs a script or a parent process set (git-config(1), ENVIRONMENT).
   const count = Number(env.GIT_CONFIG_COUNT ?? 0);
   for (let n = 0; Number.isInteger(count) && n < count; n++) {
     const key = env[`GIT_CONFIG_KEY_${n}`];
     if (key) entries.push({ key: normalizeConfigKey(key), value: env[`GIT_CONFIG_VALUE_${n}`] ?? "" });
   }
+  // `git -c` in a parent git (hooks, aliases, `git -c k=v pantheon`) reaches us through this one, last.
   for (const [key, value] of parseConfigParameters(env.GIT_CONFIG_PARAMETERS ?? "")) entries.push({ key: normalizeConfigKey(key), value });
   return configFromEntries(entries);
 }

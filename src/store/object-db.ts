@@ -97,7 +97,7 @@ export class ObjectDb {
   private hashed = 0;
 
   /**
-   * Reads an object, loose first, then from packs; a missing object is an E_GIT RepositoryError.
+   * Reads an object, loose first, then from packs; a missing object is a GitError (E_GIT_READ_OBJECT).
    * A concurrent `git gc` or `git repack -ad` moves objects while this looks (a loose file packed
    * and pruned, a pack replaced by a new one, a pack index listed just before its pack was
    * deleted): every such miss or failure is looked up again with a fresh listing of the pack

@@ -17,7 +17,7 @@ export type TreeChanges = Map<string, Buffer | null>;
 const BLOB_MODE = "100644";
 const TREE_MODE = "40000";
 
-/** Lists a tree's entries; E_GIT if the object is missing or not a tree. */
+/** Lists a tree's entries; E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree. */
 export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
   const obj = await db.read(treeOid);
   if (obj.type !== "tree") throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");

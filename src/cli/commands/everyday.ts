@@ -9,8 +9,9 @@ import { registerReviewCommands } from "./review.js";
 import { registerTaskCommands } from "./task.js";
 
 /**
- * The commands personas run all day share most of their code: one chunk for all of them opens
- * one file instead of dozens of small shared chunks (each file costs a read and a compile).
+ * The commands personas run all day, behind one dynamic import (cli/program.ts): they share
+ * most of their modules (services, render, the domain), so evaluating the others with the one a
+ * command line names costs little, and keeps them one module to register.
  */
 export const EVERYDAY: Record<string, (program: Command, app: App) => void> = {
   task: registerTaskCommands,
