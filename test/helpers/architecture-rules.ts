@@ -1,0 +1,138 @@
+/**
+ * The layer rules of DESIGN §6 as a checker over one source file's text, so that a test can feed
+ * it the real tree (test/unit/architecture.test.ts) or a synthetic file that breaks one rule
+ * (test/unit/architecture-rules.test.ts, which shows each rule catching its violation).
+ */
+import { posix } from "node:path";
+
+export interface ImportRef {
+  spec: string;
+  /** static `import ... from`, `export ... from`, a side-effect `import "x"`, or a dynamic `import("x")`. */
+  form: "import" | "export" | "side-effect" | "dynamic";
+  /** `import type` / `export type`, or every name marked `type`: erased at build time. */
+  typeOnly: boolean;
+}
+
+/** The text with comments blanked out (strings kept), so commented code and prose are not read as imports. */
+export function stripComments(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, " ");
+      i = stop;
+    } else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+const STRING = /^(["'])([^"'`]*)\1$/;
+
+/** The text with the insides of strings blanked (same length), to find code that only looks like code outside them. */
+function blankStrings(text: string): string {
+  return text.replace(/(["'`])((?:\\.|(?!\1)[^\\])*)\1/g, (_m, q: string, body: string) => q + " ".repeat(body.length) + q);
+}
+
+/** Every import of a file; `nonLiteral` holds the dynamic imports whose module is not a plain string (no checker can see where they lead). */
+export function parseImports(text: string): { refs: ImportRef[]; nonLiteral: string[] } {
+  const src = stripComments(text);
+  const refs: ImportRef[] = [];
+  const nonLiteral: string[] = [];
+  for (const m of src.matchAll(/(?:^|[;}\n])\s*(import|export)\s+(type\s+)?([^;]*?)\bfrom\s*(["'])([^"']+)\4/g)) {
+    const names = m[3]!;
+    const braces = /\{([^}]*)\}/.exec(names);
+    const allTyped = braces !== null && !/^[\s,]*$/.test(braces[1]!) && braces[1]!.split(",").every((n) => /^\s*(type\s+\S|$)/.test(n)) && !/^\s*[\w$]+\s*,/.test(names) && !names.includes("*");
+    refs.push({ spec: m[5]!, form: m[1] as "import" | "export", typeOnly: Boolean(m[2]) || allTyped });
+  }
+  for (const m of src.matchAll(/(?:^|[;}\n])\s*import\s*(["'])([^"']+)\1/g)) refs.push({ spec: m[2]!, form: "side-effect", typeOnly: false });
+  const bare = blankStrings(src);
+  for (const m of bare.matchAll(/(^|[^.\w$])import\s*\(/g)) {
+    const before = src.slice(0, m.index! + m[1]!.length).trimEnd();
+    if (/\b(async|get|set|static|function)$/.test(before)) continue; // a method named import
+    const open = m.index! + m[0].length;
+    let depth = 1;
+    let j = open;
+    while (j < src.length && depth > 0) {
+      if (src[j] === "(") depth++;
+      else if (src[j] === ")") depth--;
+      j++;
+    }
+    if (/^\s*[{:]/.test(src.slice(j))) continue; // `import(file: string): ...` or `import(a) {`: a declaration
+    const arg = src.slice(open, j - 1).split(",")[0]!.trim();
+    const lit = STRING.exec(arg);
+    if (lit) refs.push({ spec: lit[2]!, form: "dynamic", typeOnly: /\btypeof\s*$/.test(before) });
+    else nonLiteral.push(arg);
+  }
+  return { refs, nonLiteral };
+}
+
+/** The layer of a path under src/ ("cli/commands/task.ts" → "cli", "errors.ts" → "errors"). */
+export function layerOf(rel: string): string {
+  return rel.split("/")[0]!.replace(/\.(ts|js)$/, "");
+}
+
+/** DESIGN §6: imports point down. cli → services → domain; store → domain; render → domain. */
+export const MAY_IMPORT: Record<string, string[]> = {
+  domain: ["domain", "errors"],
+  render: ["render", "domain", "errors"],
+  store: ["store", "domain", "errors", "lazy-require", "random-bytes"],
+  services: ["services", "domain", "errors", "store", "assistants", "lazy-require"],
+  assistants: ["assistants", "domain", "errors"],
+  cli: ["cli", "api", "mcp", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
+  // pantheon/api: wiring like the CLI's (a concrete store per call), then services and views.
+  api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
+  // The MCP server is another face of the API: it sees nothing below it.
+  mcp: ["mcp", "api", "domain", "errors"],
+  errors: ["errors"],
+  "lazy-require": [],
+  "random-bytes": ["lazy-require"],
+};
+
+/** The only files outside store/ that may name a concrete store: they wire one per command line or API call. */
+export const COMPOSITION_ROOTS: ReadonlySet<string> = new Set(["cli/open-store.ts", "api/api-context.ts"]);
+/** The port: what services see of the store. */
+export const PORT = "store/store.ts";
+const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
+const HEAVY = /^(isomorphic-git|yaml|@inquirer\/)/;
+
+/** Every rule the file breaks, one line each ([] when it keeps them all). `rel` is its path under src/. */
+export function checkSource(rel: string, text: string): string[] {
+  const out: string[] = [];
+  const layer = layerOf(rel);
+  const { refs, nonLiteral } = parseImports(text);
+  const code = stripComments(text);
+  for (const arg of nonLiteral) out.push(`${rel}: import(${arg}) names its module by an expression; use a string literal so the layer rules can see it`);
+  for (const { spec, form, typeOnly } of refs) {
+    const resolved = spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(rel), spec)) : null;
+    if (resolved !== null) {
+      const target = layerOf(resolved);
+      if (!MAY_IMPORT[layer]?.includes(target)) out.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
+      if (layer === "services" && target === "store" && resolved !== "store/store.js") out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
+      if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel)) out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
+      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly)) out.push(`${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and names no implementation`);
+      if (layer !== "mcp" && /(^|\/)mcp\//.test(resolved) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; the MCP server is reached only by a dynamic import`);
+      if (layer === "api" && /^cli\//.test(resolved)) out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
+    } else {
+      if (layer === "domain" && !/^zod(\/mini)?$/.test(spec)) out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);
+      if (spec.startsWith("isomorphic-git") && layer !== "store") out.push(`${rel}: imports ${spec}; only store/ imports isomorphic-git`);
+      if (/^(commander|@inquirer\/|picocolors)/.test(spec) && layer !== "cli") out.push(`${rel}: imports ${spec}; only cli/ imports commander, @inquirer and picocolors`);
+      if (spec.startsWith("@modelcontextprotocol/") && layer !== "mcp") out.push(`${rel}: imports ${spec}; only mcp/ imports the MCP SDK`);
+      if (HEAVY.test(spec) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
+    }
+  }
+  if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code)) out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
+  return out;
+}

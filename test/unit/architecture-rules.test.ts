@@ -1,0 +1,75 @@
+/**
+ * Each rule of the architecture test shown catching a violation, on synthetic source text: a
+ * rule that catches nothing would let the real tree pass while proving nothing.
+ */
+import { describe, expect, it } from "vitest";
+import { checkSource, parseImports } from "../helpers/architecture-rules.js";
+
+const caught = (rel: string, text: string) => checkSource(rel, text);
+
+describe("the architecture rules catch", () => {
+  it("a cli command importing GitStore (only the composition roots may)", () => {
+    expect(caught("cli/commands/task.ts", 'import { GitStore } from "../../store/git-store.js";\n')).toEqual([
+      expect.stringContaining("only cli/open-store.ts and api/api-context.ts may name a concrete store"),
+    ]);
+    expect(caught("cli/commands/task.ts", 'const { MemoryStore } = await import("../../store/memory-store.js");\n')).toHaveLength(1);
+    expect(caught("cli/open-store.ts", 'import { GitStore } from "../store/git-store.js";\n')).toEqual([]);
+  });
+
+  it("the port importing or re-exporting an implementation", () => {
+    expect(caught("store/store.ts", 'export { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("store/store.ts: re-exports ./git-store.js")]);
+    expect(caught("store/store.ts", 'export type { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("names no implementation")]);
+    expect(caught("store/store.ts", 'export * from "./layout.js";\n')).toEqual([expect.stringContaining("re-exports ./layout.js")]);
+    expect(caught("store/store.ts", 'import { REF } from "./layout.js";\n')).toEqual([expect.stringContaining("imports ./layout.js")]);
+    // Types from beside it are what a port holds.
+    expect(caught("store/store.ts", 'import type { RecordKind } from "./layout.js";\nexport type { RecordKind } from "./layout.js";\nimport { type A, type B } from "./x.js";\n')).toEqual([]);
+  });
+
+  it("a template-literal or computed import()", () => {
+    expect(caught("cli/program.ts", "const m = await import(`./commands/${name}.js`);\n")).toEqual([expect.stringContaining("names its module by an expression")]);
+    expect(caught("cli/program.ts", "const m = await import(path);\n")).toHaveLength(1);
+    // What such an import would hide: a store implementation reached from a command.
+    expect(parseImports("await import(`../../store/${'git'}-store.js`)").refs).toEqual([]);
+  });
+
+  it("a static import of any @inquirer package, even inside cli", () => {
+    expect(caught("cli/init-wizard.ts", 'import { select } from "@inquirer/select";\n')).toEqual([expect.stringContaining("heavy modules are loaded by a dynamic import only")]);
+    expect(caught("cli/init-wizard.ts", 'import "@inquirer/prompts";\n')).toHaveLength(1);
+    expect(caught("services/ask.ts", 'import { confirm } from "@inquirer/confirm";\n')).toHaveLength(2); // not cli, and static
+    expect(caught("cli/init-wizard.ts", 'const { select } = await import("@inquirer/prompts");\n')).toEqual([]);
+    expect(caught("cli/prompt.ts", 'import type { Theme } from "@inquirer/core";\n')).toEqual([]);
+  });
+
+  it("an import pointing up a layer, and services reaching past the port", () => {
+    expect(caught("domain/task-lifecycle.ts", 'import { view } from "../render/view.js";\n')).toEqual([expect.stringContaining("domain may not import render")]);
+    expect(caught("services/claim.ts", 'import { casRef } from "../store/ref-cas.js";\n')).toEqual([expect.stringContaining("only through store/store.ts")]);
+    expect(caught("domain/x.ts", 'import { readFileSync } from "node:fs";\n')).toEqual([expect.stringContaining("only zod")]);
+  });
+
+  it("the packages each layer owns, the MCP server and the API", () => {
+    expect(caught("services/x.ts", 'const git = await import("isomorphic-git");\n')).toEqual([expect.stringContaining("only store/ imports isomorphic-git")]);
+    expect(caught("render/x.ts", 'import pc from "picocolors";\n')).toEqual([expect.stringContaining("only cli/")]);
+    expect(caught("cli/commands/mcp.ts", 'import { serve } from "../../mcp/serve.js";\n')).toEqual([expect.stringContaining("reached only by a dynamic import")]);
+    expect(caught("api/x.ts", 'import { main } from "../cli/main.js";\n')).toEqual([expect.stringContaining("api may not import cli"), expect.stringContaining("never imports the CLI")]);
+  });
+
+  it("an error class outside the catalogue", () => {
+    expect(caught("cli/watch.ts", "export class WatchEnded extends Error {}\n")).toEqual([expect.stringContaining("every error class lives in the catalogue")]);
+    expect(caught("store/x.ts", "class Gone extends PantheonError {}\n")).toHaveLength(1);
+    expect(caught("errors/command-exits.ts", "export class WatchEnded extends QuietExit {}\n")).toEqual([]);
+  });
+});
+
+describe("the import reader", () => {
+  it("ignores comments, methods named import, and text in strings", () => {
+    const text = [
+      '// import { GitStore } from "../store/git-store.js";',
+      '/* await import(`x${y}`) */',
+      "interface Api { import(file: string, o?: Options): Promise<void>; }",
+      "const api = { async import(file, o) { return file; } };",
+      'const s = "import(nothing)";',
+      "const t = (require(\"node:tty\") as typeof import(\"node:tty\"));",
+    ].join("\n");
+    expect(parseImports(text)).toEqual({ refs: [{ spec: "node:tty", form: "dynamic", typeOnly: true }], nonLiteral: [] });
+  });
+});
