@@ -61,6 +61,7 @@ export async function boardView(root: HTMLElement, params: URLSearchParams, navi
   const search = h("input", { type: "search", name: "q", placeholder: "search titles, descriptions, notes", value: words ?? "" });
   const form = h("form", { class: "filters", role: "search", onsubmit: (e: Event) => (e.preventDefault(), set("q", search.value.trim())) },
     search,
+    h("button", { type: "submit" }, "Search"),
     select("role", f("role"), ROLES, (v) => set("role", v)),
     select("priority", f("priority"), PRIORITIES, (v) => set("priority", v)),
     select("epic", f("epic"), epics.map((e) => e.id), (v) => set("epic", v)),

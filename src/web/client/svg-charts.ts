@@ -13,7 +13,7 @@ function axis(w: number, hgt: number, max: number): SVGElement {
 
 /** Grouped bars per day (opened / closed), labelled every few days. */
 export function dayBars(days: Array<{ day: string; a: number; b: number }>, labels: [string, string]): SVGElement {
-  const w = Math.max(360, PADL + days.length * 14);
+  const w = Math.max(640, PADL + days.length * 22);
   const hgt = 220;
   const max = Math.max(1, ...days.flatMap((d) => [d.a, d.b]));
   const bw = (w - PADL) / Math.max(1, days.length);
@@ -33,7 +33,7 @@ export function dayBars(days: Array<{ day: string; a: number; b: number }>, labe
 
 /** A line per series over days (the burn-down: remaining and total). */
 export function dayLines(days: string[], series: Array<{ name: string; values: number[] }>): SVGElement {
-  const w = Math.max(360, PADL + days.length * 10);
+  const w = Math.max(640, PADL + days.length * 24);
   const hgt = 220;
   const max = Math.max(1, ...series.flatMap((x) => x.values));
   const step = (w - PADL - 8) / Math.max(1, days.length - 1);
@@ -51,12 +51,12 @@ export function dayLines(days: string[], series: Array<{ name: string; values: n
 
 /** Horizontal bars: one row per label with two values (median and 90th percentile). */
 export function rowBars(rows: Array<{ label: string; a: number; b: number; note: string }>, labels: [string, string]): SVGElement {
-  const w = 520;
+  const w = 680;
   const rh = 30;
   const hgt = rows.length * rh + 24;
   const max = Math.max(0.01, ...rows.flatMap((r) => [r.a, r.b]));
   const x0 = 110;
-  const span = w - x0 - 120;
+  const span = w - x0 - 200;
   const svg = s("svg", { class: "chart", width: w, height: hgt, viewBox: `0 0 ${w} ${hgt}`, role: "img", "aria-label": labels.join(" and ") });
   rows.forEach((r, i) => {
     const y = i * rh + 4;
