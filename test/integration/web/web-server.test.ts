@@ -1,7 +1,9 @@
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { initProject, type Project } from "../cli/fixture.js";
-import { stateRef } from "../../helpers/repo.js";
+import { writeSummonRecord } from "../../../src/services/summon-record.js";
+import { git, stateRef } from "../../helpers/repo.js";
 import { apiData, eventStream, startWeb, TOKEN, webGet, withCookie } from "../../helpers/web.js";
 
 const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>\u001b[31m';
@@ -184,6 +186,25 @@ describe("pantheon web: live", () => {
       const change = JSON.parse(await events.next("change"));
       expect(change.version).toContain(stateRef(p.dir));
       expect((await apiData(web, "/api/tasks/3")).status).toBe("UNDERWAY");
+    } finally {
+      events.close();
+    }
+  });
+});
+
+describe("pantheon web: live states", () => {
+  it("tells an open page when a persona's live state changes (a file in <commondir>/pantheon/live/), and the dashboard carries it", async () => {
+    const p = await seeded();
+    const web = await startWeb(p.dir);
+    const events = await eventStream(web);
+    try {
+      await events.next("hello");
+      const mission = JSON.parse(git(p.dir, "cat-file", "-p", "refs/coordination/main:missions/01/1.json")) as { uid: string };
+      writeSummonRecord(join(p.dir, ".git"), mission, { mission: p.mission, assistant: "claude", sessionId: null, since: new Date().toISOString() });
+      const change = JSON.parse(await events.next("change"));
+      expect(change.version).toMatch(/\.json:/);
+      const dash = await apiData(web, "/api/dashboard");
+      expect(dash.missions[0].live).toMatchObject({ state: "starting", assistant: "claude" });
     } finally {
       events.close();
     }
