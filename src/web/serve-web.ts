@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomBytes } from "../random-bytes.js";
 import { ContextFactory } from "../api/api-context.js";
-import { UsageError } from "../errors.js";
+import { RepositoryError, UsageError } from "../errors.js";
 import { EventStream } from "./event-stream.js";
 import { guardRequest } from "./request-guard.js";
 import { watchState } from "./state-watcher.js";
@@ -39,7 +39,11 @@ export async function serveWeb(o: WebOptions): Promise<WebServer> {
   const token = o.token ?? randomBytes(32).toString("hex");
   const events = new EventStream();
   const store = await new ContextFactory({ cwd: o.cwd, env: o.env, onWarning: () => {} }).for().store();
-  await store.snapshot(); // refuses now (not initialised, unsupported format) rather than on the first page
+  // Refuses now (no state, an unsupported format) rather than on the first page.
+  await store.snapshot().catch((e: unknown) => {
+    if (e instanceof RepositoryError && e.code === "E_NOT_INITIALIZED") throw new RepositoryError(e.code, e.message, `${e.hint ?? "pantheon init"}; to look at a demo: pantheon demo --keep, then pantheon -C <the folder it prints> web`);
+    throw e;
+  });
   const watcher = await watchState(store.commonDir, () => store.tip(), (v) => events.tell(v));
   let port = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

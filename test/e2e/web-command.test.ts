@@ -70,7 +70,8 @@ describe("pantheon web (the bundle, as a user runs it)", () => {
     const dir = makeRepo();
     const r = runBin(["web"], { cwd: dir });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^✗ /);
+    expect(r.stderr).toMatch(/^✗ No Pantheon state/);
+    expect(r.stderr).toContain("pantheon demo --keep, then pantheon -C <the folder it prints> web");
     expect(r.stdout).toBe("");
   });
 

@@ -66,7 +66,7 @@ describe("pantheon web: the API answers from the CLI's services", () => {
       expect(r.headers["content-type"]).toMatch(/^application\/json/);
       expect(JSON.parse(r.body)).toEqual(JSON.parse(cli.stderr));
     }
-    for (const path of ["/api/nothing", "/api/dashboard/extra", "/nothing.js", "/api/history"]) {
+    for (const path of ["/api/nothing", "/api/dashboard/extra", "/nothing.js", "/api/history", "/api/constructor", "/api/__proto__", "/api/toString", "/api/tasks/%E0%A4%A/history", "/api/tasks//history", "/api/tasks/1/history/x", "/api/", "/api"]) {
       const r = await webGet(web.port, path, withCookie(web));
       expect(r.status, path).toBe(404);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_ROUTE");
