@@ -66,6 +66,16 @@ describe("pantheon web (the bundle, as a user runs it)", () => {
     expect(await web.closed).toBe(0);
   });
 
+  it("--json prints one document (kind web) with the URL and the port", async () => {
+    const dir = makeRepo();
+    expect(runBin(["init", "--yes"], { cwd: dir }).exitCode).toBe(0);
+    const web = startBin(dir, ["--json"]);
+    const url = await web.url;
+    web.child.kill("SIGTERM");
+    expect(await web.closed).toBe(0);
+    expect(JSON.parse(web.output())).toEqual({ schemaVersion: 1, kind: "web", data: { url, port: Number(new URL(url).port) } });
+  });
+
   it("refuses a repository without Pantheon state, before listening", () => {
     const dir = makeRepo();
     const r = runBin(["web"], { cwd: dir });

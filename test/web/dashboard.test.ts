@@ -1,11 +1,10 @@
-/// <reference lib="dom" />
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveWeb, type WebServer } from "../../src/web/serve-web.js";
-import { runCli } from "../helpers/cli.js";
+import { runBinAsync } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { largeProject, richProject } from "./fixture.js";
 
@@ -82,15 +81,15 @@ describe("pantheon web in Chromium", () => {
     await shot(page, "board");
 
     await page.selectOption('select[name="role"]', "engineer");
-    await page.waitForFunction(() => location.hash.includes("role=engineer"));
+    await page.waitForFunction('location.hash.includes("role=engineer")');
     await rendered(page, "board");
     const roles = await page.locator(".task-card .muted.small").allTextContents();
     expect(roles.length).toBeGreaterThan(0);
     expect(roles.every((t) => t.startsWith("engineer"))).toBe(true);
     await page.fill('input[name="q"]', "refresh tokens");
     await page.press('input[name="q"]', "Enter");
-    await page.waitForFunction(() => location.hash.includes("q=refresh"));
-    await page.waitForFunction(() => document.querySelectorAll(".task-card").length === 1);
+    await page.waitForFunction('location.hash.includes("q=refresh")');
+    await page.waitForFunction('document.querySelectorAll(".task-card").length === 1');
     expect(await page.locator(".task-card .title").textContent()).toBe("Session expiry and refresh"); // found by its note
 
     await page.click('.task-card a[href^="#/task/"]');
@@ -105,7 +104,7 @@ describe("pantheon web in Chromium", () => {
     await page.waitForSelector("svg.graph .node.blocked");
     expect(await page.locator("svg.graph path.edge.blocking").count()).toBeGreaterThan(0);
     await page.selectOption('select[name="epic"]', { index: 1 });
-    await page.waitForFunction(() => location.hash.includes("epic="));
+    await page.waitForFunction('location.hash.includes("epic=")');
     await page.waitForSelector("svg.graph .node");
     await shot(page, "graph");
 
@@ -120,13 +119,14 @@ describe("pantheon web in Chromium", () => {
     await page.click('nav a[data-view="board"]');
     await page.goto(`http://127.0.0.1:${web.port}/#/board`);
     await rendered(page, "board");
-    await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+    // Page code as strings: this file is type-checked without the DOM's types.
+    await page.evaluate("window.stillHere = true");
     const todo = page.locator('.column[data-status="TODO"] .task-card', { hasText: "Chore 6" });
     const id = (await todo.getAttribute("data-task"))!;
-    const claim = await runCli(["--mission", project.hephaestus, "task", "claim", id], { cwd: project.dir });
+    const claim = await runBinAsync(["--mission", project.hephaestus, "task", "claim", id], { cwd: project.dir }); // the bundle, as in a terminal
     expect(claim.exitCode, claim.stderr).toBe(0);
     await page.waitForSelector(`.column[data-status="UNDERWAY"] .task-card[data-task="${id}"]`);
-    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+    expect(await page.evaluate("window.stillHere")).toBe(true);
     expect(await page.locator("#live").textContent()).toMatch(/^live/);
 
     expect(errors).toEqual([]);

@@ -3,16 +3,24 @@ import { UsageError } from "../../errors.js";
 import type { App } from "../app.js";
 import { examples, intOption, run } from "../command-kit.js";
 
-/** Ends with Ctrl-C, SIGTERM or a closed terminal; the server is closed first. */
-function untilStopped(): Promise<string> {
-  return new Promise((resolve) => {
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-    const stop = (s: string) => {
-      for (const x of signals) process.removeListener(x, stop);
-      resolve(s);
-    };
-    for (const s of signals) process.once(s, stop);
-  });
+/**
+ * Ctrl-C, SIGTERM or a closed terminal ends the server (closed first, exit 0). The handlers are
+ * in place before the server listens, so a signal sent as soon as the URL appears never meets
+ * the default action (a kill with no close and no exit 0).
+ */
+function stopSignals(): { stopped: Promise<void>; dispose: () => void } {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let done = () => {};
+  const stopped = new Promise<void>((resolve) => (done = resolve));
+  const stop = () => {
+    dispose();
+    done();
+  };
+  const dispose = () => {
+    for (const s of signals) process.removeListener(s, stop);
+  };
+  for (const s of signals) process.once(s, stop);
+  return { stopped, dispose };
 }
 
 export function registerWebCommand(program: Command, app: App): void {
@@ -27,15 +35,20 @@ export function registerWebCommand(program: Command, app: App): void {
         if (o.port > 65535) throw new UsageError(`--port must be at most 65535, not ${o.port}`, "pantheon web --port 0 (picks a free port)");
         // Loaded only here: the server and the page's assets never touch another command's start-up.
         const { serveWeb } = await import("../../web/serve-web.js");
-        const server = await serveWeb({ cwd: app.cwd(), env: app.io.env, port: o.port, log: (m) => app.warn(m) });
-        if (app.json) app.io.stdout.write(`${JSON.stringify({ schemaVersion: 1, kind: "web", data: { url: server.url, port: server.port } })}\n`);
-        else app.io.stdout.write(`✓ Pantheon dashboard on ${server.url}\n  read-only; Ctrl-C stops it\n`);
-        if (o.open) {
-          const { openBrowser } = await import("../../web/open-browser.js");
-          if (!(await openBrowser(server.url))) app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+        const signals = stopSignals();
+        try {
+          const server = await serveWeb({ cwd: app.cwd(), env: app.io.env, port: o.port, log: (m) => app.warn(m) });
+          if (app.json) app.io.stdout.write(`${JSON.stringify({ schemaVersion: 1, kind: "web", data: { url: server.url, port: server.port } })}\n`);
+          else app.io.stdout.write(`✓ Pantheon dashboard on ${server.url}\n  read-only; Ctrl-C stops it\n`);
+          if (o.open) {
+            const { openBrowser } = await import("../../web/open-browser.js");
+            if (!(await openBrowser(server.url))) app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+          }
+          await signals.stopped;
+          await server.close();
+        } finally {
+          signals.dispose();
         }
-        await untilStopped();
-        await server.close();
         return undefined; // the URL was the result, printed when the server was listening
       })),
     ["pantheon web", "pantheon web --open", "pantheon web --port 8080", "pantheon -C ../other-clone web --port 0"],
