@@ -55,7 +55,7 @@ export async function serveWeb(o: WebOptions): Promise<WebServer> {
       // The token leaves the address bar (and the history) once the cookie holds it.
       return send(res, 303, "text/plain; charset=utf-8", "", { ...cookie, Location: "/" });
     }
-    if (url.pathname === "/api/events") return events.open(res, watcher.version());
+    if (url.pathname === "/api/events") return req.method === "HEAD" ? send(res, 200, "text/event-stream; charset=utf-8", "") : events.open(res, watcher.version());
     if (url.pathname.startsWith("/api/")) {
       const a = await answer(url.pathname, url.searchParams);
       return sendJson(res, a.status, a.doc, cookie);

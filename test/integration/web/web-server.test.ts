@@ -147,9 +147,11 @@ describe("pantheon web: safe by default", () => {
         expect(r.headers.allow).toBe("GET, HEAD");
       }
     }
-    const head = await webGet(web.port, "/api/tasks", { method: "HEAD", ...withCookie(web) });
-    expect(head.status).toBe(200);
-    expect(head.body).toBe("");
+    for (const path of ["/api/tasks", "/api/events", "/"]) {
+      const head = await webGet(web.port, path, { method: "HEAD", ...withCookie(web) });
+      expect(head.status, path).toBe(200);
+      expect(head.body).toBe("");
+    }
     expect(stateRef(p.dir)).toBe(before);
   });
 
