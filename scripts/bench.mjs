@@ -122,6 +122,45 @@ function taskwarrior(size, runs) {
   return { list: median(samples.list), next: median(samples.next) };
 }
 
+/**
+ * pantheon web against the CLI on the same data, round by round: `GET /api/tasks` (every task)
+ * vs `pantheon task list --json`, and `GET /api/dashboard` vs `pantheon dashboard --json`. The
+ * server is the bundle run as a user runs it; each HTTP answer is read whole.
+ */
+async function webVersusCli(dir, runs) {
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
+      if (m) resolveUrl(new URL(m[0]));
+    });
+    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
+  });
+  const get = async (path) => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
+    await res.text();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const pairs = [["/api/tasks", pantheon("task", "list", "--json")], ["/api/dashboard", pantheon("dashboard", "--json")]];
+  const out = [];
+  for (const [path, argv] of pairs) {
+    await get(path); // warm: the first answer builds what every later one reuses, as a CLI's first run does
+    const web = [];
+    const cli = [];
+    for (let i = 0; i < runs; i++) {
+      web.push(await get(path));
+      cli.push(time(argv, dir));
+    }
+    out.push({ path, cli: argv.slice(1).join(" "), web: median(web), cliMs: median(cli) });
+  }
+  child.kill("SIGTERM");
+  return out;
+}
+
 const rows = [];
 const extras = [];
 for (const size of sizes) {
@@ -157,6 +196,9 @@ for (const size of sizes) {
   const base = results[0].ms;
   for (const r of results) rows.push({ size, ...r, ratio: r.ms / base });
   extras.push(`peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`);
+  for (const w of await webVersusCli(dir, quick ? 5 : 11)) {
+    extras.push(`pantheon web at ${size}: GET ${w.path} ${w.web.toFixed(1)} ms vs \`pantheon ${w.cli}\` ${w.cliMs.toFixed(1)} ms: ratio ${(w.web / w.cliMs).toFixed(2)} (goal ≤ 1.3)`);
+  }
   const tw = taskwarrior(size, quick ? 3 : 5);
   if (tw) {
     const ours = (name) => rows.find((r) => r.size === size && r.name === name).ms;

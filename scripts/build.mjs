@@ -126,6 +126,21 @@ await build({
   external: EXTERNAL,
   logLevel: "warning",
 });
+// pantheon web's page: one script (with @dagrejs/dagre bundled in), its style and the page,
+// served from memory by src/web/web-assets.ts: nothing is fetched from elsewhere, offline works.
+mkdirSync(`${next}/web`);
+await build({
+  entryPoints: ["src/web/client/main.ts"],
+  outfile: `${next}/web/app.js`,
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2020",
+  minify: !process.env.PANTHEON_NO_MINIFY,
+  legalComments: "none",
+  logLevel: "warning",
+});
+for (const f of ["index.html", "app.css"]) copyFileSync(`src/web/client/${f}`, `${next}/web/${f}`);
 copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);
 copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
 // dist/ is CommonJS: the launcher then starts without Node's ESM loader (~9 internal modules).

@@ -93,7 +93,7 @@ export async function runDemo(app: App, keep: boolean): Promise<DemoResult> {
       if ((code !== 0) !== Boolean(step.refused)) throw new Error(`demo step failed (exit ${code}): pantheon ${step.argv.join(" ")}\n${text}`);
     }
     out.push("", p.bold("The audit trail: git log --graph refs/coordination/main"), stateLogGraph(dir).trimEnd());
-    out.push("", keep ? `Repositories kept at ${dir} (and ${dir}-laptop, ${dir}-origin.git)` : p.dim("(the temporary repositories were removed; --keep keeps them)"));
+    out.push("", keep ? `Repositories kept at ${dir} (and ${dir}-laptop, ${dir}-origin.git)\nSee them live in a browser: pantheon -C ${dir} web --open` : p.dim("(the temporary repositories were removed; --keep keeps them, and pantheon -C <dir> web shows them)"));
     return { dir, steps: STEPS, transcript: out.join("\n").trimStart(), kept: keep };
   } finally {
     if (!keep) for (const d of [dir, `${dir}-origin.git`, `${dir}-laptop`]) rmSync(d, { recursive: true, force: true });

@@ -28,6 +28,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
   config: async () => (await import("./commands/config.js")).registerConfigCommand,
   mcp: async () => (await import("./commands/mcp.js")).registerMcpCommand,
+  web: async () => (await import("./commands/web.js")).registerWebCommand,
   completion: async () => (await import("./commands/completion.js")).registerCompletionCommand,
   __complete: async () => (await import("./commands/completion.js")).registerCompleteCommand,
 };

@@ -23,7 +23,7 @@ describe("pantheon demo", () => {
       "ENG-L-0004: your claim by Vulcan was dropped; Daedalus claimed it first on origin",
       "INS-M-0006\tTODO\tReview the docs\t\tDOC-M-0007",
       "sync merge with origin",
-      "(the temporary repositories were removed; --keep keeps them)",
+      "(the temporary repositories were removed; --keep keeps them, and pantheon -C <dir> web shows them)",
     ]) expect(out, expected).toContain(expected);
     expect(out).toMatch(/\*\s+[0-9a-f]{7} [^\n]*: sync merge with origin\n\|\\/);
   });

@@ -91,11 +91,13 @@ export const MAY_IMPORT: Record<string, string[]> = {
   store: ["store", "domain", "errors", "lazy-require", "random-bytes"],
   services: ["services", "domain", "errors", "store", "assistants", "lazy-require"],
   assistants: ["assistants", "domain", "errors"],
-  cli: ["cli", "api", "mcp", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
+  cli: ["cli", "api", "mcp", "web", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
   // pantheon/api: wiring like the CLI's (a concrete store per call), then services and views.
   api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
   // The MCP server is another face of the API: it sees nothing below it.
   mcp: ["mcp", "api", "domain", "errors"],
+  // pantheon web: another front end; its browser app (web/client) is checked by checkClient.
+  web: ["web", "api", "services", "render", "domain", "errors", "random-bytes", "lazy-require"],
   errors: ["errors"],
   "lazy-require": [],
   "random-bytes": ["lazy-require"],
@@ -108,8 +110,27 @@ export const PORT = "store/store.ts";
 const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
 const HEAVY = /^(isomorphic-git|yaml|@inquirer\/)/;
 
+/** The browser app is not Node code: checkClient's rules, not the layers'. */
+export const isClient = (rel: string): boolean => rel.startsWith("web/client/");
+
+/**
+ * The browser app (web/client) imports only itself and @dagrejs/dagre, anything else of the
+ * server as types only (erased: nothing of the server reaches the page), and never writes HTML
+ * from strings.
+ */
+export function checkClient(rel: string, text: string): string[] {
+  const out: string[] = [];
+  for (const { spec, typeOnly } of parseImports(text).refs) {
+    if (spec.startsWith("./") || spec === "@dagrejs/dagre" || typeOnly) continue;
+    out.push(`${rel}: imports ${spec}; the browser app imports only itself and @dagrejs/dagre, and the server's types as types only`);
+  }
+  if (/innerHTML|outerHTML|insertAdjacentHTML|document\.write/.test(stripComments(text))) out.push(`${rel}: writes HTML from a string; the browser app builds DOM nodes`);
+  return out;
+}
+
 /** Every rule the file breaks, one line each ([] when it keeps them all). `rel` is its path under src/. */
 export function checkSource(rel: string, text: string): string[] {
+  if (isClient(rel)) return checkClient(rel, text);
   const out: string[] = [];
   const layer = layerOf(rel);
   const { refs, nonLiteral } = parseImports(text);
@@ -124,6 +145,7 @@ export function checkSource(rel: string, text: string): string[] {
       if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel)) out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
       if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly)) out.push(`${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and names no implementation`);
       if (layer !== "mcp" && /(^|\/)mcp\//.test(resolved) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; the MCP server is reached only by a dynamic import`);
+      if (layer !== "web" && target === "web" && (form !== "dynamic" || rel !== "cli/commands/web.ts")) out.push(`${rel}: imports ${spec}; the web server is reached only by a dynamic import from cli/commands/web.ts`);
       if (layer === "api" && /^cli\//.test(resolved)) out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
     } else {
       if (layer === "domain" && !/^zod(\/mini)?$/.test(spec)) out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);

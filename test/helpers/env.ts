@@ -1,11 +1,11 @@
 /**
  * A clean environment for tests: no GIT_* variables inherited (a test run from a git hook gets
  * GIT_DIR, which would aim every git call at this project's own repository), no global config,
- * no assistant markers, a fixed identity.
+ * no assistant or CI markers (`.ci/run` sets CI=true, which turns prompting off), a fixed identity.
  */
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  const drop = /^(GIT_|PANTHEON_|CLAUDECODE|GEMINI_CLI|CODEX_|OPENCODE|AGENT$|NO_COLOR|FORCE_COLOR)/;
+  const drop = /^(GIT_|PANTHEON_|CLAUDECODE|GEMINI_CLI|CODEX_|OPENCODE|AGENT$|CI$|NO_COLOR|FORCE_COLOR)/;
   for (const [k, v] of Object.entries(process.env)) if (!drop.test(k)) env[k] = v;
   return {
     ...env,

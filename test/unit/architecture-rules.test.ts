@@ -53,6 +53,19 @@ describe("the architecture rules catch", () => {
     expect(caught("api/x.ts", 'import { main } from "../cli/main.js";\n')).toEqual([expect.stringContaining("api may not import cli"), expect.stringContaining("never imports the CLI")]);
   });
 
+  it("the web server reached other than by cli/commands/web.ts's dynamic import", () => {
+    expect(caught("cli/commands/web.ts", 'import { serveWeb } from "../../web/serve-web.js";\n')).toEqual([expect.stringContaining("reached only by a dynamic import from cli/commands/web.ts")]);
+    expect(caught("cli/commands/task.ts", 'const { serveWeb } = await import("../../web/serve-web.js");\n')).toHaveLength(1);
+    expect(caught("services/x.ts", 'import { serveWeb } from "../web/serve-web.js";\n')).toHaveLength(2); // a layer above, and not by the command
+    expect(caught("cli/commands/web.ts", 'const { serveWeb } = await import("../../web/serve-web.js");\n')).toEqual([]);
+  });
+
+  it("the browser app importing the server, or writing HTML from strings", () => {
+    expect(caught("web/client/main.ts", 'import { taskView } from "../../render/task-view.js";\n')).toEqual([expect.stringContaining("the browser app imports only itself")]);
+    expect(caught("web/client/dom.ts", "el.innerHTML = text;\n")).toEqual([expect.stringContaining("writes HTML from a string")]);
+    expect(caught("web/client/main.ts", 'import type { TaskView } from "../../render/task-view.js";\nimport dagre from "@dagrejs/dagre";\nimport { el } from "./dom.js";\n')).toEqual([]);
+  });
+
   it("an error class outside the catalogue", () => {
     expect(caught("cli/watch.ts", "export class WatchEnded extends Error {}\n")).toEqual([expect.stringContaining("every error class lives in the catalogue")]);
     expect(caught("store/x.ts", "class Gone extends PantheonError {}\n")).toHaveLength(1);

@@ -1,0 +1,42 @@
+// npm run test:web: the web dashboard in a real headless Chromium (Debian's `chromium` package,
+// driven by playwright-core). Installs what is missing: chromium with apt-get when running as
+// root, playwright-core with npm (a pinned devDependency, normally already there). Where
+// chromium cannot be had, says why and skips: visibly, never silently passing.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const CANDIDATES = [process.env.PANTHEON_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+const found = () => CANDIDATES.find((p) => existsSync(p));
+
+function installChromium() {
+  if (process.getuid?.() !== 0) return "chromium is not installed and this is not root (apt-get install chromium)";
+  console.log("test:web: installing Debian's chromium (apt-get install -y chromium)");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  let r = spawnSync("apt-get", ["install", "-y", "-q", "chromium"], { stdio: "inherit", env });
+  if (r.status !== 0) {
+    spawnSync("apt-get", ["update", "-q"], { stdio: "inherit", env });
+    r = spawnSync("apt-get", ["install", "-y", "-q", "chromium"], { stdio: "inherit", env });
+  }
+  return r.status === 0 && found() ? null : "apt-get install chromium failed";
+}
+
+function ensurePlaywright() {
+  try {
+    createRequire(import.meta.url).resolve("playwright-core");
+    return;
+  } catch {
+    const pinned = JSON.parse(readFileSync("package.json", "utf8")).devDependencies["playwright-core"];
+    console.log(`test:web: installing playwright-core@${pinned}`);
+    execFileSync("npm", ["install", "--no-save", `playwright-core@${pinned}`], { stdio: "inherit" });
+  }
+}
+
+const missing = found() ? null : installChromium();
+if (missing) {
+  console.log(`test:web SKIPPED: ${missing}`);
+  process.exit(0);
+}
+ensurePlaywright();
+const r = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.web.config.ts", ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, PANTHEON_CHROMIUM: found() } });
+process.exit(r.status ?? 1);
