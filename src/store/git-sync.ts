@@ -14,6 +14,7 @@ import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "
 import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
 import { readSyncedTip, writeSyncedTip } from "./synced-tips.js";
 import { acquireSyncLock } from "./sync-lock.js";
+import { publishTarget } from "./publish-target.js";
 import { readTreePath } from "./tree-edit.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
@@ -33,7 +34,7 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
    * carries (the same migration on both sides gives one blob). Neither side may be newer (a
    * local state a newer version wrote, in a clone that went back).
    */
-  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo): Promise<MergeReport> => {
+  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo, o: { renumberAll?: boolean } = {}): Promise<MergeReport> => {
     for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
     const schemas = await loadSchemas();
     const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
@@ -41,7 +42,7 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     const remote = migrated[1]?.commit ?? tipRemote;
     const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
     const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
-    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
+    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName, o);
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
     appendRenumberLog(paths.commonDir, r.output.renumbered);
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
@@ -68,9 +69,13 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (remotes.includes("origin")) return "origin";
       return remotes.length === 1 ? remotes[0]! : null;
     },
-    async lock() {
+    async lock(o = {}) {
       const wait = Number(env.PANTHEON_SYNC_WAIT_MS);
+      if (o.waitMs !== undefined) return acquireSyncLock(paths.commonDir, { waitMs: o.waitMs });
       return acquireSyncLock(paths.commonDir, Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {});
+    },
+    async publishTarget() {
+      return publishTarget(paths, env);
     },
     async migrateRefspec(remote) {
       const r = await migrateRefspec(paths, remote, env);
@@ -80,16 +85,16 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local)) writeSyncedTip(paths.commonDir, remote, r.legacyTip);
       return { migrated: r.migrated, configured: r.configured };
     },
-    async fetch(remote) {
-      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 });
-      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env);
+    async fetch(remote, net = {}) {
+      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 }, net);
+      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env, net);
       return tip;
     },
     async requireHistory(remote, tips) {
       requireFullHistory(paths, remote, tips, env);
     },
-    async push(remote, commit) {
-      return pushState(paths, remote, commit, env);
+    async push(remote, commit, net = {}) {
+      return pushState(paths, remote, commit, env, net);
     },
     async relation(local, remote) {
       if (local === remote) return "equal";
@@ -110,6 +115,14 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     async replay(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
       // One parent: the history the remote dropped is no longer reachable from the state ref.
       return threeWay(base, local, remote, remoteName, (_l, r) => [r], info);
+    },
+    async join(local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
+      // No base: every local record counts as created here, and all of them move (renumberAll).
+      return threeWay(null, local, remote, remoteName, (l, r) => [r, l], info, { renumberAll: true });
+    },
+    async complete(commit) {
+      const r = runGit(paths, ["rev-list", "--objects", "--no-walk", "--missing=print", commit], env);
+      return r.status === 0 && !r.stdout.split("\n").some((l) => l.startsWith("?"));
     },
     async countCommits(from, to) {
       return Number(runGit(paths, ["rev-list", "--count", to, `^${from}`], env).stdout.trim()) || 0;

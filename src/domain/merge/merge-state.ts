@@ -31,6 +31,12 @@ export interface MergeInput {
   counters: { local: Counters; remote: Counters };
   /** Remote name, for the conflict notes' wording. */
   remote: string;
+  /**
+   * `sync --adopt-remote` (two unrelated histories): every local record moves to a new number
+   * above both sides', collision or not, so this clone's records keep their order after the
+   * remote's.
+   */
+  renumberAll?: boolean;
 }
 
 /** What to write over the remote tree: a record, the local blob as is, or a deletion. */
@@ -88,7 +94,10 @@ export function mergeState(input: MergeInput): MergeOutput {
     // Another uid at the number, or an unreadable published entry where this clone created a
     // record: either way the local record moves, so nothing present on either side is lost.
     const collided = input.touched[k].filter(
-      (t) => t.remoteChanged && isRecord(t.local) && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)),
+      (t) =>
+        isRecord(t.local) &&
+        ((input.renumberAll && (!isRecord(t.remote) || t.local.uid !== t.remote.uid)) ||
+          (t.remoteChanged && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)))),
     );
     for (const t of [...collided].sort((a, b) => a.number - b.number)) {
       out.counters[k] += 1;

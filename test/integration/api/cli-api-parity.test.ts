@@ -150,6 +150,7 @@ const STEPS: Step[] = [
   [["sync", "--all"], (p) => p.sync({ all: true })],
   [["sync", "upstream"], (p) => p.sync({ remote: "upstream" })],
   [["sync", "origin", "--accept-rewrite"], (p) => p.sync({ remote: "origin", acceptRewrite: true })],
+  [["sync", "origin", "--adopt-remote"], (p) => p.sync({ remote: "origin", adoptRemote: true })],
 ];
 
 /** Commands the API leaves out (DESIGN §4.1a), and options that only make sense at a terminal. */
