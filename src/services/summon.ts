@@ -21,6 +21,7 @@ import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
 import { findTask } from "./find-task.js";
 import { NotFoundError } from "../errors.js";
+import { freshnessLine } from "../domain/freshness.js";
 
 export interface SummonInput {
   role: Role;
@@ -87,6 +88,9 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
   const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });
   const plan: SummonPlan = { assistant: adapter.name, mission, launch, personaFile, cwd, kickoff, template: template.source };
+  // The persona works on this clone's state: say when it is not in step with the remote (DESIGN §3.5).
+  const stale = freshnessLine(await store.freshness().catch(() => []));
+  if (stale) ctx.warn(stale);
   let exitCode: number;
   try {
     exitCode = await ctx.launcher.run(launch.command, launch.args, { cwd, env: launch.env });

@@ -7,14 +7,9 @@ import type { RepoPaths } from "./repo.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "./shared-perm.js";
 import { runGit } from "./transport.js";
 
-/** How this clone's state compares with a remote's as last fetched (DESIGN §3.5). */
-export interface Freshness {
-  remote: string;
-  /** Commits of this clone's state that the remote (as last fetched) lacks. */
-  ahead: number;
-  /** Commits of the remote's state (as last fetched) that this clone lacks. */
-  behind: number;
-}
+import type { Freshness } from "../domain/freshness.js";
+
+export type { Freshness } from "../domain/freshness.js";
 
 interface Entry {
   local: string;

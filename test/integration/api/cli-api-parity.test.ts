@@ -56,6 +56,7 @@ const STEPS: Step[] = [
   [["task", "prereqs", "TST-M-0003"], (p) => p.tasks.prereqs("TST-M-0003")],
   [["task", "claim", "2", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", M1)],
   [["task", "claim", "2", "--force", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", { ...M1, force: true })],
+  [["--offline", "task", "show", "2"], (p) => p.tasks.show("2", { offline: true })],
   [["task", "mine", "--as", "Hephaestus"], (p) => p.tasks.mine({ as: "Hephaestus" })],
   [["task", "note", "2", "token refresh needs a lock", "--mission", "MSN-0001"], (p) => p.tasks.note("2", "token refresh needs a lock", M1)],
   [["task", "show", "2", "--mission", "MSN-0002"], (p) => p.tasks.show("2", M2)],
