@@ -143,6 +143,8 @@ function safeConfig(read: () => string | undefined): string | undefined {
 
 /** The plan without side effects: a preview mission, the persona file in a temporary folder. */
 async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
+  const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
+  if (stale) ctx.warn(stale);
   const missions = await snap.all("missions");
   const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || (await defaultPersonaName(ctx, snap, input.role, missions)).name || "Persona";
   const at = ctx.now().toISOString();
