@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// The real-assistant checks (ASSISTANTS.md): slow, need the npm registry once to fill a cache
-// outside the clone, then run offline. Kept out of `npm test`; run with `npm run test:assistants`.
+// The real-assistant tests (docs/assistants.md): each assistant in a terminal against a scripted
+// model. Slow; they need the npm registry once to fill a cache outside the clone, then run
+// offline. Kept out of `npm test`; run with `npm run test:assistants` (.ci/run does, after it).
 export default defineConfig({
   test: {
     include: ["test/assistants/**/*.test.ts"],

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { escapeInline } from "../domain/control-chars.js";
 import { PantheonError, RepositoryError } from "../errors.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
 import type { Context, Ids, Launcher } from "../services/context.js";
@@ -52,10 +53,8 @@ export interface ContextSeams {
 }
 
 /** The API starts no program: summon and worktree set-up commands are the CLI's. */
-const NO_LAUNCHER: Launcher = {
-  which: () => null,
-  run: () => Promise.reject(new PantheonError("E_USAGE", 2, "pantheon/api starts no programs", "run pantheon summon from a terminal")),
-};
+const startsNothing = () => Promise.reject(new PantheonError("E_USAGE", 2, "pantheon/api starts no programs", "run pantheon summon from a terminal"));
+const NO_LAUNCHER: Launcher = { which: () => null, run: startsNothing, session: startsNothing };
 
 /**
  * One Context per call, as one CLI invocation has one: a fresh store, so a long-lived program
@@ -76,7 +75,7 @@ export class ContextFactory {
   }
 
   for(call: CallOptions = {}): Context {
-    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${m.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?")}\n`));
+    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${escapeInline(m)}\n`));
     const actor = call.mission !== undefined || call.as !== undefined ? call : this.o;
     let store: Promise<Store> | undefined;
     const ctx: Context = {

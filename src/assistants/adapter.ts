@@ -12,17 +12,23 @@ export type AssistantName = (typeof ASSISTANT_NAMES)[number];
 export interface LaunchInput {
   /** The project (or worktree) the assistant works in. Made absolute by the adapters. */
   projectDir: string;
-  /** The rendered persona instructions, written to a file (claude reads the file itself). */
+  /** The rendered persona instructions, already written to this file. */
   personaFile: string;
   /** The same instructions as text, for assistants that take them inline. */
   personaText: string;
+  /** A folder of this session only, for the files an adapter asks for (`Launch.files`). */
+  sessionDir: string;
+  /** The repository's git common dir: where `pantheon` writes (codex's sandbox must allow it). */
+  gitCommonDir: string;
+  /** The environment summon runs in: a user's own settings there are merged, not replaced. */
+  parentEnv: Readonly<Record<string, string | undefined>>;
   /** The first user message; carries the mission handle (the env may not reach every tool shell). */
   kickoff: string;
   role: string;
   model?: string;
   /** `MSN-0003:silent-phoenix`: what every pantheon call passes as `--mission`. */
   missionHandle: string;
-  /** A UUID v4; claude records the session under it. */
+  /** A UUID v4; claude and gemini record the session under it. */
   sessionId: string;
 }
 
@@ -31,6 +37,8 @@ export interface Launch {
   args: string[];
   /** Variables to add to the parent's environment; always includes PANTHEON_MISSION. */
   env: Record<string, string>;
+  /** Files to write (absolute paths, inside `sessionDir`) before the assistant starts. */
+  files: Array<{ path: string; content: string }>;
 }
 
 /** A file to install into the project, its path relative to the project root. */
@@ -50,6 +58,8 @@ export interface AssistantAdapter {
   binary: string;
   /** Shown when the program is not installed. */
   installHint: string;
+  /** Whether the session runs under `LaunchInput.sessionId` (else the assistant names it). */
+  takesSessionId: boolean;
   launch(input: LaunchInput): Launch;
   commandFiles(ctx: CommandContext): CommandFile[];
 }
@@ -70,6 +80,17 @@ export function missionEnv(input: Pick<LaunchInput, "missionHandle">): Record<st
  */
 export function notAnOption(text: string): string {
   return text.startsWith("-") ? ` ${text}` : text;
+}
+
+/**
+ * The most persona text an adapter passes inside one argument. Linux refuses any single argument
+ * or variable over 128 KiB (E2BIG) and the whole of them over about 2 MiB; past this bound the
+ * text stays in its file and the argument only points at it.
+ */
+export const INLINE_LIMIT_BYTES = 64 * 1024;
+
+export function fitsInline(text: string): boolean {
+  return Buffer.byteLength(text, "utf8") <= INLINE_LIMIT_BYTES;
 }
 
 /** The assistants run in other working directories than ours, so paths must not be relative. */

@@ -12,9 +12,16 @@ export function guardClaudeKickoff(kickoff: string, missionHandle: string): stri
   return /\s/.test(text) ? kickoff : `Pantheon mission ${missionHandle}: ${text}`.trimEnd();
 }
 
+/** Claude's permission rule for every `pantheon` command (a prefix rule). */
+export function claudePantheonRule(cli: string): string {
+  return `Bash(${cli}:*)`;
+}
+
 export const claudeAdapter: AssistantAdapter = {
   name: "claude",
   binary: "claude",
+  // Its session runs under the id summon gives it, which is kept on the mission.
+  takesSessionId: true,
   installHint: "npm install -g @anthropic-ai/claude-code",
   launch(i: LaunchInput) {
     return {
@@ -23,6 +30,9 @@ export const claudeAdapter: AssistantAdapter = {
         // Appended, not replacing: Claude keeps its own system prompt and tools guidance.
         "--append-system-prompt-file",
         absolute(i.personaFile),
+        // Pre-approved for this session only; every other tool asks as the user configured.
+        "--allowedTools",
+        claudePantheonRule("pantheon"),
         ...(i.model ? ["--model", i.model] : []),
         "-n",
         `pantheon:${i.role}`,
@@ -32,13 +42,19 @@ export const claudeAdapter: AssistantAdapter = {
         guardClaudeKickoff(i.kickoff, i.missionHandle),
       ],
       env: missionEnv(i),
+      files: [],
     };
   },
   commandFiles({ cli }) {
     return commandPrompts({ cli, args: "$ARGUMENTS", invoke: (n) => `/${n}` }).map((p) => ({
       path: `.claude/commands/${p.name}.md`,
       content: withFrontmatter(
-        { description: p.description, ...(p.argumentHint ? { "argument-hint": p.argumentHint } : {}) },
+        {
+          description: p.description,
+          ...(p.argumentHint ? { "argument-hint": p.argumentHint } : {}),
+          // While a command runs, its pantheon calls need no approval in a session the user started.
+          "allowed-tools": claudePantheonRule(cli),
+        },
         p.body,
       ),
     }));

@@ -1,18 +1,55 @@
+import { join } from "node:path";
 import { commandPrompts } from "./command-prompts.js";
-import { missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 import { tomlMultilineString, tomlString } from "./toml-string.js";
+
+/**
+ * Gemini has no way to append to its system prompt, and a persona passed in `-i` is lost when
+ * the prompt fires while a first-run dialog (sign-in, folder trust) is open. Its context files
+ * do not have that problem: every `GEMINI.md` of a workspace directory is loaded into the
+ * session's context. So the persona is a `GEMINI.md` in a folder of this session, added with
+ * `--include-directories`, and the kickoff names that file for the case it was not loaded (an
+ * untrusted folder, or a user whose `context.fileName` is something else).
+ */
+export function geminiPersonaDir(sessionDir: string): string {
+  return join(sessionDir, "gemini-context");
+}
+
+/** A policy-engine rule that lets every `pantheon` command run without asking. */
+export function geminiPolicy(cli: string): string {
+  return `# Written by pantheon summon for this session only.\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ${tomlString(cli)}\ndecision = "allow"\npriority = 100\n`;
+}
 
 export const geminiAdapter: AssistantAdapter = {
   name: "gemini",
   binary: "gemini",
+  // Its session runs under the id summon gives it, which is kept on the mission.
+  takesSessionId: true,
   installHint: "npm install -g @google/gemini-cli",
   launch(i: LaunchInput) {
+    const contextDir = geminiPersonaDir(absolute(i.sessionDir));
+    const contextFile = join(contextDir, "GEMINI.md");
+    const policyFile = join(absolute(i.sessionDir), "gemini-policy.toml");
+    const kickoff = `${i.kickoff} Your persona instructions are in ${contextFile}; if they are not in your context, read that file first.`;
     return {
       command: "gemini",
-      // Gemini has no way to append to its system prompt: the persona goes inline, before the
-      // kickoff, as the first interactive prompt (-i needs a terminal on stdin).
-      args: [...(i.model ? ["-m", i.model] : []), "-i", notAnOption(`${i.personaText}\n\n${i.kickoff}`)],
+      args: [
+        ...(i.model ? ["-m", i.model] : []),
+        "--include-directories",
+        contextDir,
+        "--policy",
+        policyFile,
+        "--session-id",
+        i.sessionId,
+        // -i needs a terminal on stdin; it submits the kickoff and stays interactive.
+        "-i",
+        notAnOption(kickoff),
+      ],
       env: missionEnv(i),
+      files: [
+        { path: contextFile, content: i.personaText },
+        { path: policyFile, content: geminiPolicy("pantheon") },
+      ],
     };
   },
   commandFiles({ cli }) {

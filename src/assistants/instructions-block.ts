@@ -1,6 +1,8 @@
 /**
  * Pantheon's part of `AGENTS.md`, the instructions file every assistant reads (claude through a
- * `CLAUDE.md` import). The block sits between markers so that re-running `init` can refresh it
+ * `CLAUDE.md` import, gemini through a `GEMINI.md` import). It is read by all four, so it names
+ * no assistant's own syntax: `/summon` where there are commands, the `pantheon` skill where
+ * there are only skills (codex). The block sits between markers so that re-running `init` can refresh it
  * without touching a word the user wrote around it.
  */
 import { ConflictError } from "../errors.js";
@@ -17,8 +19,9 @@ This project coordinates AI personas with Pantheon. Tasks, epics, missions and r
 git on \`refs/coordination/main\`, not in the working tree; read and change them only through
 \`${cli}\`.
 
-- To work as a persona, run \`/summon\` (codex: \`$summon\`): it starts a mission and tells you
-  which persona file in \`.pantheon/personas/\` to follow. \`/dismiss\` ends it.
+- To work as a persona, the user runs the \`/summon\` command (where commands are skills, the
+  \`pantheon\` skill with "summon"): it starts a mission and tells you which persona file in
+  \`.pantheon/personas/\` to follow. \`/dismiss\` (or the skill with "dismiss") ends it.
 - Pass \`--mission <handle>\` (for example \`MSN-0003:silent-phoenix\`) on every \`${cli}\` call
   of a mission.
 - \`${cli} --help\` and \`${cli} <command> --help\` list the commands; \`${cli} dashboard\` shows
@@ -54,4 +57,12 @@ export function upsertBlock(existing: string | null, block: string): string {
 /** The whole `CLAUDE.md` Pantheon writes, and only when the project has none. */
 export function claudeMdImport(): string {
   return "This project's assistant instructions live in AGENTS.md, shared with the other assistants:\n\n@AGENTS.md\n";
+}
+
+/**
+ * The whole `GEMINI.md` Pantheon writes, and only when the project has none: gemini reads
+ * `GEMINI.md` (its default context file name), not `AGENTS.md`, and follows `@file` imports.
+ */
+export function geminiMdImport(): string {
+  return claudeMdImport();
 }

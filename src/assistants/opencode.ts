@@ -2,43 +2,45 @@ import { commandPrompts } from "./command-prompts.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
-/** The agent name opencode starts with: one per role, defined only for this process. */
-export function opencodeAgentName(role: string): string {
-  return `pantheon-${role}`;
-}
-
 /**
- * OpenCode has no "append to the system prompt" flag; an agent defined through
- * OPENCODE_CONFIG_CONTENT carries the persona instead, without writing a file into the project.
- * That agent's prompt replaces opencode's default agent prompt, so the persona text must stand on
- * its own. A user's own OPENCODE_CONFIG_CONTENT is replaced for this session.
+ * OpenCode adds every file of its `instructions` list to the system prompt, beside its own base
+ * prompt and AGENTS.md. A custom agent's `prompt` would REPLACE that base prompt (about 8,500
+ * characters of tool guidance) and deny its question tool, so the persona goes in as an
+ * instructions file of this session, given through OPENCODE_CONFIG_CONTENT. A user's own
+ * OPENCODE_CONFIG_CONTENT is kept: the persona file is added to its `instructions`.
  */
-export function opencodeConfigContent(i: Pick<LaunchInput, "role" | "missionHandle" | "personaText">): string {
-  const agent = {
-    description: `Pantheon ${i.role} persona on mission ${i.missionHandle}`,
-    mode: "primary",
-    prompt: i.personaText,
-  };
-  return JSON.stringify({ agent: { [opencodeAgentName(i.role)]: agent } });
+export function opencodeConfigContent(personaFile: string, userContent: string | undefined): string {
+  let base: Record<string, unknown> = {};
+  if (userContent) {
+    try {
+      const parsed: unknown = JSON.parse(userContent);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) base = parsed as Record<string, unknown>;
+    } catch {
+      // Not JSON: opencode could not read it either; the session gets ours alone.
+    }
+  }
+  const own = Array.isArray(base.instructions) ? base.instructions.filter((x): x is string => typeof x === "string") : [];
+  return JSON.stringify({ ...base, instructions: [...own, absolute(personaFile)] });
 }
 
 export const opencodeAdapter: AssistantAdapter = {
   name: "opencode",
   binary: "opencode",
+  // It names its own sessions (ses_...).
+  takesSessionId: false,
   installHint: "npm install -g opencode-ai",
   launch(i: LaunchInput) {
     return {
       command: "opencode",
       args: [
         absolute(i.projectDir),
-        "--agent",
-        opencodeAgentName(i.role),
         // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
         ...(i.model ? ["-m", i.model] : []),
         "--prompt",
         notAnOption(i.kickoff),
       ],
-      env: { ...missionEnv(i), OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i) },
+      env: { ...missionEnv(i), OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT) },
+      files: [],
     };
   },
   commandFiles({ cli }) {

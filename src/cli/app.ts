@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { RepositoryError } from "../errors.js";
+import { escapeText } from "../render/escape.js";
 import { PLAIN, type Paint, type Style } from "../render/paint.js";
 import type { Context } from "../services/context.js";
 import type { Store } from "../store/store.js";
@@ -74,7 +75,9 @@ export class App {
   warn(message: string): void {
     if (this.globals.quiet) return;
     const p = this.style(this.io.stderr).paint;
-    this.io.stderr.write(`${p.yellow("!")} ${message.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "?")}\n`);
+    // Warnings quote shared data (a stray entry's name is any bytes but NUL and "/"): C0 and C1
+    // controls, bidi marks and line breaks are shown escaped, as errors are.
+    this.io.stderr.write(`${p.yellow("!")} ${escapeText(message)}\n`);
   }
 
   /** The store, if this command opened one (the epilogue reads notices only then). */

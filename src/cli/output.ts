@@ -49,6 +49,11 @@ function writeDocument(out: { write(s: string): void }, v: View): void {
   out.write(`]${tail}`);
 }
 
+/** Codex runs tool shells with these set; its workspace-write sandbox refuses writes under .git. */
+function insideCodexSandbox(env: NodeJS.ProcessEnv): boolean {
+  return env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined || env.CODEX_SANDBOX !== undefined;
+}
+
 /** stderr gets `✗ message` and a hint, or `{"error":{...}}` with --json; no stack unless -v. */
 export function printError(app: App, e: unknown, commandPath: string): void {
   let code = "E_INTERNAL";
@@ -64,6 +69,10 @@ export function printError(app: App, e: unknown, commandPath: string): void {
     hint = "this is a bug in pantheon; run again with -v and report the output";
   }
   hint ??= `${commandPath} --help`;
+  if (code === "E_GIT" && insideCodexSandbox(app.io.env) && /EROFS|EACCES|EPERM|ENOENT|read-only/i.test(message)) {
+    // Not a permissions problem of the repository: codex's sandbox keeps .git read-only.
+    hint = 'codex\'s sandbox keeps .git read-only: start codex with --add-dir <git common dir> (pantheon summon does), or add the dir to [sandbox_workspace_write] writable_roots in ~/.codex/config.toml (see "pantheon init" and docs/assistants.md)';
+  }
   if (app.json) {
     app.io.stderr.write(`${JSON.stringify({ error: { code, message, hint: hint ?? null } })}\n`);
   } else {

@@ -26,10 +26,25 @@ export interface ActivityCommit {
   trailers: Record<string, string[]>;
 }
 
+/**
+ * What this clone knows of a mission's running session (DESIGN §5, live status): `starting` while
+ * its summon process runs, `stalled` when that process is gone without ending the mission.
+ */
+export interface MissionLive {
+  state: "starting" | "working" | "needs-input" | "idle" | "stalled" | "ended";
+  since: string;
+  detail: string;
+  assistant: string | null;
+  sessionId: string | null;
+  host: string;
+  pid: number;
+}
+
 /** Everything the dashboard shows, from one snapshot. */
 export interface Dashboard {
   project: Project;
-  missions: Array<{ mission: Mission; claims: Task[] }>;
+  /** `live` is null where this clone holds no summon record of the mission. */
+  missions: Array<{ mission: Mission; claims: Task[]; live: MissionLive | null }>;
   /** Persona names held by two ACTIVE missions (possible after a sync); both keep working. */
   duplicateNames: string[];
   report: Report;

@@ -28,7 +28,8 @@ export interface TaskRef {
   priority?: Priority;
 }
 
-const MAX_NUMBER = 1e9;
+/** The largest number an id can name; allocation stops here rather than make a record no command can address. */
+export const MAX_NUMBER = 1e9;
 
 function parseNumber(digits: string, input: string, what: string): number {
   const n = Number(digits);

@@ -83,21 +83,24 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
   // Variables the document leaves out stay as they are (init --config and config set on a set-up project).
   if (c.customization?.variables === undefined) Object.assign(variables, defaults.customization.variables);
   for (const [k, v] of Object.entries(c.customization?.variables ?? {})) variables[k] = String(v);
+  // Each nested object starts from the current one: fields a newer version added to features,
+  // customization or worktree are carried, not dropped (DESIGN §1.3, forward compatibility).
   return {
     name: c.project?.name ?? defaults.name,
     type: c.project?.type ?? defaults.type,
     description: c.project?.description ?? defaults.description,
     features: {
+      ...defaults.features,
       pmSystem: c.features?.pm_system ?? defaults.features.pmSystem,
       sessionTracking: c.features?.session_tracking ?? defaults.features.sessionTracking,
       commitGuidelines: c.features?.commit_guidelines ?? defaults.features.commitGuidelines,
       daemonNaming: c.features?.daemon_naming ?? defaults.features.daemonNaming,
     },
-    customization: { personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
+    customization: { ...defaults.customization, personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
     roles,
     // null in the file (or `config set assistant none`) clears it; only a missing key keeps it.
     assistant: c.assistant === undefined ? defaults.assistant : c.assistant,
-    worktree: { copy: c.worktree?.copy ?? defaults.worktree.copy },
+    worktree: { ...defaults.worktree, copy: c.worktree?.copy ?? defaults.worktree.copy },
   };
 }
 

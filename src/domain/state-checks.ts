@@ -1,6 +1,6 @@
 import { activeClaimant, sameName } from "./actor.js";
 import { describePath } from "./dependency-graph.js";
-import { missionId, reviewId, taskId } from "./ids.js";
+import { MAX_NUMBER, missionId, reviewId, taskId } from "./ids.js";
 import { missionViolations, reviewViolations, taskViolations } from "./record-invariants.js";
 import type { Counters } from "./schemas/counters.js";
 import type { Epic } from "./schemas/epic.js";
@@ -77,6 +77,8 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
     for (const [kind, list] of [["tasks", s.tasks], ["epics", s.epics], ["missions", s.missions], ["reviews", s.reviews]] as const) {
       const max = Math.max(0, ...list.map((r) => r.number));
       if (s.counters[kind] < max) err("E_COUNTER_BEHIND", "counters.json", `counters.json says ${kind} ${s.counters[kind]}, below the highest number in use (${max})`, "pantheon doctor --fix (raises it)");
+      // Numbers are never reused, so no command lowers it: the history shows who raised it.
+      if (s.counters[kind] >= MAX_NUMBER) err("E_COUNTER_EXHAUSTED", "counters.json", `counters.json says ${kind} ${s.counters[kind]}: no new ${kind} can be numbered (an id names at most ${MAX_NUMBER})`, "git log -p refs/coordination/main -- counters.json", false);
     }
   }
   return out;

@@ -1,15 +1,25 @@
 import { configDocumentOf, type SettingChange } from "../domain/config-keys.js";
 import type { Project } from "../domain/schemas/project.js";
+import { UNSAFE_CHARS } from "../domain/control-chars.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 
 export type ConfigDocument = ReturnType<typeof configDocumentOf>;
 
-/** A YAML scalar: plain when it reads back as the same string, else a JSON string (valid YAML, control characters escaped). */
+/**
+ * A double-quoted string that is valid YAML and JSON. JSON.stringify escapes C0 controls only;
+ * DEL, C1 controls (U+009B is a CSI on many terminals) and bidirectional marks are escaped too,
+ * as `\uXXXX`, which both read back to the same text.
+ */
+function quoted(v: string): string {
+  return JSON.stringify(v).replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A YAML scalar: plain when it reads back as the same string, else a quoted string (control characters escaped). */
 function scalar(v: unknown): string {
   if (typeof v !== "string") return JSON.stringify(v);
   const plain = /^[A-Za-z_./][\w./ -]*$/.test(v) && !/ $/.test(v) && !/^(true|false|yes|no|on|off|null|~)$/i.test(v);
-  return plain ? v : JSON.stringify(v);
+  return plain ? v : quoted(v);
 }
 
 function flow(items: readonly unknown[]): string {
@@ -41,7 +51,7 @@ export function configText(doc: ConfigDocument, clone: Record<string, string>, s
   ];
   const own = Object.entries(clone);
   lines.push(style.paint.dim(own.length === 0 ? "# This clone's own settings (git config pantheon.*): none set" : "# This clone's own settings (git config; change with git config KEY VALUE):"));
-  for (const [k, v] of own) lines.push(style.paint.dim(`#   ${k} = ${JSON.stringify(v).slice(1, -1)}`));
+  for (const [k, v] of own) lines.push(style.paint.dim(`#   ${k} = ${quoted(v).slice(1, -1)}`));
   return lines.join("\n");
 }
 

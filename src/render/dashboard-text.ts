@@ -33,7 +33,8 @@ export function dashboardText(d: DashboardView, style: Style): string {
   if (d.missions.length === 0) out.push(p.dim("  none: pantheon mission start --role engineer"));
   for (const m of d.missions) {
     const dup = d.duplicateNames.includes(m.persona) ? p.yellow(" (name on two ACTIVE missions)") : "";
-    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup, raw: true }]));
+    const stalled = m.live?.state === "stalled" ? p.red(" STALLED: its summon is gone (pantheon doctor --fix ends it)") : "";
+    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup + stalled, raw: true }]));
     for (const t of m.claims) out.push(fitLine(style, ["      ", t.id, " ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, t.title]));
   }
 

@@ -1,6 +1,6 @@
 import { missionId } from "../domain/ids.js";
 import type { Report } from "../domain/task-questions.js";
-import type { Dashboard } from "../domain/dashboard.js";
+import type { Dashboard, MissionLive } from "../domain/dashboard.js";
 import { epicView, type EpicView } from "./epic-view.js";
 import { missionView, type MissionView } from "./mission-view.js";
 import { reviewView, type ReviewView } from "./review-view.js";
@@ -18,7 +18,8 @@ export interface DashboardView {
   project: { name: string; type: string };
   role: string | null;
   epic: EpicView | null;
-  missions: Array<MissionView & { claims: TaskSummaryView[] }>;
+  /** `live`: this clone's view of the mission's summon (null when it holds no record of one). */
+  missions: Array<MissionView & { claims: TaskSummaryView[]; live: MissionLive | null }>;
   duplicateNames: string[];
   tasks: Pick<Report, "byStatus" | "completionRate"> & { total: number };
   epics: EpicView[];
@@ -35,7 +36,7 @@ export function dashboardView(d: Dashboard): DashboardView {
     project: { name: d.project.name, type: d.project.type },
     role: d.role,
     epic: d.epic ? epicView(d.epic) : null,
-    missions: d.missions.map((m) => ({ ...missionView(m.mission), claims: m.claims.map(t) })),
+    missions: d.missions.map((m) => ({ ...missionView(m.mission), claims: m.claims.map(t), live: m.live })),
     duplicateNames: d.duplicateNames,
     tasks: { total: d.report.total, byStatus: d.report.byStatus, completionRate: d.report.completionRate },
     epics: d.epics.map(epicView),

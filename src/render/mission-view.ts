@@ -20,6 +20,8 @@ export interface MissionView {
   startedAt: string;
   endedAt: string | null;
   assistant: string | null;
+  /** The assistant's own session id, when known (for resume). */
+  sessionId: string | null;
   worktree: Mission["worktree"];
   headAtStart: string | null;
   headAtEnd: string | null;
@@ -40,6 +42,7 @@ export function missionView(m: Mission): MissionView {
     startedAt: m.startedAt,
     endedAt: m.endedAt,
     assistant: m.assistant,
+    sessionId: m.sessionId ?? null,
     worktree: m.worktree,
     headAtStart: m.headAtStart,
     headAtEnd: m.headAtEnd,
@@ -81,7 +84,8 @@ export function missionDetailText(m: MissionView, style: Style): string {
   if (m.endedAt) lines.push(field("ended", m.endedAt.replace("T", " ").slice(0, 16)));
   if (m.objective) lines.push(field("objective", escapeText(m.objective)));
   if (m.assistant) lines.push(field("assistant", escapeText(m.assistant)));
-  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${m.worktree.base.slice(0, 12)})`));
+  if (m.sessionId) lines.push(field("session", escapeText(m.sessionId)));
+  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${escapeText(m.worktree.base.slice(0, 12))})`));
   if (m.summary) lines.push(field("summary", escapeText(m.summary)));
   return lines.join("\n");
 }

@@ -10,12 +10,26 @@ export interface Ids {
   random(): number;
 }
 
+/** How an assistant's session ended (Launcher.session). */
+export interface SessionEnd {
+  /** The assistant's exit code (128+n when signal n killed it). */
+  code: number;
+  /** The signal pantheon itself received and forwarded (terminal closed, kill), if any. */
+  received: "SIGHUP" | "SIGTERM" | null;
+}
+
 /** Starting other programs (the assistants, a worktree's setup command). */
 export interface Launcher {
   /** The program's path on PATH, or null when it is not installed. */
   which(binary: string): string | null;
   /** Runs a program with the terminal (stdio inherited); resolves to its exit code (128+n for signal n). */
   run(command: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<number>;
+  /**
+   * Runs an assistant with the terminal, as `run` does, and survives the ways a session ends
+   * around it: Ctrl-C belongs to the assistant; SIGHUP (terminal closed) and SIGTERM are
+   * forwarded to it and escalated if it does not exit, so the caller can still end the mission.
+   */
+  session(command: string, args: string[], o: { cwd: string; env: Record<string, string> }): Promise<SessionEnd>;
 }
 
 /** A yes/no question for the Director, and what it is about (shown escaped, line by line). */

@@ -8,6 +8,7 @@ import type { Context } from "./context.js";
 import { epicDetail, findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
 import { reviewRefs } from "./reviews.js";
+import { missionLives } from "./live-missions.js";
 
 /** Blocked tasks a dashboard shows; past that it counts them and points to `task blocked`. */
 const DASHBOARD_BLOCKED = 15;
@@ -39,9 +40,10 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const claimed = claimedPositions(cols);
   const claimsByMission = groupBy(claimed, (i) => cols.mission[i]!);
   const tasksAt = (list: readonly number[] | undefined) => (list ?? []).map((i) => cols.task(i));
+  const lives = missionLives(store.commonDir, active);
   return {
     project,
-    missions: active.map((mission) => ({ mission, claims: tasksAt(claimsByMission.get(mission.number)) })),
+    missions: active.map((mission) => ({ mission, claims: tasksAt(claimsByMission.get(mission.number)), live: lives.get(mission.number) ?? null })),
     duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
     report: columnsReport(cols, scoped),
     epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, tasksAt(byEpic.get(e.number)), refs)).filter((e) => !o.role || e.tasks.some(inScope)),

@@ -1,11 +1,12 @@
 import { DIRECTOR } from "../domain/actor.js";
 import { repairReview, repairTask } from "../domain/repair-records.js";
-import { reviewId, taskId } from "../domain/ids.js";
+import { missionId, reviewId, taskId } from "../domain/ids.js";
 import type { Finding } from "../domain/state-checks.js";
 import type { Store } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { inspectState } from "./inspect-state.js";
+import { removeSummonRecord } from "./summon-record.js";
 
 /**
  * The safe repairs, as ONE commit: remove corrupt and stray entries (the only command that
@@ -20,7 +21,9 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
     if (f.code === "W_REFSPEC_EXACT" && (await sync.migrateRefspec(remote)).migrated) fixed.push(`replaced the exact fetch refspec of ${remote} with the glob and deleted its old tracking ref`);
     if (f.code === "W_REFSPEC" && (await sync.ensureFetchRefspec(remote))) fixed.push(`added the fetch refspec of ${remote}`);
   }
+  const ended: string[] = [];
   const { commit } = await store.mutate(async (tx) => {
+    ended.length = 0;
     const { records, findings: now } = await inspectState(tx);
     for (const f of now.filter((x) => x.fixable)) {
       if (f.code === "E_CORRUPT_RECORD" && f.subject !== "counters.json") {
@@ -50,6 +53,13 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
       tx.put("reviews", { ...r.review, updatedAt: at });
       fixed.push(`${reviewId(v.number)}: ${r.changes.join("; ")}`);
     }
+    for (const f of findings.filter((x) => x.code === "W_SUMMON_GONE")) {
+      const m = records.missions.find((x) => missionId(x.number) === f.subject);
+      if (!m || m.status !== "ACTIVE") continue;
+      tx.put("missions", { ...m, status: "ENDED", endedAt: at, updatedAt: at, summary: m.summary ?? "ended by doctor --fix: its summon process was gone" });
+      ended.push(m.uid);
+      fixed.push(`${f.subject}: ended (its summon process was gone)`);
+    }
     const counters = records.counters ?? { tasks: 0, epics: 0, missions: 0, reviews: 0 };
     const raised = { ...counters };
     for (const k of ["tasks", "epics", "missions", "reviews"] as const) raised[k] = Math.max(counters[k], 0, ...records[k].map((r) => r.number));
@@ -59,5 +69,6 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
     }
     return { result: null, commit: { ...commitInfo("doctor.fix", "state", DIRECTOR), summary: `doctor fix of ${fixed.length} problem(s) by Director` } };
   });
+  for (const uid of ended) removeSummonRecord(store.commonDir, uid);
   return { fixed, commit };
 }

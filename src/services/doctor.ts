@@ -8,6 +8,7 @@ import { inspectState } from "./inspect-state.js";
 import { checkCache } from "./cache-check.js";
 import { projectFileFindings } from "./project-file-findings.js";
 import { repairRepository, repositoryFindings } from "./repository-checks.js";
+import { summonFindings } from "./live-missions.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -82,7 +83,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     findings.push({ severity: "error", code: "E_CORRUPT_RECORD", subject: "project.json", message: e.message, fix: `restore it from history: git log refs/coordination/main -- project.json`, fixable: false });
   }
   let inspected = await inspectState(snap);
-  findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await checkCache(store, tip, inspected.records)), ...(await remoteFindings(store)));
+  findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...summonFindings(store.commonDir, inspected.records.missions), ...(await checkCache(store, tip, inspected.records)), ...(await remoteFindings(store)));
   let commit: string | null = null;
   if (o.fix && findings.some((f) => f.fixable)) {
     if (findings.some((f) => f.code === "E_CACHE_MISMATCH")) {
@@ -97,7 +98,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     findings.length = 0;
     findings.push(...repositoryFindings(await store.repository(), 0));
     if (lock && (await store.lockStatus())) findings.push({ severity: "error", code: "E_LOCKED", subject: lock.path, message: "the state ref is locked", fix: "pantheon doctor --break-lock", fixable: false });
-    findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...(await checkCache(store, (await store.tip())!, inspected.records)), ...(await remoteFindings(store)));
+    findings.push(...inspected.findings, ...checkRecords(inspected.records, ctx.now()), ...summonFindings(store.commonDir, inspected.records.missions), ...(await checkCache(store, (await store.tip())!, inspected.records)), ...(await remoteFindings(store)));
   }
   const r = inspected.records;
   return {

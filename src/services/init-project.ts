@@ -29,6 +29,11 @@ export interface InitResult {
   root: string | null;
   /** What `--config` changed on a project that was already set up (one commit); empty when nothing. */
   changes: SettingChange[];
+  /**
+   * When codex's files were installed: the git common dir, which a codex session the user starts
+   * must have among its writable roots for `pantheon` to write there (summon passes it itself).
+   */
+  codexWritableRoot: string | null;
 }
 
 /** Guesses the project type from the files at the root, for `init --yes`. */
@@ -81,7 +86,7 @@ export async function initProject(
   const assistants = o.assistants ?? ASSISTANT_NAMES;
   const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [], leftAlone: [] };
   const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
-  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook, changes };
+  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook, changes, codexWritableRoot: assistants.includes("codex") ? store.commonDir : null };
 }
 
 /**

@@ -2,17 +2,33 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { fenceData, renderTemplate } from "../assistants/render-template.js";
+import { missionPart, type TaskRef } from "./mission-brief.js";
 import { escapeInline } from "../domain/control-chars.js";
+import { withoutGeneratedMark } from "./generated-mark.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 import { projectVariables } from "./project-files.js";
-import { withoutGeneratedMark } from "./generated-mark.js";
 
-/** The persona file a summon uses: `.pantheon/personas/<role>-<variant>.md`, `<role>.md`, else the bundled template. */
+export { MISSION_PART_MAX, type TaskRef } from "./mission-brief.js";
+
+/**
+ * The persona file a summon uses: `.pantheon/personas/<role>-<variant>.md`, `<role>.md`, else
+ * the bundled template. A template longer than TEMPLATE_MAX is used whole, with a warning.
+ */
 export function personaTemplate(ctx: Context, root: string | null, role: string, variant?: string): { text: string; source: string } {
+  const found = findPersonaTemplate(ctx, root, role, variant);
+  if (found.text.length > TEMPLATE_MAX) {
+    // Pantheon's own copy from an older version is refreshed by init --force; a variant is the user's.
+    const refresh = found.source.endsWith(join(".pantheon", "personas", `${role}.md`)) ? " (pantheon init --force rewrites it from the shipped one)" : "";
+    ctx.warn(`${found.source} is ${found.text.length.toLocaleString("en-US")} characters (shipped persona templates stay under ${TEMPLATE_MAX.toLocaleString("en-US")}); it is passed whole, and the assistant reads all of it on every turn${refresh}`);
+  }
+  return found;
+}
+
+function findPersonaTemplate(ctx: Context, root: string | null, role: string, variant?: string): { text: string; source: string } {
   const dir = root ? join(root, ".pantheon", "personas") : null;
   if (variant !== undefined) {
     if (!/^[a-z0-9][a-z0-9_-]{0,39}$/i.test(variant)) throw new UsageError(`Invalid template variant "${variant}"`, "a variant is a word such as custom or strict");
@@ -29,35 +45,28 @@ export function personaTemplate(ctx: Context, root: string | null, role: string,
   return { text: readFileSync(bundled, "utf8"), source: bundled };
 }
 
+/** DESIGN §5: a role template longer than this is passed whole, with a warning. */
+export const TEMPLATE_MAX = 4_000;
+
 /**
  * The persona's instructions: the role template with the persona, project and mission filled
- * in, then the mission's specifics. Everything quoted from records is fenced and labelled as
- * data, so a teammate's task title cannot pose as an instruction.
+ * in, then the mission part (mission-brief.ts), bounded for any project.
  */
-export function renderInstructions(template: string, o: { project: Project; mission: Mission; task: Task | null; handoffs: Task[] }): string {
+export function renderInstructions(template: string, o: { project: Project; mission: Mission; task: Task | null; handoffs: readonly TaskRef[]; handoffTotal?: number }): string {
   const m = o.mission;
+  // project.json is shared state anyone who can push may rewrite: its description reaches the
+  // model fenced as data, as task text does (the files init wrote were reviewed when committed).
+  const description = o.project.description.trim() === "" ? "" : fenceData("The project's description", o.project.description).trimEnd();
   const vars = {
     ...projectVariables(o.project),
+    "project.description": description,
     persona: escapeInline(m.persona),
     role: m.role,
     "mission.id": missionId(m.number),
     "mission.handle": missionHandle(m),
     "mission.codename": m.codename,
   };
-  const parts = [renderTemplate(template, vars).trimEnd(), "", "## This mission", "", `- Mission: ${missionHandle(m)} (pass \`--mission ${missionHandle(m)}\` on every pantheon call)`];
-  if (m.objective) parts.push("", fenceData("The Director's objective for this mission", m.objective));
-  if (o.task) {
-    const t = o.task;
-    parts.push("", `You hold task ${taskId(t)} (${t.status}).`, fenceData(`Task ${taskId(t)}`, [`Title: ${t.title}`, t.description ? `Description: ${t.description}` : "", ...t.notes.slice(-5).map((n) => `[${n.kind}] ${n.by}: ${n.text}`)].filter(Boolean).join("\n")));
-  }
-  if (o.handoffs.length > 0) {
-    parts.push("", `Handed off to your role and waiting (claim one with \`pantheon task claim ID --mission ${missionHandle(m)}\`):`);
-    for (const t of o.handoffs.slice(0, 10)) {
-      const note = [...t.notes].reverse().find((n) => n.kind === "handoff");
-      parts.push(fenceData(`${taskId(t)} handoff`, `Title: ${t.title}${note ? `\nHandoff note by ${note.by}: ${note.text}` : ""}`));
-    }
-  }
-  return `${parts.join("\n")}\n`;
+  return `${renderTemplate(template, vars).trimEnd()}\n\n${missionPart(o)}`;
 }
 
 /** The first message to the assistant: who it is and the mission handle (the env may not reach every tool shell). */

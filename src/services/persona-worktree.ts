@@ -11,7 +11,7 @@ import { findMission, resolveActor } from "./resolve-actor.js";
 import { runWorktreeSetup } from "./worktree-setup.js";
 
 /** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
+export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
   return `pantheon/${m.persona.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "persona"}-${m.number}`;
@@ -68,10 +68,16 @@ export async function createPersonaWorktree(ctx: Context, store: Store, project:
       ctx.warn(`${rel} not copied: its folder in the worktree leads outside it`);
       continue;
     }
-    if (statSync(from).isDirectory()) cpSync(from, to, { recursive: true, force: false, errorOnExist: false });
-    else if (!existsSync(to)) copyFileSync(from, to);
+    try {
+      if (statSync(from).isDirectory()) cpSync(from, to, { recursive: true, force: false, errorOnExist: false });
+      else if (!existsSync(to)) copyFileSync(from, to);
+    } catch (e) {
+      // A FIFO or socket in a copied folder, an unreadable file, a full disk: the worktree and its
+      // branch exist already, so the persona still gets them, and the Director is told what is missing.
+      ctx.warn(`${rel} not copied: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
   }
-  await runWorktreeSetup(ctx, code, store.commonDir, path);
+  await runWorktreeSetup(ctx, code, store, path);
   return { path, branch: name, base };
 }
 

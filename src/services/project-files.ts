@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AssistantName } from "../assistants/adapter.js";
-import { claudeMdImport, instructionsBlock, upsertBlock } from "../assistants/instructions-block.js";
+import { claudeMdImport, geminiMdImport, instructionsBlock, upsertBlock } from "../assistants/instructions-block.js";
 import { adapterFor } from "../assistants/registry.js";
 import { renderTemplate } from "../assistants/render-template.js";
 import { escapeInline } from "../domain/control-chars.js";
@@ -33,12 +33,13 @@ const DIRS = [".pantheon/personas", ".pantheon/procedures", ".pantheon/planning"
 
 /**
  * Variables every template may use: the project's fields and `customization.variables`.
- * renderTemplate escapes control characters; the name sits on heading lines, so its line breaks
- * are escaped too.
+ * renderTemplate escapes control characters; the name and the variables sit inside lines
+ * (headings, sentences), so their line breaks are escaped too: a value pushed to the shared
+ * state cannot start a heading or a paragraph of its own in a persona's instructions.
  */
 export function projectVariables(settings: ProjectSettings): Record<string, string> {
   const vars: Record<string, string> = { "project.name": escapeInline(settings.name), "project.type": settings.type, "project.description": settings.description };
-  for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = v;
+  for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = escapeInline(v);
   return vars;
 }
 
@@ -56,7 +57,8 @@ export function projectFiles(settings: ProjectSettings, templatesDir: string, as
   if (settings.features.commitGuidelines) files.set(".pantheon/procedures/commit-guidelines.md", { kind: "owned", content: renderTemplate(read("procedures/commit-guidelines.md"), vars) });
   for (const name of assistants) for (const f of adapterFor(name).commandFiles({ cli: "pantheon" })) files.set(f.path, { kind: "owned", content: f.content, command: `${commandName(f.path)} in ${name}` });
   files.set("AGENTS.md", { kind: "block", content: instructionsBlock({ cli: "pantheon" }) });
-  if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport(), check: claudeSeesAgentsMd });
+  if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport(), check: (text) => seesAgentsMd(text, "CLAUDE.md", "Claude") });
+  if (assistants.includes("gemini")) files.set("GEMINI.md", { kind: "once", content: geminiMdImport(), check: (text) => seesAgentsMd(text, "GEMINI.md", "Gemini") });
   return files;
 }
 
@@ -67,15 +69,15 @@ function commandName(path: string): string {
   return file === "SKILL.md" ? `$${parts.at(-2)}` : `/${file.replace(/\.[^.]+$/, "")}`;
 }
 
-/** Claude reads CLAUDE.md, not AGENTS.md: Pantheon's block reaches it only through an import. */
-function claudeSeesAgentsMd(text: string): string | null {
-  return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text) ? null : "your CLAUDE.md does not import AGENTS.md, so Claude will not see Pantheon's block: add a line @AGENTS.md to it";
+/** Claude reads CLAUDE.md and gemini GEMINI.md, not AGENTS.md: Pantheon's block reaches them only through an import. */
+function seesAgentsMd(text: string, file: string, assistant: string): string | null {
+  return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text) ? null : `your ${file} does not import AGENTS.md, so ${assistant} will not see Pantheon's block: add a line @AGENTS.md to it`;
 }
 
 /**
  * Writes the project files without ever overwriting a user's file: missing ones are created
  * (with the generated mark), Pantheon's own are rewritten only with `force`, AGENTS.md gets its
- * marked block, and CLAUDE.md is created only when the project has none. A file is Pantheon's
+ * marked block, and CLAUDE.md and GEMINI.md are created only when the project has none. A file is Pantheon's
  * when it carries the mark or is exactly what Pantheon writes; any other file at one of these
  * paths is the user's, left alone and named with why (it may stand in for a Pantheon command).
  */

@@ -10,12 +10,16 @@ import { publishedMutation } from "./publish.js";
 import { isoNow, type Context } from "./context.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { checkText } from "./validate-input.js";
+import { assistantFromEnv } from "../assistants/assistant-env.js";
 
 export interface StartMissionInput {
   role: Role;
   persona?: string | undefined;
   objective?: string | undefined;
+  /** The assistant the mission runs in; by default the one this command runs inside, if any. */
   assistant?: string | null;
+  /** The assistant's session id, when known. */
+  sessionId?: string | null;
   worktree?: Mission["worktree"];
 }
 
@@ -29,6 +33,10 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
   const given = input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona");
   const store = await ctx.store();
   const head = await store.codeHead();
+  // `mission start` from /summon inside an assistant records which one (and its session).
+  const inside = input.assistant === undefined ? assistantFromEnv(ctx.env) : null;
+  const assistant = input.assistant !== undefined ? input.assistant : (inside?.assistant ?? null);
+  const sessionId = input.sessionId !== undefined ? input.sessionId : (inside?.sessionId ?? null);
   // Others race for persona names and mission numbers: made on the remote's latest state and published (DESIGN §3.5).
   const { result } = await publishedMutation(ctx, async (tx) => {
     const missions = await tx.all("missions");
@@ -56,7 +64,8 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
       status: "ACTIVE",
       startedAt: at,
       endedAt: null,
-      assistant: input.assistant ?? null,
+      assistant,
+      ...(sessionId ? { sessionId } : {}),
       worktree: input.worktree ?? null,
       headAtStart: head,
       headAtEnd: null,

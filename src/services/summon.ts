@@ -1,30 +1,33 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AssistantName, Launch } from "../assistants/adapter.js";
+import type { AssistantAdapter, AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
-import { adapterFor } from "../assistants/registry.js";
 import { missionHandle } from "../domain/ids.js";
 import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
-import type { Snapshot, Store } from "../store/store.js";
 import type { Task } from "../domain/schemas/task.js";
+import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
 import { defaultPersonaName } from "./default-persona-name.js";
-import { kickoffText, personaTemplate, renderInstructions } from "./persona-instructions.js";
+import { personaTemplate } from "./persona-instructions.js";
 import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
+import { writeBrief } from "./summon-brief.js";
+import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
 import { findTask } from "./find-task.js";
-import { NotFoundError } from "../errors.js";
+import { NotFoundError, UsageError } from "../errors.js";
 import { freshnessLine } from "../domain/freshness.js";
 
 export interface SummonInput {
-  role: Role;
+  /** The role; when absent, `askRole` is asked, after the assistant is known to be installed. */
+  role?: Role | undefined;
+  askRole?: (() => Promise<Role>) | undefined;
   persona?: string | undefined;
   task?: string | undefined;
   objective?: string | undefined;
@@ -34,6 +37,8 @@ export interface SummonInput {
   worktree?: boolean | undefined;
   branch?: string | undefined;
   dryRun?: boolean | undefined;
+  /** Called once the mission is recorded, just before the assistant takes the terminal. */
+  onLaunch?: ((plan: SummonPlan) => void) | undefined;
 }
 
 export interface SummonPlan {
@@ -51,13 +56,17 @@ export interface SummonResult {
   /** The assistant's exit code (null for --dry-run). */
   exitCode: number | null;
   task: Task | null;
+  /** The signal that ended the session from outside (terminal closed, kill), if any. */
+  received: "SIGHUP" | "SIGTERM" | null;
 }
 
 /**
- * `pantheon summon`: registers the mission first, claims the task, renders the persona's
- * instructions, starts the assistant with an argv array, waits, ends the mission when it exits
- * and returns its exit code. Any failure before the assistant runs ends the mission again, so
- * none is left ACTIVE. `dryRun` changes nothing and returns the plan.
+ * `pantheon summon`: checks that the assistant is installed, registers the mission, claims the
+ * task, writes the persona's brief, starts the assistant with an argv array, waits, ends the
+ * mission when the session ends however it ends (exit, Ctrl-C, terminal closed, SIGTERM) and
+ * returns the assistant's exit code. While it runs, a summon record in the common dir lets the
+ * dashboard and `doctor` see a summon that died without ending its mission. Any failure before
+ * the assistant runs ends the mission again, so none is left ACTIVE. `dryRun` changes nothing.
  */
 export async function summon(ctx: Context, input: SummonInput): Promise<SummonResult> {
   checkText(input.objective, "--objective");
@@ -65,72 +74,57 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const snap = await store.snapshot();
   const project = await snap.project();
   const code = await store.code().catch(() => null);
+  // Before any question: an answer is wasted if there is no assistant to start.
   const adapter = pickAssistant(ctx, { flag: input.assistant, gitConfig: safeConfig(() => code?.config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
-  const template = personaTemplate(ctx, store.root, input.role, input.template);
-  if (input.dryRun) return dryRun(ctx, input, adapter.name, template, project, snap);
+  const role = input.role ?? (input.askRole ? await input.askRole() : undefined);
+  if (role === undefined) throw new UsageError("summon needs a role", "pantheon summon engineer");
+  const template = personaTemplate(ctx, store.root, role, input.template);
+  const sessionId = nodeCrypto().randomUUID();
+  if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId);
 
-  let mission = await startMission(ctx, { role: input.role, persona: input.persona, objective: input.objective, assistant: adapter.name });
+  let mission = await startMission(ctx, { role, persona: input.persona, objective: input.objective, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null });
   const handle = missionHandle(mission);
   const asMission: Context = { ...ctx, actorFlags: { mission: handle } };
+  const sessionDir = join(sessionsDir(store.commonDir), handle.replace(":", "-"));
+  sweepEndedSessions(store.commonDir, await snap.all("missions"));
+  // Written first: a summon killed at any later point leaves a record, so the mission shows as stalled.
+  writeSummonRecord(store.commonDir, mission, { mission: handle, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
   let task: Task | null = null;
+  let plan: SummonPlan;
   try {
     if (input.worktree) mission = await recordWorktree(asMission, handle, await createPersonaWorktree(ctx, store, project, mission, input.branch));
     if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
+    const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
+    const brief = await writeBrief(ctx, { adapter, snap: await store.snapshot(), project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId });
+    plan = { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source };
   } catch (e) {
     await endMission(asMission, { id: handle, summary: `summon failed before the assistant started: ${(e as Error).message}`, release: true }).catch(() => undefined);
+    removeSummonRecord(store.commonDir, mission.uid);
+    rmSync(sessionDir, { recursive: true, force: true });
     throw e;
   }
-  const fresh = await store.snapshot();
-  const handoffs = await readyHandoffs(fresh, mission.role);
-  const text = renderInstructions(template.text, { project, mission, task, handoffs });
-  const personaFile = await writePersonaFile(store, `${handle.replace(":", "-")}.md`, text, await fresh.all("missions"));
-  const kickoff = kickoffText(mission, task);
-  const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
-  const launch = adapter.launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: mission.role, model: input.model, missionHandle: handle, sessionId: nodeCrypto().randomUUID() });
-  const plan: SummonPlan = { assistant: adapter.name, mission, launch, personaFile, cwd, kickoff, template: template.source };
   // The persona works on this clone's state: say when it is not in step with the remote (DESIGN §3.5).
   const stale = freshnessLine(await store.freshness().catch(() => []));
   if (stale) ctx.warn(stale);
-  let exitCode: number;
+  let end: { code: number; received: "SIGHUP" | "SIGTERM" | null };
   try {
-    exitCode = await ctx.launcher.run(launch.command, launch.args, { cwd, env: launch.env });
+    input.onLaunch?.(plan);
+    end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {
-    rmSync(personaFile, { force: true });
-    await endMission(asMission, { id: handle, summary: `${adapter.binary} could not start: ${(e as Error).message}` }).catch(() => undefined);
+    await finish(asMission, store.commonDir, mission, sessionDir, `${adapter.binary} could not start: ${(e as Error).message}`);
     // On PATH but not runnable (a broken install, a missing interpreter): say how to fix it.
     throw new NotFoundError(`${adapter.binary} could not be started (${(e as Error).message}); mission ${handle} was ended`, `reinstall it: ${adapter.installHint}`);
   }
-  rmSync(personaFile, { force: true }); // read by the assistant at its start; nothing needs it now
-  // /dismiss inside the assistant may have ended it already; that is fine.
-  await endMission(asMission, { id: handle, summary: `${adapter.binary} exited with code ${exitCode}` }).catch(() => undefined);
-  return { plan, exitCode, task };
+  const how = end.received === "SIGHUP" ? "the terminal was closed" : end.received === "SIGTERM" ? "summon was stopped (SIGTERM)" : null;
+  await finish(asMission, store.commonDir, mission, sessionDir, how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`);
+  return { plan, exitCode: end.code, task, received: end.received };
 }
 
-/** READY tasks of a role, full records (their handoff notes go into the persona's instructions). */
-async function readyHandoffs(snap: Snapshot, role: string): Promise<Task[]> {
-  const ready = (await snap.taskSummaries()).filter((t) => t.status === "READY" && t.role === role).slice(0, 10);
-  return (await Promise.all(ready.map((t) => snap.get("tasks", t.number)))).filter((t): t is Task => t !== null);
-}
-
-/**
- * Writes a rendered persona file into `<commondir>/pantheon/personas/` (never the working tree)
- * and returns its path. Files do not pile up there: summon removes its own when the assistant
- * exits, a dry run rewrites one file per role, and files of missions this snapshot knows ENDED
- * (a summon that was killed) are swept. A mission the snapshot does not know may be another
- * summon's that started a moment ago: its file is left alone.
- */
-async function writePersonaFile(store: Store, name: string, text: string, missions: readonly Mission[]): Promise<string> {
-  const dir = join(store.commonDir, "pantheon", "personas");
-  const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => `${missionHandle(m).replace(":", "-")}.md`));
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir);
-  } catch {
-    // no folder yet: nothing to sweep
-  }
-  for (const f of files) if (ended.has(f)) rmSync(join(dir, f), { force: true });
-  // In <commondir>/pantheon/personas/, with core.sharedRepository's bits (the store writes it).
-  return store.writeCloneFile(`personas/${name}`, text);
+/** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */
+async function finish(asMission: Context, commonDir: string, mission: Mission, sessionDir: string, summary: string): Promise<void> {
+  await endMission(asMission, { id: missionHandle(mission), summary }).catch(() => undefined);
+  removeSummonRecord(commonDir, mission.uid);
+  rmSync(sessionDir, { recursive: true, force: true });
 }
 
 function safeConfig(read: () => string | undefined): string | undefined {
@@ -141,8 +135,8 @@ function safeConfig(read: () => string | undefined): string | undefined {
   }
 }
 
-/** The plan without side effects: a preview mission, the persona file in a temporary folder. */
-async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName, template: { text: string; source: string }, project: Project, snap: Snapshot): Promise<SummonResult> {
+/** The plan without side effects: a preview mission, the brief in a temporary folder. */
+async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter: AssistantAdapter, template: { text: string; source: string }, project: Project, snap: Snapshot, sessionId: string): Promise<SummonResult> {
   const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
   if (stale) ctx.warn(stale);
   const missions = await snap.all("missions");
@@ -151,15 +145,36 @@ async function dryRun(ctx: Context, input: SummonInput, assistant: AssistantName
   const number = (await snap.counters()).missions + 1;
   const mission: Mission = {
     uid: "dry-run", number, codename: "dry-run", persona, role: input.role, objective: input.objective ?? "", status: "ACTIVE", startedAt: at, endedAt: null,
-    assistant, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
+    assistant: adapter.name, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
   };
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
   const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
-  const text = renderInstructions(template.text, { project, mission, task, handoffs: await readyHandoffs(snap, input.role) });
-  const personaFile = await writePersonaFile(await ctx.store(), `dry-run-${input.role}.md`, text, missions);
-  const kickoff = kickoffText(mission, task);
   const store = await ctx.store();
   const cwd = store.root ?? ctx.cwd;
-  const launch = adapterFor(assistant).launch({ projectDir: cwd, personaFile, personaText: text, kickoff, role: input.role, model: input.model, missionHandle: missionHandle(mission), sessionId: nodeCrypto().randomUUID() });
-  return { plan: { assistant, mission, launch, personaFile, cwd, kickoff, template: template.source }, exitCode: null, task };
+  // One folder per role, rewritten by the next dry run: nothing piles up, nothing in /tmp.
+  const sessionDir = join(sessionsDir(store.commonDir), `dry-run-${input.role}`);
+  rmSync(sessionDir, { recursive: true, force: true });
+  const brief = await writeBrief(ctx, { adapter, snap, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId });
+  return { plan: { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source }, exitCode: null, task, received: null };
+}
+
+/** Where summons keep each session's brief and files (per clone, never committed). */
+function sessionsDir(commonDir: string): string {
+  return join(commonDir, "pantheon", "sessions");
+}
+
+/**
+ * A summon removes its session folder when the session ends; one that was killed cannot. Folders
+ * of missions this snapshot knows ENDED are removed at the next summon. A mission the snapshot
+ * does not know may be another summon's that started a moment ago: its folder is left alone.
+ */
+function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): void {
+  const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => missionHandle(m).replace(":", "-")));
+  let names: string[] = [];
+  try {
+    names = readdirSync(sessionsDir(commonDir));
+  } catch {
+    return; // no folder yet
+  }
+  for (const name of names) if (ended.has(name)) rmSync(join(sessionsDir(commonDir), name), { recursive: true, force: true });
 }

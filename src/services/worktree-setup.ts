@@ -1,7 +1,7 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { nodeCrypto } from "../lazy-require.js";
-import type { CodeRepo } from "../store/store.js";
+import type { CodeRepo, Store } from "../store/store.js";
 import type { Context } from "./context.js";
 
 /** The set-up file, committed and reviewed like code (DESIGN §1.3). */
@@ -9,6 +9,8 @@ export const SETUP_FILE = ".pantheon/worktree-setup";
 /** This clone's own set-up command; it wins over the file (an empty value turns set-up off here). */
 export const SETUP_CONFIG = "pantheon.worktreeSetup";
 const MAX_BYTES = 64 * 1024;
+/** In `<commondir>/pantheon/`: the hash of the last command the Director confirmed in this clone. */
+const CONFIRMED_FILE = "worktree-setup-confirmed";
 
 export interface SetupCommand {
   command: string;
@@ -44,11 +46,11 @@ export function findSetupCommand(ctx: Context, code: CodeRepo, worktree: string)
  * a terminal (an assistant, CI) an unconfirmed command is skipped with a warning. The hash of
  * the last confirmed command is kept in `<commondir>/pantheon/`, never shared.
  */
-export async function runWorktreeSetup(ctx: Context, code: CodeRepo, commonDir: string, worktree: string): Promise<SetupOutcome> {
+export async function runWorktreeSetup(ctx: Context, code: CodeRepo, store: Pick<Store, "commonDir" | "writeCloneFile">, worktree: string): Promise<SetupOutcome> {
   const setup = findSetupCommand(ctx, code, worktree);
   if (!setup) return "none";
   const hash = nodeCrypto().createHash("sha256").update(setup.command).digest("hex");
-  const record = join(commonDir, "pantheon", "worktree-setup-confirmed");
+  const record = join(store.commonDir, "pantheon", CONFIRMED_FILE);
   const confirmed = readConfirmed(record);
   if (confirmed !== hash) {
     if (!ctx.prompter?.interactive) {
@@ -63,7 +65,8 @@ export async function runWorktreeSetup(ctx: Context, code: CodeRepo, commonDir: 
       ctx.warn(`worktree set-up not run (declined); it will be asked again next time`);
       return "declined";
     }
-    writeConfirmed(record, hash);
+    // Through the store: with core.sharedRepository, the group's other members confirm here too.
+    await store.writeCloneFile(CONFIRMED_FILE, `${hash}\n`);
   }
   const exit = await ctx.launcher.run("sh", ["-c", setup.command], { cwd: worktree, env: {} });
   if (exit !== 0) {
@@ -79,13 +82,6 @@ function readConfirmed(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-function writeConfirmed(file: string, hash: string): void {
-  mkdirSync(join(file, ".."), { recursive: true });
-  // Written whole then renamed: a half-written hash would only ask again, but why ask.
-  writeFileSync(`${file}.tmp`, `${hash}\n`);
-  renameSync(`${file}.tmp`, file);
 }
 
 function safe(read: () => string | undefined): string | undefined {

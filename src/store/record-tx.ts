@@ -1,4 +1,5 @@
 import { CorruptRecordError } from "../errors.js";
+import { MAX_NUMBER } from "../domain/ids.js";
 import type { Counters } from "../domain/schemas/counters.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
@@ -131,6 +132,11 @@ export class RecordTx implements Tx {
     // counters.json is the allocator; a number already on the tree (a hand-edited or damaged
     // counter) is skipped rather than overwritten, because numbers are never reused.
     while ((await this.base.get(kind, counters[kind]).catch(() => true)) !== null) counters[kind] += 1;
+    // A counter pushed past what an id can name (crafted, or hand-edited) would give a record no
+    // command can address, and past 10 digits one the layout ignores: refuse before writing.
+    if (counters[kind] > MAX_NUMBER) {
+      throw new CorruptRecordError(COUNTERS_PATH, this.commit, `the next ${kind} number would be ${counters[kind]}, past ${MAX_NUMBER}, the largest an id can name`);
+    }
     this.countersCache = counters;
     this.changes.set(COUNTERS_PATH, encode(this.schemas.counters, counters, COUNTERS_PATH));
     return counters[kind];

@@ -1,6 +1,7 @@
-import { closeSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { formatAge, SyncError } from "../errors.js";
+import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 import type { SyncLock } from "./store.js";
 
 /**
@@ -50,13 +51,15 @@ export async function acquireSyncLock(commonDir: string, o: { waitMs?: number; s
   const path = join(dir, "sync.lock");
   const waitMs = o.waitMs ?? SYNC_WAIT_MS;
   const staleMs = o.staleMs ?? SYNC_STALE_MS;
-  mkdirSync(dir, { recursive: true });
+  // With core.sharedRepository, every member of the group must be able to take the lock here.
+  mkdirShared(dir, sharedPermOf(commonDir));
   const started = Date.now();
   for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
     const fd = create(path);
     if (fd !== null) {
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
+      adjustSharedPerm(path, sharedPermOf(commonDir));
       const ino = statSync(path).ino;
       const mine = () => {
         try {

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "./shared-perm.js";
 
 /**
  * The last tip a `pantheon sync` of this clone merged from or pushed to each remote (DESIGN
@@ -30,8 +31,10 @@ export function writeSyncedTip(commonDir: string, remote: string, tip: string): 
   const all = readAll(commonDir);
   if (all.get(remote) === tip) return;
   all.set(remote, tip);
-  mkdirSync(join(commonDir, "pantheon"), { recursive: true });
+  // With core.sharedRepository, another member of the group syncs this clone too.
+  ensureParentDir(commonDir, file(commonDir));
   const tmp = `${file(commonDir)}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(Object.fromEntries(all), null, 2)}\n`);
+  adjustSharedPerm(tmp, sharedPermOf(commonDir));
   renameSync(tmp, file(commonDir));
 }

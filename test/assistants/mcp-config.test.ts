@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, inject, it, type TestContext } from "vitest";
-import { makeSandbox, run, tail, type Sandbox } from "./harness.js";
+import { makeSandbox, run, tail, type Sandbox } from "./sandbox.js";
 
 const BIN = resolve(__dirname, "../../dist/pantheon.js");
 

@@ -1,26 +1,29 @@
 /**
- * Checks, offline, that the real assistants accept the argv our adapters build and discover the
- * command files we install, by the recipes of ASSISTANTS.md. scripts/check-assistants.mjs
- * installs the pinned versions first; a package the registry did not deliver is a visible skip,
- * a program that installed and then rejects our argv or files is a failure.
+ * Issue 13: the four real assistants, end to end and offline. Each runs in a real terminal (tmux)
+ * in its interactive mode, with a temporary HOME whose first-run screens are answered, against a
+ * local server that answers as a scripted model in its vendor's format (fake-model.ts). The
+ * project is set up with the built `pantheon init --yes` (every assistant's files together) and
+ * `pantheon summon` runs for real. The scripted model answers the persona's first turn with one
+ * shell call (`pantheon task claim …`) and the next with text.
+ *
+ * Each test names the point of the issue it guards; each fails if that point comes back:
+ *  1 `/summon` in gemini (a skill of the same name renamed it) · 2 codex's sandbox refusing the
+ *  state writes · 3 a closed terminal leaving the mission ACTIVE · 4 gemini without the project
+ *  block · 5 an unbounded brief (E2BIG with large records) · 6 opencode's base prompt replaced,
+ *  gemini's first run losing the persona · 7 approval prompts for pantheon, `/summon` recording
+ *  no assistant.
  */
-import { randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it, type TestContext } from "vitest";
-import type { AssistantAdapter, LaunchInput } from "../../src/assistants/adapter.js";
-import { claudeAdapter } from "../../src/assistants/claude.js";
-import { codexAdapter } from "../../src/assistants/codex.js";
-import { geminiAdapter } from "../../src/assistants/gemini.js";
-import { opencodeAdapter } from "../../src/assistants/opencode.js";
-import { renderTemplate } from "../../src/assistants/render-template.js";
-import { makeSandbox, run, tail, type Sandbox } from "./harness.js";
+import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { startFakeModel, type FakeModel, type Recorded } from "./fake-model.js";
+import { Terminal } from "./terminal.js";
+import { makeWorld, type AssistantName, type World } from "./world.js";
 
 interface InstallResult {
   name: string;
   pkg: string;
   version: string;
-  bin: string;
   ok: boolean;
   binDir?: string;
   reason?: string;
@@ -32,218 +35,258 @@ declare module "vitest" {
   }
 }
 
-const HANDLE = "MSN-0003:silent-phoenix";
-// The real engineer template, rendered: long, with quotes, backticks, arrows and newlines.
-const PERSONA = renderTemplate(readFileSync(join(__dirname, "../../templates/personas/engineer.md"), "utf8"), {
-  persona: "Hephaestus",
-  role: "engineer",
-  "project.name": "shop",
-  "project.description": 'An online shop ("demo").',
-  "mission.id": "MSN-0003",
-  "mission.handle": HANDLE,
-});
-const KICKOFF = `You are Hephaestus on mission ${HANDLE}. Run \`pantheon task next --mission ${HANDLE}\` and propose what to do.`;
+const PERSONA_MARK = "You implement: code changes"; // the engineer template's own words
+const BLOCK_MARK = "This project coordinates AI personas with Pantheon"; // AGENTS.md's block
+const SUMMON_MARK = "Turn this session into a Pantheon persona"; // the /summon command's text
+const BASE_PROMPT: Record<AssistantName, RegExp> = {
+  claude: /You are Claude Code, Anthropic's official CLI/,
+  codex: /You are Codex/,
+  gemini: /You are Gemini CLI, an interactive CLI agent/,
+  opencode: /You are OpenCode/,
+};
+/** What each shows when it asks before running a command. */
+const APPROVAL = /Do you want to proceed\?|Allow execution of|Would you like to run|Permission required|requires approval|Allow once/;
+/** gemini's notice when two files it loads define one command name. */
+const RENAMED = /Conflicts detected|workspace\.summon|summon1/;
+/** The input line of each, once it is ready for the Director. */
+const READY: Record<AssistantName, RegExp> = {
+  claude: /❯/,
+  gemini: /Type your message/,
+  codex: /Ask Codex to do anything|›/,
+  opencode: /ctrl\+p commands|Ask anything/,
+};
 
-/** The assistant's bin folder, or a visible skip with the reason the package is missing. */
+/** The assistant's bin folder; a visible skip (a failure in CI) when it could not be installed. */
 function binDirOf(ctx: TestContext, name: string): string {
   const r = inject("assistantInstalls")[name];
-  if (!r?.ok || !r.binDir) return ctx.skip(`${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`);
-  return r.binDir;
+  if (r?.ok && r.binDir) return r.binDir;
+  const why = `${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`;
+  if (process.env.CI === "true") throw new Error(`${why} (in CI an assistant that cannot be installed is a failure)`);
+  return ctx.skip(why);
 }
 
-function suite(adapter: AssistantAdapter, body: (s: () => Sandbox, launch: (over?: Partial<LaunchInput>) => ReturnType<AssistantAdapter["launch"]>) => void) {
-  describe(adapter.name, () => {
-    let sandbox: Sandbox | undefined;
-    const s = () => {
-      if (!sandbox) {
-        sandbox = makeSandbox();
-        sandbox.install(adapter.commandFiles({ cli: "pantheon" }));
-        writeFileSync(join(sandbox.root, "persona.md"), PERSONA);
-      }
-      return sandbox;
-    };
-    const launch = (over: Partial<LaunchInput> = {}) =>
-      adapter.launch({
-        projectDir: s().repo,
-        personaFile: join(s().root, "persona.md"),
-        personaText: PERSONA,
-        kickoff: KICKOFF,
-        role: "engineer",
-        missionHandle: HANDLE,
-        sessionId: randomUUID(),
-        ...over,
-      });
-    afterAll(() => sandbox?.cleanup());
+/** Every text of a request where the model reads it, by role: system/developer, and the first user turn. */
+function partsOf(a: AssistantName, r: Recorded): { system: string; user: string } {
+  const b = r.body;
+  const texts = (v: unknown): string => (typeof v === "string" ? v : Array.isArray(v) ? v.map((x: any) => (typeof x === "string" ? x : (x?.text ?? texts(x?.content) ?? ""))).join("\n") : "");
+  if (a === "claude" || a === "opencode") return { system: texts(b.system), user: texts(b.messages?.map((m: any) => m.content)) };
+  if (a === "gemini") return { system: texts(b.systemInstruction?.parts), user: texts(b.contents?.[0]?.parts) };
+  const input = (b.input ?? []) as any[];
+  return {
+    system: input.filter((i) => i.role === "developer").map((i) => texts(i.content)).join("\n"),
+    user: input.filter((i) => i.role === "user").map((i) => texts(i.content)).join("\n"),
+  };
+}
 
-    it("runs the pinned version", async (ctx) => {
-      const bin = binDirOf(ctx, adapter.name);
-      const r = await run(adapter.binary, ["--version"], { cwd: s().repo, env: s().env(bin), timeoutSec: 30 });
-      const pinned = inject("assistantInstalls")[adapter.name]!.version;
-      expect(r.rc, tail(r)).toBe(0);
-      expect(r.out).toContain(pinned);
+/** The brief's "## This mission" part as the model received it (up to the end of its quoted block). */
+function missionPartIn(text: string): string {
+  const at = text.indexOf("## This mission");
+  expect(at, "the persona's mission part reached the model").toBeGreaterThanOrEqual(0);
+  const rest = text.slice(at);
+  const fence = /\n(`{3,})text\n[\s\S]*?\n\1(\n|$)/.exec(rest);
+  return fence ? rest.slice(0, fence.index + fence[0].length) : rest.split("\n\n--- End of Context")[0]!;
+}
+
+const BIG = (tag: string) => `${tag}: ${"the quick brown fox jumps over the lazy dog. ".repeat(450)}`.slice(0, 20_000);
+
+/** Ten handoffs with 20,000-character notes: before the brief was bounded, its argv passed 128 KiB. */
+function addHandoffs(w: World): void {
+  const file = join(w.root, "tasks.json");
+  const tasks = [{ title: "Add login", role: "engineer", description: BIG("login") }, ...Array.from({ length: 10 }, (_, i) => ({ title: `Handoff ${i + 2}`, role: "engineer", description: BIG(`d${i}`) }))];
+  writeFileSync(file, JSON.stringify(tasks));
+  w.pantheon("task", "import", file);
+  w.pantheon("mission", "start", "--role", "engineer", "--persona", "Daedalus");
+  for (let n = 2; n <= 11; n++) {
+    w.pantheon("--as", "Daedalus", "task", "claim", String(n));
+    w.pantheon("--as", "Daedalus", "task", "handoff", String(n), "--notes", BIG(`handoff ${n}`));
+  }
+  w.pantheon("mission", "end", "MSN-0001");
+}
+
+/** The handle in the kickoff (the project's files show an example handle too). */
+const HANDLE = /persona of Pantheon mission (MSN-\d{4}:[a-z]+-[a-z]+)/;
+
+/** With PANTHEON_REAL_DUMP=<dir>, every recorded request is kept there (for a failure's post-mortem). */
+function dump(name: string, model: FakeModel): void {
+  const dir = process.env.PANTHEON_REAL_DUMP;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(model.requests, null, 1));
+}
+
+/** The tests of one assistant; `install` names the pinned install to run (claude has two). */
+function suite(a: AssistantName, install: string = a): void {
+  describe(install, () => {
+    let model: FakeModel;
+    let world: World | undefined;
+    let term: Terminal | undefined;
+    beforeAll(async () => {
+      model = await startFakeModel();
+    });
+    afterAll(async () => {
+      dump(install, model);
+      term?.close();
+      world?.cleanup();
+      await model.close();
     });
 
-    body(s, launch);
+    it(`pantheon summon engineer: the persona and the project block reach the model beside ${a}'s own base prompt; the scripted task claim runs in its default sandbox without approval and lands on the ref; closing the terminal ends the mission (points 2-7)`, async (ctx) => {
+      const binDir = binDirOf(ctx, install);
+      world = makeWorld({ assistant: a, binDir, modelUrl: model.url });
+      addHandoffs(world);
+      model.setScript(({ lastUserText }) => {
+        const handle = HANDLE.exec(lastUserText)?.[1];
+        return handle && lastUserText.includes("Start with pantheon task next") ? `pantheon task claim ENG-M-0001 --mission ${handle}` : null;
+      });
+      term = new Terminal(world.root);
+      term.start(world.repo, world.env, ["pantheon", "summon", "engineer", "--assistant", a, "--persona", "Goibniu"]);
+      const w = world;
+      const t = term;
+
+      // The claim lands on the ref: run in the default sandbox, with no key pressed.
+      const claimed = await t.until("the scripted pantheon task claim to land on the ref", () => {
+        const task = w.task("ENG-M-0001");
+        return task.status === "UNDERWAY" ? task : undefined;
+      }, 150_000);
+      const mission = w.missions().find((m: any) => m.persona === "Goibniu");
+      expect(claimed).toMatchObject({ claimedBy: "Goibniu", mission: mission.id });
+      expect(mission).toMatchObject({ status: "ACTIVE", assistant: a });
+      if (a === "claude" || a === "gemini") expect(mission.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      if (a === "claude") expect(JSON.parse(model.mainTurns()[0]!.body.metadata.user_id).session_id, "claude runs under the session id kept on the mission").toBe(mission.sessionId);
+      expect(t.screen(), "no approval was asked").not.toMatch(APPROVAL);
+      const back = await t.until("the command's output back at the model", () => model.mainTurns().find((r) => r.text.includes("Claimed ENG-M-0001")), 60_000);
+      expect(back.answered, "turn two is text").toEqual({ text: expect.any(String) });
+
+      const first = model.mainTurns()[0]!;
+      expect(first.answered).toEqual({ shell: `pantheon task claim ENG-M-0001 --mission ${mission.handle}` });
+      const { system, user } = partsOf(a, first);
+      expect(system, `${a}'s own base prompt is kept`).toMatch(BASE_PROMPT[a]);
+      // A custom opencode agent also denied its question tool (point 6).
+      if (a === "opencode") expect((first.body.tools ?? []).map((x: { name: string }) => x.name)).toContain("question");
+      // The persona as system or developer text; gemini has none to append to, and reads it as a
+      // GEMINI.md context file (its session context, in the first user turn).
+      const personaWhere = a === "gemini" ? user : system;
+      expect(personaWhere, "the persona").toContain(PERSONA_MARK);
+      expect(personaWhere).toContain("Goibniu");
+      expect(first.text, "the project block (AGENTS.md, through CLAUDE.md or GEMINI.md where needed)").toContain(BLOCK_MARK);
+      const part = missionPartIn(personaWhere);
+      expect(part.length, `the mission part is bounded:\n${part}`).toBeLessThanOrEqual(1_500);
+      const brief = personaWhere.slice(personaWhere.indexOf("# Goibniu, engineer of"), personaWhere.indexOf(part) + part.length);
+      // Measured figures for docs/assistants.md (visible with --reporter=verbose or in the log).
+      console.log(`[measure] ${install}: brief ${brief.length} characters (mission part ${part.length}); request ${first.text.length} bytes; session ${mission.sessionId ?? "named by the assistant"}`);
+      expect(part).toContain("Handed off to your role and waiting: 10");
+
+      // Closing the terminal ends the mission within seconds.
+      t.close();
+      const ended = await t.until("the mission to end after the terminal closed", () => {
+        const m = w.missions().find((x: any) => x.id === mission.id);
+        return m.status === "ENDED" ? m : undefined;
+      }, 30_000);
+      expect(ended.summary).toMatch(/terminal was closed/);
+    }, 300_000);
+
+    it(`${a === "codex" ? "$pantheon summon engineer (its skill)" : "/summon engineer"} typed in ${a} reaches the model as Pantheon's command text; its mission start records ${a} (points 1 and 7)`, async (ctx) => {
+      const binDir = binDirOf(ctx, install);
+      const w = world ?? makeWorld({ assistant: a, binDir, modelUrl: model.url });
+      world = w;
+      const before = model.requests.length;
+      const earlier = w.missions().map((m: any) => m.handle as string);
+      // codex: also show the tool shell's PANTHEON_MISSION. Its shared background server keeps
+      // the environment of the terminal that started it; a summon must not leave its mission there.
+      const start = `${a === "codex" ? "printenv PANTHEON_MISSION; " : ""}pantheon mission start --role engineer --persona Brigid --json`;
+      model.setScript(({ lastUserText }) => (lastUserText.includes(SUMMON_MARK) ? start : null));
+      term?.close();
+      if (a === "codex") {
+        // What init says a codex session the Director starts needs, added as it says (point 2).
+        const lines = w.initOutput.split("\n");
+        const at = lines.findIndex((l) => l.includes("~/.codex/config.toml"));
+        expect(at, `init names codex's writable root:\n${w.initOutput}`).toBeGreaterThanOrEqual(0);
+        appendFileSync(join(w.home, ".codex", "config.toml"), `\n${lines.slice(at + 1, at + 3).map((l) => l.trim()).join("\n")}\n`);
+      }
+      term = new Terminal(w.root);
+      const t = term;
+      t.start(w.repo, w.env, [a]);
+      await t.until(`${a} to be ready for input`, () => READY[a].test(t.screen()), 120_000);
+      // Point 1: gemini renamed /summon (and sent "/summon engineer" as text) when a skill had the same name.
+      if (a === "gemini") {
+        await t.until("gemini's commands and skills loaded", () => /\d+ skills?\b/.test(t.screen()), 30_000);
+        expect(t.screen(), "no command was renamed").not.toMatch(RENAMED);
+      }
+      // Enter runs the command (a completion menu, if open, completes to the same name).
+      const firstTurn = () => model.requests.slice(before).find((r) => r.main);
+      await t.submit(a === "codex" ? "$pantheon summon engineer" : "/summon engineer", () => firstTurn() !== undefined);
+      const turn = firstTurn()!;
+      // Point 1: what reaches the model is Pantheon's command text, not the words typed.
+      const typed = turn.text.indexOf("summon engineer");
+      expect(turn.text.includes(SUMMON_MARK), `the command's text reached the model; it got: ${turn.text.slice(Math.max(0, typed - 200), typed + 100)}`).toBe(true);
+      expect(turn.text).toMatch(/engineer/);
+      // A session the Director started follows the Director's own approval settings: answer a
+      // prompt if one comes (claude's command pre-approves pantheon while it runs).
+      let asked = false;
+      const started = await t.until("the scripted mission start to land on the ref", () => {
+        if (APPROVAL.test(t.screen()) && !asked) {
+          asked = true;
+          t.keys("Enter");
+        }
+        return w.missions().find((m: any) => m.persona === "Brigid");
+      }, 150_000);
+      expect(started).toMatchObject({ status: "ACTIVE", role: "engineer", assistant: a });
+      if (a === "claude") expect(asked, "claude's /summon pre-approves pantheon (allowed-tools)").toBe(false);
+      console.log(`[measure] ${install}: /summon in a session the Director started: approval ${asked ? "asked" : "not asked"} for pantheon mission start`);
+      if (a === "codex") {
+        const output = await t.until("the command's output back at the model", () => model.requests.slice(before).find((r) => r.text.includes("custom_tool_call_output") && r.text.includes("Brigid")), 60_000);
+        for (const h of earlier) expect(output.text, `a summon's mission (${h}) leaked into this session`).not.toContain(h);
+      }
+      if (a === "gemini") expect(t.screen(), "no command was renamed").not.toMatch(RENAMED);
+      t.close();
+    }, 300_000);
   });
 }
 
-suite(claudeAdapter, (s, launch) => {
-  it.for([undefined, "sonnet"])("accepts the summon argv (model %s): stops at login, not at parsing", async (model, ctx) => {
-    const bin = binDirOf(ctx, "claude");
-    const l = launch(model ? { model } : {});
-    const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.out, tail(r)).not.toMatch(/unknown option|Invalid session ID|file not found|Cannot use both/i);
-    expect(r.out, tail(r)).toContain("Not logged in");
-    expect(r.rc, tail(r)).toBe(1);
-  });
+suite("claude");
+suite("claude", "claude-2.1.330");
+suite("gemini");
+suite("codex");
+suite("opencode");
 
-  it("starts a session, not the subcommand, for a one-word kickoff such as `doctor`", async (ctx) => {
-    const bin = binDirOf(ctx, "claude");
-    const l = launch({ kickoff: "doctor" });
-    const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.out, tail(r)).toContain("Not logged in");
+describe("gemini's first run", () => {
+  let model: FakeModel;
+  beforeAll(async () => {
+    model = await startFakeModel();
   });
+  afterAll(() => model.close());
 
-  it("discovers /summon, /dismiss and /pantheon-help (init.slash_commands)", async (ctx) => {
-    const bin = binDirOf(ctx, "claude");
-    const args = ["-p", "--output-format", "stream-json", "--verbose", "/summon engineer"];
-    const env = s().env(bin, { ANTHROPIC_API_KEY: "dummy" });
-    const r = await run("claude", args, { cwd: s().repo, env, timeoutSec: 45, stopWhenLine: /"slash_commands"/ });
-    const line = r.stdout.split("\n").find((l) => l.includes('"slash_commands"'));
-    expect(line, tail(r)).toBeDefined();
-    const init = JSON.parse(line!) as { slash_commands: string[] };
-    expect(init.slash_commands).toEqual(expect.arrayContaining(["summon", "dismiss", "pantheon-help"]));
-  });
+  it("the sign-in dialog swallows the kickoff, but the persona still reaches the model (point 6)", async (ctx) => {
+    const binDir = binDirOf(ctx, "gemini");
+    const w = makeWorld({ assistant: "gemini", binDir, modelUrl: model.url, seeded: false });
+    const t = new Terminal(w.root);
+    try {
+      // Only the folder is trusted (as after gemini's trust dialog); sign-in is its first run.
+      mkdirSync(join(w.home, ".gemini"), { recursive: true });
+      writeFileSync(join(w.home, ".gemini", "trustedFolders.json"), JSON.stringify({ [w.repo]: "TRUST_FOLDER" }));
+      t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", "gemini", "--persona", "Goibniu"]);
+      await t.until("the sign-in dialog", () => /How would you like to authenticate/.test(t.screen()), 120_000);
+      t.keys("Enter"); // "Use Gemini API Key" is preselected when GEMINI_API_KEY is set
+      await t.until("the key prompt", () => /Enter Gemini API Key|Press Enter to submit/.test(t.screen()), 60_000);
+      t.keys("Enter");
+      await t.until("gemini ready", () => READY.gemini.test(t.screen()) && !/Enter Gemini API Key/.test(t.screen()), 60_000);
+      const hello = () => model.mainTurns().find((r) => r.text.includes('"text":"hello"'));
+      await t.submit("hello", () => hello() !== undefined);
+      const turn = hello()!;
+      expect(partsOf("gemini", turn).user, "the persona, from its context file").toContain(PERSONA_MARK);
+      expect(turn.text).toContain(BLOCK_MARK);
+    } finally {
+      t.close();
+      w.cleanup();
+    }
+  }, 300_000);
 });
 
-suite(opencodeAdapter, (s, launch) => {
-  it.for([undefined, "anthropic/claude-sonnet-4-5"])("accepts the summon argv (model %s): still running after 8 s", async (model, ctx) => {
-    const bin = binDirOf(ctx, "opencode");
-    const l = launch(model ? { model } : {});
-    const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 8 });
-    expect(r.out, tail(r)).not.toMatch(/Failed to change directory|Usage:|Unknown argument/);
-    expect(r.rc, tail(r)).toBe(124);
-  });
-
-  it("defines the pantheon-engineer agent with the persona as its prompt (debug agent)", async (ctx) => {
-    const bin = binDirOf(ctx, "opencode");
-    const l = launch();
-    const r = await run("opencode", ["debug", "agent", "pantheon-engineer"], { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(0);
-    const agent = JSON.parse(r.stdout) as { name: string; mode: string; prompt: string };
-    expect(agent).toMatchObject({ name: "pantheon-engineer", mode: "primary" });
-    expect(agent.prompt).toBe(PERSONA);
-  });
-
-  it("discovers the three commands with their descriptions (debug config)", async (ctx) => {
-    const bin = binDirOf(ctx, "opencode");
-    const r = await run("opencode", ["debug", "config"], { cwd: s().repo, env: s().env(bin), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(0);
-    const config = JSON.parse(r.stdout) as { command?: Record<string, { description?: string; template?: string }> };
-    for (const f of opencodeAdapter.commandFiles({ cli: "pantheon" })) {
-      const name = /commands\/(.+)\.md$/.exec(f.path)![1]!;
-      expect(config.command?.[name], `command ${name}`).toBeDefined();
-      expect(f.content).toContain(JSON.stringify(config.command![name]!.description));
-      expect(config.command![name]!.template?.length ?? 0).toBeGreaterThan(100);
-    }
-  });
-});
-
-/** `codex debug prompt-input` takes the same options as codex, except -C (cd instead) and -m. */
-function promptInputArgs(args: string[], repo: string): string[] {
-  const out = ["debug", "prompt-input"];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "-C") {
-      expect(args[i + 1]).toBe(repo);
-      i++;
-    } else if (args[i] === "-m") out.push("-c", `model=${JSON.stringify(args[++i])}`);
-    else out.push(args[i]!);
-  }
-  return out;
-}
-
-interface PromptItem {
-  type: string;
-  role?: string;
-  content?: { type: string; text?: string }[];
-}
-
-suite(codexAdapter, (s, launch) => {
-  /** A model codex knows offline: its bundled catalog's first entry. */
-  async function catalogModel(bin: string): Promise<string> {
-    const r = await run("codex", ["debug", "models"], { cwd: s().repo, env: s().env(bin), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(0);
-    return (JSON.parse(r.stdout) as { models: { slug: string }[] }).models[0]!.slug;
-  }
-
-  it.for([false, true])("takes the persona as a developer message and keeps its base prompt (with model: %s)", async (withModel, ctx) => {
-    const bin = binDirOf(ctx, "codex");
-    const l = launch(withModel ? { model: await catalogModel(bin) } : {});
-    const r = await run("codex", promptInputArgs(l.args, s().repo), { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.out, tail(r)).not.toMatch(/unexpected argument|^Error:/m);
-    expect(r.rc, tail(r)).toBe(0);
-    const items = JSON.parse(r.stdout) as PromptItem[];
-    const texts = (role: string) => items.filter((i) => i.role === role).flatMap((i) => (i.content ?? []).map((c) => c.text ?? ""));
-    expect(texts("developer")).toContain(PERSONA);
-    expect(texts("user")).toContain(KICKOFF);
-    expect(r.stdout).toContain("You are Codex");
-  });
-
-  it("parses the summon argv itself (stops at the terminal check, not at clap)", async (ctx) => {
-    const bin = binDirOf(ctx, "codex");
-    for (const l of [launch(), launch({ model: "gpt-5.5" })]) {
-      const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-      expect(r.out, tail(r)).not.toMatch(/unexpected argument/);
-      expect(r.out, tail(r)).toContain("Refusing to start the interactive TUI");
-    }
-  });
-
-  it("discovers the $summon, $dismiss and $pantheon-help skills", async (ctx) => {
-    const bin = binDirOf(ctx, "codex");
-    const r = await run("codex", ["debug", "prompt-input"], { cwd: s().repo, env: s().env(bin), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(0);
-    const prompt = (JSON.parse(r.stdout) as PromptItem[]).flatMap((i) => (i.content ?? []).map((c) => c.text ?? "")).join("\n");
-    for (const f of codexAdapter.commandFiles({ cli: "pantheon" })) {
-      const name = /skills\/(.+)\/SKILL\.md$/.exec(f.path)![1]!;
-      const description = /^description: (".*")$/m.exec(f.content)![1]!;
-      expect(prompt).toContain(`${name}: ${JSON.parse(description) as string} (file: `);
-    }
-  });
-});
-
-suite(geminiAdapter, (s, launch) => {
-  it.for([undefined, "gemini-2.5-pro"])("accepts the summon argv (model %s): -i parsed, refused only for piped stdin", async (model, ctx) => {
-    const bin = binDirOf(ctx, "gemini");
-    const l = launch(model ? { model } : {});
-    const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.out, tail(r)).not.toMatch(/Unknown arguments?|Not enough arguments/);
-    expect(r.out, tail(r)).toContain("--prompt-interactive flag cannot be used when input is piped");
-    expect(r.rc, tail(r)).toBe(42);
-  });
-
-  it("accepts a persona that starts with --- frontmatter", async (ctx) => {
-    const bin = binDirOf(ctx, "gemini");
-    const l = launch({ personaText: `---\nname: custom\n---\n${PERSONA}` });
-    const r = await run(l.command, l.args, { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(42);
-  });
-
-  it("accepts -m on its own (stops at authentication)", async (ctx) => {
-    const bin = binDirOf(ctx, "gemini");
-    const l = launch({ model: "gemini-2.5-pro" });
-    const r = await run(l.command, l.args.slice(0, 2), { cwd: s().repo, env: s().env(bin, l.env), timeoutSec: 30 });
-    expect(r.rc, tail(r)).toBe(41);
-  });
-
-  it("loads the three TOML commands without [FileCommandLoader] errors (a broken control file has one)", async (ctx) => {
-    const bin = binDirOf(ctx, "gemini");
-    // The control proves the loader read this folder during the run, so silence about ours means
-    // they parsed, rather than that nothing was looked at.
-    s().install([{ path: ".gemini/commands/zz-pantheon-control.toml", content: 'prompt = """never closed\n' }]);
-    const env = s().env(bin, { GEMINI_API_KEY: "dummy" });
-    const r = await run("gemini", ["--skip-trust", "-o", "stream-json", "-p", "/summon engineer"], { cwd: s().repo, env, timeoutSec: 20 });
-    const loaderLines = r.stderr.split("\n").filter((l) => l.includes("[FileCommandLoader]"));
-    expect(loaderLines.some((l) => l.includes("zz-pantheon-control.toml")), tail(r, 40)).toBe(true);
-    for (const line of loaderLines) expect(line).toContain("zz-pantheon-control.toml");
+describe("the pinned versions", () => {
+  it.for(["claude", "claude-2.1.330", "opencode", "codex", "gemini"] as const)("%s", (name, ctx) => {
+    binDirOf(ctx, name);
+    const r = inject("assistantInstalls")[name]!;
+    const pkg = JSON.parse(readFileSync(join(r.binDir!, "..", r.pkg, "package.json"), "utf8")) as { version: string };
+    expect(pkg.version).toBe(r.version);
   });
 });

@@ -21,7 +21,7 @@ export function registerDoctorCommand(program: Command, app: App): void {
   examples(
     program
       .command("doctor")
-      .description("Check the state (records, references, cycles, claims, missions, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)")
+      .description("Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)")
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
       .option("--recover [commit]", "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT")

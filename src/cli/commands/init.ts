@@ -9,6 +9,7 @@ import { defaultProjectName, detectProjectType, initProject } from "../../servic
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
+import { codexWritableRootsLine } from "../../assistants/codex.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
 import { parseYamlFile } from "../../services/yaml-module.js";
@@ -101,7 +102,7 @@ export function registerInitCommand(program: Command, app: App): void {
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
         const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }), newState: Boolean(o.newState) });
         const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null, mcp };
+        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null, mcp, codexWritableRoot: r.codexWritableRoot };
         return view("init", data, (s) => {
           const name = escapeText(r.project.name);
           const lines = [
@@ -131,6 +132,10 @@ export function registerInitCommand(program: Command, app: App): void {
           if (r.hook?.result === "manual") {
             lines.push(`  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`, `    ${r.hook.line}`);
           } else if (r.hook) lines.push(`  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
+          if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
+            // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
+            lines.push("", "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:", "  [sandbox_workspace_write]", `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`);
+          }
           // The first day only: a re-run is about files and settings.
           if (r.stateCreated || r.adopted) {
             const role = r.project.roles.includes("engineer") ? "engineer" : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { missionHandle } from "../../domain/ids.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
-import { missionView } from "../../render/mission-view.js";
-import { summon } from "../../services/summon.js";
+import { missionLabel, missionView } from "../../render/mission-view.js";
+import { summon, type SummonPlan } from "../../services/summon.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { isInteractive } from "../interactive.js";
@@ -21,9 +21,8 @@ interface SummonOptions {
   dryRun?: boolean;
 }
 
-/** Asks for a role on a terminal; elsewhere a missing role is a usage error. */
+/** Asks for a role on a terminal (only after summon knows the assistant is installed). */
 async function askRole(app: App): Promise<Role> {
-  if (!isInteractive(app.io)) throw new UsageError("summon needs a role, and there is no terminal to ask", `pantheon summon engineer (roles: ${ROLES.join(", ")})`);
   const { select } = await import("@inquirer/prompts");
   try {
     return await select({ message: "Which persona role?", choices: ROLES.map((r) => ({ value: r, name: r })) });
@@ -48,7 +47,7 @@ export function registerSummonCommand(program: Command, app: App): void {
   examples(
     program
       .command("summon [role]")
-      .description("Start an AI assistant as a persona on a recorded mission; the mission ends when it exits")
+      .description("Start an AI assistant as a persona on a recorded mission; the mission ends with the session (exit, terminal closed, SIGTERM)")
       .option("--force", FORCE_RENUMBERED)
       .option("--persona <name>", "the persona's name (default: the least-used free name of the theme; the role's own with features.daemon_naming off)")
       .option("--task <id>", "claim this task (or resume its claim) for the mission")
@@ -60,9 +59,14 @@ export function registerSummonCommand(program: Command, app: App): void {
       .option("--branch <name>", "the worktree's branch (default pantheon/<persona>-<mission number>)")
       .option("--dry-run", "print the argv and environment; start nothing, record nothing")
       .action(run(app, async (roleArg: string | undefined, o: SummonOptions) => {
-        const role = roleArg !== undefined ? parseRole(roleArg) : await askRole(app);
-        if (o.branch !== undefined && !o.worktree) throw new UsageError("--branch names the worktree's branch; add --worktree", `pantheon summon ${role} --worktree --branch ${o.branch}`);
-        const r = await summon(app.context(), { role, ...o });
+        const role = roleArg !== undefined ? parseRole(roleArg) : undefined;
+        if (o.branch !== undefined && !o.worktree) throw new UsageError("--branch names the worktree's branch; add --worktree", `pantheon summon ${role ?? "ROLE"} --worktree --branch ${o.branch}`);
+        if (role === undefined && !isInteractive(app.io)) throw new UsageError("summon needs a role, and there is no terminal to ask", `pantheon summon engineer (roles: ${ROLES.join(", ")})`);
+        const onLaunch = (plan: SummonPlan) => {
+          // The one line before the assistant takes the screen: which mission, which persona.
+          if (!app.globals.quiet) app.io.stderr.write(`${check(app.style(app.io.stderr), `Started ${missionLabel(missionView(plan.mission))}, launching ${plan.assistant}`)}\n`);
+        };
+        const r = await summon(app.context(), { role, askRole: () => askRole(app), onLaunch, ...o });
         const m = missionView(r.plan.mission);
         const data = { dryRun: Boolean(o.dryRun), assistant: r.plan.assistant, mission: m, command: r.plan.launch.command, args: r.plan.launch.args, env: r.plan.launch.env, cwd: r.plan.cwd, personaFile: r.plan.personaFile, template: r.plan.template, exitCode: r.exitCode };
         const v = view("summon", data, (s) =>
@@ -74,7 +78,7 @@ export function registerSummonCommand(program: Command, app: App): void {
                 `  argv:     ${JSON.stringify([r.plan.launch.command, ...r.plan.launch.args])}`,
                 `  env:      ${Object.entries(r.plan.launch.env).map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`).join(" ")}`,
               ].join("\n")
-            : check(s, `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.plan.assistant} exited (code ${r.exitCode})`));
+            : check(s, `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.received === "SIGHUP" ? "the terminal was closed" : r.received === "SIGTERM" ? "summon was stopped" : `${r.plan.assistant} exited`} (code ${r.exitCode})`));
         if (r.exitCode !== null && r.exitCode !== 0) {
           app.result = v;
           throw Object.assign(new AssistantExit(r.exitCode), { report: true });

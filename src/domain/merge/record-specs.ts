@@ -40,7 +40,7 @@ export const EPIC_SPEC: FieldSpec<Epic> = {
 };
 
 export const MISSION_SPEC: FieldSpec<Mission> = {
-  groups: [["status", "endedAt", "headAtEnd", "summary"], ["objective"], ["assistant"], ["worktree"]],
+  groups: [["status", "endedAt", "headAtEnd", "summary"], ["objective"], ["assistant", "sessionId"], ["worktree"]],
   special: { formerNumbers: sortedUnion, updatedAt: later },
 };
 

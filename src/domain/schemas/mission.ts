@@ -24,6 +24,8 @@ export const MissionSchema = z.looseObject({
   startedAt: Timestamp,
   endedAt: z.nullable(Timestamp),
   assistant: z.nullable(z.string()),
+  /** The assistant's own session id (for resume); absent in records written before it existed. */
+  sessionId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
   worktree: z.nullable(WorktreeSchema),
   headAtStart: z.nullable(z.string()),
   headAtEnd: z.nullable(z.string()),

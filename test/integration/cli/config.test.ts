@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { git, makeRepo, readStateFile, stateRef, tempDir } from "../../helpers/repo.js";
+import { rewriteState } from "../../helpers/state-plumbing.js";
 import { expectFailure, expectRefused, initProject, project, REF, writeOntoRef } from "./fixture.js";
 
 /** Issue 15, point 2 and DESIGN §4.1: `config show | set KEY VALUE`, validated as init validates, one commit. */
@@ -89,6 +90,21 @@ describe("config set: the theme, the roles and the default assistant of a set-up
     const a = stored(p.dir);
     const b = stored(other.dir);
     for (const k of ["type", "description", "features", "customization", "roles", "assistant"]) expect(b[k], k).toEqual(a[k]);
+  });
+
+  it("config show of a project.json a teammate crafted: no raw C1 control or bidi override reaches the terminal, and the YAML reads back to the exact text", async () => {
+    const p = await initProject();
+    // JSON.stringify escapes C0 controls but leaves C1 (U+009B is a CSI on many terminals), DEL and bidi overrides raw.
+    const evil = "proj\u009b31m\u202eX\u007f\u001b[2J";
+    rewriteState(p.dir, { "project.json": (r) => ({ ...r, name: evil, description: evil, customization: { ...r.customization, variables: { k: evil } } }) });
+    const shown = await p.ok(["config", "show"], { tty: true });
+    expect(shown.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    const file = join(tempDir(), "pantheon.yaml");
+    writeFileSync(file, shown.stdout);
+    const other = project(makeRepo());
+    await other.ok(["init", "--config", file]);
+    const b = stored(other.dir);
+    expect([b.name, b.description, b.customization.variables.k]).toEqual([evil, evil, evil]);
   });
 });
 

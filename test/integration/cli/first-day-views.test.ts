@@ -189,24 +189,25 @@ describe("summon leaves no persona files behind (point 7)", () => {
     const human = await p.ok(["summon", "engineer", "--assistant", "claude", "--dry-run"], { env: s.env() });
     expect(human.stdout).toContain(`  persona:  ${a.personaFile} (from `);
     expect(human.stdout).toContain("the next dry run of engineer rewrites it)");
-    expect(readdirSync(join(p.dir, ".git", "pantheon", "personas"))).toEqual(["dry-run-engineer.md"]);
+    expect(readdirSync(join(p.dir, ".git", "pantheon", "sessions"))).toEqual(["dry-run-engineer"]);
   });
 
-  it("a summon removes its persona file when the assistant exits, and sweeps those of ENDED missions; unknown ones stay", async () => {
+  it("a summon removes its session folder when the assistant exits, and sweeps those of ENDED missions; unknown ones stay", async () => {
     const p = await initializedProject();
     const s = standIns(["claude"]);
-    const dir = join(p.dir, ".git", "pantheon", "personas");
+    const dir = join(p.dir, ".git", "pantheon", "sessions");
     // A summon killed earlier left MSN-0001's file; a concurrent summon's mission is not yet known here.
     await p.ok(["mission", "start", "--role", "tester", "--persona", "Artemis"]);
     const m1 = await p.json(["mission", "show", "MSN-0001"], "mission");
     await p.ok(["mission", "end", "MSN-0001"]);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `MSN-0001-${m1.codename}.md`), "stale");
-    writeFileSync(join(dir, "MSN-0042-other-clone.md"), "another summon's");
+    mkdirSync(join(dir, `MSN-0001-${m1.codename}`), { recursive: true });
+    writeFileSync(join(dir, `MSN-0001-${m1.codename}`, "persona.md"), "stale");
+    mkdirSync(join(dir, "MSN-0042-other-clone"), { recursive: true });
+    writeFileSync(join(dir, "MSN-0042-other-clone", "persona.md"), "another summon's");
     const r = await p.run(["summon", "engineer", "--assistant", "claude"], { env: s.env() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.one("claude").personaFileContent, "the assistant read it while it ran").toContain("engineer");
-    expect(readdirSync(dir).sort()).toEqual(["MSN-0042-other-clone.md"]);
+    expect(readdirSync(dir).sort()).toEqual(["MSN-0042-other-clone"]);
     expect(existsSync(join(p.dir, ".pantheon", "personas", "engineer.md")), "the project's persona file is not touched").toBe(true);
   });
 });

@@ -19,7 +19,7 @@ describe("files Pantheon wrote carry a pantheon:generated line, in a comment the
   it("Markdown commands and skills in their frontmatter, TOML as a comment, persona files as an HTML comment the persona text leaves out", async () => {
     const p = project(makeRepo());
     await p.ok(["init", "--yes"]);
-    for (const rel of [".claude/commands/summon.md", ".opencode/commands/dismiss.md", ".agents/skills/summon/SKILL.md"]) {
+    for (const rel of [".claude/commands/summon.md", ".opencode/commands/dismiss.md", ".agents/skills/pantheon/SKILL.md"]) {
       expect(read(p.dir, rel), rel).toMatch(/^---\n# pantheon:generated \(pantheon init --force rewrites this file; delete this line to keep it as your own\)\n[a-z-]+: "/);
     }
     expect(read(p.dir, ".gemini/commands/summon.toml")).toMatch(/^# pantheon:generated .*\ndescription = "/);
@@ -76,13 +76,13 @@ describe("a user's own file at a path Pantheon installs", () => {
     const p = project(dir);
     await p.ok(["init", "--yes"]);
     write(dir, ".claude/commands/dismiss.md", MINE);
-    write(dir, ".agents/skills/pantheon-help/SKILL.md", "---\nname: pantheon-help\ndescription: mine\n---\nmine\n");
+    write(dir, ".agents/skills/pantheon/SKILL.md", "---\nname: pantheon\ndescription: mine\n---\nmine\n");
     const r = await p.ok(["doctor"]);
     expect(r.stdout).toContain("! .claude/commands/dismiss.md is not Pantheon's: it stands in for Pantheon's /dismiss in claude\n  fix: rename it if you want Pantheon's, then run pantheon init");
-    expect(r.stdout).toContain("! .agents/skills/pantheon-help/SKILL.md is not Pantheon's: it stands in for Pantheon's $pantheon-help in codex");
+    expect(r.stdout).toContain("! .agents/skills/pantheon/SKILL.md is not Pantheon's: it stands in for Pantheon's $pantheon in codex");
     const data = await p.json(["doctor"], "doctor");
     expect(data.ok).toBe(true);
-    expect(data.findings.filter((f: { code: string }) => f.code === "W_SHADOWED").map((f: { subject: string }) => f.subject).sort()).toEqual([".agents/skills/pantheon-help/SKILL.md", ".claude/commands/dismiss.md"]);
+    expect(data.findings.filter((f: { code: string }) => f.code === "W_SHADOWED").map((f: { subject: string }) => f.subject).sort()).toEqual([".agents/skills/pantheon/SKILL.md", ".claude/commands/dismiss.md"]);
   });
 });
 

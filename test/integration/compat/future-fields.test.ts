@@ -178,6 +178,33 @@ describe("fields this version does not know survive every command that writes th
     CHECKS[PROJECT]!(stateJson(dir, PROJECT));
   });
 
+  it("config set (every key) and init --config rewrite project.json and keep its future fields, nested ones too", async () => {
+    const dir = await plantedRepo();
+    const config = join(dir, "pantheon.yaml");
+    writeFileSync(config, "project:\n  name: Renamed by a file\nfeatures:\n  daemon_naming: false\n");
+    const steps: string[][] = [
+      ["config", "set", "project.name", "Olympus"],
+      ["config", "set", "project.type", "typescript"],
+      ["config", "set", "project.description", "described"],
+      ["config", "set", "features.commit_guidelines", "false"],
+      ["config", "set", "customization.variables.team", "core"],
+      ["config", "set", "roles", "engineer,tester"],
+      ["config", "set", "assistant", "claude"],
+      ["config", "set", "worktree.copy", ".env"],
+      ["init", "--config", config],
+    ];
+    for (const argv of steps) {
+      const before = stateRef(dir)!;
+      await ok(dir, argv);
+      expect(changedBetween(dir, before, stateRef(dir)!), `pantheon ${argv.join(" ")} writes project.json`).toContain(PROJECT);
+      try {
+        CHECKS[PROJECT]!(stateJson(dir, PROJECT));
+      } catch (e) {
+        throw new Error(`pantheon ${argv.join(" ")}: project.json lost a future field: ${(e as Error).message}`);
+      }
+    }
+  });
+
   it("doctor --fix repairs a task and keeps its future fields", async () => {
     const dir = await plantedRepo();
     rewriteState(dir, { [TASK]: (t) => ({ ...t, dependencies: [99] }) });

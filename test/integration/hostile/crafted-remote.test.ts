@@ -196,7 +196,11 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
       uid: "mallory-task-0001", number: 1, title: EVIL_TITLE, description: `${INJECTION}\n\`\`\`\nrm -rf /\n\`\`\``, priority: "HIGH", status: "READY", createdBy: "Mallory",
       notes: [{ id: "note-evil-1", at: "2026-01-01T00:00:00.000Z", by: "Mallory", kind: "handoff", text: `${INJECTION} ${SGR}red` }],
     });
-    const mission = aMission({ uid: "mallory-mission-01", number: 1, persona: EVIL_PERSONA, codename: "quiet-raven", createdBy: EVIL_PERSONA });
+    // Its worktree too: mission show prints path, branch and base (the base was once printed raw).
+    const mission = aMission({
+      uid: "mallory-mission-01", number: 1, persona: EVIL_PERSONA, codename: "quiet-raven", createdBy: EVIL_PERSONA,
+      worktree: { path: `/tmp/wt${TITLE_OSC}`, branch: `b${SGR}`, base: `\u001b[2J${"0".repeat(8)}` },
+    });
     const claimed = aTask({ uid: "mallory-task-0002", number: 2, title: `Claimed ${TITLE_OSC}by eve`, status: "UNDERWAY", claimedBy: EVIL_PERSONA, mission: 1, createdBy: "Mallory" });
     craft(origin, {
       "tasks/01/1.json": record(handed),
@@ -237,14 +241,15 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
     expect(j.notes[0].text).toBe(`${INJECTION} ${SGR}red`);
     expect((await okJson(c, ["task", "show", "2"], "task")).claimedBy).toBe(EVIL_PERSONA);
 
-    // summon --dry-run: the persona text quotes the handoff (title and note) inside a fence labelled as data.
+    // summon --dry-run: the persona text quotes the handoff's title inside a fence labelled as data;
+    // its note stays on the record (the bounded brief lists ids and titles, DESIGN §5).
     const dry = await ok(c, ["summon", "engineer", "--assistant", "claude", "--dry-run"], { tty: true });
     expect(dry.stdout + dry.stderr).not.toMatch(RAW_CONTROL);
     const plan = await okJson(c, ["summon", "engineer", "--assistant", "claude", "--dry-run"], "summon");
     const text = readFileSync(plan.personaFile, "utf8");
     rmSync(dirname(plan.personaFile), { recursive: true, force: true });
     expectFencedAsData(text, EVIL_TITLE, "the crafted title");
-    expectFencedAsData(text, `${INJECTION} ${SGR}red`, "the crafted handoff note");
+    expect(text, "the handoff note is read with task show, not copied into the brief").not.toContain(INJECTION);
     expect(JSON.stringify(plan.args), "record text stays out of the argv and kickoff").not.toContain("ignore previous instructions");
 
     // A real summon with --task (through a stand-in claude): "You hold task" quotes it fenced too.
@@ -255,7 +260,7 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
     expect(r.stdout + r.stderr).not.toMatch(RAW_CONTROL);
     const held = stand.persona();
     expectFencedAsData(held, EVIL_TITLE, "the claimed task's title");
-    expectFencedAsData(held, INJECTION, "the claimed task's description");
+    expect(held, "the claimed task's description is read with task show").not.toContain(INJECTION);
     expect(stand.argv().at(-1), "the kickoff names the task, not its text").not.toContain("ignore previous instructions");
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeRepo } from "../../helpers/repo.js";
@@ -57,12 +57,12 @@ describe("control characters from records in the files Pantheon writes", () => {
     const rec = s.one("claude");
     const persona = rec.personaFileContent!;
     expectNoRaw(persona, "the persona file");
-    expect(persona).toContain("Title: Fix \\e[31mlogin\\e]0;pwned\\u{7} now");
-    expect(persona).toContain("handing over \\e]0;pwned\\u{7} \\e[31m");
-    expect(persona).toContain("\n\tindented \\u{9b}2J\n");
+    // The brief quotes the task's title (its description and notes stay for `task show`).
+    expect(persona).toContain(": Fix \\e[31mlogin\\e]0;pwned\\u{7} now");
     expect(persona).toContain("Shop\\e[2J\\u{9b}");
     for (const a of rec.argv) expectNoRaw(a, "the assistant's argv");
-    const kept = readdirSync(join(dir, ".git", "pantheon", "personas"));
-    for (const f of kept) expectNoRaw(readFileSync(join(dir, ".git", "pantheon", "personas", f), "utf8"), `the persona file ${f}`);
+    const sessions = join(dir, ".git", "pantheon", "sessions");
+    const kept = existsSync(sessions) ? readdirSync(sessions, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()) : [];
+    for (const f of kept) expectNoRaw(readFileSync(join(f.parentPath, f.name), "utf8"), `the session file ${f.name}`);
   });
 });

@@ -99,6 +99,8 @@ describe("init never overwrites a user's file", () => {
     const agents = "# Agents\n\nAlways run the linter.\n";
     const claude = "# Claude\n\nMy own instructions, no import.\n";
     const readme = "# My project\n";
+    const gemini = "# Gemini\n\nMine.\n";
+    writeFileSync(join(dir, "GEMINI.md"), gemini);
     writeFileSync(join(dir, "AGENTS.md"), agents);
     writeFileSync(join(dir, "CLAUDE.md"), claude);
     writeFileSync(join(dir, "README.md"), readme);
@@ -113,6 +115,7 @@ describe("init never overwrites a user's file", () => {
     expect(end).toBeGreaterThan(begin);
     expect(after.slice(begin, end)).toMatch(/pantheon/i);
     expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toBe(claude);
+    expect(readFileSync(join(dir, "GEMINI.md"), "utf8")).toBe(gemini);
     expect(readFileSync(join(dir, "README.md"), "utf8")).toBe(readme);
 
     // the user edits around the block; a re-run (even --force) refreshes only the block
@@ -125,23 +128,25 @@ describe("init never overwrites a user's file", () => {
     expect(readFileSync(join(dir, "CLAUDE.md"), "utf8")).toBe(claude);
   });
 
-  it("without AGENTS.md and CLAUDE.md, creates both (CLAUDE.md importing AGENTS.md)", async () => {
+  it("without AGENTS.md, CLAUDE.md and GEMINI.md, creates them (CLAUDE.md and GEMINI.md importing AGENTS.md)", async () => {
     const p = await initialized();
     expect(readFileSync(join(p.dir, "AGENTS.md"), "utf8")).toContain("<!-- pantheon:begin -->");
     expect(readFileSync(join(p.dir, "CLAUDE.md"), "utf8")).toContain("@AGENTS.md");
+    expect(readFileSync(join(p.dir, "GEMINI.md"), "utf8")).toContain("@AGENTS.md");
     for (const f of [
       ".claude/commands/summon.md", ".claude/commands/dismiss.md", ".claude/commands/pantheon-help.md",
       ".opencode/commands/summon.md", ".opencode/commands/dismiss.md", ".opencode/commands/pantheon-help.md",
       ".gemini/commands/summon.toml", ".gemini/commands/dismiss.toml", ".gemini/commands/pantheon-help.toml",
-      ".agents/skills/summon/SKILL.md", ".agents/skills/dismiss/SKILL.md", ".agents/skills/pantheon-help/SKILL.md",
+      ".agents/skills/pantheon/SKILL.md",
     ]) expect(existsSync(join(p.dir, f)), f).toBe(true);
+    expect(readdirSync(join(p.dir, ".agents", "skills")), "one skill, named like no command").toEqual(["pantheon"]);
   });
 
-  it("--assistant claude installs only claude's commands", async () => {
+  it("--assistant claude installs only claude's commands (no GEMINI.md)", async () => {
     const p = repo(makeRepo());
     const r = await p.ok(["init", "--yes", "--assistant", "claude"]);
     expect(readdirSync(join(p.dir, ".claude", "commands")).sort()).toEqual(["dismiss.md", "pantheon-help.md", "summon.md"]);
-    for (const other of [".opencode", ".gemini", ".agents"]) expect(existsSync(join(p.dir, other)), other).toBe(false);
+    for (const other of [".opencode", ".gemini", ".agents", "GEMINI.md"]) expect(existsSync(join(p.dir, other)), other).toBe(false);
     expect(existsSync(join(p.dir, "CLAUDE.md"))).toBe(true);
     expect(r.stdout).toMatch(/git add .*\.claude/);
     expect(r.stdout).not.toMatch(/\.gemini|\.opencode|\.agents/);
@@ -151,7 +156,8 @@ describe("init never overwrites a user's file", () => {
     const p = repo(makeRepo());
     await p.ok(["init", "--yes", "--assistant", "gemini", "--assistant", "codex"]);
     expect(existsSync(join(p.dir, ".gemini", "commands", "summon.toml"))).toBe(true);
-    expect(existsSync(join(p.dir, ".agents", "skills", "summon", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(p.dir, ".agents", "skills", "pantheon", "SKILL.md"))).toBe(true);
+    expect(existsSync(join(p.dir, "GEMINI.md"))).toBe(true);
     for (const other of [".claude", ".opencode", "CLAUDE.md"]) expect(existsSync(join(p.dir, other)), other).toBe(false);
     const bad = await p.run(["init", "--yes", "--assistant", "cursor"]);
     expect(bad.exitCode, bad.stderr).toBe(2);

@@ -1,5 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { BIN, jsonData, runCli, type CliResult } from "../../helpers/cli.js";
@@ -10,13 +9,16 @@ import { tempDir } from "../../helpers/repo.js";
  * `codex` and `gemini` that record what `pantheon summon` gave them and exit with a chosen code.
  *
  * Each one writes `<record dir>/<name>.<pid>.json` (atomically) with its argv, cwd, the
- * variables Pantheon sets, and for claude the content of the `--append-system-prompt-file` file
- * (read while it runs: the file may be temporary). Behaviour is driven by the environment:
+ * variables Pantheon sets, and the files its persona is read from (claude's
+ * `--append-system-prompt-file`, opencode's instructions, gemini's context and policy files),
+ * read while it runs: summon removes them when the session ends. Behaviour is driven by the environment:
  *
  * - `STANDIN_RECORD_DIR` (required): where the record goes;
  * - `STANDIN_EXIT`: the exit code (default 0);
  * - `STANDIN_SIGNAL`: kill itself with this signal instead of exiting (after the record);
  * - `STANDIN_WAIT_FILE`: block (bounded, 60 s) until this file exists, after writing the record;
+ * - `STANDIN_TRAP`: `record` notes a SIGHUP or SIGTERM it receives (`signals(pid)`) and dies of
+ *   it; `ignore` notes it and keeps running;
  * - `STANDIN_RUN`: a JSON array of pantheon argv lists, each run in the stand-in's cwd with
  *   `node <dist/pantheon.js>`; their stdout, stderr and status are recorded under `runs`.
  */
@@ -31,12 +33,14 @@ export interface StandInRecord {
   env: { PANTHEON_MISSION: string | null; OPENCODE_CONFIG_CONTENT: string | null };
   /** claude only: the content of the file after --append-system-prompt-file (null if unreadable). */
   personaFileContent: string | null;
+  /** opencode's instructions files and gemini's context and policy files, read while it ran. */
+  files: Record<string, string | null>;
   runs: Array<{ argv: string[]; status: number | null; stdout: string; stderr: string }>;
 }
 
 const SCRIPT = String.raw`
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const [name, ...argv] = process.argv.slice(2);
@@ -50,9 +54,21 @@ const record = {
   personaFileContent: null,
   runs: [],
 };
-if (name === "claude") {
-  const i = argv.indexOf("--append-system-prompt-file");
-  try { record.personaFileContent = readFileSync(argv[i + 1], "utf8"); } catch { record.personaFileContent = null; }
+// The files an assistant reads its persona from, read while it runs (summon removes them after).
+const read = (path) => { try { return readFileSync(path, "utf8"); } catch { return null; } };
+const after = (flag) => { const i = argv.indexOf(flag); return i >= 0 ? argv[i + 1] : undefined; };
+record.files = {};
+if (name === "claude") record.personaFileContent = read(after("--append-system-prompt-file"));
+if (name === "opencode") {
+  let cfg = {};
+  try { cfg = JSON.parse(process.env.OPENCODE_CONFIG_CONTENT || "{}"); } catch {}
+  for (const f of cfg.instructions || []) record.files[f] = read(f);
+}
+if (name === "gemini") {
+  const dir = after("--include-directories");
+  if (dir) record.files[join(dir, "GEMINI.md")] = read(join(dir, "GEMINI.md"));
+  const policy = after("--policy");
+  if (policy) record.files[policy] = read(policy);
 }
 for (const args of JSON.parse(process.env.STANDIN_RUN || "[]")) {
   const r = spawnSync(process.execPath, [process.env.STANDIN_PANTHEON_BIN, ...args], { cwd: process.cwd(), encoding: "utf8" });
@@ -62,6 +78,17 @@ if (dir) {
   const file = join(dir, name + "." + process.pid + ".json");
   writeFileSync(file + ".tmp", JSON.stringify(record, null, 2));
   renameSync(file + ".tmp", file);
+}
+// STANDIN_TRAP=record: note each SIGHUP/SIGTERM in <record dir>/<name>.<pid>.signals, then die of
+// it as a program would; STANDIN_TRAP=ignore: note it and keep running.
+const trap = process.env.STANDIN_TRAP;
+if (trap && dir) {
+  for (const sig of ["SIGHUP", "SIGTERM"]) {
+    process.on(sig, () => {
+      appendFileSync(join(dir, name + "." + process.pid + ".signals"), sig + "\n");
+      if (trap === "record") process.exit(sig === "SIGHUP" ? 129 : 143);
+    });
+  }
 }
 const wait = process.env.STANDIN_WAIT_FILE;
 if (process.env.STANDIN_SIGNAL) {
@@ -91,6 +118,8 @@ export interface StandIns {
   all(): StandInRecord[];
   /** The single record of `name` (fails when there is not exactly one). */
   one(name: AssistantName): StandInRecord;
+  /** The signals a stand-in noted (STANDIN_TRAP), in order. */
+  signals(rec: StandInRecord): string[];
 }
 
 /**
@@ -124,6 +153,10 @@ export function standIns(only: readonly AssistantName[] = ASSISTANTS): StandIns 
       ...extra,
     }),
     all,
+    signals(rec) {
+      const file = join(records, `${rec.name}.${rec.pid}.signals`);
+      return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+    },
     one(name) {
       const mine = all().filter((r) => r.name === name);
       expect(mine, `exactly one ${name} record`).toHaveLength(1);
@@ -138,23 +171,23 @@ export function requireBundle(): void {
 }
 
 /**
- * A PATH with only git, node and a shell on it (symlinks in a private folder): no assistant,
- * even on a machine where one is installed beside git in /usr/bin.
+ * A PATH with only git, node and sh on it: no assistant, even on a machine where one is
+ * installed globally (a folder of links made for the test, not /usr/bin itself).
  */
 export function bareSystemPath(): string {
-  if (barePath) return barePath;
-  const dir = mkdtempSync(join(tmpdir(), "pantheon-bare-path-"));
-  const found = (tool: string) => ["/usr/local/bin", "/usr/bin", "/bin"].map((d) => join(d, tool)).find((p) => existsSync(p));
-  symlinkSync(process.execPath, join(dir, "node"));
-  for (const tool of ["git", "sh", "env", "cat", "rm", "mkdir", "true"]) {
-    const p = found(tool);
-    if (p) symlinkSync(p, join(dir, tool));
+  const dir = join(tempDir("pantheon-bare-path-"), "bin");
+  mkdirSync(dir);
+  for (const [name, target] of [["git", whichOnPath("git")], ["node", process.execPath], ["sh", whichOnPath("sh")]] as const) {
+    if (target) symlinkSync(target, join(dir, name));
   }
-  for (const a of ASSISTANTS) if (existsSync(join(dir, a))) throw new Error(`${a} is on the bare PATH: cannot test "not installed"`);
-  barePath = dir;
+  for (const a of ASSISTANTS) if (existsSync(join(dir, a))) throw new Error(`${a} in ${dir}: cannot test "not installed"`);
   return dir;
 }
-let barePath: string | undefined;
+
+function whichOnPath(name: string): string | null {
+  for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":")) if (d && existsSync(join(d, name))) return join(d, name);
+  return null;
+}
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -104,6 +104,15 @@ describe("worktree set-up", () => {
     expect(readFileSync(join(wt3, ".setup-log"), "utf8")).toBe("ran\n");
   });
 
+  it("with core.sharedRepository=group, the confirmed command's record is the group's (another member summons too)", async () => {
+    const p = await project();
+    git(p.dir, "config", "core.sharedRepository", "group");
+    commitSetup(p.dir, "echo ran >> .setup-log\n");
+    await summonWorktree(p.dir, standIns(), { prompter: fakePrompter([true]), tty: true });
+    const record = join(p.dir, ".git", "pantheon", "worktree-setup-confirmed");
+    expect((statSync(record).mode & 0o777).toString(8), "group-writable, as git makes its files").toBe("664");
+  });
+
   it("a changed command is asked again; declined, it does not run (and is asked next time)", async () => {
     const p = await project();
     const s = standIns();

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -207,6 +208,26 @@ describe("summon --worktree", () => {
     expect(ok.stdout).toContain(wt);
     expect(existsSync(wt)).toBe(false);
     expect(branchExists(p.dir, m.worktree.branch)).toBe(false);
+  });
+
+  it("a worktree.copy entry that cannot be copied (a FIFO in the folder) is skipped with a warning: the rest is copied and the assistant starts", async () => {
+    const { p, s } = await setup();
+    // Found by the issue 12 verification: the copy error reached the top as "this is a bug",
+    // after the worktree and its branch were made, and the mission was ended.
+    writeFileSync(join(p.dir, ".gitignore"), ".env.local\nconfig/local.json\n.setup-done\ncache/\n");
+    git(p.dir, "commit", "-q", "-am", "ignore cache");
+    mkdirSync(join(p.dir, "cache"));
+    writeFileSync(join(p.dir, "cache", "data.txt"), "cached\n");
+    execFileSync("mkfifo", [join(p.dir, "cache", "pipe")]);
+    await p.ok(["config", "set", "worktree.copy", "cache,.env.local"]);
+    const r = await p.run(["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/this is a bug/);
+    expect(r.stderr).toMatch(/cache.* not copied/);
+    const wt = s.one("claude").cwd;
+    expect(readFileSync(join(wt, ".env.local"), "utf8")).toBe("SECRET_FREE=1\n");
+    const [m] = await missions(p.dir);
+    expect(m.worktree.path).toBe(wt);
   });
 
   it("a worktree folder that already exists: exit 1, the assistant not started, no ACTIVE mission", async () => {

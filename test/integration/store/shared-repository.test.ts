@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, jsonData, runCli } from "../../helpers/cli.js";
@@ -126,5 +126,44 @@ describe.skipIf(!canSwitchUser)("a second member of the group", () => {
     const titles = jsonData({ stdout: asRoot(["task", "list", "--json"]).stdout, stderr: "", exitCode: 0 }, "tasks").map((t: { title: string }) => t.title);
     expect(titles).toEqual(["First", "Second", "Third"]);
     git(dir, "fsck", "--strict");
+  });
+
+  it("syncs after the first one synced: pantheon/, the sync lock and the last synced tips are the group's", () => {
+    // Found by the issue 12 verification: the first sync made pantheon/ 02755 and its files 0644,
+    // so the second member's sync failed with EACCES ("this is a bug"), and so did its summon.
+    const GROUP = 100;
+    const OTHER = 65534;
+    const root = tempDir("pantheon-shared-sync-");
+    chmodSync(root, 0o755);
+    const origin = join(root, "origin.git");
+    const dir = join(root, "repo");
+    git(root, "init", "-q", "--bare", "--shared=group", origin);
+    git(root, "init", "-q", "-b", "main", "--shared=group", dir);
+    git(dir, "remote", "add", "origin", origin);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "initial");
+    git(dir, "push", "-q", "origin", "main");
+    for (const p of [...allUnder(dir), ...allUnder(origin)]) chownSync(p, 0, GROUP);
+    // The origin belongs to root: git's own ownership check (read from global config only) is
+    // told it is safe, as a shared repository's admin would.
+    const global = join(root, "gitconfig");
+    writeFileSync(global, "[safe]\n\tdirectory = *\n");
+    chmodSync(global, 0o644);
+    const env = testEnv({ NO_COLOR: "1", HOME: root, GIT_CONFIG_GLOBAL: global });
+    const asRoot = (argv: string[]) => spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
+    const asOther = (argv: string[]) =>
+      spawnSync("setpriv", [`--reuid=${OTHER}`, `--regid=${OTHER}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
+    for (const argv of [["init", "--yes"], ["task", "create", "--title", "First", "--role", "engineer"], ["sync"]]) {
+      const r = asRoot(argv);
+      expect(r.status, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
+    }
+    for (const argv of [["task", "create", "--title", "Second", "--role", "engineer"], ["sync"], ["summon", "engineer", "--assistant", "claude", "--dry-run"]]) {
+      const r = asOther(argv);
+      expect(r.status, `${argv.join(" ")} as uid ${OTHER}: ${r.stderr}`).toBe(0);
+    }
+    const again = asRoot(["sync"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(git(origin, "rev-parse", "refs/coordination/main")).toBe(git(dir, "rev-parse", "refs/coordination/main"));
+    expect(octal(mode(join(dir, ".git", "pantheon")))).toBe("02775");
+    expect(octal(mode(join(dir, ".git", "pantheon", "synced-tips.json")))).toBe("0664");
   });
 });

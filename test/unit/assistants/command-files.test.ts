@@ -22,7 +22,7 @@ describe("command file paths", () => {
     [claudeAdapter.name, claudeAdapter, NAMES.map((n) => `.claude/commands/${n}.md`)],
     [opencodeAdapter.name, opencodeAdapter, NAMES.map((n) => `.opencode/commands/${n}.md`)],
     [geminiAdapter.name, geminiAdapter, NAMES.map((n) => `.gemini/commands/${n}.toml`)],
-    [codexAdapter.name, codexAdapter, NAMES.map((n) => `.agents/skills/${n}/SKILL.md`)],
+    [codexAdapter.name, codexAdapter, [".agents/skills/pantheon/SKILL.md"]],
   ] as const)("%s", (_n, adapter, paths) => {
     expect(adapter.commandFiles({ cli: CLI }).map((f) => f.path)).toEqual(paths);
   });
@@ -38,7 +38,7 @@ describe("command file paths", () => {
 });
 
 describe.each([
-  ["claude", claudeAdapter, /commands\/(.+)\.md$/, ["description", "argument-hint"]],
+  ["claude", claudeAdapter, /commands\/(.+)\.md$/, ["description", "argument-hint", "allowed-tools"]],
   ["opencode", opencodeAdapter, /commands\/(.+)\.md$/, ["description"]],
 ] as const)("%s Markdown commands", (_n, adapter, re, keys) => {
   const files = byName(adapter.commandFiles({ cli: CLI }), re);
@@ -112,29 +112,46 @@ describe("gemini TOML commands", () => {
   });
 });
 
-describe("codex skills", () => {
-  const files = byName(codexAdapter.commandFiles({ cli: CLI }), /skills\/(.+)\/SKILL\.md$/);
+describe("the codex skill", () => {
+  const file = codexAdapter.commandFiles({ cli: CLI })[0]!;
 
-  it.each(NAMES)("%s has frontmatter name (= its folder) and a one-line description", (name) => {
-    const { data } = readFrontmatter(files[name]!.content);
+  it("has frontmatter name pantheon (= its folder) and a one-line description", () => {
+    const { data } = readFrontmatter(file.content);
     expect(Object.keys(data).sort()).toEqual(["description", "name"]);
-    expect(data.name).toBe(name);
+    expect(data.name).toBe("pantheon");
     expect(String(data.description)).not.toContain("\n");
     expect(String(data.description).length).toBeLessThanOrEqual(1024);
   });
 
-  it("refers to skills as $name, has no argument placeholder, and tells how to read the user's words", () => {
-    const all = Object.values(files).map((f) => f.content).join("\n");
-    expect(all).toContain("$summon");
-    expect(all).not.toMatch(/\$ARGUMENTS|\{\{args\}\}|\/summon/);
-    expect(files.summon!.content).toMatch(/whatever the user wrote/);
+  it("is worded for any assistant (gemini and opencode load it too): no $skill or /command syntax, no placeholder", () => {
+    expect(file.content).not.toMatch(/\$ARGUMENTS|\{\{args\}\}|\/summon|\/dismiss|\/pantheon-help|\$summon|\$pantheon/);
+    expect(file.content).toMatch(/the words the user wrote/);
+    for (const section of ["## Summon", "## Dismiss", "## Help"]) expect(file.content).toContain(section);
+  });
+});
+
+describe("no assistant loads two definitions of one name (DESIGN §5)", () => {
+  // What each one loads from the project (docs/assistants.md): gemini and opencode also read .agents/skills/.
+  const loads: Record<string, RegExp[]> = {
+    claude: [/^\.claude\/commands\/(.+)\.md$/],
+    opencode: [/^\.opencode\/commands\/(.+)\.md$/, /^\.agents\/skills\/([^/]+)\/SKILL\.md$/],
+    gemini: [/^\.gemini\/commands\/(.+)\.toml$/, /^\.agents\/skills\/([^/]+)\/SKILL\.md$/],
+    codex: [/^\.agents\/skills\/([^/]+)\/SKILL\.md$/],
+  };
+  const installed = ASSISTANTS.flatMap((a) => a.commandFiles({ cli: CLI }).map((f) => f.path));
+
+  it.each(Object.keys(loads))("%s", (name) => {
+    const names = installed.flatMap((p) => loads[name]!.map((re) => re.exec(p)?.[1]).filter((n): n is string => n !== undefined));
+    expect(names.length).toBeGreaterThan(0);
+    expect(new Set(names).size, names.join(", ")).toBe(names.length);
   });
 });
 
 describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s command contents", (_n, adapter) => {
   // What the assistant reads: the Markdown as written, or the TOML prompt decoded.
+  // The codex skill holds all three texts: each question reads the whole of it.
   const text = (path: RegExp) => {
-    const file = adapter.commandFiles({ cli: CLI }).find((f) => path.test(f.path))!;
+    const file = adapter.commandFiles({ cli: CLI }).find((f) => path.test(f.path)) ?? adapter.commandFiles({ cli: CLI })[0]!;
     return file.path.endsWith(".toml") ? parseMiniToml(file.content).prompt! : file.content;
   };
   const summon = text(/summon/);
@@ -158,7 +175,8 @@ describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s command contents"
   });
 
   it("/pantheon-help lists the slash commands and the main commands", () => {
-    for (const c of ["summon", "dismiss", "pantheon-help"]) expect(help).toContain(c);
+    // The codex skill's actions are words after its name: "summon", "dismiss", "help".
+    for (const c of adapter.name === "codex" ? ['"summon"', '"dismiss"', '"help"'] : ["/summon", "/dismiss", "/pantheon-help"]) expect(help).toContain(c);
     for (const c of ["dashboard", "task next", "task claim", "mission start", "review list"]) expect(help).toContain(c);
   });
 

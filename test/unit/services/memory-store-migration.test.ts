@@ -27,7 +27,7 @@ async function schema1Store(): Promise<{ ctx: Context; store: MemoryStore }> {
     store: async () => store,
     actorFlags: {},
     templatesDir: resolve(__dirname, "../../../templates"),
-    launcher: { which: () => null, run: async () => 0 },
+    launcher: { which: () => null, run: async () => 0, session: async () => ({ code: 0, received: null }) },
   };
   return { ctx, store };
 }

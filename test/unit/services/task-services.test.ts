@@ -26,7 +26,7 @@ async function memoryContext(actor?: string): Promise<{ ctx: Context; store: Mem
     store: async () => store,
     actorFlags: { as: actor },
     templatesDir: resolve(__dirname, "../../../templates"),
-    launcher: { which: () => null, run: async () => 0 },
+    launcher: { which: () => null, run: async () => 0, session: async () => ({ code: 0, received: null }) },
   };
   return { ctx, store };
 }

@@ -1,5 +1,6 @@
 /**
- * The offline harness of ASSISTANTS.md: a temporary HOME and a temporary git repository as the
+ * A one-shot harness for checks that run an assistant's own subcommands (`claude mcp list`),
+ * beside the terminal harness (world.ts): a temporary HOME and a temporary git repository as the
  * working directory, an environment built from nothing (no key or login can reach the program),
  * stdin from /dev/null, and a hard timeout. Each run is its own process group, so that a program
  * which spawns helpers can be stopped whole.

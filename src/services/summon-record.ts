@@ -1,0 +1,101 @@
+/**
+ * The summon record (DESIGN §5): `<commondir>/pantheon/live/<mission uid>.json`, written by the
+ * `summon` process that runs a persona's assistant and removed when it ends the mission. It
+ * names that process (host, pid and the process's start time, so that a reused pid is not taken
+ * for it), which lets the dashboard and `doctor` see that a mission's summon is gone without
+ * having ended it. It is local to this clone, never committed: another clone's missions, and
+ * those started by `/summon` or `mission start`, have none and are never judged by it.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { Mission } from "../domain/schemas/mission.js";
+
+export interface SummonRecord {
+  mission: string;
+  uid: string;
+  host: string;
+  pid: number;
+  /** The process's start time as the OS tells it (Linux: clock ticks since boot), or null when unknown. */
+  processStart: string | null;
+  assistant: string;
+  sessionId: string | null;
+  /** When summon started the assistant (ISO-8601). */
+  since: string;
+}
+
+export function liveDir(commonDir: string): string {
+  return join(commonDir, "pantheon", "live");
+}
+
+function recordPath(commonDir: string, uid: string): string {
+  // The uid is ours (hex), but a record from elsewhere must never name a path outside the folder.
+  return join(liveDir(commonDir), `${uid.replace(/[^A-Za-z0-9_-]/g, "_")}.json`);
+}
+
+/**
+ * The start time of a process, from `/proc/<pid>/stat` (field 22). Null where there is no
+ * /proc (macOS, Windows): there only the pid is compared.
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) is in parentheses and may contain spaces: count from its end.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes this process's record for a mission it is about to run (atomically). */
+export function writeSummonRecord(commonDir: string, m: Pick<Mission, "uid">, fields: Omit<SummonRecord, "uid" | "host" | "pid" | "processStart">): SummonRecord {
+  const record: SummonRecord = { ...fields, uid: m.uid, host: hostname(), pid: process.pid, processStart: processStartTime(process.pid) };
+  mkdirSync(liveDir(commonDir), { recursive: true });
+  const path = recordPath(commonDir, m.uid);
+  writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(`${path}.tmp-${process.pid}`, path);
+  return record;
+}
+
+export function removeSummonRecord(commonDir: string, uid: string): void {
+  rmSync(recordPath(commonDir, uid), { force: true });
+}
+
+/** Every readable record of this clone, by mission uid; unreadable files are skipped. */
+export function readSummonRecords(commonDir: string): Map<string, SummonRecord> {
+  const out = new Map<string, SummonRecord>();
+  let names: string[];
+  try {
+    names = readdirSync(liveDir(commonDir));
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!name.endsWith(".json")) continue;
+    try {
+      const r = JSON.parse(readFileSync(join(liveDir(commonDir), name), "utf8")) as SummonRecord;
+      if (typeof r.uid === "string" && typeof r.pid === "number" && typeof r.host === "string") out.set(r.uid, r);
+    } catch {
+      // A torn or foreign file: not a record.
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether the process a record names is still running here. A record from another host is
+ * never judged (its process cannot be seen from here), so it counts as alive.
+ */
+export function summonAlive(r: SummonRecord): boolean {
+  if (r.host !== hostname()) return true;
+  try {
+    process.kill(r.pid, 0);
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  if (r.processStart === null) return true;
+  const now = processStartTime(r.pid);
+  return now === null || now === r.processStart;
+}
