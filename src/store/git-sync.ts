@@ -2,7 +2,9 @@ import type { GitStore } from "./git-store.js";
 import { readRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
-import { changedPaths } from "./tree-diff.js";
+import { changedBlobs, changedPaths } from "./tree-diff.js";
+import { readBlobs } from "./blob-batch.js";
+import { decodeRecord } from "./record-snapshot.js";
 import { fetchState, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
 import { CorruptRecordError } from "../errors.js";
@@ -26,6 +28,13 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     if (a === b) return true;
     const status = runGit(paths, ["merge-base", "--is-ancestor", a, b], env).status;
     return status === 0 ? true : status === 1 ? false : null;
+  };
+  const known = new Map<string, string | null>();
+  /** `git merge-base a b`, remembered: commits never change, so neither does their base. */
+  const bases = (a: string, b: string): string | null => {
+    const key = `${a} ${b}`;
+    if (!known.has(key)) known.set(key, mergeBase(paths, a, b, env));
+    return known.get(key)!;
   };
   /**
    * Three-way merge of the records over the remote tree, committed with the parents `parentsOf`
@@ -98,15 +107,16 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     },
     async relation(local, remote) {
       if (local === remote) return "equal";
-      if (contains(local, remote)) return "behind";
-      if (contains(remote, local)) return "ahead";
-      return "diverged";
+      // One `git merge-base` answers both ancestries and the merge that follows (a sync under
+      // contention repeats this for every attempt: each spawn widens its window).
+      const base = bases(local, remote);
+      return base === local ? "behind" : base === remote ? "ahead" : "diverged";
     },
     async contains(ancestor, descendant) {
       return contains(ancestor, descendant);
     },
     async mergeBase(a, b) {
-      return mergeBase(paths, a, b, env);
+      return bases(a, b);
     },
     async merge(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
       // Parents: local first (as `git merge` would record it), built over the published tree.
@@ -153,24 +163,34 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     },
     async inspect(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
-      const snap = await store.snapshotAt(to);
       const out: string[] = [];
-      for (const path of await changedPaths(store.db, a, b)) {
+      const records: Array<{ path: string; kind: RecordKind; n: number; oid: string }> = [];
+      for (const { path, oid } of await changedBlobs(store.db, a, b)) {
+        const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(path);
+        const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
+        if (m && n !== null) {
+          if (oid) records.push({ path, kind: m[1] as RecordKind, n, oid });
+        } else if (!/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(path)) {
+          out.push(`stray entry ${path} (not part of the layout; ignored)`);
+        }
+      }
+      // An adoption checks every record: read them in one `git cat-file --batch` (10,000 records
+      // one by one through the object db took seconds), then decode each as a read would.
+      const blobs = await readBlobs(store.db, paths.commonDir, records.map((r) => r.oid));
+      const schemas = await loadSchemas();
+      for (const r of records) {
         if (out.length >= 50) {
           out.push("... and more: pantheon doctor");
           break;
         }
-        const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(path);
-        const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
-        if (m && n !== null) {
-          try {
-            await snap.get(m[1] as RecordKind, n);
-          } catch (e) {
-            if (e instanceof CorruptRecordError) out.push(e.message);
-            else throw e;
-          }
-        } else if (!/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(path)) {
-          out.push(`stray entry ${path} (not part of the layout; ignored)`);
+        try {
+          const bytes = blobs.get(r.oid);
+          if (!bytes) throw new CorruptRecordError(r.path, to, "missing blob");
+          const record = decodeRecord(schemas[r.kind] as never, bytes, r.path, to) as { number: number };
+          if (record.number !== r.n) throw new CorruptRecordError(r.path, to, `number is ${record.number}, but the path says ${r.n}`);
+        } catch (e) {
+          if (e instanceof CorruptRecordError) out.push(e.message);
+          else throw e;
         }
       }
       return out;

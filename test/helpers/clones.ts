@@ -62,6 +62,8 @@ export interface CloneOptions {
    * "offline" on purpose, to make syncs merge them; tests of publishing turn it on.
    */
   autoSync?: boolean;
+  /** Make the clones blobless partial clones (`git clone --filter=blob:none file://origin`). */
+  partial?: boolean;
 }
 
 function tempRoot(ctx?: Pick<TestContext, "onTestFinished">): string {
@@ -126,9 +128,11 @@ export async function makeOriginAndClones(n: number, o: CloneOptions = {}): Prom
   const origin = join(root, "origin.git");
   git(root, "init", "-q", "--bare", "-b", "main", origin);
   const dirs: string[] = [];
+  if (o.partial) git(origin, "config", "uploadpack.allowFilter", "true");
   for (let i = 0; i < n; i++) {
     const dir = join(root, `clone${i}`);
-    git(root, "clone", "-q", origin, dir);
+    if (o.partial) git(root, "clone", "-q", "--filter=blob:none", `file://${origin}`, dir);
+    else git(root, "clone", "-q", origin, dir);
     dirs.push(dir);
   }
   git(dirs[0]!, "commit", "-q", "--allow-empty", "-m", "first commit");
