@@ -73,6 +73,9 @@ export function gitReason(stderr: string): string {
   return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
 }
 
+/** Fetches of fewer objects than this are written loose (git's default is 100). */
+const LOOSE_FETCH_MAX = 1000;
+
 /** A depth no history reaches: deepens the state's own history only (2147483647 would unshallow every ref). */
 const DEEP = "--depth=2147483646";
 
@@ -84,7 +87,9 @@ const DEEP = "--depth=2147483646";
  * deepened completely so the merge base is present.
  */
 export async function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv, o: { deepen: boolean }, net: NetOptions = {}): Promise<string | null> {
-  const args = ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
+  // Up to a thousand objects (a sync's usual catch-up) arrive loose, not as a pack: Pantheon reads
+  // loose objects itself, and a pack would load isomorphic-git (~100 ms) to read them.
+  const args = ["-c", `fetch.unpackLimit=${LOOSE_FETCH_MAX}`, "fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
   const r = runGit(paths, args, env, undefined, net);
   if (r.status !== 0) throw new SyncError(`Cannot fetch from ${remote}: ${gitReason(r.stderr)}`, `check the remote: git remote -v; git fetch ${remote}`, { remote });
   return readRef(paths.commonDir, trackingRef(remote));
