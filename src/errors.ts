@@ -148,6 +148,16 @@ export class RemoteRewrittenError extends PantheonError {
   }
 }
 
+/**
+ * `init` would start a second, unrelated state while the project's `.pantheon/` is committed and
+ * no reachable remote has its state (DESIGN §3.5): exit 3 unless `--new-state`.
+ */
+export class ForkRefusedError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_WOULD_FORK", 3, message, hint, data);
+  }
+}
+
 /** The person pressed Ctrl-C in a prompt. */
 export class CancelledError extends PantheonError {
   constructor() {
