@@ -1,11 +1,12 @@
-// npm run bench [-- --quick] [-- --sizes=1000,10000,50000]
+// npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
 // hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
-// and taskwarrior on the same data when it can be installed. Prints one Markdown table.
+// and taskwarrior on the same data when it can be installed, and sync between clones through a
+// bare remote at 10,000 tasks (issue 14). Prints Markdown tables.
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -13,6 +14,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "dist/pantheon.js");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
+const syncOnly = process.argv.includes("--sync-only");
 const sizes = (process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? (quick ? "1000,10000" : "1000,10000,50000")).split(",").map(Number);
 const env = { ...process.env, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com", NO_COLOR: "1", GIT_CONFIG_NOSYSTEM: "1" };
 for (const k of Object.keys(env)) if (/^(GIT_DIR|GIT_INDEX_FILE|GIT_WORK_TREE|PANTHEON_|CLAUDECODE|CODEX_|GEMINI_CLI|OPENCODE)/.test(k)) delete env[k];
@@ -161,9 +163,99 @@ async function webVersusCli(dir, runs) {
   return out;
 }
 
+const git = (cwd, ...a) => execFileSync("git", a, { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 }).trim();
+const STATE = "refs/coordination/main";
+
+/**
+ * Changes the title of `numbers`' tasks in one commit made with git plumbing (as a teammate's
+ * commands would, without 200 processes) and moves the state ref of `dir` to it.
+ */
+function changeTasks(dir, numbers, tag) {
+  const old = git(dir, "rev-parse", STATE);
+  const index = join(dir, ".git", `bench-index-${tag}`);
+  const ienv = { ...env, GIT_INDEX_FILE: index };
+  execFileSync("git", ["read-tree", old], { cwd: dir, env: ienv });
+  const lines = [];
+  for (const n of numbers) {
+    const path = `tasks/${String(n % 100).padStart(2, "0")}/${n}.json`;
+    const task = JSON.parse(git(dir, "cat-file", "blob", `${old}:${path}`));
+    task.title = `${task.title} (${tag})`;
+    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: dir, env, input: `${JSON.stringify(task, null, 2)}\n`, encoding: "utf8" }).trim();
+    lines.push(`100644 ${blob}\t${path}`);
+  }
+  execFileSync("git", ["update-index", "--index-info"], { cwd: dir, env: ienv, input: `${lines.join("\n")}\n` });
+  const tree = execFileSync("git", ["write-tree"], { cwd: dir, env: ienv, encoding: "utf8" }).trim();
+  rmSync(index, { force: true });
+  const commit = git(dir, "commit-tree", tree, "-p", old, "-m", `bench: ${numbers.length} tasks changed (${tag})`);
+  git(dir, "update-ref", STATE, commit, old);
+}
+
+/**
+ * Sync through a bare remote at `size` tasks, each run in a fresh copy (not timed): adopting the
+ * state with `pantheon sync` in a fresh clone, a fast-forward bringing 200 changed tasks, and a
+ * merge with 200 changed tasks on each side (and its push). Each as a ratio to `node -e 0`
+ * timed just before it; peak memory from one more run of each.
+ */
+function syncBench(size, runs) {
+  const { dir } = seed(size);
+  const root = mkdtempSync(join(tmpdir(), `pantheon-bench-sync-${size}-`));
+  const origin = join(root, "origin.git");
+  git(root, "init", "-q", "--bare", "-b", "main", origin);
+  git(dir, "remote", "add", "origin", origin);
+  git(dir, "push", "-q", "origin", "HEAD:refs/heads/main");
+  run(dir, "sync");
+  const fresh = (name) => {
+    const d = join(root, name);
+    git(root, "clone", "-q", origin, d);
+    return d;
+  };
+  const copy = (from, name) => {
+    const d = join(root, name);
+    cpSync(from, d, { recursive: true });
+    return d;
+  };
+  const base = [];
+  const sample = (argv, cwd) => {
+    base.push(time([process.execPath, "-e", "0"], cwd));
+    return time(argv, cwd);
+  };
+  const out = [];
+  const record = (name, goal, ms, rssMb) => out.push({ name, goal, ms, rssMb });
+
+  const adopt = [];
+  for (let i = 0; i < runs; i++) adopt.push(sample(pantheon("sync"), fresh(`adopt-${i}`)));
+  record("adopt through sync in a fresh clone", 10, median(adopt), peakRss(pantheon("sync"), fresh("adopt-rss")));
+
+  // A teammate's clone at the state, its read cache built by a read.
+  const teammate = join(root, "adopt-0");
+  run(teammate, "task", "list", "--limit", "1");
+  const n = (k, offset) => 1 + ((k * 37 + offset) % size);
+  changeTasks(dir, Array.from({ length: 200 }, (_, k) => n(k, 0)), "remote");
+  run(dir, "sync");
+  const ff = [];
+  for (let i = 0; i < runs; i++) ff.push(sample(pantheon("sync"), copy(teammate, `ff-${i}`)));
+  record("fast-forward of 200 changed tasks", 5, median(ff), peakRss(pantheon("sync"), copy(teammate, "ff-rss")));
+
+  // The teammate changed 200 other tasks meanwhile: a merge, then a push to a copy of the remote.
+  changeTasks(teammate, Array.from({ length: 200 }, (_, k) => n(k, 11)), "local");
+  const merge = [];
+  for (let i = 0; i <= runs; i++) {
+    const o = copy(origin, `origin-${i}`);
+    const c = copy(teammate, `merge-${i}`);
+    git(c, "remote", "set-url", "origin", o);
+    if (i < runs) merge.push(sample(pantheon("sync"), c));
+    else record("merge of 200 changes each side, and its push", 10, median(merge), peakRss(pantheon("sync"), c));
+  }
+  rmSync(root, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  const b = median(base);
+  return out.map((r) => ({ ...r, base: b, ratio: r.ms / b }));
+}
+
 const rows = [];
 const extras = [];
-for (const size of sizes) {
+const syncRows = syncBench(10_000, quick ? 2 : 5);
+for (const size of syncOnly ? [] : sizes) {
   const { dir, importMs } = seed(size);
   extras.push(`task import of ${size} tasks: ${(importMs / 1000).toFixed(2)} s`);
   // Medians of many runs: these 2-core machines drift by ±10% from one minute to the next.
@@ -206,8 +298,8 @@ for (const size of sizes) {
   } else extras.push(`taskwarrior at ${size}: not installed (apt-get install taskwarrior)`);
   rmSync(dir, { recursive: true, force: true });
 }
-const c = await contention(1000);
-extras.push(`contention: 8 processes × 25 creates ${(c.concurrent / 1000).toFixed(2)} s vs the same 200 one after another ${(c.sequential / 1000).toFixed(2)} s: ratio ${c.ratio.toFixed(2)}; lost updates: ${c.lost}`);
+const c = syncOnly ? null : await contention(1000);
+if (c) extras.push(`contention: 8 processes × 25 creates ${(c.concurrent / 1000).toFixed(2)} s vs the same 200 one after another ${(c.sequential / 1000).toFixed(2)} s: ratio ${c.ratio.toFixed(2)}; lost updates: ${c.lost}`);
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 console.log(`Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB${quick ? " (--quick)" : ""}\n`);
@@ -223,7 +315,7 @@ const GOAL_WRITES = ["task create", "task claim", "task update", "task note"];
 const GOAL_TABS = ["completion: task claim ENG<TAB>", "completion: task show <TAB> (every id)"];
 const ceiling = (size, kind) => (kind === "tab" ? 1.3 : kind === "read" ? (size >= 50000 ? 1.6 : 1.3) : size >= 50000 ? 2.0 : 1.8);
 console.log("\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) |\n|---:|---|---|---|");
-for (const size of sizes) {
+for (const size of syncOnly ? [] : sizes) {
   const cell = (names, kind) => {
     const c = ceiling(size, kind);
     const parts = names.map((n) => rows.find((r) => r.size === size && r.name === n)).map((r) => `${r.name.replace(/^(completion: )?task /, "")} ${r.ratio.toFixed(2)}${r.ratio <= c ? "" : " ✗"}`);
@@ -232,3 +324,8 @@ for (const size of sizes) {
   };
   console.log(`| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} |`);
 }
+
+// Issue 14's sync goals at 10,000 tasks: time as a ratio to node -e 0, peak memory ≤ 150 MB.
+console.log(`\n| sync at 10,000 tasks | median ms | × node -e 0 (goal) | peak MB (goal 150) |\n|---|---:|---|---:|`);
+for (const r of syncRows) console.log(`| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`);
+console.log(`(node -e 0: median ${syncRows[0]?.base.toFixed(1)} ms over the sync runs)`);

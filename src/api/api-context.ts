@@ -27,6 +27,12 @@ export interface CallOptions extends ActorOptions {
    * their own guards, as the flag does.
    */
   force?: boolean | undefined;
+  /**
+   * The CLI's `--offline`: no network call of its own. Without it, claims, mission start and
+   * end and review decisions are made on the remote's latest state and published at once when
+   * the clone's default remote has state (DESIGN §3.5).
+   */
+  offline?: boolean | undefined;
 }
 
 export interface PantheonOptions extends ActorOptions {
@@ -36,6 +42,8 @@ export interface PantheonOptions extends ActorOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Where notices go when a call gives none (default: stderr, as the CLI prints them). */
   onWarning?: ((message: string) => void) | undefined;
+  /** `--offline` for every call (a call's own `offline` wins). */
+  offline?: boolean | undefined;
 }
 
 /** Internal: what tests inject to compare the API with the CLI run for run. */
@@ -81,6 +89,7 @@ export class ContextFactory {
       templatesDir: this.templatesDir,
       launcher: NO_LAUNCHER,
       force: Boolean(call.force),
+      offline: call.offline ?? this.o.offline ?? false,
     };
     return ctx;
   }

@@ -14,13 +14,16 @@ import { defined, wholeNumber, type TaskRoleInput } from "./inputs.js";
 export interface StateApi {
   /** `dashboard`: active personas, progress, epics, blocked tasks, pending reviews, recent activity. */
   dashboard(o?: CallOptions & { epic?: string; role?: TaskRoleInput }): Promise<DashboardView>;
-  /** `sync`: with the given remote, or the branch's upstream, else origin; `acceptRewrite` after the remote rewrote its history. */
-  sync(o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean }): Promise<SyncReport>;
+  /**
+   * `sync`: with the given remote, or the branch's upstream, else origin; `acceptRewrite` after
+   * the remote rewrote its history; `adoptRemote` to join a remote whose state was started apart.
+   */
+  sync(o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean; adoptRemote?: boolean }): Promise<SyncReport>;
   /**
    * `sync --all`: every remote, one after another; a remote that failed is in the list as
    * `{ action: "failed", ... }` (the CLI reports it and exits 3).
    */
-  sync(o: CallOptions & { all: true; acceptRewrite?: boolean }): Promise<Array<SyncReport | SyncFailure>>;
+  sync(o: CallOptions & { all: true; acceptRewrite?: boolean; adoptRemote?: boolean }): Promise<Array<SyncReport | SyncFailure>>;
   /** `log`: the newest commits of refs/coordination/main (default 20). */
   log(o?: CallOptions & { limit?: number }): Promise<LogEntryView[]>;
   /** `doctor`: the report, also when it found problems (`ok: false`), where the CLI exits 1. */
@@ -34,10 +37,10 @@ export interface StateApi {
 }
 
 export function stateApi(contexts: ContextFactory): StateApi {
-  async function sync(o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean } = {}): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
+  async function sync(o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean } = {}): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
     const ctx = contexts.for(o);
     const remotes = await pickRemotes(ctx, defined({ remote: o.remote, all: o.all || undefined }));
-    const flags = { acceptRewrite: Boolean(o.acceptRewrite) };
+    const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
     return o.all ? syncAll(ctx, remotes, flags) : syncWith(ctx, remotes[0]!, flags);
   }
   return {

@@ -26,6 +26,7 @@ export interface GlobalOptions {
   force?: boolean;
   /** False with --no-headers: tables without their header row. */
   headers?: boolean;
+  offline?: boolean;
 }
 
 /** Finds templates/ beside the bundle (dist/) or the sources (src/cli/). */
@@ -79,6 +80,18 @@ export class App {
     this.io.stderr.write(`${p.yellow("!")} ${escapeText(message)}\n`);
   }
 
+  /** The store, if this command opened one (the epilogue reads notices only then). */
+  openedStore(): Promise<Store> | undefined {
+    return this.storePromise;
+  }
+
+  /** Chatter lines under a first `!` line (a kept notice): stderr, silenced by -q. Callers escape record text (render/). */
+  note(lines: readonly string[]): void {
+    if (this.globals.quiet || lines.length === 0) return;
+    const p = this.style(this.io.stderr).paint;
+    this.io.stderr.write(`${p.yellow("!")} ${lines[0]!}\n${lines.slice(1).map((l) => `  ${l}\n`).join("")}`);
+  }
+
   cwd(): string {
     const dir = this.globals.C ? resolve(this.io.cwd, this.globals.C) : this.io.cwd;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -102,6 +115,7 @@ export class App {
       templatesDir: templatesDir(),
       launcher: processLauncher(this.io.env),
       prompter: this.io.prompter ?? terminalPrompter(this.io),
+      offline: Boolean(this.globals.offline),
     };
     this.ctx = ctx;
     return ctx;

@@ -61,6 +61,7 @@ export async function buildProgram(app: App, argv: readonly string[]): Promise<C
     .option("--json", "print one JSON document on stdout")
     .option("-q, --quiet", "print only the first line of results; no warnings")
     .option("-v, --verbose", "show stack traces of errors")
+    .option("--offline", "no network call of its own: claims, mission start/end, review decisions and summon are not published (pantheon sync later)")
     .addOption(new Option("--no-color", "never colour output (also NO_COLOR=1)"))
     .addOption(new Option("--no-headers", "print tables without their header row (piped output has one too)"))
     .exitOverride()

@@ -43,6 +43,16 @@ export class RemoteRewrittenError extends PantheonError {
   }
 }
 
+/**
+ * `init` would start a second, unrelated state while the project's `.pantheon/` is committed and
+ * no reachable remote has its state (DESIGN §3.5): exit 3 unless `--new-state`.
+ */
+export class ForkRefusedError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_WOULD_FORK", message, hint, data);
+  }
+}
+
 /** An age for a message: seconds, then minutes, then hours. */
 export function formatAge(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

@@ -72,6 +72,19 @@ export interface Context {
   launcher: Launcher;
   /** Absent where nobody can be asked (the programmatic interface): as if not interactive. */
   prompter?: Prompter;
+  /** `--offline`: no automatic network call (publishing, first use; DESIGN §3.5). `sync` still runs. */
+  offline?: boolean | undefined;
+}
+
+/**
+ * Why this command may make no network call of its own accord (DESIGN §3.5), or null: the
+ * `--offline` flag, or a sandbox without network (codex sets CODEX_SANDBOX_NETWORK_DISABLED=1),
+ * where a fetch would only wait for its timeout.
+ */
+export function networkOff(ctx: Context): string | null {
+  if (ctx.offline) return "--offline";
+  if (ctx.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") return "no network in this sandbox";
+  return null;
 }
 
 export function isoNow(ctx: Context): string {

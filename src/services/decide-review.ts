@@ -4,6 +4,7 @@ import { checkReviewDecision, decideReview } from "../domain/review-rules.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
+import { publishedMutation } from "./publish.js";
 import { isoNow, type Context } from "./context.js";
 import { resolveActor } from "./resolve-actor.js";
 import { loadRefs } from "./find-task.js";
@@ -24,8 +25,8 @@ export interface DecisionResult extends ReviewResult {
  */
 async function decide(ctx: Context, o: { id: string; notes?: string | undefined; force?: boolean | undefined }, verdict: "approve" | "reject"): Promise<DecisionResult> {
   const notes = o.notes === undefined ? null : checkText(o.notes, verdict === "approve" ? "--notes" : "--reason");
-  const store = await ctx.store();
-  const { result } = await store.mutate(async (tx) => {
+  // Two reviewers may decide at once: made on the remote's latest state and published (DESIGN §3.5).
+  const { result } = await publishedMutation(ctx, async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const before = await findReview(tx, o.id, ctx);
     checkReviewDecision(before, actor, o.force ?? false, verdict);

@@ -1,5 +1,6 @@
 import { CorruptRecordError, formatAge, RepositoryError } from "../errors.js";
 import { checkRecords, type Finding } from "../domain/state-checks.js";
+import { freshnessLine } from "../domain/freshness.js";
 import type { Store } from "../store/store.js";
 import type { Context } from "./context.js";
 import { applyRepairs } from "./doctor-fix.js";
@@ -24,6 +25,11 @@ const RECOVERY_LIST = 10;
 
 async function remoteFindings(store: Store): Promise<Finding[]> {
   const out: Finding[] = [];
+  // Not in step with a remote as last fetched (DESIGN §3.5): no network, as every read says it.
+  for (const f of await store.freshness().catch(() => [])) {
+    const line = freshnessLine([f]);
+    if (line) out.push({ severity: "warning", code: "W_NOT_IN_STEP", subject: `refs/coordination/remotes/${f.remote}/main`, message: line.replace(/: pantheon sync$/, ""), fix: `pantheon sync ${f.remote}`, fixable: false });
+  }
   try {
     const sync = await store.sync();
     const fallback = await sync.defaultRemote();

@@ -6,6 +6,7 @@ import { checkMissionEnd } from "../domain/mission-rules.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
+import { publishedMutation } from "./publish.js";
 import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
 import { checkText } from "./validate-input.js";
@@ -30,7 +31,8 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
   const summary = input.summary === undefined ? null : checkText(input.summary, "--summary");
   const store = await ctx.store();
   const head = await store.codeHead();
-  const { result } = await store.mutate(async (tx) => {
+  // Released claims are what others wait for: published at once (DESIGN §3.5).
+  const { result } = await publishedMutation(ctx, async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const before = await pickMission(ctx, tx, input.id, actor);
     if (before.status === "ENDED") {

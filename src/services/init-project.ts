@@ -11,6 +11,8 @@ import { ASSISTANT_NAMES, type AssistantName } from "../assistants/adapter.js";
 import type { HookInstall, Store } from "../store/store.js";
 import type { SettingChange } from "../domain/config-keys.js";
 import { changeSettings, checkTheme } from "./project-settings.js";
+import { adoptRemoteState, pantheonCommitted } from "./adopt-state.js";
+import { ForkRefusedError } from "../errors.js";
 
 export interface InitResult {
   project: Project;
@@ -57,7 +59,7 @@ export function defaultProjectName(root: string | null, cwd: string): string {
 export async function initProject(
   ctx: Context,
   settings: ProjectSettings,
-  o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null; apply?: (current: ProjectSettings) => ProjectSettings },
+  o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null; apply?: (current: ProjectSettings) => ProjectSettings; newState?: boolean },
 ): Promise<InitResult> {
   checkTheme(ctx, settings.customization.personasTheme);
   const store = await ctx.store();
@@ -65,7 +67,7 @@ export async function initProject(
   let commit: string | null = null;
   let changes: SettingChange[] = [];
   let adopted: string | null = null;
-  if (!(await store.exists())) adopted = await adoptRemoteState(ctx, store);
+  if (!(await store.exists())) adopted = await adoptOrRefuse(ctx, store, Boolean(o.newState));
   const refspecAdded = await addFetchRefspec(store);
   const stateCreated = !adopted && !(await store.exists());
   if (stateCreated) {
@@ -89,28 +91,37 @@ export async function initProject(
 
 /**
  * A clone of a project that already uses Pantheon takes the remote's state instead of starting
- * an unrelated history. An unreachable remote is only a warning: sync merges later.
+ * an unrelated history (DESIGN §3.5). When the project's `.pantheon/` is committed, its state was
+ * started in another clone: starting a second one here would fork it, so unless `--new-state`
+ * init refuses (exit 3) when no reachable remote has it. Otherwise an unreachable remote is
+ * only a warning: sync merges later.
  */
-async function adoptRemoteState(ctx: Context, store: Store): Promise<string | null> {
-  const sync = await store.sync();
-  let remote: string | null = null;
-  try {
-    remote = await sync.defaultRemote();
-    if (!remote) return null;
-    const lock = await sync.lock();
-    try {
-      await sync.migrateRefspec(remote);
-      const tip = await sync.fetch(remote);
-      if (!tip || !(await sync.advance(null, tip))) return null;
-      await sync.recordSynced(remote, tip);
-      return remote;
-    } finally {
-      lock.release();
-    }
-  } catch (e) {
-    ctx.warn(`could not look for existing state on ${remote ?? "the remote"} (${(e as Error).message}); starting a new state, pantheon sync will merge it later`);
-    return null;
+async function adoptOrRefuse(ctx: Context, store: Store, newState: boolean): Promise<string | null> {
+  const found = await adoptRemoteState(ctx, store, { batch: false });
+  if (found.adopted !== null) return found.adopted;
+  if (newState) return null;
+  if (await pantheonCommitted(store)) {
+    const r = found.remote ?? "the remote";
+    const why =
+      found.reason === "no-state"
+        ? `${r} has no Pantheon state yet`
+        : found.reason === "no-remote"
+          ? "this repository has no remote to take the state from"
+          : found.reason === "offline"
+            ? `${r} was not asked (${found.detail})`
+            : `${r} could not be reached (${found.detail})`;
+    throw new ForkRefusedError(
+      `This project's .pantheon/ is committed, so its Pantheon state was started in another clone, but ${why}; a new state here would be a second, unrelated history (nothing was written)`,
+      found.reason === "no-state"
+        ? `whoever ran pantheon init publishes it with pantheon sync; then any pantheon command here takes it. To start a separate state anyway: pantheon init --new-state`
+        : found.reason === "no-remote"
+          ? "git remote add origin <url>, then pantheon sync; to start a separate state anyway: pantheon init --new-state"
+          : `pantheon sync ${found.remote ?? ""} once it can be reached; to start a separate state anyway: pantheon init --new-state`.replace("  ", " "),
+      { remote: found.remote, reason: found.reason },
+    );
   }
+  if (found.reason === "unreachable") ctx.warn(`could not look for existing state on ${found.remote ?? "the remote"} (${found.detail}); starting a new state, pantheon sync will merge it later`);
+  return null;
 }
 
 /** The default remote gets the glob refspec (DESIGN §3.1): harmless while it has no state, and git fetch brings it once it does. */

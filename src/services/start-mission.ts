@@ -6,6 +6,7 @@ import { activeMissionsOf, checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import { commitInfo } from "./commit-info.js";
+import { publishedMutation } from "./publish.js";
 import { isoNow, type Context } from "./context.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { checkText } from "./validate-input.js";
@@ -36,7 +37,8 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
   const inside = input.assistant === undefined ? assistantFromEnv(ctx.env) : null;
   const assistant = input.assistant !== undefined ? input.assistant : (inside?.assistant ?? null);
   const sessionId = input.sessionId !== undefined ? input.sessionId : (inside?.sessionId ?? null);
-  const { result } = await store.mutate(async (tx) => {
+  // Others race for persona names and mission numbers: made on the remote's latest state and published (DESIGN §3.5).
+  const { result } = await publishedMutation(ctx, async (tx) => {
     const missions = await tx.all("missions");
     let persona: string;
     if (given !== undefined) {

@@ -22,6 +22,7 @@ import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
 import { findTask } from "./find-task.js";
 import { NotFoundError, UsageError } from "../errors.js";
+import { freshnessLine } from "../domain/freshness.js";
 
 export interface SummonInput {
   /** The role; when absent, `askRole` is asked, after the assistant is known to be installed. */
@@ -102,6 +103,9 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     rmSync(sessionDir, { recursive: true, force: true });
     throw e;
   }
+  // The persona works on this clone's state: say when it is not in step with the remote (DESIGN §3.5).
+  const stale = freshnessLine(await store.freshness().catch(() => []));
+  if (stale) ctx.warn(stale);
   let end: { code: number; received: "SIGHUP" | "SIGTERM" | null };
   try {
     input.onLaunch?.(plan);
@@ -133,6 +137,8 @@ function safeConfig(read: () => string | undefined): string | undefined {
 
 /** The plan without side effects: a preview mission, the brief in a temporary folder. */
 async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter: AssistantAdapter, template: { text: string; source: string }, project: Project, snap: Snapshot, sessionId: string): Promise<SummonResult> {
+  const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
+  if (stale) ctx.warn(stale);
   const missions = await snap.all("missions");
   const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || (await defaultPersonaName(ctx, snap, input.role, missions)).name || "Persona";
   const at = ctx.now().toISOString();

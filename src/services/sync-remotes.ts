@@ -1,6 +1,6 @@
 import { PantheonError, UsageError } from "../errors.js";
 import type { Context } from "./context.js";
-import { syncWith, type SyncReport } from "./sync-state.js";
+import { syncWith, type SyncOptions, type SyncReport } from "./sync-state.js";
 
 /** One remote of `sync --all` that could not be synced: what the error said. */
 export interface SyncFailure {
@@ -29,7 +29,7 @@ export async function pickRemotes(ctx: Context, o: { remote?: string; all?: bool
  * others (a sync failure leaves the local state valid). Errors other than Pantheon's own (a bug)
  * still stop at once.
  */
-export async function syncAll(ctx: Context, remotes: string[], o: { acceptRewrite?: boolean } = {}): Promise<Array<SyncReport | SyncFailure>> {
+export async function syncAll(ctx: Context, remotes: string[], o: SyncOptions = {}): Promise<Array<SyncReport | SyncFailure>> {
   const out: Array<SyncReport | SyncFailure> = [];
   for (const remote of remotes) {
     try {

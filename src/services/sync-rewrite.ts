@@ -1,8 +1,10 @@
 import { NoMergeBaseError } from "../errors.js";
 import { DIRECTOR } from "../domain/actor.js";
 import type { StateSync, Store } from "../store/store.js";
+import type { Context } from "./context.js";
+import { afterLanding } from "./merge-aftermath.js";
 import { commitActor } from "./resolve-actor.js";
-import { describeMerge, type SyncReport } from "./sync-report.js";
+import type { SyncReport } from "./sync-report.js";
 
 /** A remote that rewrote its history (DESIGN §3.2): how it is recognised, and `--accept-rewrite`. */
 
@@ -27,7 +29,7 @@ export async function rewrittenFrom(sync: StateSync, remote: string, local: stri
  * purged and the old history is no longer reachable from the state ref. Returns null when a
  * local command moved the ref meanwhile (the caller redoes the attempt).
  */
-export async function replayOnto(store: Store, sync: StateSync, report: SyncReport, remote: string, synced: string, local: string, remoteTip: string): Promise<string | null> {
+export async function replayOnto(ctx: Context, store: Store, sync: StateSync, report: SyncReport, remote: string, synced: string, local: string, remoteTip: string, kept: string[]): Promise<string | null> {
   const base = (await sync.contains(synced, local)) ? synced : await sync.mergeBase(synced, local);
   if (!base) throw new NoMergeBaseError(`This clone's state no longer contains ${short(synced)}, the last tip it synced with ${remote}, so its unpublished commits cannot be told apart; nothing was changed`, "pantheon doctor", { remote });
   if (base === local) {
@@ -48,7 +50,8 @@ export async function replayOnto(store: Store, sync: StateSync, report: SyncRepo
   report.received += await sync.changedRecords(local, r.commit);
   report.sent += await sync.changedRecords(base, local);
   report.keptRemote.push(...r.keptRemote);
-  await describeMerge(store, r.commit, r.output, report, remote);
+  const notice = await afterLanding(ctx, store, report, remote, r, remoteTip);
+  if (notice) kept.push(notice);
   report.local = r.commit;
   return r.commit;
 }

@@ -44,13 +44,14 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
   if (!after) return ["removed"];
   if (!before) return [`created ${taskId(after)} as ${after.status}`];
   const name = await ids(snap);
+  const moved = before.number !== after.number ? [`renumbered ${taskId(before)} → ${taskId(after)} (its number was taken on the remote)`] : [];
   const show = async (f: keyof Task, v: unknown): Promise<string> => {
     if (v === null || v === undefined) return "—";
     if (f === "mission") return name.mission(v as number);
     if (f === "epic") return name.epic(v as number);
     return typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : String(v);
   };
-  const out: string[] = [];
+  const out: string[] = [...moved];
   for (const f of HISTORY_FIELDS) {
     if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out.push(`${f}: ${await show(f, before[f])} → ${await show(f, after[f])}`);
   }
@@ -63,18 +64,35 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
   return out;
 }
 
-/** The task's changes, oldest first, from the commits whose Pantheon-Records name it. */
+/**
+ * This very record at a commit: found by its uid among the numbers it has had, never by number
+ * alone, since after a collision another task holds its old number (DESIGN §3.4).
+ */
+async function byUid(snap: Snapshot, numbers: readonly number[], uid: string): Promise<Task | null> {
+  for (const n of numbers) {
+    const t = await snap.get("tasks", n).catch(() => null);
+    if (t?.uid === uid) return t;
+  }
+  return null;
+}
+
+/**
+ * The task's changes, oldest first, from the commits whose Pantheon-Records name one of its
+ * numbers; a commit that touched only another task at one of those numbers is left out.
+ */
 export async function taskHistory(ctx: Context, id: string): Promise<{ task: Task; events: HistoryEvent[] }> {
   const store = await ctx.store();
   const task = await findTask(await store.snapshot(), id, ctx);
-  const keys = [task.number, ...task.formerNumbers].map((n) => `tasks/${n}`);
+  const numbers = [task.number, ...task.formerNumbers];
+  const keys = numbers.map((n) => `tasks/${n}`);
   // The log is newest first in commit order; dates have one-second resolution, so never sort by them.
   const commits: CommitEntry[] = (await store.log({ record: keys })).reverse();
   const events: HistoryEvent[] = [];
   for (const c of commits) {
     const at = await store.snapshotAt(c.oid);
-    const after = await at.get("tasks", task.number).catch(() => null);
-    const before = c.parents[0] ? await (await store.snapshotAt(c.parents[0])).get("tasks", task.number).catch(() => null) : null;
+    const after = await byUid(at, numbers, task.uid);
+    const before = c.parents[0] ? await byUid(await store.snapshotAt(c.parents[0]), numbers, task.uid) : null;
+    if (!after && !before) continue; // another record at one of these numbers
     events.push({
       commit: c.oid,
       date: c.date,

@@ -12,6 +12,7 @@ import { blockingOf, findTask, loadRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import { applyTaskSideEffects } from "./task-side-effects.js";
 import { checkText, requireNotes } from "./validate-input.js";
+import { publishedMutation } from "./publish.js";
 
 export interface TransitionResult {
   task: Task;
@@ -45,7 +46,9 @@ interface Options {
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
 async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, actor: Actor) => TaskEvent): Promise<TransitionResult> {
   const store = await ctx.store();
-  const { result } = await store.mutate(async (tx: Tx): Promise<MutationResult<TransitionResult>> => {
+  // A claim is what others race for: it is made on the remote's latest state and published at once (DESIGN §3.5).
+  const mutate = <R>(fn: (tx: Tx) => Promise<MutationResult<R>>) => (op === "task.claim" ? publishedMutation(ctx, fn) : store.mutate(fn));
+  const { result } = await mutate(async (tx: Tx): Promise<MutationResult<TransitionResult>> => {
     const actor = await resolveActor(ctx, tx);
     const before = await findTask(tx, o.id, ctx);
     const event = pick(before, actor);

@@ -147,6 +147,8 @@ export interface GitConfig {
   get(key: string): string | undefined;
   /** Every value of a multi-valued key ("remote.origin.fetch"), lowest precedence first. */
   getAll(key: string): string[];
+  /** Every key set, normalised ("remote.origin.url"), in first-seen order. */
+  keys(): string[];
 }
 
 const MAX_INCLUDE_DEPTH = 10;
@@ -241,6 +243,7 @@ export function configFromEntries(entries: readonly ConfigEntry[]): GitConfig {
   return {
     get: (key) => byKey.get(normalizeConfigKey(key))?.at(-1),
     getAll: (key) => [...(byKey.get(normalizeConfigKey(key)) ?? [])],
+    keys: () => [...byKey.keys()],
   };
 }
 

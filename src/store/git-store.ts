@@ -25,7 +25,7 @@ import { loadSchemas } from "./schema-loader.js";
 import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./ref-cas.js";
 import type { RepoPaths } from "./repo.js";
 import { backoffMs, retryBudget, sleep } from "./retry.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type { CodeRepo, CommitEntry, CommitInfo, MutateOptions, MutateOutcome, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
 import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
 import { walkLog } from "./commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
@@ -33,6 +33,7 @@ import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-
 import { journalEntryFor } from "./journal-entry.js";
 import type { Schemas } from "./record-schemas.js";
 import { stateMigration, type StateMigration } from "./state-migration.js";
+import { dropNotices, keepNotice, readNotices } from "./clone-notices.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -200,7 +201,7 @@ export class GitStore implements Store {
     return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => this.movedFrom(kind, n));
   }
 
-  async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }> {
+  async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>, o: MutateOptions = {}): Promise<MutateOutcome<R>> {
     const budget = retryBudget(this.opts.env);
     const deadline = Date.now() + budget;
     for (let attempt = 0; ; attempt++) {
@@ -221,6 +222,13 @@ export class GitStore implements Store {
       if (tx.changes.size === 0) return { result, commit: null };
       const oid = await this.writeCommit([parent], await this.treeOf(parent), tx.changes, info);
       await faultPoint("after-objects");
+      // Published before it lands here (DESIGN §3.5): a rejected push leaves this clone's ref
+      // alone, so the caller re-runs the intent on a fresh merge instead of merging it away.
+      const published = o.publish ? await o.publish(oid) : undefined;
+      if (published === "rejected") {
+        this.db.discardWritten();
+        return { result, commit: null, published };
+      }
       const cas = await this.moveRef(tip, oid, info.summary);
       if (cas.ok) {
         if (migration) {
@@ -228,8 +236,10 @@ export class GitStore implements Store {
           await this.afterCommit(tip, parent, migration.changes, schemas);
         }
         await this.afterCommit(parent, oid, tx.changes, schemas);
-        return { result, commit: oid };
+        return { result, commit: oid, ...(published && { published }) };
       }
+      // The remote has it already; re-running the intent would do it twice. A sync brings it in.
+      if (published === "published") return { result, commit: oid, published, landed: false };
       // A lock older than the whole budget was left by a killed process: waiting cannot help.
       if (cas.reason === "locked" && cas.ageMs > budget) throw new LockedError(cas.lockPath, cas.ageMs);
       if (Date.now() + 1 > deadline) {
@@ -373,6 +383,26 @@ export class GitStore implements Store {
     this.checkWritable();
     const { gitSync } = await import("./git-sync.js");
     return gitSync(this, this.opts.env);
+  }
+
+  async freshness() {
+    const tip = await this.tip();
+    if (!tip) return [];
+    const { stateFreshness } = await import("./state-freshness.js");
+    return stateFreshness(this.paths, this.db, this.opts.env, tip);
+  }
+
+  async keepNotice(value: unknown, tag: string): Promise<string> {
+    this.checkWritable();
+    return keepNotice(this.paths.commonDir, value, this.opts.now(), tag);
+  }
+
+  async notices() {
+    return readNotices(this.paths.commonDir);
+  }
+
+  async dropNotices(ids: readonly string[]) {
+    dropNotices(this.paths.commonDir, ids);
   }
 
   // What doctor checks and repairs of the repository: loaded on demand (repository-care.ts).

@@ -2,7 +2,9 @@ import type { GitStore } from "./git-store.js";
 import { readRef } from "./ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "./store.js";
-import { changedPaths } from "./tree-diff.js";
+import { changedBlobs, changedPaths } from "./tree-diff.js";
+import { readBlobs } from "./blob-batch.js";
+import { decodeRecord } from "./record-snapshot.js";
 import { fetchState, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
 import { parseCommit } from "./commit-codec.js";
 import { CorruptRecordError } from "../errors.js";
@@ -14,6 +16,7 @@ import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "
 import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
 import { readSyncedTip, writeSyncedTip } from "./synced-tips.js";
 import { acquireSyncLock } from "./sync-lock.js";
+import { publishTarget } from "./publish-target.js";
 import { readTreePath } from "./tree-edit.js";
 
 /** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
@@ -26,6 +29,13 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     const status = runGit(paths, ["merge-base", "--is-ancestor", a, b], env).status;
     return status === 0 ? true : status === 1 ? false : null;
   };
+  const known = new Map<string, string | null>();
+  /** `git merge-base a b`, remembered: commits never change, so neither does their base. */
+  const bases = (a: string, b: string): string | null => {
+    const key = `${a} ${b}`;
+    if (!known.has(key)) known.set(key, mergeBase(paths, a, b, env));
+    return known.get(key)!;
+  };
   /**
    * Three-way merge of the records over the remote tree, committed with the parents `parentsOf`
    * picks from the two (migrated) tips; the ref is not moved. A merge is a write of this
@@ -33,7 +43,7 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
    * carries (the same migration on both sides gives one blob). Neither side may be newer (a
    * local state a newer version wrote, in a clone that went back).
    */
-  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo): Promise<MergeReport> => {
+  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo, o: { renumberAll?: boolean } = {}): Promise<MergeReport> => {
     for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
     const schemas = await loadSchemas();
     const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
@@ -41,7 +51,7 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     const remote = migrated[1]?.commit ?? tipRemote;
     const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
     const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
-    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName);
+    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName, o);
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
     appendRenumberLog(paths.commonDir, r.output.renumbered);
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
@@ -68,9 +78,13 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (remotes.includes("origin")) return "origin";
       return remotes.length === 1 ? remotes[0]! : null;
     },
-    async lock() {
+    async lock(o = {}) {
       const wait = Number(env.PANTHEON_SYNC_WAIT_MS);
+      if (o.waitMs !== undefined) return acquireSyncLock(paths.commonDir, { waitMs: o.waitMs });
       return acquireSyncLock(paths.commonDir, Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {});
+    },
+    async publishTarget() {
+      return publishTarget(paths, env);
     },
     async migrateRefspec(remote) {
       const r = await migrateRefspec(paths, remote, env);
@@ -80,28 +94,29 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
       if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local)) writeSyncedTip(paths.commonDir, remote, r.legacyTip);
       return { migrated: r.migrated, configured: r.configured };
     },
-    async fetch(remote) {
-      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 });
-      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env);
+    async fetch(remote, net = {}) {
+      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 }, net);
+      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env, net);
       return tip;
     },
     async requireHistory(remote, tips) {
       requireFullHistory(paths, remote, tips, env);
     },
-    async push(remote, commit) {
-      return pushState(paths, remote, commit, env);
+    async push(remote, commit, net = {}) {
+      return pushState(paths, remote, commit, env, net);
     },
     async relation(local, remote) {
       if (local === remote) return "equal";
-      if (contains(local, remote)) return "behind";
-      if (contains(remote, local)) return "ahead";
-      return "diverged";
+      // One `git merge-base` answers both ancestries and the merge that follows (a sync under
+      // contention repeats this for every attempt: each spawn widens its window).
+      const base = bases(local, remote);
+      return base === local ? "behind" : base === remote ? "ahead" : "diverged";
     },
     async contains(ancestor, descendant) {
       return contains(ancestor, descendant);
     },
     async mergeBase(a, b) {
-      return mergeBase(paths, a, b, env);
+      return bases(a, b);
     },
     async merge(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
       // Parents: local first (as `git merge` would record it), built over the published tree.
@@ -110,6 +125,14 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     async replay(base, local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
       // One parent: the history the remote dropped is no longer reachable from the state ref.
       return threeWay(base, local, remote, remoteName, (_l, r) => [r], info);
+    },
+    async join(local, remote, remoteName, info: CommitInfo): Promise<MergeReport> {
+      // No base: every local record counts as created here, and all of them move (renumberAll).
+      return threeWay(null, local, remote, remoteName, (l, r) => [r, l], info, { renumberAll: true });
+    },
+    async complete(commit) {
+      const r = runGit(paths, ["rev-list", "--objects", "--no-walk", "--missing=print", commit], env);
+      return r.status === 0 && !r.stdout.split("\n").some((l) => l.startsWith("?"));
     },
     async countCommits(from, to) {
       return Number(runGit(paths, ["rev-list", "--count", to, `^${from}`], env).stdout.trim()) || 0;
@@ -140,24 +163,34 @@ export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
     },
     async inspect(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
-      const snap = await store.snapshotAt(to);
       const out: string[] = [];
-      for (const path of await changedPaths(store.db, a, b)) {
+      const records: Array<{ path: string; kind: RecordKind; n: number; oid: string }> = [];
+      for (const { path, oid } of await changedBlobs(store.db, a, b)) {
+        const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(path);
+        const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
+        if (m && n !== null) {
+          if (oid) records.push({ path, kind: m[1] as RecordKind, n, oid });
+        } else if (!/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(path)) {
+          out.push(`stray entry ${path} (not part of the layout; ignored)`);
+        }
+      }
+      // An adoption checks every record: read them in one `git cat-file --batch` (10,000 records
+      // one by one through the object db took seconds), then decode each as a read would.
+      const blobs = await readBlobs(store.db, paths.commonDir, records.map((r) => r.oid));
+      const schemas = await loadSchemas();
+      for (const r of records) {
         if (out.length >= 50) {
           out.push("... and more: pantheon doctor");
           break;
         }
-        const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(path);
-        const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
-        if (m && n !== null) {
-          try {
-            await snap.get(m[1] as RecordKind, n);
-          } catch (e) {
-            if (e instanceof CorruptRecordError) out.push(e.message);
-            else throw e;
-          }
-        } else if (!/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(path)) {
-          out.push(`stray entry ${path} (not part of the layout; ignored)`);
+        try {
+          const bytes = blobs.get(r.oid);
+          if (!bytes) throw new CorruptRecordError(r.path, to, "missing blob");
+          const record = decodeRecord(schemas[r.kind] as never, bytes, r.path, to) as { number: number };
+          if (record.number !== r.n) throw new CorruptRecordError(r.path, to, `number is ${record.number}, but the path says ${r.n}`);
+        } catch (e) {
+          if (e instanceof CorruptRecordError) out.push(e.message);
+          else throw e;
         }
       }
       return out;

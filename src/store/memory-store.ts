@@ -90,6 +90,29 @@ export class MemoryStore implements Store {
     throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no remotes", "use a git repository");
   }
 
+  async freshness(): Promise<[]> {
+    return []; // no remotes
+  }
+
+  readonly kept: Array<{ id: string; value: unknown }> = [];
+
+  async keepNotice(value: unknown, tag: string): Promise<string> {
+    const id = `${this.kept.length + 1}-${tag}`;
+    this.kept.push({ id, value });
+    return id;
+  }
+
+  async notices(): Promise<Array<{ id: string; value: unknown }>> {
+    return [...this.kept];
+  }
+
+  async dropNotices(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const i = this.kept.findIndex((n) => n.id === id);
+      if (i >= 0) this.kept.splice(i, 1);
+    }
+  }
+
   async tip(): Promise<string | null> {
     return this.commits.length > 0 ? String(this.commits.length) : null;
   }

@@ -195,6 +195,12 @@ export class ObjectDb {
   /** Objects this process wrote (both names made). */
   private readonly written = new Set<string>();
 
+  /** An object only when it is loose here (never loads isomorphic-git for a pack); null otherwise. */
+  async readIfLoose(oid: string): Promise<GitObject | null> {
+    if (!OID.test(oid)) return null;
+    return this.memo.get(oid) ?? (await this.readLoose(oid));
+  }
+
   private loosePath(objectsDir: string, oid: string): string {
     return join(objectsDir, oid.slice(0, 2), oid.slice(2));
   }

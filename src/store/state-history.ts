@@ -4,7 +4,7 @@ import { NoMergeBaseError, SyncError } from "../errors.js";
 import { loadGitConfig } from "./git-config.js";
 import { REF } from "./layout.js";
 import type { RepoPaths } from "./repo.js";
-import { runGit } from "./transport.js";
+import { runGit, type NetOptions } from "./transport.js";
 
 /**
  * Shallow and partial clones (DESIGN §3.1): a sync merges three versions of the state, so the
@@ -67,11 +67,11 @@ function missingObjects(paths: RepoPaths, tip: string, have: string | null, env:
  * send them. A plain `git fetch` with the glob refspec brings the state filtered, so the sync
  * fetch alone (which then finds nothing new) is not enough.
  */
-export function completeObjects(paths: RepoPaths, remote: string, tip: string, have: string | null, env: NodeJS.ProcessEnv): void {
+export function completeObjects(paths: RepoPaths, remote: string, tip: string, have: string | null, env: NodeJS.ProcessEnv, net: NetOptions = {}): void {
   for (let round = 0; round < 3; round++) {
     const missing = missingObjects(paths, tip, have, env);
     if (missing.length === 0) return;
-    const r = runGit(paths, ["-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-filter", "--no-tags", "--quiet", "--no-write-fetch-head", "--stdin", remote], env, `${missing.join("\n")}\n`);
+    const r = runGit(paths, ["-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-filter", "--no-tags", "--quiet", "--no-write-fetch-head", "--stdin", remote], env, `${missing.join("\n")}\n`, net);
     if (r.status !== 0) break;
   }
   const still = missingObjects(paths, tip, have, env);

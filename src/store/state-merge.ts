@@ -39,6 +39,7 @@ export async function mergeTrees(
   trees: { base: string | null; local: string; remote: string },
   snaps: { base: Snapshot | null; local: Snapshot; remote: Snapshot },
   remoteName: string,
+  o: { renumberAll?: boolean } = {},
 ): Promise<StateMergeResult> {
   const changed = await localChanges(db, trees.base, trees.local, trees.remote);
   const touched: { [K in Kind]: Touched<never>[] } = { tasks: [], epics: [], missions: [], reviews: [] };
@@ -69,7 +70,7 @@ export async function mergeTrees(
   }
   const counters = async (s: Snapshot): Promise<Counters> => s.counters().catch(() => ({ tasks: 0, epics: 0, missions: 0, reviews: 0 }));
   const schemas = await loadSchemas();
-  const output = mergeState({ touched, counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) }, remote: remoteName });
+  const output = mergeState({ touched, counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) }, remote: remoteName, renumberAll: Boolean(o.renumberAll) });
   for (const kind of RECORD_KINDS) {
     for (const w of output.writes[kind]) {
       const path = recordPath(kind, w.number);

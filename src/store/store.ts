@@ -8,9 +8,15 @@ import type { TaskSummary } from "../domain/schemas/task.js";
 import type { RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import type { ScanResult } from "./record-snapshot.js";
+import type { NetOptions } from "./transport.js";
+import type { PublishTarget } from "./publish-target.js";
+import type { Freshness } from "./state-freshness.js";
 
 export type { RecordKind } from "./layout.js";
 export type { RecordTypes } from "./record-schemas.js";
+export type { NetOptions } from "./transport.js";
+export type { PublishTarget } from "./publish-target.js";
+export type { Freshness } from "./state-freshness.js";
 
 /** One commit of the state ref, as `pantheon log` and `task history` read it. */
 export interface CommitEntry {
@@ -96,8 +102,13 @@ export interface StateSync {
   remotes(): Promise<string[]>;
   /** The current branch's upstream remote, else `origin` when it exists, else the only remote. */
   defaultRemote(): Promise<string | null>;
-  /** Waits (within a budget) for any other sync of this clone, then holds the sync lock. */
-  lock(): Promise<SyncLock>;
+  /** Waits (within a budget: `waitMs`, else PANTHEON_SYNC_WAIT_MS or 30 s) for any other sync of this clone, then holds the sync lock. */
+  lock(o?: { waitMs?: number }): Promise<SyncLock>;
+  /**
+   * Where a racing command publishes (DESIGN §3.5): the default remote when this clone has seen
+   * state there and `pantheon.autoSync` is not false; decided without spawning git.
+   */
+  publishTarget(): Promise<PublishTarget>;
   /**
    * Replaces the exact fetch refspec of earlier versions by the glob and deletes its old tracking
    * ref, whose value becomes the last synced tip when none is kept and the state contains it.
@@ -108,10 +119,10 @@ export interface StateSync {
    * Ignores partial-clone filters (fetching any blob of the state a filtered fetch left out) and
    * deepens the state's history in a shallow clone.
    */
-  fetch(remote: string): Promise<string | null>;
+  fetch(remote: string, net?: NetOptions): Promise<string | null>;
   /** Refuses (SyncError) when the history of these commits is cut by a shallow graft. */
   requireHistory(remote: string, tips: string[]): Promise<void>;
-  push(remote: string, commit: string): Promise<"ok" | "rejected">;
+  push(remote: string, commit: string, net?: NetOptions): Promise<"ok" | "rejected">;
   relation(local: string, remote: string): Promise<"equal" | "ahead" | "behind" | "diverged">;
   /** Whether `ancestor` is in the history of `descendant`; null when git cannot tell (an object is missing). */
   contains(ancestor: string, descendant: string): Promise<boolean | null>;
@@ -121,6 +132,14 @@ export interface StateSync {
   merge(base: string, local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
   /** Writes ONE commit on `remote` (its only parent) carrying what `local` changed since `base` (the ref is not moved). */
   replay(base: string, local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /**
+   * `sync --adopt-remote`: ONE commit joining two unrelated histories (parents: remote, local):
+   * the remote's state as it is, with every record of `local` re-created on it under a new
+   * number (the ref is not moved).
+   */
+  join(local: string, remote: string, remoteName: string, info: CommitInfo): Promise<MergeReport>;
+  /** Whether every object of the state at `commit` (its whole tree) is in this clone. */
+  complete(commit: string): Promise<boolean>;
   /** How many commits `to` has that `from` does not. */
   countCommits(from: string, to: string): Promise<number>;
   /** The last tip a sync of this clone merged from or pushed to the remote, or null. */
@@ -220,6 +239,32 @@ export interface MutationResult<R> {
   commit: CommitInfo;
 }
 
+/** What publishing a mutation's commit came to (DESIGN §3.5). */
+export type PublishOutcome = "published" | "rejected" | "unpublished";
+
+export interface MutateOptions {
+  /**
+   * Called with the mutation's commit before the local compare-and-swap: "published" (the
+   * remote's ref now names it), "rejected" (the remote moved: nothing lands here, and the
+   * caller re-runs the mutation on a fresh merge), "unpublished" (the remote could not take
+   * it: it lands here only).
+   */
+  publish?: (commit: string) => Promise<PublishOutcome>;
+}
+
+export interface MutateOutcome<R> {
+  result: R;
+  /** The commit made, or null when nothing changed (or the push was rejected). */
+  commit: string | null;
+  /** Set when `publish` was called. */
+  published?: PublishOutcome;
+  /**
+   * False when the commit was published but another local command moved the ref first: the
+   * remote has it and this clone does not yet (a sync merges it in).
+   */
+  landed?: boolean;
+}
+
 /**
  * The storage port services see. `mutate` re-runs `fn` on a fresh snapshot when it loses the
  * compare-and-swap race, so the loser sees the winner's state and fails with a domain error
@@ -229,7 +274,7 @@ export interface Store {
   readonly root: string | null;
   readonly commonDir: string;
   snapshot(): Promise<Snapshot>;
-  mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<{ result: R; commit: string | null }>;
+  mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>, o?: MutateOptions): Promise<MutateOutcome<R>>;
   /** Writes the root commit (init); refuses when the ref already exists. */
   initialize(project: Project, info: CommitInfo): Promise<string>;
   /** The commit refs/coordination/main names now (null before init); cheap: one ref read. */
@@ -253,6 +298,17 @@ export interface Store {
   code(): Promise<CodeRepo>;
   /** Sharing with remotes; refused by stores that have none. */
   sync(): Promise<StateSync>;
+  /**
+   * How the state compares with each remote's as last fetched (DESIGN §3.5): no network, the
+   * ancestry answer cached per pair of tips; empty when no remote's state was ever fetched.
+   */
+  freshness(): Promise<Freshness[]>;
+  /** Keeps what a sync decided (any JSON value) until a later command shows it (DESIGN §3.2); returns its id. */
+  keepNotice(value: unknown, tag: string): Promise<string>;
+  /** The notices kept and not yet shown, oldest first. */
+  notices(): Promise<Array<{ id: string; value: unknown }>>;
+  /** Drops notices once shown. */
+  dropNotices(ids: readonly string[]): Promise<void>;
   /** The state at any commit of the ref's history. */
   snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { SyncError } from "../errors.js";
+import { formatAge, SyncError } from "../errors.js";
+import { loadGitConfig } from "./git-config.js";
 import { REF } from "./layout.js";
 import { readRef } from "./ref-cas.js";
 import { fetchRefspec, trackingRef } from "./state-refspec.js";
@@ -11,20 +12,43 @@ export interface GitRun {
   stderr: string;
 }
 
+/** How a network call of git behaves when nobody asked for it (publishing, a first use). */
+export interface NetOptions {
+  /** Never prompt: no terminal prompt, ssh in BatchMode, no credential manager window (DESIGN §3.5). */
+  batch?: boolean;
+  /** Give up after this long: the git process is killed and the call fails as unreachable. */
+  timeoutMs?: number;
+}
+
+/**
+ * The environment of a git call. An agent cannot answer a credential prompt; a person at a
+ * terminal still can, unless the call is one they did not ask for (`batch`): then nothing may
+ * wait for an answer. ssh gets BatchMode only where the user has no ssh command of their own.
+ */
+function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): NodeJS.ProcessEnv {
+  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? env.GIT_TERMINAL_PROMPT ?? "1" : "0" };
+  const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand")) out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  return out;
+}
+
 /**
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
  */
-export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv, input?: string): GitRun {
+export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv, input?: string, net: NetOptions = {}): GitRun {
   const r = spawnSync("git", [`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
     ...(input !== undefined && { input }),
-    // An agent cannot answer a credential prompt; a person at a terminal still can.
-    env: { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? env.GIT_TERMINAL_PROMPT ?? "1" : "0" },
+    env: gitEnv(paths, env, net),
     encoding: "utf8",
     maxBuffer: 64 << 20,
+    ...(net.timeoutMs !== undefined && { timeout: Math.max(1, Math.round(net.timeoutMs)), killSignal: "SIGKILL" as const }),
   });
-  if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
+  if (r.error) {
+    if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") throw new SyncError(`git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`, "check the remote: git remote -v", { timeout: true });
+    throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
+  }
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -49,6 +73,9 @@ export function gitReason(stderr: string): string {
   return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
 }
 
+/** Fetches of fewer objects than this are written loose (git's default is 100). */
+const LOOSE_FETCH_MAX = 1000;
+
 /** A depth no history reaches: deepens the state's own history only (2147483647 would unshallow every ref). */
 const DEEP = "--depth=2147483646";
 
@@ -59,9 +86,11 @@ const DEEP = "--depth=2147483646";
  * in-process and cannot fetch one lazily. In a shallow repository the state's history is
  * deepened completely so the merge base is present.
  */
-export async function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv, o: { deepen: boolean }): Promise<string | null> {
-  const args = ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
-  const r = runGit(paths, args, env);
+export async function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv, o: { deepen: boolean }, net: NetOptions = {}): Promise<string | null> {
+  // Up to a thousand objects (a sync's usual catch-up) arrive loose, not as a pack: Pantheon reads
+  // loose objects itself, and a pack would load isomorphic-git (~100 ms) to read them.
+  const args = ["-c", `fetch.unpackLimit=${LOOSE_FETCH_MAX}`, "fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
+  const r = runGit(paths, args, env, undefined, net);
   if (r.status !== 0) throw new SyncError(`Cannot fetch from ${remote}: ${gitReason(r.stderr)}`, `check the remote: git remote -v; git fetch ${remote}`, { remote });
   return readRef(paths.commonDir, trackingRef(remote));
 }
@@ -79,8 +108,8 @@ export function serverReason(stdout: string, stderr: string): string | null {
 }
 
 /** Pushes without force: the remote's own ref update is the cross-clone compare-and-swap. */
-export function pushState(paths: RepoPaths, remote: string, commit: string, env: NodeJS.ProcessEnv): "ok" | "rejected" {
-  const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${REF}`], env);
+export function pushState(paths: RepoPaths, remote: string, commit: string, env: NodeJS.ProcessEnv, net: NetOptions = {}): "ok" | "rejected" {
+  const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${REF}`], env, undefined, net);
   if (r.status === 0) return "ok";
   const own = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => !l.startsWith("remote:")).join("\n");
   if (RETRYABLE.test(own)) return "rejected";

@@ -50,20 +50,28 @@ export async function localChanges(db: ObjectDb, base: string | null, local: str
 }
 
 /** Blob paths that differ between two trees (for "records received/sent" counts). */
-export async function changedPaths(db: ObjectDb, a: string | null, b: string | null, prefix = ""): Promise<string[]> {
+export async function changedPaths(db: ObjectDb, a: string | null, b: string | null): Promise<string[]> {
+  return (await changedBlobs(db, a, b)).map((c) => c.path);
+}
+
+/**
+ * Blob paths that differ between two trees, with the blob's id in `b` (null: gone, or a tree
+ * over the size limit, named with a trailing note).
+ */
+export async function changedBlobs(db: ObjectDb, a: string | null, b: string | null, prefix = ""): Promise<Array<{ path: string; oid: string | null }>> {
   if (a === b) return [];
   const [x, y] = await Promise.all([entries(db, a), entries(db, b)]);
-  const out: string[] = [];
+  const out: Array<{ path: string; oid: string | null }> = [];
   for (const name of new Set([...x.keys(), ...y.keys()])) {
     const ex = x.get(name);
     const ey = y.get(name);
     if (ex?.oid === ey?.oid) continue;
     if (treeOf(ex) || treeOf(ey)) {
-      const inner = await changedPaths(db, treeOf(ex), treeOf(ey), `${prefix}${name}/`);
-      if (inner.length === 0 && treeOf(ey) && (await tooLarge(db, treeOf(ey)!))) out.push(`${prefix}${name}/ (over the size limit for a tree of the state)`);
+      const inner = await changedBlobs(db, treeOf(ex), treeOf(ey), `${prefix}${name}/`);
+      if (inner.length === 0 && treeOf(ey) && (await tooLarge(db, treeOf(ey)!))) out.push({ path: `${prefix}${name}/ (over the size limit for a tree of the state)`, oid: null });
       for (const p of inner) out.push(p);
     }
-    if (blobOf(ex) || blobOf(ey)) out.push(prefix + name);
+    if (blobOf(ex) || blobOf(ey)) out.push({ path: prefix + name, oid: blobOf(ey) });
   }
   return out;
 }

@@ -1,9 +1,11 @@
 /**
- * Acceptance of issue 5, tried as a new user would (DESIGN §7, sync bar): four clones of one bare
- * origin each create 10 tasks and `pantheon sync` after each create, all four at once (released
+ * Acceptance of issues 5 and 14, tried as a team would (DESIGN §7, sync bar): n clones of one bare
+ * origin each create k tasks and `pantheon sync` after each create, all at once (released
  * together from a file barrier, test/e2e/barrier-worker.mjs), as real processes of the built
- * bundle. After a final round of syncs every clone has the same refs/coordination/main, all 40
- * tasks numbered 1..40 once each, untouched working trees, clean `git fsck --strict`, and the
+ * bundle: 8 full clones × 25, and 4 blobless partial clones (`--filter=blob:none`) × 10. No
+ * command fails (a sync under contention retries with backoff within its time budget instead of
+ * giving up). After a final round of syncs every clone has the same refs/coordination/main, all
+ * n×k tasks numbered 1..n×k once each, untouched working trees, clean `git fsck --strict`, and the
  * merges in `git log --graph`.
  */
 import { spawnSync } from "node:child_process";
@@ -13,9 +15,6 @@ import { BIN } from "../helpers/cli.js";
 import { makeOriginAndClones, REF, syncUntilEqual, type Clone } from "../helpers/clones.js";
 import { race, type Job } from "../helpers/barrier.js";
 import { testEnv } from "../helpers/env.js";
-
-const CLONES = 4;
-const PER_CLONE = 10;
 
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
@@ -31,10 +30,13 @@ function expectFsckClean(dir: string): void {
 
 const title = (clone: number, k: number) => `clone ${clone} task ${k}`;
 
-describe("four clones creating and syncing concurrently through one bare origin", () => {
-  it("converge: one ref value, 40 tasks numbered 1..40, every title, untouched trees, fsck clean, merges in the log", async () => {
+describe.each([
+  { CLONES: 8, PER_CLONE: 25, partial: false, kind: "full clones" },
+  { CLONES: 4, PER_CLONE: 10, partial: true, kind: "blobless partial clones" },
+])("$CLONES $kind creating $PER_CLONE tasks each and syncing concurrently through one bare origin", ({ CLONES, PER_CLONE, partial }) => {
+  it("no command fails; converge: one ref value, every task numbered once, every title, untouched trees, fsck clean, merges in the log", async () => {
     const t0 = Date.now();
-    const { origin, clones, originRef } = await makeOriginAndClones(CLONES, { bin: true });
+    const { origin, clones, originRef } = await makeOriginAndClones(CLONES, { bin: true, partial });
     const setupMs = Date.now() - t0;
 
     const jobs: Job[] = clones.map((c) => ({
@@ -53,9 +55,9 @@ describe("four clones creating and syncing concurrently through one bare origin"
     expect(Math.max(...runs.map((r) => r.released))).toBeLessThan(Math.min(...runs.map((r) => r.finished)));
 
     const actions: Record<string, number> = {};
-    let gaveUp = 0;
     let renumbered = 0;
     let retried = 0;
+    let maxAttempts = 0;
     for (const [w, run] of runs.entries()) {
       expect(run.results).toHaveLength(2 * PER_CLONE);
       for (const [i, s] of run.results.entries()) {
@@ -65,19 +67,14 @@ describe("four clones creating and syncing concurrently through one bare origin"
           expect(JSON.parse(s.stdout).data.title).toBe(title(w, i / 2 + 1));
           continue;
         }
-        // A sync may give up under contention (exit 3, "kept changing"), leaving a valid state;
-        // the final rounds below must then finish the job.
-        if (s.exitCode === 3) {
-          gaveUp += 1;
-          expect(s.stderr, what).toMatch(/^✗ /);
-          continue;
-        }
+        // Under contention a sync retries with jittered backoff within its time budget: none gives up.
         expect(s.exitCode, what).toBe(0);
         const report = JSON.parse(s.stdout);
         expect(report.kind).toBe("sync");
         actions[report.data.action] = (actions[report.data.action] ?? 0) + 1;
         renumbered += report.data.renumbered.length;
         if (report.data.attempts > 1) retried += 1; // a push rejected because origin moved: fetch, merge again
+        maxAttempts = Math.max(maxAttempts, report.data.attempts);
       }
     }
     expect(actions.merged ?? 0, `the syncs really raced (actions: ${JSON.stringify(actions)})`).toBeGreaterThan(0);
@@ -113,13 +110,13 @@ describe("four clones creating and syncing concurrently through one bare origin"
     const graph = clones[0]!.git("log", "--graph", "--oneline", REF);
     expect(graph).toMatch(/^\|\\/m);
     expect(graph).toContain("sync merge with origin");
-    const doctor = await clones[3]!.run(["doctor", "--json"]);
+    const doctor = await clones[CLONES - 1]!.run(["doctor", "--json"]);
     expect(doctor.exitCode, doctor.stderr).toBe(0);
 
     // What happened, for the record (visible with --reporter=verbose or on failure).
     console.info(
-      `sync-converge: setup ${setupMs} ms, race ${raceMs} ms, final ${rounds} round(s) ${finalMs} ms; ` +
-        `sync actions ${JSON.stringify(actions)}, retried ${retried}, gave up ${gaveUp}, renumbered ${renumbered}, merges in history ${merges}`,
+      `sync-converge (${CLONES} × ${PER_CLONE}${partial ? ", partial" : ""}): setup ${setupMs} ms, race ${raceMs} ms, final ${rounds} round(s) ${finalMs} ms; ` +
+        `sync actions ${JSON.stringify(actions)}, retried ${retried}, max attempts ${maxAttempts}, renumbered ${renumbered}, merges in history ${merges}`,
     );
-  });
+  }, 480_000); // 8 × 25 on 2 shared cores: 2-4 minutes
 });

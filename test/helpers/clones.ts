@@ -56,6 +56,14 @@ export interface CloneOptions {
   bin?: boolean;
   /** Bind the clean-up to this test (needed under describe.concurrent; see integration/cli/fixture.ts). */
   ctx?: Pick<TestContext, "onTestFinished">;
+  /**
+   * Publishing of racing commands (DESIGN §3.5: claims, mission start/end, review decisions).
+   * Off by default (`pantheon.autoSync false` in every clone): most sync tests make their changes
+   * "offline" on purpose, to make syncs merge them; tests of publishing turn it on.
+   */
+  autoSync?: boolean;
+  /** Make the clones blobless partial clones (`git clone --filter=blob:none file://origin`). */
+  partial?: boolean;
 }
 
 function tempRoot(ctx?: Pick<TestContext, "onTestFinished">): string {
@@ -120,9 +128,11 @@ export async function makeOriginAndClones(n: number, o: CloneOptions = {}): Prom
   const origin = join(root, "origin.git");
   git(root, "init", "-q", "--bare", "-b", "main", origin);
   const dirs: string[] = [];
+  if (o.partial) git(origin, "config", "uploadpack.allowFilter", "true");
   for (let i = 0; i < n; i++) {
     const dir = join(root, `clone${i}`);
-    git(root, "clone", "-q", origin, dir);
+    if (o.partial) git(root, "clone", "-q", "--filter=blob:none", `file://${origin}`, dir);
+    else git(root, "clone", "-q", origin, dir);
     dirs.push(dir);
   }
   git(dirs[0]!, "commit", "-q", "--allow-empty", "-m", "first commit");
@@ -131,6 +141,7 @@ export async function makeOriginAndClones(n: number, o: CloneOptions = {}): Prom
     git(dir, "pull", "-q", "origin", "main");
     git(dir, "branch", "-q", "--set-upstream-to=origin/main", "main");
   }
+  if (o.autoSync !== true) for (const dir of dirs) git(dir, "config", "pantheon.autoSync", "false");
   const clones = dirs.map((dir, i) => cloneAt(dir, i, { bin: Boolean(o.bin) }));
   if (o.init !== false) {
     await clones[0]!.ok(["init", "--yes"]);

@@ -23,6 +23,7 @@ interface InitOptions {
   assistant?: string[];
   hooks?: boolean;
   mcp?: boolean;
+  newState?: boolean;
 }
 
 /** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
@@ -78,6 +79,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
       .option("--mcp", "register `pantheon mcp` in each assistant's project MCP configuration (merged only when safe)")
+      .option("--new-state", "start a new state even though .pantheon/ is committed and no reachable remote has its state (a second, separate history)")
       .action(run(app, async (o: InitOptions) => {
         const ctx = app.context();
         const root = (await ctx.store()).root;
@@ -98,7 +100,7 @@ export function registerInitCommand(program: Command, app: App): void {
           );
         }
         const assistants = o.assistant?.map((a) => adapterFor(a).name);
-        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }) });
+        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }), newState: Boolean(o.newState) });
         const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
         const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null, mcp, codexWritableRoot: r.codexWritableRoot };
         return view("init", data, (s) => {
@@ -143,12 +145,18 @@ export function registerInitCommand(program: Command, app: App): void {
               `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
               `  pantheon task create --title "..." --role ${role}`,
               "  pantheon dashboard            who works on what, what is blocked, what waits for review",
-              "  pantheon sync                 share the state with teammates through your git remote",
+              r.adopted
+                ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
+                : "  pantheon sync                 publish the state on your git remote (once), then share changes",
+              "",
+              r.adopted
+                ? `Teammates get the state the same way: git clone, then any pantheon command (it takes ${r.adopted}'s state).`
+                : "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
             );
           }
           return lines.join("\n");
         });
       })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --mcp --assistant claude", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
+    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --yes --new-state   # .pantheon/ is committed but its state was never published: start over", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --mcp --assistant claude", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
   );
 }

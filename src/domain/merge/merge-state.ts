@@ -31,6 +31,12 @@ export interface MergeInput {
   counters: { local: Counters; remote: Counters };
   /** Remote name, for the conflict notes' wording. */
   remote: string;
+  /**
+   * `sync --adopt-remote` (two unrelated histories): every local record moves to a new number
+   * above both sides', collision or not, so this clone's records keep their order after the
+   * remote's.
+   */
+  renumberAll?: boolean;
 }
 
 /** What to write over the remote tree: a record, the local blob as is, or a deletion. */
@@ -81,6 +87,11 @@ export function mergeState(input: MergeInput): MergeOutput {
   };
   for (const k of KINDS) out.counters[k] = Math.max(input.counters.local[k], input.counters.remote[k], ...input.touched[k].map((t) => t.number));
   mergeUnknownCounters(input.counters.local, out.counters);
+  // Joining (every readable local record moves): the new numbers follow the published ones,
+  // above any number that stays in use (the remote's, below its counter or touched here, and an
+  // unreadable local entry, which is carried where it is).
+  const next: Record<Kind, number> = { tasks: 0, epics: 0, missions: 0, reviews: 0 };
+  for (const k of KINDS) next[k] = input.renumberAll ? Math.max(input.counters.remote[k], ...input.touched[k].filter((t) => t.remote !== null || !isRecord(t.local)).map((t) => t.number)) : out.counters[k];
 
   // 1. Collisions get new numbers first, so every local reference can be rewritten after.
   const renumbering = emptyRenumbering();
@@ -88,13 +99,17 @@ export function mergeState(input: MergeInput): MergeOutput {
     // Another uid at the number, or an unreadable published entry where this clone created a
     // record: either way the local record moves, so nothing present on either side is lost.
     const collided = input.touched[k].filter(
-      (t) => t.remoteChanged && isRecord(t.local) && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)),
+      (t) =>
+        isRecord(t.local) &&
+        ((input.renumberAll && (!isRecord(t.remote) || t.local.uid !== t.remote.uid)) ||
+          (t.remoteChanged && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)))),
     );
     for (const t of [...collided].sort((a, b) => a.number - b.number)) {
-      out.counters[k] += 1;
-      renumbering[k].set(t.number, out.counters[k]);
-      out.renumbered.push({ kind: k, from: t.number, to: out.counters[k] });
+      next[k] += 1;
+      renumbering[k].set(t.number, next[k]);
+      out.renumbered.push({ kind: k, from: t.number, to: next[k] });
     }
+    out.counters[k] = Math.max(out.counters[k], next[k]);
   }
   for (const k of KINDS) mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
   return out;

@@ -56,6 +56,7 @@ const STEPS: Step[] = [
   [["task", "prereqs", "TST-M-0003"], (p) => p.tasks.prereqs("TST-M-0003")],
   [["task", "claim", "2", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", M1)],
   [["task", "claim", "2", "--force", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", { ...M1, force: true })],
+  [["--offline", "task", "show", "2"], (p) => p.tasks.show("2", { offline: true })],
   [["task", "mine", "--as", "Hephaestus"], (p) => p.tasks.mine({ as: "Hephaestus" })],
   [["task", "note", "2", "token refresh needs a lock", "--mission", "MSN-0001"], (p) => p.tasks.note("2", "token refresh needs a lock", M1)],
   [["task", "show", "2", "--mission", "MSN-0002"], (p) => p.tasks.show("2", M2)],
@@ -150,6 +151,7 @@ const STEPS: Step[] = [
   [["sync", "--all"], (p) => p.sync({ all: true })],
   [["sync", "upstream"], (p) => p.sync({ remote: "upstream" })],
   [["sync", "origin", "--accept-rewrite"], (p) => p.sync({ remote: "origin", acceptRewrite: true })],
+  [["sync", "origin", "--adopt-remote"], (p) => p.sync({ remote: "origin", adoptRemote: true })],
 ];
 
 /** Commands the API leaves out (DESIGN §4.1a), and options that only make sense at a terminal. */

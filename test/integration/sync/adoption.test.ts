@@ -121,7 +121,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ schemaVersion: 1, kind: "sync" });
     expect(Object.keys(doc.data).sort()).toEqual(
-      ["action", "attempts", "before", "conflicts", "droppedClaims", "keptRemote", "local", "merges", "problems", "projectChanges", "received", "refspecAdded", "refspecMigrated", "remote", "remoteTip", "renumbered", "replayed", "sent", "unreadable"].sort(),
+      ["action", "attempts", "before", "conflicts", "cycles", "droppedClaims", "earlier", "joined", "keptRemote", "local", "merges", "planning", "problems", "projectChanges", "received", "refspecAdded", "refspecMigrated", "remote", "remoteTip", "renumbered", "replayed", "sent", "unreadable"].sort(),
     );
     expect(doc.data).toMatchObject({
       remote: "origin",

@@ -23,7 +23,9 @@ async function renumbered() {
   await c0.ok(["sync"]);
   const r = await c1.ok(["sync"]);
   for (const moved of ["ENG-M-0001 → ENG-M-0002", "EPC-M-0001 → EPC-M-0002", "RVW-001 → RVW-002", "MSN-0001 → MSN-0002"]) expect(r.stdout).toContain(moved);
-  await c1.ok(["task", "create", "--title", "One's later", "--role", "engineer"]); // ENG-M-0003, only in clone 1
+  await c1.ok(["task", "create", "--title", "One's later", "--role", "engineer"]); // ENG-M-0003, not in clone 0
+  // Published, so that reads here are in step with origin and print no freshness line (DESIGN §3.5).
+  await c1.ok(["sync"]);
   return { c0, c1 };
 }
 

@@ -169,6 +169,11 @@ describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s command contents"
     expect(summon).toMatch(/data written by others, never instructions/);
   });
 
+  it("/summon says when to sync and what to do with a dropped claim (issue 14)", () => {
+    expect(summon).toContain("pantheon sync");
+    expect(summon).toMatch(/claim was dropped[\s\S]*pick another task/);
+  });
+
   it("/dismiss ends the mission with a summary and asks about --release", () => {
     expect(dismiss).toContain('pantheon mission end --mission <handle> --summary "<summary>"');
     expect(dismiss).toContain("--release");

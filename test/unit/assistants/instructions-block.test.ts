@@ -13,6 +13,11 @@ describe("instructionsBlock", () => {
     for (const s of ["refs/coordination/main", "/summon", "--mission", "pantheon --help"]) expect(BLOCK).toContain(s);
   });
 
+  it("says when a persona syncs and what to do with a dropped claim (issue 14)", () => {
+    expect(BLOCK).toContain("`pantheon sync`");
+    expect(BLOCK).toMatch(/dropped[\s\S]*pick another task/);
+  });
+
   it("uses the cli name it is given", () => {
     expect(instructionsBlock({ cli: "npx pantheon" })).toContain("npx pantheon --help");
   });

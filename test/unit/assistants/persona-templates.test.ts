@@ -37,6 +37,12 @@ describe.each(ROLES)("templates/personas/%s.md", (role) => {
     expect(text).toContain("mission end --mission {{mission.handle}}");
   });
 
+  it("says when the persona syncs and what to do with a dropped claim (issue 14)", () => {
+    const text = read(file);
+    expect(text).toContain("pantheon sync");
+    expect(text).toMatch(/claim was dropped, stop/);
+  });
+
   it("is at most 4,000 characters, as a file and rendered for a project (DESIGN §5)", () => {
     expect(read(file).length).toBeLessThanOrEqual(4_000);
     const vars = { persona: "Hephaestus", role, "project.name": "online-shop-frontend", "project.description": "A web shop for hand-made furniture.", "mission.id": "MSN-0123", "mission.handle": "MSN-0123:silent-phoenix" };

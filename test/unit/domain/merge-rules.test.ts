@@ -107,6 +107,34 @@ describe("number collisions (DESIGN §3.4)", () => {
   });
 });
 
+describe("joining unrelated histories (sync --adopt-remote)", () => {
+  it("every local record moves, in order, right after the published numbers; references follow; an unreadable local entry stays and is skipped", () => {
+    const rec = (uid: string, n: number, over: Partial<Task> = {}) => aTask({ uid, number: n, ...over });
+    const out = mergeState({
+      ...input({
+        tasks: [
+          { number: 1, base: null, local: rec("local-task-1", 1), remote: rec("remote-task-1", 1), remoteChanged: true },
+          { number: 2, base: null, local: rec("local-task-2", 2, { dependencies: [1] }), remote: null, remoteChanged: false },
+          { number: 3, base: null, local: CORRUPT, remote: null, remoteChanged: false },
+          { number: 4, base: null, local: rec("local-task-4", 4), remote: null, remoteChanged: false },
+        ],
+        local: counters(4),
+        remote: counters(1),
+      }),
+      renumberAll: true,
+    });
+    expect(out.renumbered).toEqual([
+      { kind: "tasks", from: 1, to: 4 },
+      { kind: "tasks", from: 2, to: 5 },
+      { kind: "tasks", from: 4, to: 6 },
+    ]);
+    expect(out.counters.tasks).toBe(6);
+    expect(written<Task>(out, "tasks", 5)).toMatchObject({ uid: "local-task-2", dependencies: [4], formerNumbers: [2] });
+    expect(out.writes.tasks.filter((w) => w.number === 1), "the published task 1 stays").toEqual([]);
+    expect(out.writes.tasks).toContainEqual({ number: 3, blob: "local" });
+  });
+});
+
 describe("records changed on both sides (DESIGN §3.3)", () => {
   const base = aTask({ uid: "shared-task-1", number: 1, title: "Add login", description: "", priority: "MEDIUM", dependencies: [], updatedAt: T(0) });
 

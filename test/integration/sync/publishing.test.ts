@@ -1,0 +1,189 @@
+/**
+ * Publishing (DESIGN §3.5; issue 14): the commands others race for — task claim, mission start
+ * and end, review decisions — fetch and merge first, run on the merged state and push their
+ * commit before it lands here, when the clone's default remote has state. A claim the remote
+ * already holds is refused at once (exit 1), the merge it fetched staying; an unreachable remote
+ * never fails the command; --offline, pantheon.autoSync=false and a sandbox without network
+ * turn it off; reads and other writes never touch the network.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
+import { git } from "../../helpers/repo.js";
+
+const originFile = (origin: string, path: string) => JSON.parse(git(origin, "cat-file", "-p", `${REF}:${path}`));
+
+/** Two clones in step, each with its persona's ACTIVE mission and task 1 published; publishing on. */
+async function team() {
+  const setup = await makeOriginAndClones(2, { autoSync: true });
+  const [c0, c1] = setup.clones as [Clone, Clone];
+  await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
+  await c0.ok(["task", "create", "--title", "Other work", "--role", "engineer"]);
+  await c0.ok(["sync"]);
+  await c1.ok(["sync"]);
+  await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+  await c1.ok(["mission", "start", "--role", "engineer", "--persona", "Ptah"]);
+  return { ...setup, c0, c1 };
+}
+
+describe("a claim made while the remote is reachable", () => {
+  it("is on the remote when the command returns; a second clone claiming it afterwards is refused at once, keeping the merge it fetched", async () => {
+    const { c0, c1, origin, originRef } = await team();
+    // The mission starts were published too: both are on origin, with distinct numbers.
+    expect(originFile(origin, "missions/01/1.json")).toMatchObject({ persona: "Hephaestus" });
+    expect(originFile(origin, "missions/02/2.json")).toMatchObject({ persona: "Ptah" });
+
+    const claim = await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(claim.stderr).toBe("");
+    expect(originRef(), "published before the command returned").toBe(c0.ref());
+    expect(originFile(origin, "tasks/01/1.json")).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus" });
+
+    const before = c1.ref();
+    const refused = await c1.run(["--as", "Ptah", "task", "claim", "1"]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^✗ Cannot claim ENG-M-0001 as Ptah: it is already claimed by Hephaestus/);
+    // The fetched state stays (a fast-forward here), and nothing of the refused claim was written.
+    expect(c1.ref()).not.toBe(before);
+    expect(c1.ref()).toBe(originRef());
+    expect(await c1.json<any>(["task", "show", "1"], "task")).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus" });
+    c0.expectUntouched();
+    c1.expectUntouched();
+  });
+
+  it("--json: the claim's data as ever, and a clone that was behind claims another task on top of the remote's state", async () => {
+    const { c0, c1, originRef } = await team();
+    await c0.ok(["task", "note", "2", "from clone 0"]); // not a racing command: stays local
+    await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]); // publishes the note too
+    const t = await c1.json<any>(["--as", "Ptah", "task", "claim", "2"], "task");
+    expect(t).toMatchObject({ id: "ENG-M-0002", status: "UNDERWAY", claimedBy: "Ptah" });
+    expect(originRef()).toBe(c1.ref());
+    const shown = await c1.json<any>(["task", "show", "2"], "task");
+    expect(shown.notes.map((n: any) => n.text)).toContain("from clone 0");
+    expect(git(c1.dir, "merge-base", "--is-ancestor", c0.ref()!, c1.ref()!)).toBe("");
+  });
+
+  it("a review decision and a mission end are published; the released claim is free on the remote at once", async () => {
+    const { c0, c1, origin, originRef } = await team();
+    await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    await c0.ok(["--as", "Hephaestus", "task", "update", "1", "--status", "REVIEW"]); // not racing: local
+    await c0.ok(["sync"]);
+    await c1.ok(["sync"]);
+    await c1.ok(["--as", "Ptah", "review", "approve", "RVW-001"]);
+    expect(originFile(origin, "reviews/01/1.json")).toMatchObject({ status: "APPROVED" });
+    expect(originFile(origin, "tasks/01/1.json")).toMatchObject({ status: "COMPLETE" });
+    await c1.ok(["--as", "Ptah", "task", "claim", "2"]);
+    await c1.ok(["--as", "Ptah", "mission", "end", "--release"]);
+    expect(originFile(origin, "tasks/02/2.json")).toMatchObject({ status: "TODO", claimedBy: null });
+    expect(originRef()).toBe(c1.ref());
+    const t = await c0.json<any>(["--as", "Hephaestus", "task", "claim", "2"], "task");
+    expect(t).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus" });
+  });
+
+  it("a push the remote rejects (it moved meanwhile) repeats from the fetch: the claim is re-run on the remote's state and refused", async () => {
+    const { c0, c1, origin, originRef } = await team();
+    await c0.ok(["sync"]); // clone 0 has Ptah's mission too: its claim below is a fast-forward of origin
+    // Clone 0 claims task 1 without publishing, and parks that commit on origin beside the state.
+    await c0.ok(["--offline", "--as", "Hephaestus", "task", "claim", "1"]);
+    c0.git("push", "-q", "origin", `${REF}:refs/test/race`);
+    // The next push to origin finds the state moved to that claim first (a pre-receive hook that
+    // fires once; git forbids ref updates in its quarantine, hence env -u), as if clone 0 had
+    // pushed between clone 1's fetch and its push.
+    const hook = join(origin, "hooks", "pre-receive");
+    writeFileSync(hook, `#!/bin/sh\nif [ ! -e "$GIT_DIR/raced" ]; then touch "$GIT_DIR/raced"; env -u GIT_QUARANTINE_PATH git update-ref ${REF} "$(git rev-parse refs/test/race)"; fi\nexit 0\n`);
+    chmodSync(hook, 0o755);
+    const r = await c1.run(["--as", "Ptah", "task", "claim", "1"]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/already claimed by Hephaestus/);
+    expect(c1.ref()).toBe(originRef());
+    expect(originFile(origin, "tasks/01/1.json")).toMatchObject({ claimedBy: "Hephaestus" });
+    // No conflict note: the refused claim was never committed and merged away.
+    const t = await c1.json<any>(["task", "show", "1"], "task");
+    expect(t.notes.filter((n: any) => n.kind === "conflict")).toEqual([]);
+  });
+});
+
+describe("publishing never fails the command", () => {
+  it("an unreachable remote: the claim lands locally and says it is not published yet", async () => {
+    const { c0, origin, originRef } = await team();
+    const published = originRef();
+    c0.git("remote", "set-url", "origin", join(origin, "..", "gone.git"));
+    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ Claimed ENG-M-0001/);
+    expect(r.stderr).toMatch(/^! not published yet \(Cannot fetch from origin: .*\): pantheon sync\n$/);
+    expect(await c0.json<any>(["task", "show", "1"], "task")).toMatchObject({ claimedBy: "Hephaestus" });
+    expect(originRef()).toBe(published);
+  });
+
+  it("a server that refuses the push (a hook): lands locally, says so with the server's words", async () => {
+    const { c0, origin, originRef } = await team();
+    const published = originRef();
+    const hook = join(origin, "hooks", "pre-receive");
+    writeFileSync(hook, "#!/bin/sh\necho 'state is frozen' >&2\nexit 1\n");
+    chmodSync(hook, 0o755);
+    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^! not published yet \(Cannot push to origin: the server refused it.*state is frozen.*\): pantheon sync/);
+    expect(originRef()).toBe(published);
+    expect(c0.ref()).not.toBe(published);
+  });
+
+  it("network calls never prompt: ssh runs in BatchMode, git with GIT_TERMINAL_PROMPT=0", async () => {
+    const { c0, root } = await team();
+    // A stand-in ssh on PATH that records how it was called, then fails as an unreachable host would.
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    const log = join(root, "ssh.log");
+    writeFileSync(join(bin, "ssh"), `#!/bin/sh\necho "args: $*" >> "${log}"\necho "prompt: $GIT_TERMINAL_PROMPT" >> "${log}"\nexit 255\n`);
+    chmodSync(join(bin, "ssh"), 0o755);
+    c0.git("remote", "set-url", "origin", "ssh://someone@git.example.invalid/project.git");
+    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^! not published yet \(Cannot fetch from origin/);
+    const calls = readFileSync(log, "utf8");
+    expect(calls).toContain("-o BatchMode=yes");
+    expect(calls).toContain("prompt: 0");
+  });
+
+  it.each([
+    ["--offline", ["--offline"], {}, /^! not published yet \(--offline\): pantheon sync\n$/],
+    ["a sandbox without network", [], { CODEX_SANDBOX_NETWORK_DISABLED: "1" }, /^! not published yet \(no network in this sandbox\): pantheon sync\n$/],
+    ["pantheon.autoSync=false", [], {}, /^$/],
+  ] as const)("%s: no network call at all", async (name, flags, env, stderr) => {
+    const { c0, origin, originRef } = await team();
+    if (name === "pantheon.autoSync=false") c0.git("config", "pantheon.autoSync", "false");
+    const published = originRef();
+    // Any fetch or push would fail loudly here: the remote is gone.
+    c0.git("remote", "set-url", "origin", join(origin, "..", "gone.git"));
+    const r = await c0.run([...flags, "--as", "Hephaestus", "task", "claim", "1"], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(stderr);
+    expect(originRef()).toBe(published);
+  });
+
+  it("reads and other writes never contact the remote", async () => {
+    const { c0, c1, origin } = await team();
+    await c1.ok(["--as", "Ptah", "task", "claim", "2"]); // origin moves
+    const tracking = c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim();
+    c0.git("remote", "set-url", "origin", join(origin, "..", "gone.git"));
+    for (const argv of [["task", "create", "--title", "Local", "--role", "engineer"], ["task", "note", "1", "hi"], ["task", "list"], ["dashboard"], ["task", "show", "1"]]) {
+      const r = await c0.run(argv);
+      expect(r.exitCode, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, argv.join(" ")).not.toMatch(/not published|fetch/i);
+    }
+    expect(c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim(), "nothing was fetched").toBe(tracking);
+  });
+
+  it("a clone whose remote has no state yet: the claim is local and silent (nothing to publish to)", async () => {
+    const { clones, originRef } = await makeOriginAndClones(1, { init: false, autoSync: true });
+    const c0 = clones[0]!;
+    await c0.ok(["init", "--yes"]);
+    await c0.ok(["task", "create", "--title", "Solo", "--role", "engineer"]);
+    await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    const r = await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(r.stderr).toBe("");
+    expect(originRef()).toBeNull();
+  });
+});
