@@ -5,7 +5,7 @@ import { PantheonError, RepositoryError } from "../errors.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
 import type { Context, Ids, Launcher } from "../services/context.js";
 import { GitStore } from "../store/git-store.js";
-import { discoverRepo } from "../store/repo.js";
+import { discoverRepo } from "../store/repo/repo.js";
 import type { Store } from "../store/store.js";
 import { findTemplatesDir } from "./templates-dir.js";
 

@@ -1,10 +1,10 @@
 import { writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadKind } from "../store/cache-files.js";
-import { applyJournal, readJournal } from "../store/cache-journal.js";
-import { REF } from "../store/layout.js";
-import { readRef } from "../store/ref-cas.js";
-import { discoverRepo } from "../store/repo.js";
+import { loadKind } from "../store/cache/cache-files.js";
+import { applyJournal, readJournal } from "../store/cache/cache-journal.js";
+import { REF } from "../store/state/layout.js";
+import { readRef } from "../store/git/ref-cas.js";
+import { discoverRepo } from "../store/repo/repo.js";
 import type { TaskColumns } from "../domain/task-columns.js";
 import { ID_KINDS, idCandidates, recordKind, taskIdCandidates, type CandidateRow, type IdKind } from "./id-candidates.js";
 

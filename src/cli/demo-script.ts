@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { addOriginAndClone, createScratchRepository, stateLogGraph } from "../store/scratch-repo.js";
+import { addOriginAndClone, createScratchRepository, stateLogGraph } from "../store/code/scratch-repo.js";
 import type { App } from "./app.js";
 import type { IO } from "./io.js";
 

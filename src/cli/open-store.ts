@@ -1,6 +1,6 @@
 import type { Context } from "../services/context.js";
 import { GitStore } from "../store/git-store.js";
-import { discoverRepo } from "../store/repo.js";
+import { discoverRepo } from "../store/repo/repo.js";
 import type { Store } from "../store/store.js";
 
 /** The production store: the repository around `cwd`, its state on refs/coordination/main. */

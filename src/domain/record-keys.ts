@@ -1,6 +1,6 @@
 /**
  * The numbers of one kind that a `Pantheon-Records:` trailer names (`tasks/7, tasks/9-12`),
- * ranges expanded: the reading side of store/records-trailer.ts's format.
+ * ranges expanded: the reading side of store/state/records-trailer.ts's format.
  */
 export function recordNumbers(values: readonly string[], kind: string): number[] {
   const out: number[] = [];

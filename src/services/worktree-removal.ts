@@ -28,7 +28,7 @@ interface RemovalPlan {
 /**
  * Checks, changing nothing, that a mission's worktree can be removed: git lists it as a
  * worktree of this clone (the record's path is shared data and trusted for nothing else), this
- * command does not run inside it, and nothing would be lost (store/commit-losses.ts; changed
+ * command does not run inside it, and nothing would be lost (store/code/commit-losses.ts; changed
  * files). The branch deleted is the recorded one only when git says it is checked out there.
  */
 export async function checkWorktreeRemoval(ctx: Context, store: Store, mission: Mission): Promise<RemovalPlan> {

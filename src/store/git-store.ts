@@ -2,38 +2,38 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContentionError, GitError, LockedError, RepositoryError, SharedPermError, UnsupportedRepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
-import { CachedSnapshot } from "./cached-snapshot.js";
-import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache-files.js";
-import { refreshKind, type KindState, type SummaryTypes } from "./summary-cache.js";
-import { RECORD_KINDS, type RecordKind } from "./layout.js";
+import { CachedSnapshot } from "./cache/cached-snapshot.js";
+import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache/cache-files.js";
+import { refreshKind, type KindState, type SummaryTypes } from "./cache/summary-cache.js";
+import { RECORD_KINDS, type RecordKind } from "./state/layout.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
-import { canonicalJson } from "./canonical-json.js";
-import { commitMessage } from "./commit-message.js";
-import { encodeCommit, parseCommit, type Signature } from "./commit-codec.js";
-import { loadGitConfig } from "./git-config.js";
-import { commitIdentity, type CommitIdentity } from "./git-identity.js";
-import { assertSupportedFormat } from "./repo-format.js";
-import { reflogMessage, tzString } from "./reflog.js";
-import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, type SharedPerm } from "./shared-perm.js";
-import { GitTreeSource } from "./git-tree-source.js";
-import { COUNTERS_PATH, PROJECT_PATH, REF } from "./layout.js";
-import { ObjectDb } from "./object-db.js";
-import { RecordSnapshot } from "./record-snapshot.js";
-import { encode, RecordTx } from "./record-tx.js";
-import { loadSchemas } from "./schema-loader.js";
-import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./ref-cas.js";
-import type { RepoPaths } from "./repo.js";
-import { backoffMs, retryBudget, sleep } from "./retry.js";
+import { canonicalJson } from "./state/canonical-json.js";
+import { commitMessage } from "./state/commit-message.js";
+import { encodeCommit, parseCommit, type Signature } from "./git/commit-codec.js";
+import { loadGitConfig } from "./repo/git-config.js";
+import { commitIdentity, type CommitIdentity } from "./repo/git-identity.js";
+import { assertSupportedFormat } from "./repo/repo-format.js";
+import { reflogMessage, tzString } from "./git/reflog.js";
+import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, type SharedPerm } from "./git/shared-perm.js";
+import { GitTreeSource } from "./state/git-tree-source.js";
+import { COUNTERS_PATH, PROJECT_PATH, REF } from "./state/layout.js";
+import { ObjectDb } from "./git/object-db.js";
+import { RecordSnapshot } from "./state/record-snapshot.js";
+import { encode, RecordTx } from "./state/record-tx.js";
+import { loadSchemas } from "./state/schema-loader.js";
+import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./git/ref-cas.js";
+import type { RepoPaths } from "./repo/repo.js";
+import { backoffMs, retryBudget, sleep } from "./state/retry.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutateOptions, MutateOutcome, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
-import { readRenumberLog, type RenumberLog } from "./renumber-log.js";
-import { walkLog } from "./commit-log.js";
-import { writeTreeChanges, type TreeChanges } from "./tree-edit.js";
-import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-journal.js";
-import { journalEntryFor } from "./journal-entry.js";
-import type { Schemas } from "./record-schemas.js";
-import { stateMigration, type StateMigration } from "./state-migration.js";
-import { dropNotices, keepNotice, readNotices } from "./clone-notices.js";
+import { readRenumberLog, type RenumberLog } from "./sync/renumber-log.js";
+import { walkLog } from "./state/commit-log.js";
+import { writeTreeChanges, type TreeChanges } from "./git/tree-edit.js";
+import { appendJournal, applyJournal, readJournal, type Journal } from "./cache/cache-journal.js";
+import { journalEntryFor } from "./cache/journal-entry.js";
+import type { Schemas } from "./state/record-schemas.js";
+import { stateMigration, type StateMigration } from "./state/state-migration.js";
+import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -374,21 +374,21 @@ export class GitStore implements Store {
   /** Loaded on demand: worktrees, hooks and transport are not on any hot path. */
   async code(): Promise<CodeRepo> {
     this.checkFormat();
-    const { gitCodeRepo } = await import("./git-code-repo.js");
+    const { gitCodeRepo } = await import("./code/git-code-repo.js");
     return gitCodeRepo(this.paths, this.opts.env);
   }
 
   async sync(): Promise<StateSync> {
     // A sync's fetch writes objects and refs through git before any CAS: refuse first.
     this.checkWritable();
-    const { gitSync } = await import("./git-sync.js");
+    const { gitSync } = await import("./sync/git-sync.js");
     return gitSync(this, this.opts.env);
   }
 
   async freshness() {
     const tip = await this.tip();
     if (!tip) return [];
-    const { stateFreshness } = await import("./state-freshness.js");
+    const { stateFreshness } = await import("./sync/state-freshness.js");
     return stateFreshness(this.paths, this.db, this.opts.env, tip);
   }
 
@@ -406,11 +406,11 @@ export class GitStore implements Store {
   }
 
   // What doctor checks and repairs of the repository: loaded on demand (repository-care.ts).
-  private async care(): Promise<import("./repository-care.js").RepositoryCare> {
-    const { RepositoryCare } = await import("./repository-care.js");
+  private async care(): Promise<import("./repo/repository-care.js").RepositoryCare> {
+    const { RepositoryCare } = await import("./repo/repository-care.js");
     return (this.careCache ??= new RepositoryCare(this, this.opts.env));
   }
-  private careCache: import("./repository-care.js").RepositoryCare | undefined;
+  private careCache: import("./repo/repository-care.js").RepositoryCare | undefined;
 
   async repository() {
     return (await this.care()).status();

@@ -1,13 +1,13 @@
 import { GitError, RepositoryError } from "../errors.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
-import { canonicalJson } from "./canonical-json.js";
-import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./layout.js";
-import { RecordSnapshot, type TreeSource } from "./record-snapshot.js";
-import { formatRecordKeys, trailerNames } from "./records-trailer.js";
-import { RecordTx } from "./record-tx.js";
-import { stateMigration } from "./state-migration.js";
-import { loadSchemas } from "./schema-loader.js";
+import { canonicalJson } from "./state/canonical-json.js";
+import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./state/layout.js";
+import { RecordSnapshot, type TreeSource } from "./state/record-snapshot.js";
+import { formatRecordKeys, trailerNames } from "./state/records-trailer.js";
+import { RecordTx } from "./state/record-tx.js";
+import { stateMigration } from "./state/state-migration.js";
+import { loadSchemas } from "./state/schema-loader.js";
 import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, RecoveryCandidate, RepositoryStatus, Snapshot, StateSync, Store, Tx } from "./store.js";
 
 class MapSource implements TreeSource {

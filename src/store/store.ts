@@ -5,18 +5,18 @@ import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { TaskMap } from "../domain/task-index.js";
 import type { TaskSummary } from "../domain/schemas/task.js";
-import type { RecordKind } from "./layout.js";
-import type { RecordTypes } from "./record-schemas.js";
-import type { ScanResult } from "./record-snapshot.js";
-import type { NetOptions } from "./transport.js";
-import type { PublishTarget } from "./publish-target.js";
-import type { Freshness } from "./state-freshness.js";
+import type { RecordKind } from "./state/layout.js";
+import type { RecordTypes } from "./state/record-schemas.js";
+import type { ScanResult } from "./state/record-snapshot.js";
+import type { NetOptions } from "./sync/transport.js";
+import type { PublishTarget } from "./sync/publish-target.js";
+import type { Freshness } from "./sync/state-freshness.js";
 
-export type { RecordKind } from "./layout.js";
-export type { RecordTypes } from "./record-schemas.js";
-export type { NetOptions } from "./transport.js";
-export type { PublishTarget } from "./publish-target.js";
-export type { Freshness } from "./state-freshness.js";
+export type { RecordKind } from "./state/layout.js";
+export type { RecordTypes } from "./state/record-schemas.js";
+export type { NetOptions } from "./sync/transport.js";
+export type { PublishTarget } from "./sync/publish-target.js";
+export type { Freshness } from "./sync/state-freshness.js";
 
 /** One commit of the state ref, as `pantheon log` and `task history` read it. */
 export interface CommitEntry {
@@ -41,7 +41,7 @@ export interface LinkedWorktree {
 
 /** What removing a persona worktree would lose; empty lists mean nothing. */
 export interface LossReport {
-  /** Commits kept nowhere else (see store/commit-losses.ts for the rule): removal refuses. */
+  /** Commits kept nowhere else (see store/code/commit-losses.ts for the rule): removal refuses. */
   commits: string[];
   /** Uncommitted changes and untracked files that differ from the main worktree's: removal refuses. */
   files: string[];

@@ -17,7 +17,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
-import { canonicalJson } from "../../../src/store/canonical-json.js";
+import { canonicalJson } from "../../../src/store/state/canonical-json.js";
 import { escapeText } from "../../../src/render/escape.js";
 import { aMission, aTask } from "../../helpers/builders.js";
 import { jsonData, runCli, type CliResult } from "../../helpers/cli.js";

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ObjectDb } from "../../../src/store/object-db.js";
+import { ObjectDb } from "../../../src/store/git/object-db.js";
 import { GitStore } from "../../../src/store/git-store.js";
-import { discoverRepo } from "../../../src/store/repo.js";
+import { discoverRepo } from "../../../src/store/repo/repo.js";
 import { runCli } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
 import { spawnSync } from "node:child_process";

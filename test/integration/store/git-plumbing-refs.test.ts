@@ -5,8 +5,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ObjectDb } from "../../../src/store/object-db.js";
-import { breakLock, casRef, lockStatus, readRef, refFile } from "../../../src/store/ref-cas.js";
+import { ObjectDb } from "../../../src/store/git/object-db.js";
+import { breakLock, casRef, lockStatus, readRef, refFile } from "../../../src/store/git/ref-cas.js";
 import { git, gitEnv, gitStatus, makeRepo } from "./plumbing-fixture.js";
 
 const REF = "refs/coordination/main";
@@ -130,7 +130,7 @@ describe("casRef killed at a fault point", () => {
     bundleDir = mkdtempSync(join(tmpdir(), "pantheon-fault-"));
     bundle = join(bundleDir, "cas-child.mjs");
     const contents = [
-      `import { casRef } from ${JSON.stringify(join(ROOT, "src/store/ref-cas.ts"))};`,
+      `import { casRef } from ${JSON.stringify(join(ROOT, "src/store/git/ref-cas.ts"))};`,
       "const [gitDir, ref, expected, next] = process.argv.slice(2);",
       `const r = await casRef(gitDir, ref, expected === "null" ? null : expected, next);`,
       "process.stdout.write(JSON.stringify(r));",

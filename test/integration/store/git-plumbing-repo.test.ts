@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RepositoryError } from "../../../src/errors.js";
-import { loadGitConfig, parseGitConfig, resolveIdentity } from "../../../src/store/git-config.js";
-import { discoverRepo } from "../../../src/store/repo.js";
+import { loadGitConfig, parseGitConfig, resolveIdentity } from "../../../src/store/repo/git-config.js";
+import { discoverRepo } from "../../../src/store/repo/repo.js";
 import { git, makeRepo, tempDir } from "./plumbing-fixture.js";
 
 const NO_ENV: NodeJS.ProcessEnv = {};

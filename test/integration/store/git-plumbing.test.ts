@@ -5,11 +5,11 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { RepositoryError } from "../../../src/errors.js";
-import { encodeCommit, parseCommit, parseTrailers, type Signature } from "../../../src/store/commit-codec.js";
-import { EMPTY_TREE_OID, ObjectDb } from "../../../src/store/object-db.js";
-import { casRef } from "../../../src/store/ref-cas.js";
-import { encodeTree, parseTree, type TreeEntry } from "../../../src/store/tree-codec.js";
-import { listTree, readTreePath, writeTreeChanges } from "../../../src/store/tree-edit.js";
+import { encodeCommit, parseCommit, parseTrailers, type Signature } from "../../../src/store/git/commit-codec.js";
+import { EMPTY_TREE_OID, ObjectDb } from "../../../src/store/git/object-db.js";
+import { casRef } from "../../../src/store/git/ref-cas.js";
+import { encodeTree, parseTree, type TreeEntry } from "../../../src/store/git/tree-codec.js";
+import { listTree, readTreePath, writeTreeChanges } from "../../../src/store/git/tree-edit.js";
 import { git, gitEnv, makeRepo, tempDir } from "./plumbing-fixture.js";
 
 const REF = "refs/coordination/main";
@@ -78,7 +78,7 @@ describe("ObjectDb", () => {
     const repo = makeRepo();
     const out = join(tempDir(), "read-child.mjs");
     const contents = [
-      `import { ObjectDb } from ${JSON.stringify(resolve(dirname(fileURLToPath(import.meta.url)), "../../../src/store/object-db.ts"))};`,
+      `import { ObjectDb } from ${JSON.stringify(resolve(dirname(fileURLToPath(import.meta.url)), "../../../src/store/git/object-db.ts"))};`,
       "const obj = await new ObjectDb(process.argv[2]).read(process.argv[3]);",
       "process.stdout.write(obj.content);",
     ].join("\n");

@@ -1,14 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitCodeRepo } from "../../../src/store/git-code-repo.js";
-import { discoverRepo } from "../../../src/store/repo.js";
+import { gitCodeRepo } from "../../../src/store/code/git-code-repo.js";
+import { discoverRepo } from "../../../src/store/repo/repo.js";
 import { testEnv } from "../../helpers/env.js";
 import { git, tempDir } from "../../helpers/repo.js";
 
 /**
  * Issue 12 point 4: removing a persona's worktree deletes its branch and its HEAD; the loss check
- * (store/commit-losses.ts) must name every commit kept nowhere else. Each case is a real
+ * (store/code/commit-losses.ts) must name every commit kept nowhere else. Each case is a real
  * repository with a linked worktree on branch `feat`, asked what removing it would lose, as
  * `mission end --remove-worktree` asks. The cases marked "was lost" were reported safe (and
  * deleted) by the merge-tree rule this replaced.

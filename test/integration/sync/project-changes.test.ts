@@ -5,7 +5,7 @@
  * terminal, with the remote's text escaped.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../../src/store/canonical-json.js";
+import { canonicalJson } from "../../../src/store/state/canonical-json.js";
 import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
 import { writeOntoRef } from "../cli/fixture.js";
 

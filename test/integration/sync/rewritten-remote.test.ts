@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../../src/store/canonical-json.js";
+import { canonicalJson } from "../../../src/store/state/canonical-json.js";
 import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
 import { testEnv } from "../../helpers/env.js";
 

@@ -3,7 +3,7 @@
  * histories of valid edits made on two sides of a common base.
  *
  * The model below plays the commands of DESIGN §1.4 on an in-memory state (every record is built
- * through its zod schema), builds the `MergeInput` exactly as `src/store/state-merge.ts` does
+ * through its zod schema), builds the `MergeInput` exactly as `src/store/sync/state-merge.ts` does
  * (touched = the numbers whose record differs between base and local, with `remoteChanged` when
  * the remote's record at that number differs from the base's), applies the output over the
  * remote state the way the store does, and checks the result.
@@ -354,7 +354,7 @@ function gen(side: string, clock = 0): Gen {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The store's half, as src/store/state-merge.ts does it.
+// The store's half, as src/store/sync/state-merge.ts does it.
 
 function touchedOf<K extends Kind>(k: K, base: State, local: State, remote: State): Touched<Recs[K]>[] {
   const numbers = [...new Set([...base[k].keys(), ...local[k].keys()])].sort((x, y) => x - y);

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appendJournal, applyJournal, journalFile, readJournal, type JournalEntry } from "../../../src/store/cache-journal.js";
-import { cacheDir } from "../../../src/store/cache-files.js";
-import type { KindState } from "../../../src/store/summary-cache.js";
+import { appendJournal, applyJournal, journalFile, readJournal, type JournalEntry } from "../../../src/store/cache/cache-journal.js";
+import { cacheDir } from "../../../src/store/cache/cache-files.js";
+import type { KindState } from "../../../src/store/cache/summary-cache.js";
 
 const C = (i: number) => String(i).padStart(40, "c");
 const state = (commit: string): KindState<{ title: string }> => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeCommit, parseCommit, parseTrailers, withoutCrud, type CommitData } from "../../../src/store/commit-codec.js";
+import { encodeCommit, parseCommit, parseTrailers, withoutCrud, type CommitData } from "../../../src/store/git/commit-codec.js";
 
 const T = "1".repeat(40);
 const P1 = "2".repeat(40);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { configFromEntries, loadGitConfig, normalizeConfigKey, parseConfigParameters, parseGitConfig, resolveIdentity } from "../../../src/store/git-config.js";
-import { parseIdent } from "../../../src/store/git-identity.js";
+import { configFromEntries, loadGitConfig, normalizeConfigKey, parseConfigParameters, parseGitConfig, resolveIdentity } from "../../../src/store/repo/git-config.js";
+import { parseIdent } from "../../../src/store/repo/git-identity.js";
 
 describe("parseGitConfig", () => {
   it("normalises section and key case but keeps subsection case (except the old [a.B] form)", () => {

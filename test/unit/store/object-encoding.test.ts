@@ -3,8 +3,8 @@ import { deflateSync, inflateSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { randomBytes, randomUid } from "../../../src/random-bytes.js";
-import { sha1Hex } from "../../../src/store/sha1.js";
-import { storedDeflate, storedInflate } from "../../../src/store/stored-deflate.js";
+import { sha1Hex } from "../../../src/store/git/sha1.js";
+import { storedDeflate, storedInflate } from "../../../src/store/git/stored-deflate.js";
 
 const sha1 = (b: Uint8Array) => createHash("sha1").update(b).digest("hex");
 

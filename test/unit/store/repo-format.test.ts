@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unsupportedSettings } from "../../../src/store/repo-format.js";
+import { unsupportedSettings } from "../../../src/store/repo/repo-format.js";
 
 const cfg = (version: string | null, extensions: Record<string, string> = {}) =>
   `[core]\n${version === null ? "" : `\trepositoryformatversion = ${version}\n`}\tbare = false\n[extensions]\n${Object.entries(extensions).map(([k, v]) => `\t${k} = ${v}\n`).join("")}`;

@@ -7,9 +7,9 @@ import { statusCodeOf } from "../../helpers/status-code.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BlockFile } from "../../../src/store/block-file.js";
-import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/task-table.js";
-import { RowsTaskMap, TableRows } from "../../../src/store/table-rows.js";
+import { BlockFile } from "../../../src/store/cache/block-file.js";
+import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/cache/task-table.js";
+import { RowsTaskMap, TableRows } from "../../../src/store/cache/table-rows.js";
 
 const meta = { commit: "c".repeat(40), shards: { "01": "a".repeat(40) }, bad: { "tasks/02/2.json": ["b".repeat(40), "not valid JSON"] as [string, string] }, stray: ["tasks/x"] };
 

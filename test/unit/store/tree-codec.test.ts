@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "../../../src/store/tree-codec.js";
+import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "../../../src/store/git/tree-codec.js";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);

@@ -1,0 +1,179 @@
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SCHEMA_VERSION } from "../../domain/constants.js";
+import type { Project } from "../../domain/schemas/project.js";
+import type { TaskSummary } from "../../domain/task-summary.js";
+import { BlockFile } from "./block-file.js";
+import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
+import type { RecordKind } from "../state/layout.js";
+import { CACHE_VERSION, type KindState, type Row, type SummaryTypes } from "./summary-cache.js";
+import { TableRows } from "./table-rows.js";
+import { decodeTaskTable, encodeTaskTable, type EncodedTable, type TaskTable } from "./task-table.js";
+
+/**
+ * The read cache's files in `<common dir>/pantheon/cache/` (DESIGN §2.5): each kind's saved
+ * state, the head, the project memo; written to a temporary name and renamed, read back or
+ * ignored (missing, another version, damaged: all mean a rebuild). See summary-cache.ts for
+ * how a kind is brought up to the ref.
+ */
+interface KindFile {
+  version: number;
+  commit: string;
+  shards: Record<string, string>;
+  bad: Record<string, [string, string]>;
+  stray: string[];
+  rows: Array<[string, { number: number }]>;
+}
+
+export function cacheDir(commonDir: string): string {
+  return join(commonDir, "pantheon", "cache");
+}
+
+/** The tasks' cache is a binary table (task-table.ts); the other kinds, being small, are JSON. */
+export function kindFile(commonDir: string, kind: RecordKind): string {
+  return join(cacheDir(commonDir), kind === "tasks" ? `tasks-v${CACHE_VERSION}.bin` : `${kind}-v${CACHE_VERSION}.json`);
+}
+
+/** A few bytes naming the commit last cached and its schema version: the version check of every command. */
+export function headFile(commonDir: string): string {
+  return join(cacheDir(commonDir), `head-v${CACHE_VERSION}.json`);
+}
+
+export interface CacheHead {
+  commit: string;
+  schemaVersion: number | null;
+}
+
+export function loadHead(commonDir: string): CacheHead | null {
+  try {
+    const h = JSON.parse(readFileSync(headFile(commonDir), "utf8")) as CacheHead;
+    return typeof h?.commit === "string" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveHead(commonDir: string, head: CacheHead): void {
+  writeAtomic(commonDir, headFile(commonDir), JSON.stringify(head));
+}
+
+/** The project record as validated from exactly this text, and that text's blob id (project-v<N>.json). */
+export interface ProjectMemo {
+  load(): { text: string; record: Project; oid?: string } | null;
+  save(entry: { text: string; record: Project; oid: string }): void;
+}
+
+export function projectMemo(commonDir: string): ProjectMemo {
+  const file = join(cacheDir(commonDir), `project-v${CACHE_VERSION}.json`);
+  return {
+    load() {
+      try {
+        const m = JSON.parse(readFileSync(file, "utf8")) as { text: string; record: Project; schema: number; oid?: string };
+        return m.schema === SCHEMA_VERSION && typeof m.text === "string" ? m : null;
+      } catch {
+        return null;
+      }
+    },
+    save: (entry) => writeAtomic(commonDir, file, JSON.stringify({ ...entry, schema: SCHEMA_VERSION })),
+  };
+}
+
+/** Deletes every cache file (doctor --fix; the cache is disposable). */
+export function dropCacheFiles(commonDir: string): void {
+  rmSync(cacheDir(commonDir), { recursive: true, force: true });
+}
+
+/** A kind's cache as saved, or null (missing, another version, unreadable: all mean rebuild). */
+export function loadKind<K extends RecordKind>(commonDir: string, kind: K): KindState<SummaryTypes[K]> | null {
+  if (kind === "tasks") return loadTaskTable(commonDir) as KindState<SummaryTypes[K]> | null;
+  let file: KindFile;
+  try {
+    file = JSON.parse(readFileSync(kindFile(commonDir, kind), "utf8")) as KindFile;
+  } catch {
+    return null;
+  }
+  if (file?.version !== CACHE_VERSION || typeof file.commit !== "string" || !Array.isArray(file.rows)) return null;
+  const rows = new Map<number, Row<SummaryTypes[K]>>();
+  for (const [oid, value] of file.rows) rows.set(value.number, { oid, value: value as SummaryTypes[K] });
+  return { commit: file.commit, shards: new Map(Object.entries(file.shards)), rows, bad: new Map(Object.entries(file.bad)), stray: file.stray, reread: 0 };
+}
+
+/** The tasks' titles and timestamps, and their blob ids, at `commit`: immutable, named by it. */
+function sideFile(commonDir: string, commit: string, what: "text" | "oids"): string {
+  return join(cacheDir(commonDir), `tasks-v${CACHE_VERSION}-${commit}.${what}`);
+}
+
+function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
+  let table: TaskTable | null;
+  try {
+    table = decodeTaskTable(readFileSync(kindFile(commonDir, "tasks")), (h) => {
+      // Checked now, read later block by block: a missing or short file means no cache at all.
+      const text = sideFile(commonDir, h.commit, "text");
+      const oids = sideFile(commonDir, h.commit, "oids");
+      if (statSync(text).size !== h.textBytes || statSync(oids).size !== h.oidBytes) throw new Error("side files do not match");
+      return { text: new BlockFile(text, h.textBytes), oids: new BlockFile(oids, h.oidBytes) };
+    });
+  } catch {
+    return null;
+  }
+  if (!table) return null;
+  // Rows are views into the table: nothing is decoded until a field is read.
+  const m = table.meta;
+  return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows: new TableRows(table), bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
+}
+
+/**
+ * What a save leaves behind is removed once no read can still be using it (a read takes well
+ * under this): side files of other commits, every file of another cache version (an upgrade
+ * would otherwise leave megabytes at 50,000 tasks) and temporary files of a killed writer.
+ */
+const STALE_FILE_GRACE_MS = 60_000;
+
+function sweepStaleFiles(commonDir: string, keep: string): void {
+  try {
+    for (const f of readdirSync(cacheDir(commonDir))) {
+      const side = /^tasks-v(\d+)-([0-9a-f]{40})\.(text|oids)$/.exec(f);
+      const version = /-v(\d+)[.-]/.exec(f);
+      const stale = f.endsWith(".tmp") || (side ? side[2] !== keep : false) || (version !== null && Number(version[1]) !== CACHE_VERSION);
+      if (!stale) continue;
+      const path = join(cacheDir(commonDir), f);
+      if (Date.now() - statSync(path).mtimeMs > STALE_FILE_GRACE_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // a concurrent sweep got there first: harmless
+  }
+}
+
+/** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
+export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
+  const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+  const meta = { commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
+  if (kind !== "tasks") {
+    writeAtomic(commonDir, kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
+    return;
+  }
+  let table: EncodedTable;
+  try {
+    table = encodeTaskTable(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })), meta);
+  } catch {
+    return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
+  }
+  // The side files first: a columns file never names a commit whose side files are not there.
+  writeAtomic(commonDir, sideFile(commonDir, s.commit, "text"), table.text);
+  writeAtomic(commonDir, sideFile(commonDir, s.commit, "oids"), table.oids);
+  writeAtomic(commonDir, kindFile(commonDir, kind), table.columns);
+  sweepStaleFiles(commonDir, s.commit);
+}
+
+function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): void {
+  try {
+    ensureParentDir(commonDir, path);
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(tmp, text);
+    // core.sharedRepository: another member of the group must be able to replace it.
+    adjustSharedPerm(tmp, sharedPermOf(commonDir));
+    renameSync(tmp, path);
+  } catch {
+    // A read-only repository still answers correctly, just without a cache.
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * Git's object database: loose objects are read and written here, and only a miss (a packed
+ * object, after `git gc` or a fetch) loads isomorphic-git, lazily, because importing it costs
+ * ~100 ms of start-up that the common path must not pay. Objects are written as stored zlib
+ * streams and hashed in JavaScript, so a command loads neither node:zlib nor node:crypto
+ * (~6 ms together); I/O is synchronous, as a CLI reading a few small files wants it.
+ */
+import * as fs from "node:fs";
+import { lazyRequire, nodeCrypto } from "../../lazy-require.js";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { sha1Hex } from "./sha1.js";
+import { storedInflate } from "./stored-deflate.js";
+
+/** After this many objects hashed, node:crypto is worth loading (an import hashes thousands). */
+const JS_HASH_LIMIT = 200;
+const JS_HASH_MAX_BYTES = 12 * 1024;
+
+/** No object of the state needs more; larger ones are refused rather than inflated. */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+import { GitError, PackReadError } from "../../errors.js";
+import { KEEP_DIR, LooseWriter } from "./loose-writer.js";
+
+export type ObjectType = "blob" | "tree" | "commit" | "tag";
+
+export interface GitObject {
+  type: ObjectType;
+  content: Buffer;
+}
+
+const OID = /^[0-9a-f]{40}$/;
+const TYPES = new Set<string>(["blob", "tree", "commit", "tag"]);
+// git knows the empty tree without storing it (`git cat-file -t 4b825dc` works in a fresh repo).
+export const EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/** A loose object's bytes: ours are stored streams; git's own are compressed (node:zlib, loaded then). */
+function inflate(oid: string, raw: Buffer): Buffer {
+  const bad = () => new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt git object ${oid} (bad zlib data)`, "git fsck");
+  let stored: Buffer | null;
+  try {
+    stored = storedInflate(raw, MAX_OBJECT_BYTES);
+  } catch {
+    throw bad();
+  }
+  if (stored) return stored;
+  const zlib = lazyRequire("node:zlib") as typeof import("node:zlib");
+  try {
+    // maxOutputLength bounds a zlib bomb in an object fetched from someone else's clone.
+    return zlib.inflateSync(raw, { maxOutputLength: MAX_OBJECT_BYTES });
+  } catch {
+    throw bad();
+  }
+}
+
+/**
+ * node:fs for isomorphic-git, minus the pack directory's `.tmp-*` files: isomorphic-git opens
+ * every name ending in `.idx`, including the temporary index a running `git repack` is still
+ * writing (`.tmp-<pid>-pack-<hash>.idx`), and fails on its half-written bytes.
+ */
+let wrappedFs: { promises: Record<string, unknown> } | undefined;
+function packFs(): { promises: Record<string, unknown> } {
+  if (wrappedFs) return wrappedFs;
+  const p = fs.promises as unknown as Record<string, unknown>;
+  const promises: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(p)) if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
+  promises.readdir = async (...args: unknown[]) => ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter((n) => !String(n).startsWith(".tmp-"));
+  wrappedFs = { promises };
+  return wrappedFs;
+}
+
+/** Lookups of one object before it is called missing: each lists the pack directory afresh. */
+const LOOKUP_ATTEMPTS = 6;
+
+export class ObjectDb {
+  readonly objectsDir: string;
+  private readonly memo = new Map<string, GitObject>();
+  // One isomorphic-git cache per ObjectDb: it holds parsed pack indexes, so sharing it means each
+  // .idx is read once per invocation instead of once per object.
+  private packCache: object = {};
+  /** Set once isomorphic-git failed on a pack that git could read. */
+  private askGit = false;
+  private alternates: string[] | undefined;
+
+  constructor(readonly commonDir: string) {
+    this.objectsDir = join(commonDir, "objects");
+    this.writer = new LooseWriter(this.objectsDir, commonDir);
+  }
+
+  /** Computes an object id: sha1 of "<type> <length>\0<content>". */
+  hash(type: ObjectType, content: Buffer): string {
+    const header = `${type} ${content.length}\0`;
+    // Cold JavaScript hashes ~5 KB a millisecond: a 20 KB shard tree (50,000 tasks) or an import
+    // is worth loading node:crypto for.
+    if (++this.hashed > JS_HASH_LIMIT || content.length > JS_HASH_MAX_BYTES) return nodeCrypto().createHash("sha1").update(header).update(content).digest("hex");
+    return sha1Hex(Buffer.concat([Buffer.from(header, "latin1"), content]));
+  }
+
+  private hashed = 0;
+
+  /**
+   * Reads an object, loose first, then from packs; a missing object is a GitError (E_GIT_READ_OBJECT).
+   * A concurrent `git gc` or `git repack -ad` moves objects while this looks (a loose file packed
+   * and pruned, a pack replaced by a new one, a pack index listed just before its pack was
+   * deleted): every such miss or failure is looked up again with a fresh listing of the pack
+   * directory, as git's own reprepare_packed_git does, before an object is called missing.
+   */
+  async read(oid: string): Promise<GitObject> {
+    const known = this.memo.get(oid);
+    if (known) return known;
+    if (!OID.test(oid)) throw new GitError("E_GIT_READ_OBJECT", `Invalid object id ${JSON.stringify(oid)}`, "git fsck");
+    // Not memoised, so that write("tree", empty) still stores it: fsck's connectivity check wants it.
+    if (oid === EMPTY_TREE_OID) return { type: "tree", content: Buffer.alloc(0) };
+    let failure: unknown = null;
+    if (this.askGit) {
+      const obj = (await this.readLoose(oid)) ?? this.readWithGit(oid);
+      if (obj) {
+        this.memo.set(oid, obj);
+        return obj;
+      }
+    }
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS; attempt++) {
+      if (attempt > 0) {
+        // Forget every pack index read so far: the pack directory is listed afresh, after a
+        // moment for the repack that replaced it to finish deleting the old pack's files.
+        this.packCache = {};
+        await new Promise((r) => setTimeout(r, attempt * attempt * 5));
+      }
+      try {
+        const obj = (await this.readLoose(oid)) ?? (await this.readPacked(oid));
+        if (obj) {
+          this.memo.set(oid, obj);
+          return obj;
+        }
+        failure = null;
+      } catch (err) {
+        // Only a pack that failed to read may be a file that moved under a concurrent repack;
+        // a corrupt loose object is corrupt however often it is read.
+        if (!(err instanceof PackReadError)) throw err;
+        failure = err;
+      }
+    }
+    if (failure) {
+      // isomorphic-git keeps tripping over some pack (a stale index whose pack is gone, a format
+      // it does not read): git itself is the judge of whether the object is there.
+      const viaGit = this.readWithGit(oid);
+      if (viaGit) {
+        // The rest of this command's packed reads go to git straight away.
+        this.askGit = true;
+        this.memo.set(oid, viaGit);
+        return viaGit;
+      }
+      throw new GitError("E_GIT_READ_OBJECT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
+    }
+    throw new GitError("E_GIT_READ_OBJECT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
+  }
+
+  /**
+   * Stores an object as a loose file (temp file + rename, so a crash never leaves a torn object;
+   * a second name in the keep dir, so a concurrent prune cannot take it: loose-writer.ts) and
+   * returns its id. Every object written is remembered until `verifyWritten`, which a writer
+   * calls once the ref names them.
+   */
+  async write(type: ObjectType, content: Buffer): Promise<string> {
+    const oid = this.hash(type, content);
+    this.pending.set(oid, { type, content });
+    // Written by this process already (a retry re-writes its blobs): it has both names.
+    if (this.written.has(oid)) return oid;
+    this.writer.store(oid, type, content);
+    this.written.add(oid);
+    if (!this.memo.has(oid)) this.memo.set(oid, { type, content });
+    return oid;
+  }
+
+  /**
+   * After the swap (DESIGN §2.3): every object written since the last call must be in the main
+   * store; one a concurrent prune deleted in between is linked back from its second name (or
+   * written again: we still hold its bytes). Returns what was restored. Then, now and then, old
+   * second names are dropped.
+   */
+  verifyWritten(): string[] {
+    const restored: string[] = [];
+    for (const [oid, obj] of this.pending) if (this.writer.heal(oid, obj.type, obj.content)) restored.push(oid);
+    this.pending.clear();
+    this.writer.sweep();
+    return restored;
+  }
+
+  /** Forgets the objects written so far without checking them (the ref did not move). */
+  discardWritten(): void {
+    this.pending.clear();
+  }
+
+  private readonly writer: LooseWriter;
+  /** Objects written since the last verifyWritten/discardWritten, with their bytes. */
+  private readonly pending = new Map<string, { type: ObjectType; content: Buffer }>();
+  /** Objects this process wrote (both names made). */
+  private readonly written = new Set<string>();
+
+  /** An object only when it is loose here (never loads isomorphic-git for a pack); null otherwise. */
+  async readIfLoose(oid: string): Promise<GitObject | null> {
+    if (!OID.test(oid)) return null;
+    return this.memo.get(oid) ?? (await this.readLoose(oid));
+  }
+
+  private loosePath(objectsDir: string, oid: string): string {
+    return join(objectsDir, oid.slice(0, 2), oid.slice(2));
+  }
+
+  private async readLoose(oid: string): Promise<GitObject | null> {
+    for (const dir of [this.objectsDir, ...this.alternateDirs()]) {
+      let raw: Buffer;
+      try {
+        raw = fs.readFileSync(this.loosePath(dir, oid));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw err;
+      }
+      return this.unwrap(oid, inflate(oid, raw));
+    }
+    return null;
+  }
+
+  private unwrap(oid: string, buf: Buffer): GitObject {
+    const space = buf.indexOf(0x20);
+    const nul = buf.indexOf(0);
+    const type = buf.subarray(0, Math.max(space, 0)).toString("latin1");
+    const len = Number(buf.subarray(space + 1, nul).toString("latin1"));
+    if (space < 0 || nul < space || !TYPES.has(type) || len !== buf.length - nul - 1) {
+      throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt git object ${oid}`, "git fsck");
+    }
+    return { type: type as ObjectType, content: buf.subarray(nul + 1) };
+  }
+
+  private async readPacked(oid: string): Promise<GitObject | null> {
+    // Its Node entry is CommonJS: in the ESM bundle the API may sit on `default`.
+    const mod = (await import("isomorphic-git")) as typeof import("isomorphic-git") & { default?: typeof import("isomorphic-git") };
+    const git = typeof mod.readObject === "function" ? mod : mod.default!;
+    // isomorphic-git appends /objects to gitdir and knows nothing of alternates, so ask it once
+    // per object store; an alternate is an objects dir, whose parent plays the gitdir.
+    for (const objectsDir of [this.objectsDir, ...this.alternateDirs()]) {
+      // isomorphic-git finds packs at <gitdir>/objects/pack: only a dir named "objects" has a
+      // gitdir it can be given (the keep dir holds loose objects only).
+      if (basename(objectsDir) !== "objects") continue;
+      let r: Awaited<ReturnType<typeof git.readObject>>;
+      try {
+        r = await git.readObject({ fs: packFs() as unknown as typeof fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
+      } catch (err) {
+        if ((err as { code?: string }).code === "NotFoundError") continue;
+        // isomorphic-git's own words name its internals ("GitPackIndex", "packfile"): they stay
+        // here, and the caller retries with a fresh listing or reports a coded error.
+        throw new PackReadError();
+      }
+      if (!TYPES.has(r.type) || !(r.object instanceof Uint8Array)) continue;
+      const content = Buffer.from(r.object.buffer, r.object.byteOffset, r.object.byteLength);
+      return { type: r.type as ObjectType, content };
+    }
+    return null;
+  }
+
+  /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
+  private readWithGit(oid: string): GitObject | null {
+    const r = lazyRequire("node:child_process").spawnSync("git", [`--git-dir=${this.commonDir}`, "cat-file", "--batch"], {
+      input: `${oid}\n`,
+      maxBuffer: MAX_OBJECT_BYTES + 4096,
+      env: { ...process.env, GIT_DIR: undefined },
+    }) as { status: number | null; stdout: Buffer | null };
+    if (r.status !== 0 || !r.stdout) return null;
+    const nl = r.stdout.indexOf(0x0a);
+    const [got, type, size] = r.stdout.subarray(0, nl).toString("latin1").split(" ");
+    if (got !== oid || !type || !TYPES.has(type) || size === undefined) return null;
+    const content = Buffer.from(r.stdout.subarray(nl + 1, nl + 1 + Number(size)));
+    return content.length === Number(size) ? { type: type as ObjectType, content } : null;
+  }
+
+  /** objects/info/alternates: one objects dir per line, relative ones relative to our objects dir. */
+  private alternateDirs(): string[] {
+    if (this.alternates) return this.alternates;
+    let text = "";
+    try {
+      text = fs.readFileSync(join(this.objectsDir, "info", "alternates"), "utf8");
+    } catch {
+      // none: the usual case
+    }
+    this.alternates = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("#"))
+      .map((l) => (isAbsolute(l) ? l : resolve(this.objectsDir, l)));
+    // Pantheon's own keep dir, even before alternates names it (git reads it through that line).
+    const keep = join(this.objectsDir, KEEP_DIR);
+    if (!this.alternates.includes(keep)) this.alternates.push(keep);
+    return this.alternates;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Path-level edits of a tree without an index: only the trees on changed paths are rewritten and
+ * every other entry (including ones Pantheon does not understand: stray files, odd modes,
+ * submodules) is carried with its exact mode and id, as DESIGN §2.1 requires of every write.
+ */
+import { GitError, TreeTooLargeError } from "../../errors.js";
+import type { ObjectDb } from "./object-db.js";
+import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
+
+/** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
+export const MAX_TREE_BYTES = 5 * 1024 * 1024;
+
+/** A tree of the state beyond any sane size: hostile or broken, never read whole. */
+/** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
+export type TreeChanges = Map<string, Buffer | null>;
+
+const BLOB_MODE = "100644";
+const TREE_MODE = "40000";
+
+/** Lists a tree's entries; E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree. */
+export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
+  const obj = await db.read(treeOid);
+  if (obj.type !== "tree") throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
+  if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length, MAX_TREE_BYTES);
+  return parseTree(obj.content);
+}
+
+/** Resolves one path ("tasks/07/107.json") inside a tree; null when any segment is absent. */
+export async function readTreePath(db: ObjectDb, treeOid: string, path: string): Promise<{ oid: string; mode: string } | null> {
+  let current = { oid: treeOid, mode: TREE_MODE };
+  for (const segment of path.split("/").filter((s) => s !== "")) {
+    if (!isTreeMode(current.mode)) return null;
+    const entry = (await listTree(db, current.oid)).find((e) => e.name === segment);
+    if (!entry) return null;
+    current = { oid: entry.oid, mode: entry.mode };
+  }
+  return current;
+}
+
+/**
+ * Applies path changes to `baseTree` (null = empty) and returns the new root tree id.
+ * @example await writeTreeChanges(db, tip.tree, new Map([["tasks/07/107.json", json], ["tasks/08/8.json", null]]))
+ */
+export async function writeTreeChanges(db: ObjectDb, baseTree: string | null, changes: TreeChanges): Promise<string> {
+  const root = await applyLevel(db, baseTree, changes, "");
+  // An empty root is still a tree; write it so fsck's connectivity check finds it stored.
+  return root ?? (await db.write("tree", Buffer.alloc(0)));
+}
+
+interface Group {
+  leaf?: Buffer | null; // a change to this very name
+  below: TreeChanges; // changes under this name, with the name stripped
+}
+
+/** Rewrites one tree level; returns null when the tree ends up empty (so the parent drops it). */
+async function applyLevel(db: ObjectDb, treeOid: string | null, changes: TreeChanges, prefix: string): Promise<string | null> {
+  const groups = new Map<string, Group>();
+  for (const [path, content] of changes) {
+    const slash = path.indexOf("/");
+    const name = slash < 0 ? path : path.slice(0, slash);
+    if (name === "" || name === "." || name === "..") {
+      throw new GitError("E_GIT_WRITE_OBJECT", `Invalid path ${JSON.stringify(prefix + path)} in tree change`);
+    }
+    const group: Group = groups.get(name) ?? { below: new Map() };
+    groups.set(name, group);
+    if (slash < 0) group.leaf = content;
+    else group.below.set(path.slice(slash + 1), content);
+    if (group.leaf !== undefined && group.below.size > 0 && group.leaf !== null) {
+      throw new GitError("E_GIT_WRITE_OBJECT", `Path ${prefix}${name} cannot be both a file and a directory in one change`);
+    }
+  }
+  const entries = new Map<string, TreeEntry>();
+  if (treeOid !== null) for (const e of await listTree(db, treeOid)) entries.set(e.name, e);
+  let changed = false;
+  await Promise.all(
+    [...groups].map(async ([name, group]) => {
+      const existing = entries.get(name);
+      let next: TreeEntry | null | undefined; // undefined = leave as is
+      if (group.leaf !== undefined && group.below.size === 0) {
+        next = group.leaf === null ? null : { mode: BLOB_MODE, name, oid: await db.write("blob", group.leaf) };
+      } else {
+        // A deletion under a non-tree touches nothing; a write under a blob replaces it with a tree.
+        const base = existing && isTreeMode(existing.mode) && group.leaf !== null ? existing.oid : null;
+        const onlyDeletes = [...group.below.values()].every((v) => v === null);
+        if (base === null && onlyDeletes && group.leaf === undefined) return;
+        const sub = await applyLevel(db, base, group.below, `${prefix}${name}/`);
+        next = sub === null ? null : { mode: existing && base === sub ? existing.mode : TREE_MODE, name, oid: sub };
+      }
+      if (next === null) {
+        if (entries.delete(name)) changed = true;
+      } else if (next && (existing?.oid !== next.oid || existing.mode !== next.mode)) {
+        entries.set(name, next);
+        changed = true;
+      }
+    }),
+  );
+  if (!changed && treeOid !== null) return entries.size === 0 ? null : treeOid;
+  if (entries.size === 0) return null;
+  return db.write("tree", encodeTree([...entries.values()]));
+}

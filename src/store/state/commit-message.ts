@@ -1,0 +1,24 @@
+import type { CommitInfo } from "../store.js";
+import { recordKey } from "./layout.js";
+import { formatRecordKeys } from "./records-trailer.js";
+
+/**
+ * The commit message of DESIGN §2.2: a summary line, then git trailers that `pantheon log`,
+ * `task history` and the dashboard read back. Newlines in the summary would forge trailers, so
+ * the summary is flattened to one line.
+ */
+export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>): string {
+  const summary = info.summary.replace(/[\r\n\t\x00-\x1f\x7f]+/g, " ").slice(0, 200);
+  const records = formatRecordKeys(new Set([...changedPaths].map(recordKey)));
+  const trailers = [
+    `Pantheon-Op: ${info.op}`,
+    `Pantheon-Actor: ${oneLine(info.actor)}`,
+    ...(info.mission ? [`Pantheon-Mission: ${oneLine(info.mission)}`] : []),
+    ...(records !== "" ? [`Pantheon-Records: ${records}`] : []),
+  ];
+  return `${summary}\n\n${trailers.join("\n")}\n`;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\x00-\x1f\x7f]+/g, " ");
+}

@@ -1,0 +1,84 @@
+import { CorruptRecordError } from "../../errors.js";
+import { CORRUPT, mergeState, type MergeOutput, type Side, type Touched } from "../../domain/merge/merge-state.js";
+import type { Kind } from "../../domain/merge/renumber.js";
+import type { Counters } from "../../domain/schemas/counters.js";
+import { canonicalJson } from "../state/canonical-json.js";
+import { COUNTERS_PATH, parseRecordFile, recordPath, RECORD_KINDS, type RecordKind } from "../state/layout.js";
+import type { ObjectDb } from "../git/object-db.js";
+import { encodeRecord } from "../state/record-tx.js";
+import { loadSchemas } from "../state/schema-loader.js";
+import type { Snapshot } from "../store.js";
+import { localChanges } from "../git/tree-diff.js";
+import type { TreeChanges } from "../git/tree-edit.js";
+
+export interface StateMergeResult {
+  /** Changes to apply over the REMOTE tree. */
+  changes: TreeChanges;
+  output: MergeOutput;
+  /** Non-record paths changed on both sides, where the published version was kept. */
+  keptRemote: string[];
+}
+
+async function side<K extends RecordKind>(snap: Snapshot, kind: K, n: number, present: boolean): Promise<Side<never>> {
+  if (!present) return null;
+  try {
+    return ((await snap.get(kind, n)) ?? null) as never;
+  } catch (e) {
+    if (e instanceof CorruptRecordError) return CORRUPT;
+    throw e;
+  }
+}
+
+/**
+ * The store's half of a sync merge: diff the trees (only local changes are opened), read the
+ * records those paths hold on each side, let the domain merge them, and turn its decisions into
+ * tree changes over the published state.
+ */
+export async function mergeTrees(
+  db: ObjectDb,
+  trees: { base: string | null; local: string; remote: string },
+  snaps: { base: Snapshot | null; local: Snapshot; remote: Snapshot },
+  remoteName: string,
+  o: { renumberAll?: boolean } = {},
+): Promise<StateMergeResult> {
+  const changed = await localChanges(db, trees.base, trees.local, trees.remote);
+  const touched: { [K in Kind]: Touched<never>[] } = { tasks: [], epics: [], missions: [], reviews: [] };
+  const changes: TreeChanges = new Map();
+  const keptRemote: string[] = [];
+  const localBlobs = new Map<string, string>();
+  for (const c of changed) {
+    const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/([^/]+)$/.exec(c.path);
+    const n = m ? parseRecordFile(m[2]!, m[3]!) : null;
+    if (m && n !== null) {
+      const kind = m[1] as RecordKind;
+      localBlobs.set(recordPath(kind, n), c.local ?? "");
+      touched[kind].push({
+        number: n,
+        base: snaps.base ? await side(snaps.base, kind, n, c.base !== null) : null,
+        local: await side(snaps.local, kind, n, c.local !== null),
+        remote: await side(snaps.remote, kind, n, c.remote !== null),
+        remoteChanged: c.remote !== c.base,
+      });
+      continue;
+    }
+    if (c.path === COUNTERS_PATH) continue; // the domain takes the maximum per kind
+    if (c.local === c.remote) continue; // the same change on both sides (two clones' identical migrations)
+    // project.json, personas, unknown entries: one-sided changes are taken; on both sides the
+    // published version stays (and is reported).
+    if (c.remote !== c.base) keptRemote.push(c.path);
+    else changes.set(c.path, c.local === null ? null : (await db.read(c.local)).content);
+  }
+  const counters = async (s: Snapshot): Promise<Counters> => s.counters().catch(() => ({ tasks: 0, epics: 0, missions: 0, reviews: 0 }));
+  const schemas = await loadSchemas();
+  const output = mergeState({ touched, counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) }, remote: remoteName, renumberAll: Boolean(o.renumberAll) });
+  for (const kind of RECORD_KINDS) {
+    for (const w of output.writes[kind]) {
+      const path = recordPath(kind, w.number);
+      if ("value" in w) changes.set(path, encodeRecord(schemas, kind, w.value as never));
+      else if ("delete" in w) changes.set(path, null);
+      else changes.set(path, (await db.read(localBlobs.get(path)!)).content);
+    }
+  }
+  changes.set(COUNTERS_PATH, Buffer.from(canonicalJson(output.counters)));
+  return { changes, output, keptRemote };
+}
