@@ -2,10 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContentionError, GitError, LockedError, RepositoryError, SharedPermError, UnsupportedRepositoryError } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
-import { CachedSnapshot } from "./cache/cached-snapshot.js";
-import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind } from "./cache/cache-files.js";
-import { refreshKind, type KindState, type SummaryTypes } from "./cache/summary-cache.js";
-import { RECORD_KINDS, type RecordKind } from "./state/layout.js";
+import type { CachedSnapshot } from "./cache/cached-snapshot.js";
+import { ReadCache } from "./cache/read-cache.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
@@ -29,11 +27,10 @@ import type { CodeRepo, CommitEntry, CommitInfo, MutateOptions, MutateOutcome, M
 import { readRenumberLog, type RenumberLog } from "./sync/renumber-log.js";
 import { walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./git/tree-edit.js";
-import { appendJournal, applyJournal, readJournal, type Journal } from "./cache/cache-journal.js";
-import { journalEntryFor } from "./cache/journal-entry.js";
 import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
 import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
+import type { StateWriter } from "./state/state-writer.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -42,8 +39,10 @@ export interface GitStoreOptions {
 }
 
 /** The Store on `refs/coordination/main` of a real repository (DESIGN §2). */
-export class GitStore implements Store {
+export class GitStore implements Store, StateWriter {
   readonly db: ObjectDb;
+  /** The read cache of DESIGN §2.5 (cache/read-cache.ts): all of it sits behind this one object. */
+  readonly cache: ReadCache;
   private identityCache: CommitIdentity | undefined;
   private renumbered: RenumberLog | undefined;
   private formatChecked = false;
@@ -51,6 +50,7 @@ export class GitStore implements Store {
 
   constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
     this.db = new ObjectDb(paths.commonDir);
+    this.cache = new ReadCache(this.db, paths.commonDir);
     // Read on the first file this command creates in the common dir, not before.
     registerSharedPerm(paths.commonDir, () => this.sharedPerm());
   }
@@ -102,17 +102,9 @@ export class GitStore implements Store {
   async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
-    const journal = this.journalAt(tip);
+    const journal = this.cache.journalAt(tip);
     return walkLog(this.db, tip, o, (oid) => journal.logged(oid));
   }
-
-  /** The journal, read once per tip: the cache's catching up and the log share it. */
-  private journalAt(tip: string): Journal {
-    if (this.journalRead?.tip !== tip) this.journalRead = { tip, journal: readJournal(this.paths.commonDir) };
-    return this.journalRead.journal;
-  }
-
-  private journalRead: { tip: string; journal: Journal } | undefined;
 
   async codeHead(): Promise<string | null> {
     this.checkFormat();
@@ -131,60 +123,20 @@ export class GitStore implements Store {
   async snapshot(): Promise<Snapshot> {
     const tip = await this.tip();
     if (!tip) throw notInitialized();
-    const head = loadHead(this.paths.commonDir);
+    const head = this.cache.head();
     const snap = this.tipSnapshot(tip, head);
     // Refuses a newer schemaVersion before any command reads records; an older one is read as is.
     const schemaVersion = await snap.checkVersion();
     // The next command at this commit skips reading project.json for that check. The version
     // found is kept, not ours: a write must still know to migrate an older state.
-    if (head?.commit !== tip) saveHead(this.paths.commonDir, { commit: tip, schemaVersion });
+    if (head?.commit !== tip) this.cache.noteHead({ commit: tip, schemaVersion });
     return snap;
   }
 
-  /**
-   * The tip's snapshot, with list-type reads served by the read cache. When the cache was built
-   * at this very commit, nothing of git is read until a command asks for one record by path.
-   */
-  private tipSnapshot(tip: string, head = loadHead(this.paths.commonDir)): CachedSnapshot {
-    const commonDir = this.paths.commonDir;
-    // Only the tiny head file is read up front; a kind's cache when a list of it is asked for.
+  /** The tip's snapshot, with list-type reads served by the read cache (cache/read-cache.ts). */
+  private tipSnapshot(tip: string, head = this.cache.head()): CachedSnapshot {
     const rootTree = () => this.treeOf(tip);
-    const pending = new Map<RecordKind, Promise<KindState<unknown>>>();
-    const cache = <K extends RecordKind>(kind: K): Promise<KindState<SummaryTypes[K]>> => {
-      let p = pending.get(kind);
-      if (!p) {
-        p = (async () => {
-          const key = `${commonDir}\0${kind}`;
-          const held = memo.get(key);
-          // A memo older than the side files' grace may point at files a newer save swept away
-          // (a long-running `dashboard --watch`): reload from disk instead.
-          const memoed = held && Date.now() - held.at < MEMO_TTL_MS ? (held.state as KindState<SummaryTypes[K]>) : undefined;
-          let prev = memoed ?? loadKind(commonDir, kind);
-          if (prev?.commit === tip) return prev;
-          // Rewriting a kind's cache costs more than catching up: reads catch up from the saved
-          // file (by the journal, else from git's trees), and save it again once that grows.
-          let caughtUp: number | null = null;
-          if (prev) {
-            // The memo may be shared with a snapshot of an earlier commit: applied to a copy.
-            const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: prev.rows.copy?.() ?? new Map(prev.rows), bad: new Map(prev.bad) } : prev;
-            caughtUp = applyJournal(own, kind, this.journalAt(tip), tip);
-            if (caughtUp !== null) prev = own;
-          }
-          const next = caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
-          // Where the journal could not lead (a sync's merge, a dropped journal), saving now lets
-          // the journal's next lines start from this commit.
-          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL)) saveKind(commonDir, kind, next);
-          memo.set(key, { state: next, at: Date.now() });
-          return next;
-        })();
-        pending.set(kind, p);
-      }
-      return p as Promise<KindState<SummaryTypes[K]>>;
-    };
-    const known = head?.commit === tip ? head.schemaVersion : undefined;
-    const projectOid = () => this.journalAt(tip).projectAt(tip);
-    const hashBlob = (bytes: Buffer) => this.db.hash("blob", bytes);
-    return new CachedSnapshot(new GitTreeSource(this.db, rootTree), tip, this.opts.warn, (kind, n) => this.movedFrom(kind, n), cache, known, projectMemo(commonDir), projectOid, hashBlob);
+    return this.cache.snapshot(tip, { source: new GitTreeSource(this.db, rootTree), rootTree, warn: this.opts.warn, movedFrom: (kind, n) => this.movedFrom(kind, n) }, head);
   }
 
   private movedFrom(kind: string, n: number): number[] {
@@ -264,20 +216,9 @@ export class GitStore implements Store {
     return m ? { ...m, commit: await this.writeCommit([parent], tree, m.changes, m.info) } : null;
   }
 
-  /**
-   * Tells the read cache what this commit changed (its journal), and the cache head that the
-   * tip's schema version is ours, so the next command reads no git object it need not. Best
-   * effort: the ref has moved, and a failure here only means a refresh from git later.
-   */
-  private async afterCommit(parent: string, commit: string, changes: TreeChanges, schemas: Schemas): Promise<void> {
-    const commonDir = this.paths.commonDir;
-    try {
-      const entry = await journalEntryFor(this.db, parent, commit, changes, schemas);
-      if (entry) appendJournal(commonDir, entry);
-      saveHead(commonDir, { commit, schemaVersion: SCHEMA_VERSION });
-    } catch {
-      // the journal is a hint: reads fall back to git's trees
-    }
+  /** Tells the read cache what this commit changed, and that its schema version is ours. */
+  private afterCommit(parent: string, commit: string, changes: TreeChanges, schemas: Schemas): Promise<void> {
+    return this.cache.afterCommit(parent, commit, changes, schemas, SCHEMA_VERSION);
   }
 
   async initialize(project: Project, info: CommitInfo): Promise<string> {
@@ -350,17 +291,11 @@ export class GitStore implements Store {
   }
 
   async cachedState() {
-    const out: Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }> = [];
-    for (const kind of RECORD_KINDS) {
-      const s = loadKind(this.paths.commonDir, kind);
-      if (s) out.push({ kind, path: kindFile(this.paths.commonDir, kind), commit: s.commit, values: [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value) });
-    }
-    return out;
+    return this.cache.state();
   }
 
   async dropCache(): Promise<void> {
-    dropCacheFiles(this.paths.commonDir);
-    for (const key of [...memo.keys()]) if (key.startsWith(`${this.paths.commonDir}\0`)) memo.delete(key);
+    this.cache.drop();
   }
 
   lockStatus(): Promise<{ path: string; ageMs: number } | null> {
@@ -464,10 +399,3 @@ function notInitialized(): RepositoryError {
   );
 }
 
-/** Journal lines are cheap to apply (no git object read): a cache is saved again after this many. */
-const RESAVE_AFTER_JOURNAL = 200;
-
-/** The latest cache state per repository and kind in this process (a command may take several snapshots). */
-const memo = new Map<string, { state: KindState<unknown>; at: number }>();
-/** Well inside the minute a stale cache file is kept before it is swept (cache-files.ts). */
-const MEMO_TTL_MS = 20_000;

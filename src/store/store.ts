@@ -1,22 +1,54 @@
 import type { FieldChange } from "../domain/field-changes.js";
 import type { MergeOutput } from "../domain/merge/merge-state.js";
-import type { Counters } from "../domain/schemas/counters.js";
+import type { CounterKind, Counters } from "../domain/schemas/counters.js";
+import type { Epic } from "../domain/schemas/epic.js";
+import type { Mission } from "../domain/schemas/mission.js";
 import type { Persona } from "../domain/schemas/persona.js";
 import type { Project } from "../domain/schemas/project.js";
+import type { Review } from "../domain/schemas/review.js";
 import type { TaskMap } from "../domain/task-index.js";
-import type { TaskSummary } from "../domain/schemas/task.js";
-import type { RecordKind } from "./state/layout.js";
-import type { RecordTypes } from "./state/record-schemas.js";
-import type { ScanResult } from "./state/record-snapshot.js";
-import type { NetOptions } from "./sync/transport.js";
-import type { PublishTarget } from "./sync/publish-target.js";
-import type { Freshness } from "./sync/state-freshness.js";
+import type { Task, TaskSummary } from "../domain/schemas/task.js";
+import type { Freshness } from "../domain/freshness.js";
 
-export type { RecordKind } from "./state/layout.js";
-export type { RecordTypes } from "./state/record-schemas.js";
-export type { NetOptions } from "./sync/transport.js";
-export type { PublishTarget } from "./sync/publish-target.js";
-export type { Freshness } from "./sync/state-freshness.js";
+export type { Freshness } from "../domain/freshness.js";
+
+// The port: what services see of the store. It holds interfaces and the types they name, and
+// imports nothing from the store's rooms (test/helpers/architecture-rules.ts): the rooms import it.
+
+/** The kinds of numbered records, each a directory of the state's tree (DESIGN §2.1). */
+export type RecordKind = CounterKind;
+
+/** The record type of each kind. */
+export interface RecordTypes {
+  tasks: Task;
+  epics: Epic;
+  missions: Mission;
+  reviews: Review;
+}
+
+/** A record a scan could not take: a path that is not part of the layout, or a corrupt record. */
+export interface ScanProblem {
+  kind: "stray" | "corrupt";
+  path: string;
+  message: string;
+}
+
+/** Every record of a kind, and what was wrong on the way. */
+export interface ScanResult<T> {
+  records: T[];
+  problems: ScanProblem[];
+}
+
+/** How a network call of git behaves when nobody asked for it (publishing, a first use). */
+export interface NetOptions {
+  /** Never prompt: no terminal prompt, ssh in BatchMode, no credential manager window (DESIGN §3.5). */
+  batch?: boolean;
+  /** Give up after this long: the git process is killed and the call fails as unreachable. */
+  timeoutMs?: number;
+}
+
+/** Where a racing command publishes (DESIGN §3.5), or why it does not. */
+export type PublishTarget = { remote: string } | { skip: "disabled" | "no-remote" | "no-state"; remote: string | null };
 
 /** One commit of the state ref, as `pantheon log` and `task history` read it. */
 export interface CommitEntry {

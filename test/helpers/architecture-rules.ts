@@ -108,6 +108,21 @@ export const COMPOSITION_ROOTS: ReadonlySet<string> = new Set(["cli/open-store.t
 /** The port: what services see of the store. */
 export const PORT = "store/store.ts";
 const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
+
+/**
+ * The store's rooms, lowest first: a room imports only the port and the rooms below it (git's
+ * formats; the records on the ref; the read cache; the repository around them; sync; the user's
+ * code). The top of src/store holds only the port and the two stores that implement it.
+ */
+export const STORE_ROOMS = ["git", "state", "cache", "repo", "sync", "code"] as const;
+export const STORE_TOP: ReadonlySet<string> = new Set(["store/store.ts", "store/git-store.ts", "store/memory-store.ts"]);
+
+/** The room of a path under src/ inside store/ ("store/cache/read-cache.ts" → "cache"), "top" for the files at its top. */
+function roomOf(rel: string): string | null {
+  const parts = rel.split("/");
+  if (parts[0] !== "store") return null;
+  return parts.length > 2 ? parts[1]! : "top";
+}
 const HEAVY = /^(isomorphic-git|yaml|@inquirer\/)/;
 
 /** The browser app is not Node code: checkClient's rules, not the layers'. */
@@ -143,7 +158,13 @@ export function checkSource(rel: string, text: string): string[] {
       if (!MAY_IMPORT[layer]?.includes(target)) out.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
       if (layer === "services" && target === "store" && resolved !== "store/store.js") out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
       if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel)) out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
-      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly)) out.push(`${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and names no implementation`);
+      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly || target === "store")) out.push(`${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and imports nothing from the store's rooms`);
+      const from = roomOf(rel);
+      const to = roomOf(resolved);
+      if (from !== null && from !== "top" && to !== null && to !== from) {
+        const below = STORE_ROOMS.slice(0, STORE_ROOMS.indexOf(from as (typeof STORE_ROOMS)[number]));
+        if (to === "top" ? resolved !== "store/store.js" : !(below as readonly string[]).includes(to)) out.push(`${rel}: imports ${spec}; the ${from} room imports only the port and the rooms below it (${below.join(", ") || "none"})`);
+      }
       if (layer !== "mcp" && /(^|\/)mcp\//.test(resolved) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; the MCP server is reached only by a dynamic import`);
       if (layer !== "web" && target === "web" && (form !== "dynamic" || rel !== "cli/commands/web.ts")) out.push(`${rel}: imports ${spec}; the web server is reached only by a dynamic import from cli/commands/web.ts`);
       if (layer === "api" && /^cli\//.test(resolved)) out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
@@ -155,6 +176,9 @@ export function checkSource(rel: string, text: string): string[] {
       if (HEAVY.test(spec) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
     }
   }
+  const room = roomOf(rel);
+  if (room === "top" && !STORE_TOP.has(rel)) out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
+  if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room)) out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);
   if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code)) out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
   return out;
 }

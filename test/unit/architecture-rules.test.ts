@@ -18,11 +18,29 @@ describe("the architecture rules catch", () => {
 
   it("the port importing or re-exporting an implementation", () => {
     expect(caught("store/store.ts", 'export { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("store/store.ts: re-exports ./git-store.js")]);
-    expect(caught("store/store.ts", 'export type { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("names no implementation")]);
-    expect(caught("store/store.ts", 'export * from "./layout.js";\n')).toEqual([expect.stringContaining("re-exports ./layout.js")]);
-    expect(caught("store/store.ts", 'import { REF } from "./layout.js";\n')).toEqual([expect.stringContaining("imports ./layout.js")]);
-    // Types from beside it are what a port holds.
-    expect(caught("store/store.ts", 'import type { RecordKind } from "./layout.js";\nexport type { RecordKind } from "./layout.js";\nimport { type A, type B } from "./x.js";\n')).toEqual([]);
+    expect(caught("store/store.ts", 'export type { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("store/store.ts: re-exports ./git-store.js")]);
+    expect(caught("store/store.ts", 'export * from "./state/layout.js";\n')).toEqual([expect.stringContaining("re-exports ./state/layout.js")]);
+    expect(caught("store/store.ts", 'import { SCHEMA_VERSION } from "../domain/constants.js";\n')).toEqual([expect.stringContaining("holds interfaces and types only")]);
+    // Types from the domain are what a port holds.
+    expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\nexport type { Task } from "../domain/schemas/task.js";\nimport { type A, type B } from "../domain/x.js";\n')).toEqual([]);
+  });
+
+  it("the port importing anything of the store's rooms, even a type", () => {
+    expect(caught("store/store.ts", 'import type { RecordKind } from "./state/layout.js";\n')).toEqual([expect.stringContaining("imports nothing from the store's rooms")]);
+    expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\n')).toEqual([]);
+  });
+
+  it("a store room importing a room above it, or the stores at the top", () => {
+    expect(caught("store/git/object-db.ts", 'import { loadKind } from "../cache/cache-files.js";\n')).toEqual([expect.stringContaining("the git room imports only the port and the rooms below it (none)")]);
+    expect(caught("store/state/layout.ts", 'import type { Journal } from "../cache/cache-journal.js";\n')).toEqual([expect.stringContaining("(git)")]);
+    expect(caught("store/sync/git-sync.ts", 'import type { GitStore } from "../git-store.js";\n')).toEqual([expect.stringContaining("the sync room imports only the port")]);
+    expect(caught("store/cache/read-cache.ts", 'import type { RecordKind } from "../store.js";\nimport { RECORD_KINDS } from "../state/layout.js";\nimport { sha1 } from "../git/sha1.js";\n')).toEqual([]);
+    expect(caught("store/git-store.ts", 'import { ReadCache } from "./cache/read-cache.js";\n')).toEqual([]);
+  });
+
+  it("a store file outside the rooms", () => {
+    expect(caught("store/new-thing.ts", "export const x = 1;\n")).toEqual([expect.stringContaining("every store file belongs to a room")]);
+    expect(caught("store/misc/new-thing.ts", "export const x = 1;\n")).toEqual([expect.stringContaining("not one of the store's rooms")]);
   });
 
   it("a template-literal or computed import()", () => {
@@ -68,7 +86,7 @@ describe("the architecture rules catch", () => {
 
   it("an error class outside the catalogue", () => {
     expect(caught("cli/watch.ts", "export class WatchEnded extends Error {}\n")).toEqual([expect.stringContaining("every error class lives in the catalogue")]);
-    expect(caught("store/x.ts", "class Gone extends PantheonError {}\n")).toHaveLength(1);
+    expect(caught("store/git/x.ts", "class Gone extends PantheonError {}\n")).toHaveLength(1);
     expect(caught("errors/command-exits.ts", "export class WatchEnded extends QuietExit {}\n")).toEqual([]);
   });
 });

@@ -6,15 +6,16 @@ import type { TaskSummary } from "../../domain/task-summary.js";
 import { BlockFile } from "./block-file.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
 import type { RecordKind } from "../state/layout.js";
-import { CACHE_VERSION, type KindState, type Row, type SummaryTypes } from "./summary-cache.js";
+import { CACHE_VERSION } from "./cache-version.js";
+import type { KindState, Row, SummaryTypes } from "./summary-cache.js";
 import { TableRows } from "./table-rows.js";
 import { decodeTaskTable, encodeTaskTable, type EncodedTable, type TaskTable } from "./task-table.js";
 
 /**
  * The read cache's files in `<common dir>/pantheon/cache/` (DESIGN §2.5): each kind's saved
  * state, the head, the project memo; written to a temporary name and renamed, read back or
- * ignored (missing, another version, damaged: all mean a rebuild). See summary-cache.ts for
- * how a kind is brought up to the ref.
+ * ignored (missing, another version, damaged: all mean a rebuild). read-cache.ts decides when
+ * a kind is brought up to the ref, summary-cache.ts how.
  */
 interface KindFile {
   version: number;

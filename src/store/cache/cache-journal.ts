@@ -5,7 +5,8 @@ import { cacheDir } from "./cache-files.js";
 import { adjustSharedPerm, sharedPermOf } from "../git/shared-perm.js";
 import type { LogItem } from "../state/commit-log.js";
 import type { CommitEntry } from "../store.js";
-import { CACHE_VERSION, type KindState } from "./summary-cache.js";
+import { CACHE_VERSION } from "./cache-version.js";
+import type { KindState } from "./summary-cache.js";
 
 /**
  * The read cache's journal (DESIGN §2.5): every mutation appends one line naming its parent

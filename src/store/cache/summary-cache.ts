@@ -17,22 +17,13 @@ import { listKindWithGit, type KindListing } from "../git/tree-listing.js";
 const GIT_LISTING_MIN_SHARDS = 16;
 
 /**
- * The read cache of DESIGN §2.5: one file per kind in `<common dir>/pantheon/cache/`, so asking
- * for the missions never loads 50,000 task summaries. Each file names the commit it reflects,
- * the tree id of every shard and the blob id of every record: an unchanged shard is never
- * opened and a changed one re-reads only its changed blobs. Disposable and versioned. Its
- * files are cache-files.ts's; the journal that usually spares this refresh is cache-journal.ts.
- * 7: records decoded loosely (unknown fields kept) and the head holding the version found, not
- * ours; rows and memos of 6 lack a newer version's fields, and its head hides an older state.
+ * A kind's rows brought to a commit from git's trees: one file per kind in
+ * `<common dir>/pantheon/cache/`, so asking for the missions never loads 50,000 task summaries.
+ * Each file names the commit it reflects, the tree id of every shard and the blob id of every
+ * record: an unchanged shard is never opened and a changed one re-reads only its changed blobs.
+ * Its files are cache-files.ts's; the journal that usually spares this refresh is
+ * cache-journal.ts; read-cache.ts decides which to use.
  */
-export const CACHE_VERSION = 7;
-
-/**
- * The shape of the cached rows (task summaries, epics, missions, reviews) each version was made
- * for, as a fingerprint of their schemas: test/unit/store/cache-version.test.ts computes it and
- * fails when the shape changes without a new CACHE_VERSION recorded here.
- */
-export const CACHE_ROW_SHAPES: Readonly<Record<number, string>> = { 7: "a8e324b24367" };
 
 export interface SummaryTypes {
   tasks: TaskSummary;

@@ -1,5 +1,5 @@
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit } from "../sync/transport.js";
+import { runGit } from "../repo/run-git.js";
 
 export interface CodeCommit {
   oid: string;

@@ -4,7 +4,7 @@ import { ConflictError, GitError } from "../../errors.js";
 import { unsavedCommits } from "./commit-losses.js";
 import type { RepoPaths } from "../repo/repo.js";
 import type { LinkedWorktree, LossReport } from "../store.js";
-import { gitReason, runGit, runGitIn } from "../sync/transport.js";
+import { gitReason, runGit, runGitIn } from "../repo/run-git.js";
 import { parseWorktreeList, samePath } from "./worktree-list.js";
 
 /**

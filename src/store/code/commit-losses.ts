@@ -1,7 +1,7 @@
 import { GitError } from "../../errors.js";
 import { patchIds } from "./patch-ids.js";
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit } from "../sync/transport.js";
+import { runGit } from "../repo/run-git.js";
 
 /** What a removal drops: a branch (deleted) and a worktree's HEAD (gone with the worktree). */
 export interface Dropped {

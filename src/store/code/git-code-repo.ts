@@ -4,7 +4,7 @@ import { loadGitConfig } from "../repo/git-config.js";
 import { installCommitMsgHook } from "./hook-install.js";
 import type { RepoPaths } from "../repo/repo.js";
 import type { CodeRepo } from "../store.js";
-import { runGit } from "../sync/transport.js";
+import { runGit } from "../repo/run-git.js";
 
 /** The code side of a real repository, through the system git (worktrees, log, hooks). */
 export function gitCodeRepo(paths: RepoPaths, env: NodeJS.ProcessEnv): CodeRepo {

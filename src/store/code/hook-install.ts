@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSyn
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { RepoPaths } from "../repo/repo.js";
 import type { HookInstall } from "../store.js";
-import { runGit } from "../sync/transport.js";
+import { runGit } from "../repo/run-git.js";
 
 const MARKER = "# pantheon commit-msg hook";
 const CHAINED = "commit-msg.pantheon-chained";

@@ -8,15 +8,9 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { RepositoryError } from "../../errors.js";
 import { configFromEntries, parseGitConfig } from "./git-config.js";
+import type { RepoPaths } from "../git/repo-paths.js";
 
-export interface RepoPaths {
-  /** Top of the working tree; null for a bare repository or when inside the git dir itself. */
-  workTree: string | null;
-  /** This worktree's git dir (`.git`, or `.git/worktrees/<name>` in a linked worktree). */
-  gitDir: string;
-  /** Where refs, objects and config live; equals gitDir outside linked worktrees. */
-  commonDir: string;
-}
+export type { RepoPaths } from "../git/repo-paths.js";
 
 /** Finds the repository containing `start` (honouring GIT_DIR / GIT_WORK_TREE in `env`). */
 export function discoverRepo(start: string, env: NodeJS.ProcessEnv = process.env): RepoPaths {

@@ -11,7 +11,7 @@ import { ConflictError, ContentionError, GitError, LockedError, NotFoundError, S
 import { parseCommit } from "../git/commit-codec.js";
 import { loadGitConfig } from "./git-config.js";
 import { commitIdentity } from "./git-identity.js";
-import type { GitStore } from "../git-store.js";
+import type { StateWriter } from "../state/state-writer.js";
 import { REF } from "../state/layout.js";
 import { keepDirListed, listKeepDir } from "../git/loose-writer.js";
 import { readRef } from "../git/ref-cas.js";
@@ -25,7 +25,7 @@ import { listTree } from "../git/tree-edit.js";
 
 export class RepositoryCare {
   constructor(
-    private readonly store: GitStore,
+    private readonly store: StateWriter,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 

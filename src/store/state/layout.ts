@@ -1,11 +1,12 @@
-import type { CounterKind } from "../../domain/schemas/counters.js";
+import type { RecordKind } from "../store.js";
+
+export type { RecordKind } from "../store.js";
 
 /**
  * The tree layout of DESIGN §2.1, shared by every clone and version:
  * `tasks/<NN>/<number>.json` with NN = number mod 100, so one record is one path read and no
  * tree grows past a few hundred entries at 50,000 records.
  */
-export type RecordKind = CounterKind;
 export const RECORD_KINDS: readonly RecordKind[] = ["tasks", "epics", "missions", "reviews"];
 
 export const REF = "refs/coordination/main";

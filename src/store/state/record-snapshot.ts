@@ -8,21 +8,12 @@ import { toTaskSummary, type TaskSummary } from "../../domain/task-summary.js";
 import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, type RecordKind } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import { loadSchemas } from "./schema-loader.js";
-import type { Snapshot } from "../store.js";
+import type { ScanProblem, ScanResult, Snapshot } from "../store.js";
 
 /** A task with 200 notes of 2,000 characters is ~500 KB: 2 MB leaves room and still bounds a hostile blob. */
 export const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 
-export interface ScanProblem {
-  kind: "stray" | "corrupt";
-  path: string;
-  message: string;
-}
-
-export interface ScanResult<T> {
-  records: T[];
-  problems: ScanProblem[];
-}
+export type { ScanProblem, ScanResult } from "../store.js";
 
 /** Where a snapshot's bytes come from: a git tree, or a map in unit tests. */
 export interface TreeSource {

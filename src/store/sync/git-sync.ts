@@ -1,11 +1,12 @@
-import type { GitStore } from "../git-store.js";
+import type { StateWriter } from "../state/state-writer.js";
 import { readRef } from "../git/ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "../store.js";
 import { changedBlobs, changedPaths } from "../git/tree-diff.js";
 import { readBlobs } from "../git/blob-batch.js";
 import { decodeRecord } from "../state/record-snapshot.js";
-import { fetchState, listRemotes, mergeBase, pushState, runGit } from "./transport.js";
+import { fetchState, listRemotes, mergeBase, pushState } from "./transport.js";
+import { runGit } from "../repo/run-git.js";
 import { parseCommit } from "../git/commit-codec.js";
 import { CorruptRecordError } from "../../errors.js";
 import { fieldChanges } from "../../domain/field-changes.js";
@@ -19,8 +20,8 @@ import { acquireSyncLock } from "./sync-lock.js";
 import { publishTarget } from "./publish-target.js";
 import { readTreePath } from "../git/tree-edit.js";
 
-/** StateSync for a GitStore: transport and ancestry through system git, the merge in-process. */
-export function gitSync(store: GitStore, env: NodeJS.ProcessEnv): StateSync {
+/** StateSync over the git store (a StateWriter): transport and ancestry through system git, the merge in-process. */
+export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
   const paths = store.paths;
   const treeOf = async (commit: string) => parseCommit((await store.db.read(commit)).content).tree;
   /** `git merge-base --is-ancestor`: exit 1 is "no"; anything else (an object missing) is "cannot tell". */

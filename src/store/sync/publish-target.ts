@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { loadGitConfig, type GitConfig } from "../repo/git-config.js";
 import { readRef } from "../git/ref-cas.js";
 import type { RepoPaths } from "../repo/repo.js";
+import type { PublishTarget } from "../store.js";
 import { trackingRef } from "./state-refspec.js";
 
-/** Where a racing command publishes (DESIGN §3.5), or why it does not. */
-export type PublishTarget = { remote: string } | { skip: "disabled" | "no-remote" | "no-state"; remote: string | null };
+export type { PublishTarget } from "../store.js";
 
 const FALSE = /^(false|no|off|0)$/i;
 

@@ -5,7 +5,7 @@ import type { ObjectDb } from "../git/object-db.js";
 import { readRef } from "../git/ref-cas.js";
 import type { RepoPaths } from "../repo/repo.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
-import { runGit } from "./transport.js";
+import { runGit } from "../repo/run-git.js";
 
 import type { Freshness } from "../../domain/freshness.js";
 

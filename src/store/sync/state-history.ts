@@ -4,7 +4,8 @@ import { NoMergeBaseError, SyncError } from "../../errors.js";
 import { loadGitConfig } from "../repo/git-config.js";
 import { REF } from "../state/layout.js";
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit, type NetOptions } from "./transport.js";
+import { type NetOptions } from "./transport.js";
+import { runGit } from "../repo/run-git.js";
 
 /**
  * Shallow and partial clones (DESIGN §3.1): a sync merges three versions of the state, so the

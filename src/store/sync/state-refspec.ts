@@ -1,7 +1,7 @@
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit } from "./transport.js";
+import { runGit } from "../repo/run-git.js";
 
 /**
  * Where a remote's state lands and how git config names it (DESIGN §3.1). The fetch refspec is

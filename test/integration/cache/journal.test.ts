@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBin } from "../../helpers/cli.js";
 import { git, makeRepo } from "../../helpers/repo.js";
-import { CACHE_VERSION } from "../../../src/store/cache/summary-cache.js";
+import { CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
 const journal = (dir: string) => join(cacheDir(dir), `journal-v${CACHE_VERSION}.ndjson`);

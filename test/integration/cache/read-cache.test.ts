@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonData, runBin, type CliResult } from "../../helpers/cli.js";
 import { makeRepo } from "../../helpers/repo.js";
-import { CACHE_VERSION as V } from "../../../src/store/cache/summary-cache.js";
+import { CACHE_VERSION as V } from "../../../src/store/cache/read-cache.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
 const cacheOf = (dir: string) => join(cacheDir(dir), `tasks-v${V}.bin`);

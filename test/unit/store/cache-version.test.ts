@@ -12,7 +12,7 @@ import { MissionSchema } from "../../../src/domain/schemas/mission.js";
 import { ReviewSchema } from "../../../src/domain/schemas/review.js";
 import { TaskSchema } from "../../../src/domain/schemas/task.js";
 import { SUMMARY_LEAVES_OUT } from "../../../src/domain/task-summary.js";
-import { CACHE_ROW_SHAPES, CACHE_VERSION } from "../../../src/store/cache/summary-cache.js";
+import { CACHE_ROW_SHAPES, CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 
 interface Def {
   type: string;
@@ -47,7 +47,7 @@ describe("the read cache's version", () => {
     const now = rowShapeFingerprint();
     expect(
       CACHE_ROW_SHAPES[CACHE_VERSION],
-      `The rows of the read cache changed shape (fingerprint ${now}): raise CACHE_VERSION in src/store/cache/summary-cache.ts and record ${now} for it in CACHE_ROW_SHAPES, so that no clone answers from rows cached without the change`,
+      `The rows of the read cache changed shape (fingerprint ${now}): raise CACHE_VERSION in src/store/cache/cache-version.ts and record ${now} for it in CACHE_ROW_SHAPES, so that no clone answers from rows cached without the change`,
     ).toBe(now);
   });
 

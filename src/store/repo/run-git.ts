@@ -1,0 +1,67 @@
+import { spawnSync } from "node:child_process";
+import { formatAge, SyncError } from "../../errors.js";
+import type { NetOptions } from "../store.js";
+import { loadGitConfig } from "./git-config.js";
+import type { RepoPaths } from "./repo.js";
+
+// The system git, run in this repository or a worktree of it: transport, worktrees, history
+// checks and hooks all go through here (DESIGN §2.5 lists what system git is used for).
+
+export interface GitRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of a git call. An agent cannot answer a credential prompt; a person at a
+ * terminal still can, unless the call is one they did not ask for (`batch`): then nothing may
+ * wait for an answer. ssh gets BatchMode only where the user has no ssh command of their own.
+ */
+function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): NodeJS.ProcessEnv {
+  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? env.GIT_TERMINAL_PROMPT ?? "1" : "0" };
+  const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand")) out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  return out;
+}
+
+/**
+ * Runs the system git against the repository: transport goes through it so ssh, https, file
+ * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
+ */
+export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv, input?: string, net: NetOptions = {}): GitRun {
+  const r = spawnSync("git", [`--git-dir=${paths.gitDir}`, ...args], {
+    cwd: paths.workTree ?? paths.commonDir,
+    ...(input !== undefined && { input }),
+    env: gitEnv(paths, env, net),
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+    ...(net.timeoutMs !== undefined && { timeout: Math.max(1, Math.round(net.timeoutMs)), killSignal: "SIGKILL" as const }),
+  });
+  if (r.error) {
+    if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") throw new SyncError(`git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`, "check the remote: git remote -v", { timeout: true });
+    throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
+  }
+  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs git inside a worktree folder (its own .git file decides the repository). */
+export function runGitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): GitRun {
+  const clean = { ...env };
+  delete clean.GIT_DIR;
+  delete clean.GIT_WORK_TREE;
+  delete clean.GIT_INDEX_FILE;
+  const r = spawnSync("git", args, { cwd, env: clean, encoding: "utf8", maxBuffer: 64 << 20 });
+  return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
+/** Lines git adds after the real cause; they say nothing about it. */
+const GENERIC = /could not read from remote repository|make sure you have the correct access rights|and the repository exists/i;
+
+/** git's own reason, in one line: the first specific `fatal:`/`error:` line, else the last line. */
+export function gitReason(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const errors = lines.filter((l) => /^(fatal|error):/.test(l));
+  const reason = errors.find((l) => !GENERIC.test(l)) ?? errors.at(-1) ?? lines.find((l) => !GENERIC.test(l)) ?? lines.at(-1);
+  return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
+}
