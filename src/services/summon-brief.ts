@@ -61,6 +61,7 @@ export async function writeBrief(
     model: o.model,
     missionHandle: missionHandle(o.mission),
     sessionId: o.sessionId,
+    liveId: o.mission.uid,
   });
   for (const f of launch.files) await write(f.path, f.content);
   return { personaFile, personaText, kickoff, launch };

@@ -17,6 +17,7 @@ import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
+import { readLiveFile } from "./live-events.js";
 import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
@@ -87,7 +88,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const sessionDir = join(sessionsDir(store.commonDir), handle.replace(":", "-"));
   sweepEndedSessions(store.commonDir, await snap.all("missions"));
   // Written first: a summon killed at any later point leaves a record, so the mission shows as stalled.
-  writeSummonRecord(store.commonDir, mission, { mission: handle, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
+  writeSummonRecord(store.commonDir, mission, { mission: handle, persona: mission.persona, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
   let task: Task | null = null;
   let plan: SummonPlan;
   try {
@@ -118,7 +119,10 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
 
 /** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */
 async function finish(asMission: Context, commonDir: string, mission: Mission, sessionDir: string, summary: string): Promise<void> {
-  await endMission(asMission, { id: missionHandle(mission), summary }).catch(() => undefined);
+  // codex and opencode name their sessions themselves: their hooks told the live file, and the
+  // mission keeps it for `summon --resume`.
+  const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
+  await endMission(asMission, { id: missionHandle(mission), summary, sessionId }).catch(() => undefined);
   removeSummonRecord(commonDir, mission.uid);
   rmSync(sessionDir, { recursive: true, force: true });
 }

@@ -24,6 +24,7 @@ function input(over: Partial<LaunchInput> = {}): LaunchInput {
     role: "engineer",
     missionHandle: "MSN-0003:silent-phoenix",
     sessionId: UUID,
+    liveId: "0123456789abcdef",
     ...over,
   };
 }
