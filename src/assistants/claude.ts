@@ -1,4 +1,5 @@
 import { commandPrompts } from "./command-prompts.js";
+import { claudeHookSettings } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
@@ -33,6 +34,9 @@ export const claudeAdapter: AssistantAdapter = {
         // Pre-approved for this session only; every other tool asks as the user configured.
         "--allowedTools",
         claudePantheonRule("pantheon"),
+        // The session hooks of live status (pantheon status), for this session only.
+        "--settings",
+        claudeHookSettings("pantheon"),
         ...(i.model ? ["--model", i.model] : []),
         "-n",
         `pantheon:${i.role}`,

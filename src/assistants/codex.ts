@@ -1,4 +1,5 @@
 import { skillPrompt } from "./command-prompts.js";
+import { codexHookArgs } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, fitsInline, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
@@ -48,6 +49,11 @@ export const codexAdapter: AssistantAdapter = {
         `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
         "-c",
         "features.daemon_auto_start=false",
+        // The session hooks of live status. Codex asks the user once to trust them (it keeps a
+        // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).
+        "--enable",
+        "hooks",
+        ...codexHookArgs("pantheon"),
         notAnOption(i.kickoff),
       ],
       env: missionEnv(i),

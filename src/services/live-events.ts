@@ -4,7 +4,7 @@
  * objects, no ref; it reads the session's summon record and its live file and rewrites the
  * latter. It must never fail or block the assistant: its caller prints nothing and exits 0.
  */
-import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detailLine, nextLive, parseLiveFile, signalOf, WAITING_STATES, type LiveFile } from "../domain/live-state.js";
 import { liveDir } from "./summon-record.js";
@@ -45,6 +45,28 @@ export function readLiveFile(commonDir: string, uid: string): LiveFile | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Writes `ended` into a session's live file (summon does, once its assistant has exited): every
+ * assistant's session ends there, whether or not its own hooks said so.
+ */
+export function markSessionEnded(commonDir: string, uid: string, detail: string, now: Date): void {
+  const prev = readLiveFile(commonDir, uid);
+  if (prev?.state === "ended") return;
+  const next = nextLive(prev, { state: "ended", detail: detailLine(detail), sessionId: null }, "summon", now.toISOString());
+  const path = liveFilePath(commonDir, uid);
+  try {
+    writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(next)}\n`);
+    renameSync(`${path}.tmp-${process.pid}`, path);
+  } catch {
+    // No live folder (the session never got one): nothing to mark.
+  }
+}
+
+/** Removes the live files of missions that have ENDED (their summons are over). */
+export function sweepLiveFiles(commonDir: string, endedUids: readonly string[]): void {
+  for (const uid of endedUids) rmSync(liveFilePath(commonDir, uid), { force: true });
 }
 
 /** Records one hook event in the session's live file; notifies the Director on entering a waiting state. */

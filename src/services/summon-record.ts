@@ -60,10 +60,12 @@ export function writeSummonRecord(commonDir: string, m: Pick<Mission, "uid">, fi
   return record;
 }
 
-/** Removes a mission's summon record and the live file its session hooks kept beside it. */
+/**
+ * Removes a mission's summon record. The live file its session hooks kept beside it stays (its
+ * last state, `ended`, and how it got there) until the next summon sweeps ENDED missions' files.
+ */
 export function removeSummonRecord(commonDir: string, uid: string): void {
   rmSync(recordPath(commonDir, uid), { force: true });
-  rmSync(recordPath(commonDir, uid).replace(/\.json$/, ".state"), { force: true });
 }
 
 /** Every readable record of this clone, by mission uid; unreadable files are skipped. */

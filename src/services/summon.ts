@@ -17,7 +17,7 @@ import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
-import { readLiveFile } from "./live-events.js";
+import { markSessionEnded, readLiveFile, sweepLiveFiles } from "./live-events.js";
 import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
@@ -122,6 +122,7 @@ async function finish(asMission: Context, commonDir: string, mission: Mission, s
   // codex and opencode name their sessions themselves: their hooks told the live file, and the
   // mission keeps it for `summon --resume`.
   const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
+  markSessionEnded(commonDir, mission.uid, summary, asMission.now());
   await endMission(asMission, { id: missionHandle(mission), summary, sessionId }).catch(() => undefined);
   removeSummonRecord(commonDir, mission.uid);
   rmSync(sessionDir, { recursive: true, force: true });
@@ -167,6 +168,7 @@ function sessionsDir(commonDir: string): string {
  * does not know may be another summon's that started a moment ago: its folder is left alone.
  */
 function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): void {
+  sweepLiveFiles(commonDir, missions.filter((m) => m.status === "ENDED").map((m) => m.uid));
   const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => missionHandle(m).replace(":", "-")));
   let names: string[] = [];
   try {

@@ -118,7 +118,9 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
     expect(await x.finish()).toBe(0);
     const ended = (await missions(x.p.dir)).find((m) => m.id === id);
     expect(ended.status).toBe("ENDED");
-    expect(readdirSync(join(x.p.dir, ".git", "pantheon", "live")).filter((f) => f.startsWith(x.uid)), "summon removes the live file with its record").toEqual([]);
+    expect(readdirSync(join(x.p.dir, ".git", "pantheon", "live")).filter((f) => f.startsWith(x.uid)), "summon removes its record; the live file keeps the end").toEqual([`${x.uid}.state`]);
+    const live = JSON.parse(readFileSync(join(x.p.dir, ".git", "pantheon", "live", `${x.uid}.state`), "utf8"));
+    expect(live.history.map((h: any) => h.state)).toEqual(["starting", "working", "needs-input", "working", "idle", "ended"]);
   });
 
   it("a session that names itself (codex): the hooks' session id is kept on the mission when it ends", async () => {
