@@ -40,6 +40,11 @@ export interface WorldOptions {
   modelUrl: string;
   /** Seed the assistant's first-run answers (false: its real first run, for gemini's sign-in). */
   seeded?: boolean;
+  /**
+   * Where the world's folder is made (default: the system temp folder). gemini refuses a
+   * settings file below a folder others can write (/tmp), as a user's project never is.
+   */
+  parent?: string;
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -47,7 +52,8 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 export function makeWorld(o: WorldOptions): World {
-  const root = mkdtempSync(join(tmpdir(), `pantheon-real-${o.assistant}-`));
+  if (o.parent) mkdirSync(o.parent, { recursive: true, mode: 0o755 });
+  const root = mkdtempSync(join(o.parent ?? tmpdir(), `pantheon-real-${o.assistant}-`));
   const home = join(root, "home");
   const repo = join(root, "repo");
   const bin = join(root, "bin");
