@@ -24,9 +24,12 @@ export function claudeHookSettings(cli: string): string {
   return JSON.stringify({ hooks });
 }
 
-/** codex `-c hooks.<Event>=[...]` values (TOML inline tables); a JSON string is a TOML basic string. */
+/**
+ * codex `-c hooks.<Event>=[...]` values (TOML inline tables; a JSON string is a TOML basic
+ * string). 3 s: codex clamps SessionEnd and Interrupt hooks to that, and says so on screen.
+ */
 export function codexHookArgs(cli: string): string[] {
-  return CODEX_HOOK_EVENTS.flatMap((e) => ["-c", `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=10}]}]`]);
+  return CODEX_HOOK_EVENTS.flatMap((e) => ["-c", `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=3}]}]`]);
 }
 
 /**

@@ -7,11 +7,11 @@
  * each state, a stand-in `notify-send` on PATH records the desktop notifications, and a second
  * terminal runs `pantheon status --watch`, whose raw output must carry the bell and OSC 9/777.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
-import { startFakeModel, type FakeModel } from "./fake-model.js";
+import { escalated, startFakeModel, type FakeModel } from "./fake-model.js";
 import { Terminal } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
 
@@ -51,9 +51,11 @@ function fakeNotifySend(w: World): string {
   return log;
 }
 
-/** Settings a Director uses to be asked before commands run (codex and opencode run them unasked by default). */
+/**
+ * Settings a Director uses to be asked before commands run (opencode runs them unasked by
+ * default). codex asks when the model wants a command outside its sandbox (`escalated`).
+ */
 function askBeforeCommands(a: AssistantName, w: World): void {
-  if (a === "codex") appendFileSync(join(w.home, ".codex", "config.toml"), '\napproval_policy = "untrusted"\n');
   if (a === "opencode") {
     const file = join(w.home, ".config", "opencode", "opencode.json");
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, "utf8")), permission: { bash: "ask" } }));
@@ -108,7 +110,7 @@ function suite(a: AssistantName, install: string = a): void {
       const notifyLog = fakeNotifySend(w);
       askBeforeCommands(a, w);
       const marker = `live-${a}.txt`;
-      model.setScript(({ lastUserText }) => (HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next") ? `touch ${marker}` : null));
+      model.setScript(({ lastUserText }) => (HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next") ? escalated(`touch ${marker}`) : null));
 
       const watch = new Terminal(w.root);
       terms.push(watch);
@@ -125,8 +127,9 @@ function suite(a: AssistantName, install: string = a): void {
       let trusted = false;
       const poll = (state: string) => () => {
         // codex asks once to trust the session's hooks: the Director answers in its terminal.
-        if (a === "codex" && !trusted && /[Tt]rust/.test(t.screen()) && /hook/i.test(t.screen())) {
+        if (a === "codex" && !trusted && /Hooks need review/.test(t.screen()) && /Trust all and continue/.test(t.screen())) {
           trusted = true;
+          t.keys("2");
           t.keys("Enter");
         }
         const live = statusLive(w, "Goibniu");

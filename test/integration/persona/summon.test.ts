@@ -135,7 +135,7 @@ describe("summon engineer with each assistant", () => {
     expect(rec.argv.slice(6, 10)).toEqual(["-c", `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`, "-c", "features.daemon_auto_start=false"]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
     expect(rec.argv.slice(10, 12)).toEqual(["--enable", "hooks"]);
-    expect(rec.argv[13]).toBe('hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=10}]}]');
+    expect(rec.argv[13]).toBe('hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]');
     expect(rec.argv.at(-1)).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     expect(m.sessionId ?? null, "codex names its own thread").toBeNull();

@@ -184,7 +184,7 @@ describe("session hooks (issue 17): the same command in every session, the missi
     const b = codexAdapter.launch(input({ missionHandle: "MSN-0009:other-name", liveId: "fedcba9876543210" })).args;
     const hooks = (args: string[]) => args.filter((x) => x.startsWith("hooks."));
     expect(hooks(a)).toEqual(hooks(b));
-    expect(hooks(a)).toContain('hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=10}]}]');
+    expect(hooks(a)).toContain('hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]');
     expect(codexAdapter.launch(input()).env.PANTHEON_LIVE).toBe("0123456789abcdef");
   });
 
