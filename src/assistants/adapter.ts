@@ -32,6 +32,8 @@ export interface LaunchInput {
   sessionId: string;
   /** The mission's uid: the session hooks find the session's live file by it (PANTHEON_LIVE). */
   liveId: string;
+  /** `summon --resume`: the assistant's own session to reopen (then `sessionId` is the same id). */
+  resumeSession?: string | undefined;
 }
 
 export interface Launch {

@@ -40,8 +40,8 @@ export const claudeAdapter: AssistantAdapter = {
         ...(i.model ? ["--model", i.model] : []),
         "-n",
         `pantheon:${i.role}`,
-        "--session-id",
-        i.sessionId,
+        // A resumed session continues under its own id; a new one runs under the id summon chose.
+        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
         "--",
         guardClaudeKickoff(i.kickoff, i.missionHandle),
       ],

@@ -28,7 +28,9 @@ export const codexAdapter: AssistantAdapter = {
   launch(i: LaunchInput) {
     return {
       command: "codex",
+      // `codex resume [OPTIONS] <SESSION_ID> [PROMPT]` takes the same options as a new session.
       args: [
+        ...(i.resumeSession ? ["resume"] : []),
         "-C",
         absolute(i.projectDir),
         // Writable alongside the workspace (added to the user's writable_roots, not replacing
@@ -54,6 +56,7 @@ export const codexAdapter: AssistantAdapter = {
         "--enable",
         "hooks",
         ...codexHookArgs("pantheon"),
+        ...(i.resumeSession ? [i.resumeSession] : []),
         notAnOption(i.kickoff),
       ],
       env: missionEnv(i),

@@ -41,8 +41,7 @@ export const geminiAdapter: AssistantAdapter = {
         contextDir,
         "--policy",
         policyFile,
-        "--session-id",
-        i.sessionId,
+        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
         // -i needs a terminal on stdin; it submits the kickoff and stays interactive.
         "-i",
         notAnOption(kickoff),

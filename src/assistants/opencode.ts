@@ -42,6 +42,7 @@ export const opencodeAdapter: AssistantAdapter = {
         absolute(i.projectDir),
         // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
         ...(i.model ? ["-m", i.model] : []),
+        ...(i.resumeSession ? ["--session", i.resumeSession] : []),
         "--prompt",
         notAnOption(i.kickoff),
       ],

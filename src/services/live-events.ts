@@ -52,9 +52,14 @@ export function readLiveFile(commonDir: string, uid: string): LiveFile | null {
  * assistant's session ends there, whether or not its own hooks said so.
  */
 export function markSessionEnded(commonDir: string, uid: string, detail: string, now: Date): void {
+  markSession(commonDir, uid, "ended", detail, now);
+}
+
+/** Sets a session's live state from summon itself (`ended` when it is over, `starting` when resumed). */
+export function markSession(commonDir: string, uid: string, state: "starting" | "ended", detail: string, now: Date): void {
   const prev = readLiveFile(commonDir, uid);
-  if (prev?.state === "ended") return;
-  const next = nextLive(prev, { state: "ended", detail: detailLine(detail), sessionId: null }, "summon", now.toISOString());
+  if (prev?.state === state) return;
+  const next = nextLive(prev, { state, detail: detailLine(detail), sessionId: null }, "summon", now.toISOString());
   const path = liveFilePath(commonDir, uid);
   try {
     writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(next)}\n`);
