@@ -162,6 +162,28 @@ function suite(a: AssistantName, install: string = a): void {
       const ended = w.missions().find((m: any) => m.id === mission.id);
       expect(ended.sessionId, "the session id is kept on the mission").toBe(idle.sessionId);
     }, 420_000);
+
+    if (a === "claude") {
+      it("summon --resume reopens the claude session by its id: the model gets the earlier conversation and the resume kickoff, under the same session", async (ctx) => {
+        binDirOf(ctx, install);
+        const w = world;
+        if (!w) return ctx.skip("the live-status run above did not set up its world");
+        const first = w.missions().find((m: any) => m.persona === "Goibniu");
+        expect(first.status).toBe("ENDED");
+        const before = model.requests.length;
+        const t = new Terminal(w.root);
+        terms.push(t);
+        t.start(w.repo, w.env, ["pantheon", "summon", "--resume", first.id]);
+        const turn = await t.until("the resumed session's first turn", () => model.requests.slice(before).find((r) => r.main && r.text.includes("resuming on mission")), 120_000);
+        const resumed = w.missions().find((m: any) => m.persona === "Goibniu" && m.id !== first.id);
+        expect(resumed).toMatchObject({ status: "ACTIVE", assistant: "claude", sessionId: first.sessionId });
+        expect(turn.text, "the earlier conversation came back with the session").toContain(`touch live-${a}.txt`);
+        expect(turn.text).toContain(`${first.id} ended; this one continues it`);
+        expect(JSON.parse(turn.body.metadata.user_id).session_id, "the same claude session").toBe(first.sessionId);
+        t.close();
+        await t.until("the resumed mission to end", () => w.missions().find((m: any) => m.id === resumed.id)?.status === "ENDED", 60_000);
+      }, 300_000);
+    }
   });
 }
 
