@@ -118,7 +118,8 @@ export function nextLive(prev: LiveFile | null, signal: HookSignal, event: strin
     state: signal.state,
     since: changed ? at : prev.since,
     lastEventAt: at,
-    detail: signal.detail,
+    // claude's permission Notification follows its PermissionRequest, which named the command.
+    detail: !changed && event === "Notification" && prev.detail ? prev.detail : signal.detail,
     event,
     sessionId: signal.sessionId ?? prev?.sessionId ?? null,
     history,

@@ -191,3 +191,68 @@ suite("claude");
 suite("gemini");
 suite("codex");
 suite("opencode");
+
+describe("four personas at once (the Director's screen)", () => {
+  let model: FakeModel;
+  let world: World | undefined;
+  const terms: Terminal[] = [];
+  beforeAll(async () => {
+    model = await startFakeModel();
+  });
+  afterAll(async () => {
+    for (const t of terms) t.close();
+    world?.cleanup();
+    await model.close();
+  });
+
+  it("claude asks (needs-input), gemini is done (idle), codex's summon died (stalled), opencode runs a long command (working): pantheon status lists who waits longest first", async (ctx) => {
+    for (const a of ["claude", "gemini", "codex", "opencode"]) binDirOf(ctx, a);
+    const installs = inject("assistantInstalls");
+    const w = makeWorld({ assistant: "claude", alsoFor: ["gemini", "codex", "opencode"], binDir: installs.claude!.binDir!, modelUrl: model.url, parent: join(homedir(), ".cache", "pantheon-real-worlds") });
+    world = w;
+    const path = ["claude", "gemini", "codex", "opencode"].map((a) => installs[a]!.binDir!).join(":");
+    const env = { ...w.env, PATH: `${w.env.PATH}:${path}` };
+    fakeNotifySend(w);
+    const plan: Record<string, { assistant: AssistantName; command: string | null }> = {
+      Hephaestus: { assistant: "claude", command: "touch director-please.txt" },
+      Athena: { assistant: "gemini", command: null },
+      Hermes: { assistant: "codex", command: null },
+      Apollo: { assistant: "opencode", command: "sleep 90" },
+    };
+    model.setScript(({ lastUserText }) => {
+      const who = /You are (\w+), the/.exec(lastUserText)?.[1];
+      return who && HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next") ? (plan[who]?.command ?? null) : null;
+    });
+    const want: Record<string, string> = { Hephaestus: "needs-input", Athena: "idle", Hermes: "idle", Apollo: "working" };
+    for (const [persona, p] of Object.entries(plan)) {
+      const t = new Terminal(w.root);
+      terms.push(t);
+      t.start(w.repo, env, ["pantheon", "summon", "engineer", "--assistant", p.assistant, "--persona", persona]);
+      let trusted = false;
+      await t.until(`${persona} (${p.assistant}) to be ${want[persona]}`, () => {
+        if (p.assistant === "codex" && !trusted && /Hooks need review/.test(t.screen()) && /Trust all and continue/.test(t.screen())) {
+          trusted = true;
+          t.keys("2");
+          t.keys("Enter");
+        }
+        return statusLive(w, persona)?.state === want[persona];
+      }, 180_000);
+    }
+    // Hermes's summon dies (killed hard): the mission is stalled.
+    const hermes = JSON.parse(w.pantheon("status", "--json")).data.missions.find((m: any) => m.persona === "Hermes");
+    process.kill(hermes.live.pid, "SIGKILL");
+    const screen = new Terminal(w.root);
+    terms.push(screen);
+    screen.start(w.repo, { ...env, NO_COLOR: "1", COLUMNS: "150" }, ["sh", "-c", "pantheon status; sleep 30"]);
+    const shown = await screen.until("the status screen", () => (/Hermes.*stalled/.test(screen.screen()) ? screen.screen() : undefined), 30_000);
+    console.log(`[screen] pantheon status with four personas:\n${shown.trimEnd()}`);
+    const rows = shown.split("\n").filter((l) => /^(Hephaestus|Athena|Hermes|Apollo)\s/.test(l)).map((l) => l.split(/\s+/)[0]);
+    // Waiting first (needs-input and idle, longest first), then stalled, then working.
+    expect(rows).toEqual(["Hephaestus", "Athena", "Hermes", "Apollo"]);
+    expect(shown).toMatch(/Hephaestus\s+engineer\s+MSN-\d{4} [a-z-]+\s+claude\s+needs-input/);
+    expect(shown).toMatch(/Athena\s+engineer\s+MSN-\d{4} [a-z-]+\s+gemini\s+idle/);
+    expect(shown).toMatch(/Hermes\s+engineer\s+MSN-\d{4} [a-z-]+\s+codex\s+stalled/);
+    expect(shown).toMatch(/Apollo\s+engineer\s+MSN-\d{4} [a-z-]+\s+opencode\s+working/);
+    expect(shown).toMatch(/stalled MSN-\d{4}: pantheon summon --resume MSN-\d{4} \(or pantheon mission end MSN-\d{4}\)/);
+  }, 600_000);
+});

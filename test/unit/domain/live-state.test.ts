@@ -83,6 +83,12 @@ describe("nextLive", () => {
     for (let i = 0; i < 50; i++) f = nextLive(f, { state: i % 2 ? "idle" : "working", detail: "", sessionId: null }, "x", at(4 + i));
     expect(f.history).toHaveLength(20);
   });
+
+  it("a Notification repeating the state keeps the more telling detail (the command asked about)", () => {
+    let f = nextLive(null, { state: "needs-input", detail: "permission: Bash: rm -rf build", sessionId: null }, "PermissionRequest", at(1));
+    f = nextLive(f, { state: "needs-input", detail: "Claude needs your permission to use Bash", sessionId: null }, "Notification", at(2));
+    expect(f.detail).toBe("permission: Bash: rm -rf build");
+  });
 });
 
 describe("parseLiveFile", () => {
