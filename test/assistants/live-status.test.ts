@@ -124,6 +124,7 @@ function suite(a: AssistantName, install: string = a): void {
       terms.push(t);
       t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", a, "--persona", "Goibniu"]);
       const seen: string[] = [];
+      const observed: Array<{ state: string; at: number }> = [];
       let trusted = false;
       const poll = (state: string) => () => {
         // codex asks once to trust the session's hooks: the Director answers in its terminal.
@@ -133,7 +134,10 @@ function suite(a: AssistantName, install: string = a): void {
           t.keys("Enter");
         }
         const live = statusLive(w, "Goibniu");
-        if (live && seen.at(-1) !== live.state) seen.push(live.state);
+        if (live && seen.at(-1) !== live.state) {
+          seen.push(live.state);
+          observed.push({ state: live.state, at: Date.now() });
+        }
         return live?.state === state ? live : undefined;
       };
       const asking = await t.until("status --json to show needs-input", poll("needs-input"), 180_000);
@@ -158,6 +162,12 @@ function suite(a: AssistantName, install: string = a): void {
       const history = (file.history as Array<{ state: string; event: string }>).map((h) => h.state);
       console.log(`[measure] ${install}: live states ${history.join(" → ")} (events ${file.history.map((h: any) => h.event).join(", ")}); seen by status --json: ${seen.join(" → ")}; session ${idle.sessionId}`);
       expect(inOrder(history, ["starting", "working", "needs-input", "working", "idle", "ended"]), history.join(" → ")).toBe(true);
+      // How long after a hook wrote a state status --json showed it (polled back to back; a figure, not an assertion).
+      const lags = observed.map((o) => {
+        const h = [...file.history].reverse().find((x: any) => x.state === o.state && Date.parse(x.at) <= o.at);
+        return h ? `${o.state} ${o.at - Date.parse(h.at)} ms` : `${o.state} ?`;
+      });
+      console.log(`[measure] ${install}: status --json showed each state after the hook wrote it: ${lags.join(", ")}`);
       expect(idle.sessionId, "the hooks report the assistant's session id").toMatch(/^[A-Za-z0-9_.:-]+$/);
       const ended = w.missions().find((m: any) => m.id === mission.id);
       expect(ended.sessionId, "the session id is kept on the mission").toBe(idle.sessionId);

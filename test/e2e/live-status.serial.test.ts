@@ -181,6 +181,36 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
   });
 });
 
+describe("dashboard --watch", () => {
+  beforeAll(requireBundle);
+
+  it("shows the live state, redraws on a hook event and rings the terminal when a persona becomes idle; pantheon.notify desktop alone keeps the terminal quiet", async () => {
+    const x = await summoned("claude");
+    const watch = (env: NodeJS.ProcessEnv = {}) => {
+      const child = spawn(process.execPath, [BIN, "dashboard", "--watch"], { cwd: x.p.dir, env: testEnv({ NO_COLOR: "1", ...env }) });
+      onTestFinished(() => void child.kill("SIGKILL"));
+      const seen = { out: "" };
+      child.stdout.on("data", (d) => (seen.out += d));
+      return { child, seen };
+    };
+    const a = watch();
+    await waitFor("the first frame", () => a.seen.out.includes("Hephaestus") && a.seen.out.includes("starting"), 20_000);
+    hook(x.p.dir, x.env, ["claude", "Stop"], { session_id: SID });
+    await waitFor("the redraw with idle", () => /Hephaestus .* idle turn finished/.test(a.seen.out), 20_000);
+    await waitFor("the notice", () => a.seen.out.includes("\u0007\u001b]9;Hephaestus is waiting for you: turn finished; waiting for the Director\u0007"), 20_000);
+    a.child.kill("SIGINT");
+
+    git(x.p.dir, "config", "pantheon.notify", "desktop");
+    const b = watch();
+    await waitFor("the first frame", () => b.seen.out.includes("idle"), 20_000);
+    hook(x.p.dir, x.env, ["claude", "UserPromptSubmit"], {});
+    hook(x.p.dir, x.env, ["claude", "PermissionRequest"], { tool_name: "Bash" });
+    await waitFor("the redraw with needs-input", () => b.seen.out.includes("needs-input"), 20_000);
+    expect(b.seen.out, "no bell with pantheon.notify desktop").not.toContain("\u0007");
+    b.child.kill("SIGINT");
+  });
+});
+
 describe("pantheon hook event never fails the assistant", () => {
   beforeAll(requireBundle);
 
