@@ -85,6 +85,29 @@ describe("summon --resume", () => {
     }
   });
 
+  it("doctor --fix ends a stalled codex mission keeping the session id its hooks reported; summon --resume then starts a new mission on that session", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const wait = join(s.records, "release");
+    const env = testEnv(s.env({ STANDIN_WAIT_FILE: wait }));
+    const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", "codex", "--persona", "Wayland"], { cwd: p.dir, env, stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    await waitFor("the stand-in to start", () => s.all().length === 1);
+    const rec = s.one("codex");
+    spawnSync(process.execPath, [BIN, "hook", "event", "codex", "SessionStart"], { cwd: p.dir, env: { ...env, PANTHEON_LIVE: rec.env.PANTHEON_LIVE! }, input: JSON.stringify({ session_id: "019b-thread" }) });
+    child.kill("SIGKILL");
+    await exited;
+    process.kill(rec.pid, "SIGKILL");
+    await p.ok(["doctor", "--fix"]);
+    const [m] = await missions(p.dir);
+    expect(m).toMatchObject({ status: "ENDED", sessionId: "019b-thread" });
+    await p.ok(["summon", "--resume", m.id], s.env());
+    const again = s.all().find((r) => r.pid !== rec.pid)!;
+    expect(again.argv[0]).toBe("resume");
+    expect(again.argv.at(-2)).toBe("019b-thread");
+    expect((await missions(p.dir)).find((x) => x.id !== m.id)).toMatchObject({ persona: "Wayland", sessionId: "019b-thread" });
+  });
+
   it("a mission started by mission start has no assistant session: refused (exit 1), the ref untouched", async () => {
     const p = await initialized();
     const s = standIns();
