@@ -11,6 +11,7 @@ import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
+import { tellCodexHookTrust } from "./hook-trust-notice.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { personaTemplate } from "./persona-instructions.js";
 import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
@@ -118,6 +119,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   }
   let end: { code: number; received: "SIGHUP" | "SIGTERM" | null };
   try {
+    if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     input.onLaunch?.(plan);
     end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {

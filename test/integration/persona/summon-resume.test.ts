@@ -136,3 +136,20 @@ describe("summon --resume", () => {
     expect(stateRef(p.dir)).toBe(before);
   });
 });
+
+describe("codex's one-time hook trust", () => {
+  beforeAll(requireBundle);
+
+  it("the first summoned codex session of a clone says what codex will ask and why; later ones do not", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const first = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toContain('codex will ask once to trust Pantheon\'s session hooks (each runs "pantheon hook event codex <event>"');
+    expect(first.stderr).toContain('"Trust all and continue"');
+    const second = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
+    expect(second.stderr).not.toContain("trust");
+    const claude = await p.run(["summon", "engineer", "--assistant", "claude"], s.env());
+    expect(claude.stderr).not.toContain("trust");
+  });
+});
