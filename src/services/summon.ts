@@ -119,8 +119,9 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   }
   let end: { code: number; received: "SIGHUP" | "SIGTERM" | null };
   try {
-    if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     input.onLaunch?.(plan);
+    // After the ✓ line that names the mission: what codex is about to ask.
+    if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {
     await finish(asMission, store.commonDir, mission, sessionDir, `${adapter.binary} could not start: ${(e as Error).message}`);
