@@ -6,8 +6,8 @@
 // bare remote at 10,000 tasks (issue 14). Prints Markdown tables.
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -23,9 +23,9 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-function time(argv, cwd, extraEnv = {}) {
+function time(argv, cwd, extraEnv = {}, input = undefined) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: { ...env, ...extraEnv }, stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 28 });
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: { ...env, ...extraEnv }, stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"], input, maxBuffer: 1 << 28 });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -70,7 +70,7 @@ function measure(commands, cwd, runs) {
   for (let i = 0; i < runs; i++) {
     commands.forEach((c, j) => {
       if (j > 0) samples[0].push(time(commands[0].argv(i), cwd));
-      samples[j].push(time(c.argv(i), cwd));
+      samples[j].push(time(c.argv(i), cwd, c.env, c.input));
     });
   }
   return commands.map((c, j) => ({ name: c.name, kind: c.kind, ms: median(samples[j]), runs: samples[j].length }));
@@ -252,6 +252,18 @@ function syncBench(size, runs) {
   return out.map((r) => ({ ...r, base: b, ratio: r.ms / b }));
 }
 
+/** A claude PreToolUse payload as the hook receives it on stdin. */
+const HOOK_INPUT = JSON.stringify({ session_id: "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "pantheon task next --mission MSN-0001:bench", description: "next task" } });
+
+/** A summon record for the seeded mission, as summon writes it (this process stands in for summon). */
+function hookSession(dir) {
+  const uid = JSON.parse(execFileSync("git", ["cat-file", "-p", "refs/coordination/main:missions/01/1.json"], { cwd: dir, env, encoding: "utf8" })).uid;
+  const live = join(dir, ".git", "pantheon", "live");
+  mkdirSync(live, { recursive: true });
+  writeFileSync(join(live, `${uid}.json`), JSON.stringify({ mission: "MSN-0001:bench", uid, host: hostname(), pid: process.pid, processStart: null, assistant: "claude", persona: "Hephaestus", sessionId: null, since: new Date().toISOString() }));
+  return uid;
+}
+
 const rows = [];
 const extras = [];
 const syncRows = syncBench(10_000, quick ? 2 : 5);
@@ -281,6 +293,8 @@ for (const size of syncOnly ? [] : sizes) {
       // What a TAB runs (the completion scripts call it): the read cache through the journal, no CLI.
       { name: "completion: task claim ENG<TAB>", kind: "tab", argv: () => pantheon("__complete", "task-claimable", "ENG") },
       { name: "completion: task show <TAB> (every id)", kind: "tab", argv: () => pantheon("__complete", "task", "") },
+      // What a session hook runs on every tool call of every persona (issue 17): the hook's own bundle.
+      { name: "hook event (PreToolUse)", kind: "hook", argv: () => pantheon("hook", "event", "claude", "PreToolUse"), env: { PANTHEON_LIVE: hookSession(dir) }, input: HOOK_INPUT },
     ],
     dir,
     runs,
@@ -313,8 +327,9 @@ for (const e of extras) console.log(`- ${e}`);
 const GOAL_READS = ["task show", "task next", "task list --limit 50", "task report", "dashboard"];
 const GOAL_WRITES = ["task create", "task claim", "task update", "task note"];
 const GOAL_TABS = ["completion: task claim ENG<TAB>", "completion: task show <TAB> (every id)"];
-const ceiling = (size, kind) => (kind === "tab" ? 1.3 : kind === "read" ? (size >= 50000 ? 1.6 : 1.3) : size >= 50000 ? 2.0 : 1.8);
-console.log("\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) |\n|---:|---|---|---|");
+const GOAL_HOOKS = ["hook event (PreToolUse)"];
+const ceiling = (size, kind) => (kind === "hook" ? 1.2 : kind === "tab" ? 1.3 : kind === "read" ? (size >= 50000 ? 1.6 : 1.3) : size >= 50000 ? 2.0 : 1.8);
+console.log("\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) | session hook, issue 17 (ceiling) |\n|---:|---|---|---|---|");
 for (const size of syncOnly ? [] : sizes) {
   const cell = (names, kind) => {
     const c = ceiling(size, kind);
@@ -322,7 +337,7 @@ for (const size of syncOnly ? [] : sizes) {
     const worst = Math.max(...names.map((n) => rows.find((r) => r.size === size && r.name === n).ratio));
     return `${worst <= c ? "met" : "not met"} (≤ ${c}): ${parts.join(", ")}`;
   };
-  console.log(`| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} |`);
+  console.log(`| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} | ${cell(GOAL_HOOKS, "hook")} |`);
 }
 
 // Issue 14's sync goals at 10,000 tasks: time as a ratio to node -e 0, peak memory ≤ 150 MB.

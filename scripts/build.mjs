@@ -141,6 +141,22 @@ await build({
   logLevel: "warning",
 });
 for (const f of ["index.html", "app.css"]) copyFileSync(`src/web/client/${f}`, `${next}/web/${f}`);
+// The session hooks' `pantheon hook event`, run on every tool call of every persona: a bundle of
+// its own, loading no commander, zod or git (docs/performance.md).
+await build({
+  entryPoints: ["src/cli/hook-event-fast.ts"],
+  outfile: `${next}/hook-event.cjs`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  minify: !process.env.PANTHEON_NO_MINIFY,
+  legalComments: "none",
+  external: EXTERNAL,
+  // lazy-require's import.meta branch is for the ESM sources (vitest); the bundle has require.
+  logOverride: { "empty-import-meta": "silent" },
+  logLevel: "warning",
+});
 copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);
 copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
 // dist/ is CommonJS: the launcher then starts without Node's ESM loader (~9 internal modules).

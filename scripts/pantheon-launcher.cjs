@@ -33,6 +33,15 @@ if (args[0] === "__complete" || (args[0] === "-C" && args[2] === "__complete")) 
   require("./complete.cjs")
     .complete(args)
     .then((done) => (done ? process.exit(0) : runCore()), runCore);
+} else if (args[0] === "hook" && args[1] === "event" && !args.includes("--help") && !args.includes("-h")) {
+  // Session hooks run this on every tool call of every persona: hook-event.cjs records the event
+  // without loading the CLI, prints nothing and always exits 0 (a hook must never fail the assistant).
+  const quit = () => process.exit(0);
+  try {
+    require("./hook-event.cjs").main(args).then(quit, quit);
+  } catch {
+    quit();
+  }
 } else {
   runCore();
 }

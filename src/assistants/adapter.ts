@@ -30,12 +30,16 @@ export interface LaunchInput {
   missionHandle: string;
   /** A UUID v4; claude and gemini record the session under it. */
   sessionId: string;
+  /** The mission's uid: the session hooks find the session's live file by it (PANTHEON_LIVE). */
+  liveId: string;
+  /** `summon --resume`: the assistant's own session to reopen (then `sessionId` is the same id). */
+  resumeSession?: string | undefined;
 }
 
 export interface Launch {
   command: string;
   args: string[];
-  /** Variables to add to the parent's environment; always includes PANTHEON_MISSION. */
+  /** Variables to add to the parent's environment; always includes PANTHEON_MISSION and PANTHEON_LIVE. */
   env: Record<string, string>;
   /** Files to write (absolute paths, inside `sessionDir`) before the assistant starts. */
   files: Array<{ path: string; content: string }>;
@@ -68,8 +72,8 @@ export interface AssistantAdapter {
  * The variables every launch sets. Names must never contain KEY, TOKEN, SECRET or AUTH: codex and
  * gemini strip such variables from the environment of the shells they run.
  */
-export function missionEnv(input: Pick<LaunchInput, "missionHandle">): Record<string, string> {
-  return { PANTHEON_MISSION: input.missionHandle };
+export function missionEnv(input: Pick<LaunchInput, "missionHandle" | "liveId">): Record<string, string> {
+  return { PANTHEON_MISSION: input.missionHandle, PANTHEON_LIVE: input.liveId };
 }
 
 /**

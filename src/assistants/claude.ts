@@ -1,4 +1,5 @@
 import { commandPrompts } from "./command-prompts.js";
+import { claudeHookSettings } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
@@ -33,11 +34,14 @@ export const claudeAdapter: AssistantAdapter = {
         // Pre-approved for this session only; every other tool asks as the user configured.
         "--allowedTools",
         claudePantheonRule("pantheon"),
+        // The session hooks of live status (pantheon status), for this session only.
+        "--settings",
+        claudeHookSettings("pantheon"),
         ...(i.model ? ["--model", i.model] : []),
         "-n",
         `pantheon:${i.role}`,
-        "--session-id",
-        i.sessionId,
+        // A resumed session continues under its own id; a new one runs under the id summon chose.
+        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
         "--",
         guardClaudeKickoff(i.kickoff, i.missionHandle),
       ],

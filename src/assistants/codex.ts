@@ -1,4 +1,5 @@
 import { skillPrompt } from "./command-prompts.js";
+import { codexHookArgs } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, fitsInline, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
@@ -27,7 +28,9 @@ export const codexAdapter: AssistantAdapter = {
   launch(i: LaunchInput) {
     return {
       command: "codex",
+      // `codex resume [OPTIONS] <SESSION_ID> [PROMPT]` takes the same options as a new session.
       args: [
+        ...(i.resumeSession ? ["resume"] : []),
         "-C",
         absolute(i.projectDir),
         // Writable alongside the workspace (added to the user's writable_roots, not replacing
@@ -48,6 +51,12 @@ export const codexAdapter: AssistantAdapter = {
         `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
         "-c",
         "features.daemon_auto_start=false",
+        // The session hooks of live status. Codex asks the user once to trust them (it keeps a
+        // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).
+        "--enable",
+        "hooks",
+        ...codexHookArgs("pantheon"),
+        ...(i.resumeSession ? [i.resumeSession] : []),
         notAnOption(i.kickoff),
       ],
       env: missionEnv(i),

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { commandPrompts } from "./command-prompts.js";
 import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { geminiHookSettings } from "./session-hooks.js";
 import { tomlMultilineString, tomlString } from "./toml-string.js";
 
 /**
@@ -30,6 +31,7 @@ export const geminiAdapter: AssistantAdapter = {
     const contextDir = geminiPersonaDir(absolute(i.sessionDir));
     const contextFile = join(contextDir, "GEMINI.md");
     const policyFile = join(absolute(i.sessionDir), "gemini-policy.toml");
+    const defaultsFile = join(absolute(i.sessionDir), "gemini-system-defaults.json");
     const kickoff = `${i.kickoff} Your persona instructions are in ${contextFile}; if they are not in your context, read that file first.`;
     return {
       command: "gemini",
@@ -39,16 +41,18 @@ export const geminiAdapter: AssistantAdapter = {
         contextDir,
         "--policy",
         policyFile,
-        "--session-id",
-        i.sessionId,
+        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
         // -i needs a terminal on stdin; it submits the kickoff and stays interactive.
         "-i",
         notAnOption(kickoff),
       ],
-      env: missionEnv(i),
+      // The session hooks of live status: gemini's system-defaults file is the one settings
+      // file a variable names, so a session can have its own without touching the user's.
+      env: { ...missionEnv(i), GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaultsFile },
       files: [
         { path: contextFile, content: i.personaText },
         { path: policyFile, content: geminiPolicy("pantheon") },
+        { path: defaultsFile, content: geminiHookSettings("pantheon") },
       ],
     };
   },

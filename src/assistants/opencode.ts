@@ -1,4 +1,7 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { commandPrompts } from "./command-prompts.js";
+import { opencodePlugin } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 
@@ -9,7 +12,7 @@ import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchIn
  * instructions file of this session, given through OPENCODE_CONFIG_CONTENT. A user's own
  * OPENCODE_CONFIG_CONTENT is kept: the persona file is added to its `instructions`.
  */
-export function opencodeConfigContent(personaFile: string, userContent: string | undefined): string {
+export function opencodeConfigContent(personaFile: string, userContent: string | undefined, pluginFile?: string): string {
   let base: Record<string, unknown> = {};
   if (userContent) {
     try {
@@ -20,7 +23,8 @@ export function opencodeConfigContent(personaFile: string, userContent: string |
     }
   }
   const own = Array.isArray(base.instructions) ? base.instructions.filter((x): x is string => typeof x === "string") : [];
-  return JSON.stringify({ ...base, instructions: [...own, absolute(personaFile)] });
+  const plugins = Array.isArray(base.plugin) ? base.plugin.filter((x): x is string => typeof x === "string") : [];
+  return JSON.stringify({ ...base, instructions: [...own, absolute(personaFile)], ...(pluginFile ? { plugin: [...plugins, pathToFileURL(absolute(pluginFile)).href] } : {}) });
 }
 
 export const opencodeAdapter: AssistantAdapter = {
@@ -30,17 +34,20 @@ export const opencodeAdapter: AssistantAdapter = {
   takesSessionId: false,
   installHint: "npm install -g opencode-ai",
   launch(i: LaunchInput) {
+    // The session hooks of live status: a plugin of this session only, by absolute path.
+    const plugin = join(absolute(i.sessionDir), "pantheon-live.js");
     return {
       command: "opencode",
       args: [
         absolute(i.projectDir),
         // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
         ...(i.model ? ["-m", i.model] : []),
+        ...(i.resumeSession ? ["--session", i.resumeSession] : []),
         "--prompt",
         notAnOption(i.kickoff),
       ],
-      env: { ...missionEnv(i), OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT) },
-      files: [],
+      env: { ...missionEnv(i), OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT, plugin) },
+      files: [{ path: plugin, content: opencodePlugin("pantheon") }],
     };
   },
   commandFiles({ cli }) {

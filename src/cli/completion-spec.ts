@@ -65,6 +65,8 @@ function optionValue(path: string, name: string): ValueSpec {
       return { ids: "task" };
     case "--assistant":
       return { words: ASSISTANT_NAMES };
+    case "--resume":
+      return { ids: "mission" };
     default:
       return FREE;
   }

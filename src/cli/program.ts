@@ -24,6 +24,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   sync: async () => (await import("./commands/sync.js")).registerSyncCommand,
   log: async () => (await import("./commands/everyday.js")).EVERYDAY.log!,
   doctor: async () => (await import("./commands/doctor.js")).registerDoctorCommand,
+  status: async () => (await import("./commands/status.js")).registerStatusCommand,
   hook: async () => (await import("./commands/hook.js")).registerHookCommand,
   demo: async () => (await import("./commands/demo.js")).registerDemoCommand,
   config: async () => (await import("./commands/config.js")).registerConfigCommand,

@@ -1,3 +1,4 @@
+import type { LiveState } from "./live-state.js";
 import type { EpicProgress, EpicStatus } from "./epic-progress.js";
 import type { Refs } from "./refs.js";
 import type { TaskRole } from "./roles.js";
@@ -27,17 +28,21 @@ export interface ActivityCommit {
 }
 
 /**
- * What this clone knows of a mission's running session (DESIGN §5, live status): `starting` while
- * its summon process runs, `stalled` when that process is gone without ending the mission.
+ * What this clone knows of a mission's running session (DESIGN §5, live status): from its summon
+ * record (`starting`, or `stalled` once that process is gone) and the session hooks' live file.
  */
 export interface MissionLive {
-  state: "starting" | "working" | "needs-input" | "idle" | "stalled" | "ended";
+  state: LiveState;
   since: string;
   detail: string;
   assistant: string | null;
   sessionId: string | null;
   host: string;
   pid: number;
+  /** When the session's hooks last reported; null before the first event. */
+  lastEventAt: string | null;
+  /** For a stalled mission: the commands that resume it or end it. */
+  next: string | null;
 }
 
 /** Everything the dashboard shows, from one snapshot. */

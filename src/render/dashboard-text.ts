@@ -3,6 +3,7 @@ import { bar, percent } from "./bar.js";
 import type { DashboardView } from "./dashboard-view.js";
 import { fitLine, wrapItems } from "./fit-line.js";
 import type { Style } from "./paint.js";
+import { stateColor } from "./status-view.js";
 import { statusColor } from "./task-text.js";
 
 function heading(style: Style, text: string, count?: number): string {
@@ -33,8 +34,9 @@ export function dashboardText(d: DashboardView, style: Style): string {
   if (d.missions.length === 0) out.push(p.dim("  none: pantheon mission start --role engineer"));
   for (const m of d.missions) {
     const dup = d.duplicateNames.includes(m.persona) ? p.yellow(" (name on two ACTIVE missions)") : "";
-    const stalled = m.live?.state === "stalled" ? p.red(" STALLED: its summon is gone (pantheon doctor --fix ends it)") : "";
-    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup + stalled, raw: true }]));
+    const live = m.live ? [" ", { text: m.live.state === "stalled" ? "STALLED" : m.live.state, color: stateColor(style, m.live.state) }, { text: ` ${m.live.detail}`, color: p.dim }] : [];
+    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup, raw: true }, ...live]));
+    if (m.live?.next) out.push(p.red(`      stalled: ${m.live.next}`));
     for (const t of m.claims) out.push(fitLine(style, ["      ", t.id, " ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, t.title]));
   }
 

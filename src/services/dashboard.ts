@@ -9,6 +9,7 @@ import { epicDetail, findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
 import { reviewRefs } from "./reviews.js";
 import { missionLives } from "./live-missions.js";
+import { liveOptions } from "./live-status.js";
 
 /** Blocked tasks a dashboard shows; past that it counts them and points to `task blocked`. */
 const DASHBOARD_BLOCKED = 15;
@@ -40,7 +41,7 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   const claimed = claimedPositions(cols);
   const claimsByMission = groupBy(claimed, (i) => cols.mission[i]!);
   const tasksAt = (list: readonly number[] | undefined) => (list ?? []).map((i) => cols.task(i));
-  const lives = missionLives(store.commonDir, active);
+  const lives = missionLives(store.commonDir, active, await liveOptions(ctx, store));
   return {
     project,
     missions: active.map((mission) => ({ mission, claims: tasksAt(claimsByMission.get(mission.number)), live: lives.get(mission.number) ?? null })),

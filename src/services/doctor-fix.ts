@@ -6,6 +6,7 @@ import type { Store } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import { inspectState } from "./inspect-state.js";
+import { readLiveFile } from "./live-events.js";
 import { removeSummonRecord } from "./summon-record.js";
 
 /**
@@ -56,7 +57,9 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
     for (const f of findings.filter((x) => x.code === "W_SUMMON_GONE")) {
       const m = records.missions.find((x) => missionId(x.number) === f.subject);
       if (!m || m.status !== "ACTIVE") continue;
-      tx.put("missions", { ...m, status: "ENDED", endedAt: at, updatedAt: at, summary: m.summary ?? "ended by doctor --fix: its summon process was gone" });
+      // The session id its hooks reported (codex, opencode) is kept for `summon --resume`.
+      const sessionId = m.sessionId ?? readLiveFile(store.commonDir, m.uid)?.sessionId ?? null;
+      tx.put("missions", { ...m, status: "ENDED", endedAt: at, updatedAt: at, summary: m.summary ?? "ended by doctor --fix: its summon process was gone", ...(sessionId ? { sessionId } : {}) });
       ended.push(m.uid);
       fixed.push(`${f.subject}: ended (its summon process was gone)`);
     }

@@ -16,6 +16,8 @@ export interface EndMissionInput {
   id?: string | undefined;
   summary?: string | undefined;
   release?: boolean | undefined;
+  /** The assistant's session, kept when the mission has none yet (summon learns codex's and opencode's from their hooks). */
+  sessionId?: string | null | undefined;
 }
 
 export interface EndMissionResult {
@@ -40,7 +42,7 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
     }
     checkMissionEnd(before, actor);
     const at = isoNow(ctx);
-    const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head };
+    const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head, ...(!before.sessionId && input.sessionId ? { sessionId: input.sessionId } : {}) };
     tx.put("missions", mission);
     const claimed = (await tx.taskSummaries()).filter((t) => t.mission === before.number && activeClaimant(t) !== null);
     const claims = (await Promise.all(claimed.map((t) => tx.get("tasks", t.number)))).filter((t): t is Task => t !== null);

@@ -1,35 +1,56 @@
 import { missionId } from "../domain/ids.js";
 import type { MissionLive } from "../domain/dashboard.js";
+import { silentTooLong } from "../domain/live-state.js";
 import type { Finding } from "../domain/state-checks.js";
 import type { Mission } from "../domain/schemas/mission.js";
+import { readLiveFile } from "./live-events.js";
 import { readSummonRecords, summonAlive } from "./summon-record.js";
 
+/** `pantheon.stallAfter` when unset: a working session silent this long is shown stalled. */
+export const DEFAULT_STALL_AFTER_MINUTES = 15;
+
+/** `pantheon.stallAfter` (minutes, > 0; `0` or `off` turns the silence rule off) in milliseconds. */
+export function stallAfterMs(setting: string | undefined): number {
+  if (setting === undefined || setting.trim() === "") return DEFAULT_STALL_AFTER_MINUTES * 60_000;
+  if (/^(off|never|0)$/i.test(setting.trim())) return 0;
+  const minutes = Number(setting);
+  return Number.isFinite(minutes) && minutes > 0 ? minutes * 60_000 : DEFAULT_STALL_AFTER_MINUTES * 60_000;
+}
+
+/** What resumes or ends a stalled mission, as every view shows it. */
+export function stalledNext(m: Pick<Mission, "number">): string {
+  const id = missionId(m.number);
+  return `pantheon summon --resume ${id} (or pantheon mission end ${id})`;
+}
+
 /**
- * What this clone knows of its ACTIVE missions' summon processes (DESIGN §5): `starting` while
- * the process runs (the finer states come from session hooks), `stalled` once it is gone without
- * having ended its mission. Missions without a record here (another clone's, or started by
- * `/summon` or `mission start`) are absent: nothing local can judge them.
+ * What this clone knows of its ACTIVE missions' sessions (DESIGN §5): the state the session hooks
+ * last reported (`starting` before the first), `stalled` once the summon process is gone without
+ * having ended its mission or when a working session has been silent past `stallAfterMs`.
+ * Missions without a summon record here (another clone's, or started by `/summon` or
+ * `mission start`) are absent: nothing local can judge them.
  */
-export function missionLives(commonDir: string, missions: readonly Mission[]): Map<number, MissionLive> {
+export function missionLives(commonDir: string, missions: readonly Mission[], o: { now?: Date; stallAfterMs?: number } = {}): Map<number, MissionLive> {
   const out = new Map<number, MissionLive>();
   const active = missions.filter((m) => m.status === "ACTIVE");
   if (active.length === 0) return out;
   const records = readSummonRecords(commonDir);
+  const now = o.now ?? new Date();
+  const stallMs = o.stallAfterMs ?? DEFAULT_STALL_AFTER_MINUTES * 60_000;
   for (const m of active) {
     const r = records.get(m.uid);
     if (!r) continue;
-    const alive = summonAlive(r);
-    out.set(m.number, {
-      state: alive ? "starting" : "stalled",
-      since: r.since,
-      detail: alive
-        ? `summon (pid ${r.pid} on ${r.host}) runs ${r.assistant}`
-        : `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
-      assistant: r.assistant,
-      sessionId: r.sessionId,
-      host: r.host,
-      pid: r.pid,
-    });
+    const live = readLiveFile(commonDir, m.uid);
+    const base = { assistant: r.assistant, sessionId: live?.sessionId ?? r.sessionId, host: r.host, pid: r.pid, lastEventAt: live?.lastEventAt ?? null };
+    if (!summonAlive(r)) {
+      out.set(m.number, { ...base, state: "stalled", since: live?.lastEventAt ?? r.since, detail: `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`, next: stalledNext(m) });
+    } else if (live && silentTooLong(live, now, stallMs)) {
+      out.set(m.number, { ...base, state: "stalled", since: live.lastEventAt, detail: `no event for ${Math.round(stallMs / 60_000)} min while working (last: ${live.detail})`, next: stalledNext(m) });
+    } else if (live) {
+      out.set(m.number, { ...base, state: live.state, since: live.since, detail: live.detail, next: null });
+    } else {
+      out.set(m.number, { ...base, state: "starting", since: r.since, detail: `summon (pid ${r.pid} on ${r.host}) runs ${r.assistant}`, next: null });
+    }
   }
   return out;
 }
@@ -37,11 +58,11 @@ export function missionLives(commonDir: string, missions: readonly Mission[]): M
 /** `doctor`: an ACTIVE mission whose summon (in this clone) is gone; `--fix` ends it. */
 export function summonFindings(commonDir: string, missions: readonly Mission[]): Finding[] {
   const out: Finding[] = [];
-  for (const [number, live] of missionLives(commonDir, missions)) {
+  for (const [number, live] of missionLives(commonDir, missions, { stallAfterMs: 0 })) {
     if (live.state !== "stalled") continue;
     const m = missions.find((x) => x.number === number)!;
     const id = missionId(number);
-    out.push({ severity: "warning", code: "W_SUMMON_GONE", subject: id, message: `${id} (${m.persona}) is ACTIVE, but ${live.detail}`, fix: `pantheon doctor --fix (ends it; its claims stay and can be resumed), or pantheon mission end ${id}`, fixable: true });
+    out.push({ severity: "warning", code: "W_SUMMON_GONE", subject: id, message: `${id} (${m.persona}) is ACTIVE, but ${live.detail}`, fix: `pantheon summon --resume ${id}, pantheon doctor --fix (ends it; its claims stay and can be resumed), or pantheon mission end ${id}`, fixable: true });
   }
   return out;
 }

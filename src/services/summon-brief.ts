@@ -31,7 +31,7 @@ export async function readyHandoffs(snap: Snapshot, role: string, shown = 5): Pr
  */
 export async function writeBrief(
   ctx: Context,
-  o: { adapter: AssistantAdapter; snap: Snapshot; project: Project; mission: Mission; task: Task | null; template: string; sessionDir: string; gitCommonDir: string; cwd: string; model: string | undefined; sessionId: string },
+  o: { adapter: AssistantAdapter; snap: Snapshot; project: Project; mission: Mission; task: Task | null; template: string; sessionDir: string; gitCommonDir: string; cwd: string; model: string | undefined; sessionId: string; kickoff?: string | undefined; resumeSession?: string | undefined },
 ): Promise<SummonBrief> {
   const { handoffs, total } = await readyHandoffs(o.snap, o.mission.role);
   const personaText = renderInstructions(o.template, { project: o.project, mission: o.mission, task: o.task, handoffs, handoffTotal: total });
@@ -48,7 +48,7 @@ export async function writeBrief(
   };
   const personaFile = join(o.sessionDir, "persona.md");
   await write(personaFile, personaText);
-  const kickoff = kickoffText(o.mission, o.task);
+  const kickoff = o.kickoff ?? kickoffText(o.mission, o.task);
   const launch = o.adapter.launch({
     projectDir: o.cwd,
     personaFile,
@@ -61,6 +61,8 @@ export async function writeBrief(
     model: o.model,
     missionHandle: missionHandle(o.mission),
     sessionId: o.sessionId,
+    liveId: o.mission.uid,
+    resumeSession: o.resumeSession,
   });
   for (const f of launch.files) await write(f.path, f.content);
   return { personaFile, personaText, kickoff, launch };

@@ -19,6 +19,8 @@ export interface SummonRecord {
   /** The process's start time as the OS tells it (Linux: clock ticks since boot), or null when unknown. */
   processStart: string | null;
   assistant: string;
+  /** The persona's name, for the desktop notification the session hooks send. */
+  persona?: string;
   sessionId: string | null;
   /** When summon started the assistant (ISO-8601). */
   since: string;
@@ -58,6 +60,10 @@ export function writeSummonRecord(commonDir: string, m: Pick<Mission, "uid">, fi
   return record;
 }
 
+/**
+ * Removes a mission's summon record. The live file its session hooks kept beside it stays (its
+ * last state, `ended`, and how it got there) until the next summon sweeps ENDED missions' files.
+ */
 export function removeSummonRecord(commonDir: string, uid: string): void {
   rmSync(recordPath(commonDir, uid), { force: true });
 }

@@ -11,12 +11,15 @@ import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
+import { tellCodexHookTrust } from "./hook-trust-notice.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { personaTemplate } from "./persona-instructions.js";
 import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
+import { markSession, markSessionEnded, readLiveFile, sweepLiveFiles } from "./live-events.js";
+import { planResume, resumeKickoff, type ResumePlan } from "./summon-resume.js";
 import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
 import { checkText } from "./validate-input.js";
@@ -37,6 +40,11 @@ export interface SummonInput {
   worktree?: boolean | undefined;
   branch?: string | undefined;
   dryRun?: boolean | undefined;
+  /**
+   * `--resume MSN`: the same assistant on the same session, under that mission (or a new one of
+   * its persona when it ENDED); its kickoff says what changed since.
+   */
+  resume?: string | undefined;
   /** Called once the mission is recorded, just before the assistant takes the terminal. */
   onLaunch?: ((plan: SummonPlan) => void) | undefined;
 }
@@ -74,31 +82,38 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const snap = await store.snapshot();
   const project = await snap.project();
   const code = await store.code().catch(() => null);
+  const resume = input.resume !== undefined ? await planResume(snap, store.commonDir, input.resume) : null;
   // Before any question: an answer is wasted if there is no assistant to start.
-  const adapter = pickAssistant(ctx, { flag: input.assistant, gitConfig: safeConfig(() => code?.config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
-  const role = input.role ?? (input.askRole ? await input.askRole() : undefined);
+  const adapter = pickAssistant(ctx, { flag: resume?.assistant ?? input.assistant, gitConfig: safeConfig(() => code?.config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
+  const role = resume?.mission.role ?? input.role ?? (input.askRole ? await input.askRole() : undefined);
   if (role === undefined) throw new UsageError("summon needs a role", "pantheon summon engineer");
   const template = personaTemplate(ctx, store.root, role, input.template);
-  const sessionId = nodeCrypto().randomUUID();
-  if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId);
+  const sessionId = resume?.sessionId ?? nodeCrypto().randomUUID();
+  if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId, resume);
 
-  let mission = await startMission(ctx, { role, persona: input.persona, objective: input.objective, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null });
+  let mission = resume?.reuse
+    ? resume.mission
+    : await startMission(ctx, { role, persona: resume?.mission.persona ?? input.persona, objective: resume?.mission.objective ?? input.objective, assistant: adapter.name, sessionId: resume ? resume.sessionId : adapter.takesSessionId ? sessionId : null });
   const handle = missionHandle(mission);
   const asMission: Context = { ...ctx, actorFlags: { mission: handle } };
   const sessionDir = join(sessionsDir(store.commonDir), handle.replace(":", "-"));
   sweepEndedSessions(store.commonDir, await snap.all("missions"));
   // Written first: a summon killed at any later point leaves a record, so the mission shows as stalled.
-  writeSummonRecord(store.commonDir, mission, { mission: handle, assistant: adapter.name, sessionId: adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
+  writeSummonRecord(store.commonDir, mission, { mission: handle, persona: mission.persona, assistant: adapter.name, sessionId: resume || adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
+  if (resume?.reuse) markSession(store.commonDir, mission.uid, "starting", `resumed by summon (${adapter.binary} session ${sessionId})`, ctx.now());
   let task: Task | null = null;
   let plan: SummonPlan;
   try {
     if (input.worktree) mission = await recordWorktree(asMission, handle, await createPersonaWorktree(ctx, store, project, mission, input.branch));
     if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
     const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
-    const brief = await writeBrief(ctx, { adapter, snap: await store.snapshot(), project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId });
+    const now = await store.snapshot();
+    const kickoff = resume ? await resumeKickoff(now, resume.mission, mission, resume.since) : undefined;
+    const brief = await writeBrief(ctx, { adapter, snap: now, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId, kickoff, resumeSession: resume?.sessionId });
     plan = { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source };
   } catch (e) {
-    await endMission(asMission, { id: handle, summary: `summon failed before the assistant started: ${(e as Error).message}`, release: true }).catch(() => undefined);
+    // A resumed ACTIVE mission was not ours to end: it stays as it was (stalled), to try again.
+    if (!resume?.reuse) await endMission(asMission, { id: handle, summary: `summon failed before the assistant started: ${(e as Error).message}`, release: true }).catch(() => undefined);
     removeSummonRecord(store.commonDir, mission.uid);
     rmSync(sessionDir, { recursive: true, force: true });
     throw e;
@@ -109,6 +124,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   let end: { code: number; received: "SIGHUP" | "SIGTERM" | null };
   try {
     input.onLaunch?.(plan);
+    // After the ✓ line that names the mission: what codex is about to ask.
+    if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {
     await finish(asMission, store.commonDir, mission, sessionDir, `${adapter.binary} could not start: ${(e as Error).message}`);
@@ -122,7 +139,11 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
 
 /** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */
 async function finish(asMission: Context, commonDir: string, mission: Mission, sessionDir: string, summary: string): Promise<void> {
-  await endMission(asMission, { id: missionHandle(mission), summary }).catch(() => undefined);
+  // codex and opencode name their sessions themselves: their hooks told the live file, and the
+  // mission keeps it for `summon --resume`.
+  const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
+  markSessionEnded(commonDir, mission.uid, summary, asMission.now());
+  await endMission(asMission, { id: missionHandle(mission), summary, sessionId }).catch(() => undefined);
   removeSummonRecord(commonDir, mission.uid);
   rmSync(sessionDir, { recursive: true, force: true });
 }
@@ -136,17 +157,18 @@ function safeConfig(read: () => string | undefined): string | undefined {
 }
 
 /** The plan without side effects: a preview mission, the brief in a temporary folder. */
-async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter: AssistantAdapter, template: { text: string; source: string }, project: Project, snap: Snapshot, sessionId: string): Promise<SummonResult> {
+async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter: AssistantAdapter, template: { text: string; source: string }, project: Project, snap: Snapshot, sessionId: string, resume: ResumePlan | null): Promise<SummonResult> {
   const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
   if (stale) ctx.warn(stale);
   const missions = await snap.all("missions");
   const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || (await defaultPersonaName(ctx, snap, input.role, missions)).name || "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
-  const mission: Mission = {
+  const preview: Mission = {
     uid: "dry-run", number, codename: "dry-run", persona, role: input.role, objective: input.objective ?? "", status: "ACTIVE", startedAt: at, endedAt: null,
     assistant: adapter.name, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
   };
+  const mission = resume?.reuse ? resume.mission : resume ? { ...preview, persona: resume.mission.persona, objective: resume.mission.objective } : preview;
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
   const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const store = await ctx.store();
@@ -154,7 +176,8 @@ async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter
   // One folder per role, rewritten by the next dry run: nothing piles up, nothing in /tmp.
   const sessionDir = join(sessionsDir(store.commonDir), `dry-run-${input.role}`);
   rmSync(sessionDir, { recursive: true, force: true });
-  const brief = await writeBrief(ctx, { adapter, snap, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId });
+  const kickoff = resume ? await resumeKickoff(snap, resume.mission, mission, resume.since) : undefined;
+  const brief = await writeBrief(ctx, { adapter, snap, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId, kickoff, resumeSession: resume?.sessionId });
   return { plan: { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source }, exitCode: null, task, received: null };
 }
 
@@ -169,6 +192,7 @@ function sessionsDir(commonDir: string): string {
  * does not know may be another summon's that started a moment ago: its folder is left alone.
  */
 function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): void {
+  sweepLiveFiles(commonDir, missions.filter((m) => m.status === "ENDED").map((m) => m.uid));
   const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => missionHandle(m).replace(":", "-")));
   let names: string[] = [];
   try {

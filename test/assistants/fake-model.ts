@@ -32,6 +32,15 @@ export interface Recorded {
 export type ShellScript = (r: { vendor: Vendor; text: string; lastUserText: string }) => string | null;
 type Script = { run: ShellScript; issued: Set<string> };
 
+/**
+ * A command the scripted model asks to run outside the sandbox (codex's `require_escalated`,
+ * which asks the Director): `escalated("touch x")`. Other vendors run the command as given.
+ */
+const ESCALATE = "\u0000escalate\u0000";
+export function escalated(command: string): string {
+  return `${ESCALATE}${command}`;
+}
+
 export interface FakeModel {
   /** `http://127.0.0.1:<port>` */
   url: string;
@@ -120,6 +129,10 @@ function textOf(content: unknown): string {
  * The scripted model's choice for a main turn. A command is given once: side requests that also
  * carry the prompt and the tools (codex's title generator) get text.
  */
+function plainCommand(c: string | null): string | null {
+  return c === null ? null : c.replace(ESCALATE, "");
+}
+
 function decide(rec: Recorded, vendor: Vendor, lastUserText: string, resultCameBack: boolean, script: ShellScript, issued: Set<string>): string | null {
   rec.main = true;
   if (resultCameBack) return null;
@@ -138,7 +151,7 @@ function anthropic(rec: Recorded, res: ServerResponse, script: Script): void {
   // claude 2.1 may put a "system" message after the user's: the turn is the last user message.
   const last = [...((b.messages ?? []) as any[])].reverse().find((m) => m?.role === "user");
   const resultCameBack = Array.isArray(last?.content) && last.content.some((c: any) => c?.type === "tool_result");
-  const command = shellTool ? decide(rec, "anthropic", textOf(last?.content), resultCameBack, script.run, script.issued) : null;
+  const command = shellTool ? plainCommand(decide(rec, "anthropic", textOf(last?.content), resultCameBack, script.run, script.issued)) : null;
   rec.answered = command ? { shell: command } : { text: REPLY };
   const id = `msg_${rec.n}`;
   const usage = { input_tokens: 10, output_tokens: 5 };
@@ -178,7 +191,7 @@ function gemini(rec: Recorded, req: IncomingMessage, res: ServerResponse, script
   const contents = (b.contents ?? []) as Array<{ role?: string; parts?: any[] }>;
   const last = contents.at(-1);
   const resultCameBack = Boolean(last?.parts?.some((p) => p?.functionResponse));
-  const command = tools.includes("run_shell_command") ? decide(rec, "gemini", last?.role === "user" ? textOf(last.parts) : "", resultCameBack, script.run, script.issued) : null;
+  const command = tools.includes("run_shell_command") ? plainCommand(decide(rec, "gemini", last?.role === "user" ? textOf(last.parts) : "", resultCameBack, script.run, script.issued)) : null;
   const schema = b.generationConfig?.responseJsonSchema ?? b.generationConfig?.responseSchema;
   const part = command ? { functionCall: { name: "run_shell_command", args: { command, description: "Run pantheon" } } } : { text: schema ? JSON.stringify(sample(schema)) : REPLY };
   rec.answered = command ? { shell: command } : { text: String((part as { text?: string }).text) };
@@ -203,14 +216,17 @@ function openai(rec: Recorded, res: ServerResponse, script: Script): void {
   const nested = input.filter((i) => i?.type === "additional_tools").flatMap((i) => i.tools ?? []).flatMap((t: any) => t.tools ?? [t]);
   const exec = nested.find((t: any) => t?.type === "custom" && t?.name === "exec" && String(t?.description ?? "").includes("exec_command"));
   const plain = [...((b.tools ?? []) as any[]), ...nested].find((t: any) => ["exec_command", "shell_command", "shell"].includes(t?.name) && t?.type === "function");
-  const command = exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script.run, script.issued) : null;
+  const decided = exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script.run, script.issued) : null;
+  const escalate = decided?.startsWith(ESCALATE) ?? false;
+  const command = decided === null ? null : decided.replace(ESCALATE, "");
+  const extra = escalate ? `, sandbox_permissions: "require_escalated", justification: "The Director asked for this file"` : "";
   rec.answered = command ? { shell: command } : { text: REPLY };
   let item: unknown;
   if (command && exec) {
-    item = { type: "custom_tool_call", call_id: `call_${rec.n}`, name: "exec", input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} });\ntext(r.output);` };
+    item = { type: "custom_tool_call", call_id: `call_${rec.n}`, name: "exec", input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)}${extra} });\ntext(r.output);` };
   } else if (command) {
     const props = plain.parameters?.properties ?? {};
-    const args = props.cmd ? { cmd: command } : props.command?.type === "array" ? { command: ["bash", "-lc", command] } : { command };
+    const args = { ...(props.cmd ? { cmd: command } : props.command?.type === "array" ? { command: ["bash", "-lc", command] } : { command }), ...(escalate ? { sandbox_permissions: "require_escalated", justification: "The Director asked for this file" } : {}) };
     item = { type: "function_call", call_id: `call_${rec.n}`, name: plain.name, arguments: JSON.stringify(args) };
   } else {
     item = { type: "message", role: "assistant", id: `msg_${rec.n}`, content: [{ type: "output_text", text: REPLY }] };

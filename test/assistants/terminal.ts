@@ -39,6 +39,14 @@ export class Terminal {
     }
   }
 
+  /**
+   * Appends everything the program writes to its terminal, raw (bells and OSC sequences
+   * included, which the screen does not show), to `file`.
+   */
+  record(file: string): void {
+    this.tmux("pipe-pane", "-o", "-t", "0", `cat >> '${file.replace(/'/g, "'\\''")}'`);
+  }
+
   /** tmux key names: Enter, Escape, C-c. */
   keys(...keys: string[]): void {
     this.tmux("send-keys", "-t", "0", ...keys);

@@ -40,6 +40,13 @@ export interface WorldOptions {
   modelUrl: string;
   /** Seed the assistant's first-run answers (false: its real first run, for gemini's sign-in). */
   seeded?: boolean;
+  /**
+   * Where the world's folder is made (default: the system temp folder). gemini refuses a
+   * settings file below a folder others can write (/tmp), as a user's project never is.
+   */
+  parent?: string;
+  /** Other assistants to set up in the same world (their keys, first-run answers, model server). */
+  alsoFor?: AssistantName[];
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -47,7 +54,8 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 export function makeWorld(o: WorldOptions): World {
-  const root = mkdtempSync(join(tmpdir(), `pantheon-real-${o.assistant}-`));
+  if (o.parent) mkdirSync(o.parent, { recursive: true, mode: 0o755 });
+  const root = mkdtempSync(join(o.parent ?? tmpdir(), `pantheon-real-${o.assistant}-`));
   const home = join(root, "home");
   const repo = join(root, "repo");
   const bin = join(root, "bin");
@@ -73,8 +81,9 @@ export function makeWorld(o: WorldOptions): World {
     TMPDIR: join(root, "tmp"),
     GIT_CONFIG_NOSYSTEM: "1",
     ...vendorEnv(o.assistant, o.modelUrl),
+    ...Object.assign({}, ...(o.alsoFor ?? []).map((a) => vendorEnv(a, o.modelUrl))),
   };
-  if (o.seeded !== false) seedHome(o.assistant, home, repo, o.modelUrl);
+  if (o.seeded !== false) for (const a of [o.assistant, ...(o.alsoFor ?? [])]) seedHome(a, home, repo, o.modelUrl);
   // codex runs tool commands in a login shell, which starts PATH again from /etc/profile: a
   // user's profile puts their tools back, as ours puts pantheon.
   writeFileSync(join(home, ".bash_profile"), `export PATH='${bin}':"$PATH"\n`);

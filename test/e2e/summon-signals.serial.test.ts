@@ -126,7 +126,8 @@ describe("a summon that died without ending its mission", () => {
     expect(byId[m.id].live.detail).toMatch(/summon process \(pid \d+ on .*\) is gone/);
     expect(byId["MSN-0002"].live, "a mission without a summon record here is not judged").toBeNull();
     const text = await p.ok(["dashboard"]);
-    expect(text.stdout).toMatch(/STALLED: its summon is gone \(pantheon doctor --fix ends it\)/);
+    expect(text.stdout).toMatch(/STALLED its summon process \(pid \d+ on .*\) is gone/);
+    expect(text.stdout).toContain(`stalled: pantheon summon --resume ${m.id} (or pantheon mission end ${m.id})`);
 
     const doctor = await p.run(["doctor"]);
     expect(doctor.exitCode, "a warning, not a broken state").toBe(0);

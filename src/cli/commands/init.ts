@@ -147,7 +147,7 @@ export function registerInitCommand(program: Command, app: App): void {
               "  pantheon dashboard            who works on what, what is blocked, what waits for review",
               r.adopted
                 ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
-                : "  pantheon sync                 publish the state on your git remote (once), then share changes",
+                : "  pantheon sync                 share the state with teammates through your git remote (publish it once now)",
               "",
               r.adopted
                 ? `Teammates get the state the same way: git clone, then any pantheon command (it takes ${r.adopted}'s state).`

@@ -19,6 +19,7 @@ interface SummonOptions {
   worktree?: boolean;
   branch?: string;
   dryRun?: boolean;
+  resume?: string;
 }
 
 /** Asks for a role on a terminal (only after summon knows the assistant is installed). */
@@ -46,11 +47,16 @@ export function registerSummonCommand(program: Command, app: App): void {
       .option("--template <variant>", "use .pantheon/personas/<role>-<variant>.md")
       .option("--worktree", "work in a new linked worktree and branch of its own; its set-up command (.pantheon/worktree-setup or git config pantheon.worktreeSetup) runs once you confirm it")
       .option("--branch <name>", "the worktree's branch (default pantheon/<persona>-<mission number>)")
+      .option("--resume <mission>", "reopen that mission's assistant session (the same assistant and session id) under it, or under a new mission of its persona when it ENDED")
       .option("--dry-run", "print the argv and environment; start nothing, record nothing")
       .action(run(app, async (roleArg: string | undefined, o: SummonOptions) => {
         const role = roleArg !== undefined ? parseRole(roleArg) : undefined;
+        if (o.resume !== undefined) {
+          const clash = (["persona", "task", "objective", "assistant", "template", "worktree", "branch"] as const).find((k) => o[k] !== undefined) ?? (role !== undefined ? "role" : undefined);
+          if (clash) throw new UsageError(`--resume reopens a mission as it was; it takes no ${clash === "role" ? "ROLE" : `--${clash}`}`, `pantheon summon --resume ${o.resume}`);
+        }
         if (o.branch !== undefined && !o.worktree) throw new UsageError("--branch names the worktree's branch; add --worktree", `pantheon summon ${role ?? "ROLE"} --worktree --branch ${o.branch}`);
-        if (role === undefined && !isInteractive(app.io)) throw new UsageError("summon needs a role, and there is no terminal to ask", `pantheon summon engineer (roles: ${ROLES.join(", ")})`);
+        if (role === undefined && o.resume === undefined && !isInteractive(app.io)) throw new UsageError("summon needs a role, and there is no terminal to ask", `pantheon summon engineer (roles: ${ROLES.join(", ")})`);
         const onLaunch = (plan: SummonPlan) => {
           // The one line before the assistant takes the screen: which mission, which persona.
           if (!app.globals.quiet) app.io.stderr.write(`${check(app.style(app.io.stderr), `Started ${missionLabel(missionView(plan.mission))}, launching ${plan.assistant}`)}\n`);
@@ -74,6 +80,6 @@ export function registerSummonCommand(program: Command, app: App): void {
         }
         return v;
       })),
-    ["pantheon summon engineer", "pantheon summon tester --task TST-M-0003 --assistant codex", "pantheon summon architect --worktree --dry-run"],
+    ["pantheon summon engineer", "pantheon summon tester --task TST-M-0003 --assistant codex", "pantheon summon architect --worktree --dry-run", "pantheon summon --resume MSN-0003"],
   );
 }

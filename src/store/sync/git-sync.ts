@@ -1,5 +1,5 @@
 import type { StateWriter } from "../state/state-writer.js";
-import { readRef } from "../git/ref-cas.js";
+import { casRef, readRef } from "../git/ref-cas.js";
 import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "../store.js";
 import { changedBlobs, changedPaths } from "../git/tree-diff.js";
@@ -104,7 +104,16 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       requireFullHistory(paths, remote, tips, env);
     },
     async push(remote, commit, net = {}) {
-      return pushState(paths, remote, commit, env, net);
+      const pushed = pushState(paths, remote, commit, env, net);
+      // As git does for a branch: the tracking ref follows a push that landed. Until the next
+      // fetch it would otherwise say the remote has no state (after a first publication), and a
+      // racing command would not publish (publish-target.ts) and reads would call this stale.
+      if (pushed === "ok") {
+        const ref = trackingRef(remote);
+        const seen = await readRef(paths.commonDir, ref).catch(() => null);
+        if (seen !== commit) await casRef(paths.commonDir, ref, seen, commit).catch(() => undefined);
+      }
+      return pushed;
     },
     async relation(local, remote) {
       if (local === remote) return "equal";

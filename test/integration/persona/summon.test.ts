@@ -58,9 +58,11 @@ describe("summon engineer with each assistant", () => {
     expect(m).toMatchObject({ id: "MSN-0001", role: "engineer", status: "ENDED", assistant: "claude" });
     expect(m.endedAt).not.toBeNull();
     const rec = s.one("claude");
-    expect(rec.argv).toHaveLength(10);
-    const [flag, file, allowed, rule, n, name, sid, uuid, dashdash, kickoff] = rec.argv;
-    expect([flag, allowed, rule, n, name, sid, dashdash]).toEqual(["--append-system-prompt-file", "--allowedTools", "Bash(pantheon:*)", "-n", "pantheon:engineer", "--session-id", "--"]);
+    expect(rec.argv).toHaveLength(12);
+    const [flag, file, allowed, rule, settings, hooks, n, name, sid, uuid, dashdash, kickoff] = rec.argv;
+    expect([flag, allowed, rule, settings, n, name, sid, dashdash]).toEqual(["--append-system-prompt-file", "--allowedTools", "Bash(pantheon:*)", "--settings", "-n", "pantheon:engineer", "--session-id", "--"]);
+    expect(JSON.parse(hooks!).hooks.Stop[0].hooks[0].command, "the live-status hooks, for this session only").toBe("pantheon hook event claude Stop");
+    expect(rec.env.PANTHEON_LIVE).toMatch(/^[0-9a-f]{16,}$/);
     expect(m.sessionId, "the session id claude runs under is kept on the mission").toBe(uuid);
     expect(isAbsolute(file!), `persona file path ${file} is absolute`).toBe(true);
     expect(uuid).toMatch(UUID_V4);
@@ -85,9 +87,9 @@ describe("summon engineer with each assistant", () => {
     expect(recs).toHaveLength(2);
     const a = recs[0]!.argv;
     expect(a.slice(0, 2)[0]).toBe("--append-system-prompt-file");
-    expect(a.slice(2)).toEqual(["--allowedTools", "Bash(pantheon:*)", "--model", "opus", "-n", "pantheon:engineer", "--session-id", a[9], "--", a[11]]);
+    expect(a.slice(2)).toEqual(["--allowedTools", "Bash(pantheon:*)", "--settings", a[5], "--model", "opus", "-n", "pantheon:engineer", "--session-id", a[11], "--", a[13]]);
     expect(recs[1]!.argv).not.toContain("--model");
-    expect(recs[0]!.argv[9]).not.toBe(recs[1]!.argv[7]);
+    expect(recs[0]!.argv[11]).not.toBe(recs[1]!.argv[9]);
     const ms = await missions(p.dir);
     expect(ms.map((m) => m.status)).toEqual(["ENDED", "ENDED"]);
   });
@@ -104,7 +106,8 @@ describe("summon engineer with each assistant", () => {
     expect(rec.argv[2]).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     const cfg = JSON.parse(rec.env.OPENCODE_CONFIG_CONTENT ?? "null");
-    expect(Object.keys(cfg)).toEqual(["instructions"]);
+    expect(Object.keys(cfg)).toEqual(["instructions", "plugin"]);
+    expect(cfg.plugin, "the live-status plugin, by absolute path").toEqual([expect.stringMatching(/^file:\/\/\/.*\/pantheon-live\.js$/)]);
     expect(isAbsolute(cfg.instructions[0])).toBe(true);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
     expect(existsSync(cfg.instructions[0]), "the session's files are removed when it ends").toBe(false);
@@ -126,19 +129,21 @@ describe("summon engineer with each assistant", () => {
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "codex" });
     const rec = s.one("codex");
-    expect(rec.argv).toHaveLength(11);
+    expect(rec.argv).toHaveLength(11 + 2 + 16);
     expect(rec.argv.slice(0, 5)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-c"]);
     expect(rec.argv[5]!.startsWith("developer_instructions=\"")).toBe(true);
     expect(rec.argv.slice(6, 10)).toEqual(["-c", `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`, "-c", "features.daemon_auto_start=false"]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv[10]).toContain(m.handle);
+    expect(rec.argv.slice(10, 12)).toEqual(["--enable", "hooks"]);
+    expect(rec.argv[13]).toBe('hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]');
+    expect(rec.argv.at(-1)).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     expect(m.sessionId ?? null, "codex names its own thread").toBeNull();
 
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
     expect(second.argv.slice(0, 7)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-m", "gpt-5", "-c"]);
-    expect(second.argv).toHaveLength(13);
+    expect(second.argv).toHaveLength(13 + 2 + 16);
   });
 
   it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, -i kickoff; --model adds -m M", async () => {

@@ -186,4 +186,20 @@ describe("publishing never fails the command", () => {
     expect(r.stderr).toBe("");
     expect(originRef()).toBeNull();
   });
+
+  it("right after the sync that first published the state (no fetch since, the remote added after init): the claim is published", async () => {
+    const { clones, originRef } = await makeOriginAndClones(1, { init: false, autoSync: true });
+    const c0 = clones[0]!;
+    await c0.ok(["init", "--yes"]);
+    await c0.ok(["task", "create", "--title", "Shared", "--role", "engineer"]);
+    await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    // The remote was added after init (as in the demo): no refspec yet, so git's push updates no
+    // tracking ref; sync adds the refspec after its push.
+    c0.git("config", "--unset", "remote.origin.fetch", "coordination");
+    await c0.ok(["sync"]); // the remote had no state: pushed, nothing fetched
+    expect(c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim(), "the tracking ref follows the push").toBe(originRef());
+    const r = await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(r.stderr).toBe("");
+    expect(originRef(), "the claim is on the remote").toBe(c0.ref());
+  });
 });

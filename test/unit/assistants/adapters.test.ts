@@ -7,6 +7,7 @@ import { geminiAdapter, geminiPolicy } from "../../../src/assistants/gemini.js";
 import { opencodeAdapter, opencodeConfigContent } from "../../../src/assistants/opencode.js";
 import { ASSISTANTS, adapterFor } from "../../../src/assistants/registry.js";
 import { UsageError } from "../../../src/errors.js";
+import { claudeHookSettings, codexHookArgs, geminiHookSettings, opencodePlugin } from "../../../src/assistants/session-hooks.js";
 
 const PERSONA = 'You are "Hephaestus".\nUse `pantheon` with --mission.\n';
 const KICKOFF = "You are on mission MSN-0003:silent-phoenix. Start with pantheon task next.";
@@ -24,6 +25,7 @@ function input(over: Partial<LaunchInput> = {}): LaunchInput {
     role: "engineer",
     missionHandle: "MSN-0003:silent-phoenix",
     sessionId: UUID,
+    liveId: "0123456789abcdef",
     ...over,
   };
 }
@@ -32,7 +34,7 @@ const SESSION = "/repo/shop/.git/pantheon/sessions/MSN-0003-silent-phoenix";
 
 describe("launch argv (docs/assistants.md)", () => {
   it("claude: the persona file appended to its system prompt, pantheon pre-approved, its session id", () => {
-    const base = ["--append-system-prompt-file", "/tmp/pantheon-x/engineer.md", "--allowedTools", "Bash(pantheon:*)"];
+    const base = ["--append-system-prompt-file", "/tmp/pantheon-x/engineer.md", "--allowedTools", "Bash(pantheon:*)", "--settings", claudeHookSettings("pantheon")];
     const tail = ["-n", "pantheon:engineer", "--session-id", UUID, "--", KICKOFF];
     expect(claudeAdapter.launch(input())).toMatchObject({ command: "claude", args: [...base, ...tail], files: [] });
     expect(claudeAdapter.launch(input({ model: "opus" })).args).toEqual([...base, "--model", "opus", ...tail]);
@@ -44,7 +46,8 @@ describe("launch argv (docs/assistants.md)", () => {
     expect(l.command).toBe("opencode");
     expect(l.args).toEqual(["/repo/shop", "--prompt", KICKOFF]);
     expect(opencodeAdapter.launch(input({ model: "anthropic/claude-sonnet-4-5" })).args).toEqual(["/repo/shop", "-m", "anthropic/claude-sonnet-4-5", "--prompt", KICKOFF]);
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({ instructions: ["/tmp/pantheon-x/engineer.md"] });
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({ instructions: ["/tmp/pantheon-x/engineer.md"], plugin: [`file://${SESSION}/pantheon-live.js`] });
+    expect(l.files).toEqual([{ path: `${SESSION}/pantheon-live.js`, content: opencodePlugin("pantheon") }]);
   });
 
   it("opencode keeps a user's own OPENCODE_CONFIG_CONTENT, adding to its instructions", () => {
@@ -57,7 +60,7 @@ describe("launch argv (docs/assistants.md)", () => {
   });
 
   it("codex: the git common dir writable (--add-dir), the persona as developer instructions", () => {
-    const persona = ["-c", `developer_instructions=${JSON.stringify(PERSONA)}`, "-c", 'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"', "-c", "features.daemon_auto_start=false"];
+    const persona = ["-c", `developer_instructions=${JSON.stringify(PERSONA)}`, "-c", 'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"', "-c", "features.daemon_auto_start=false", "--enable", "hooks", ...codexHookArgs("pantheon")];
     const dirs = ["-C", "/repo/shop", "--add-dir", "/repo/shop/.git"];
     expect(codexAdapter.launch(input())).toMatchObject({ command: "codex", args: [...dirs, ...persona, KICKOFF] });
     expect(codexAdapter.launch(input({ model: "gpt-5-codex" })).args).toEqual([...dirs, "-m", "gpt-5-codex", ...persona, KICKOFF]);
@@ -84,7 +87,9 @@ describe("launch argv (docs/assistants.md)", () => {
     expect(l.files).toEqual([
       { path: `${context}/GEMINI.md`, content: PERSONA },
       { path: policy, content: geminiPolicy("pantheon") },
+      { path: `${SESSION}/gemini-system-defaults.json`, content: geminiHookSettings("pantheon") },
     ]);
+    expect(l.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH).toBe(`${SESSION}/gemini-system-defaults.json`);
     expect(geminiPolicy("pantheon")).toMatch(/toolName = "run_shell_command"\ncommandPrefix = "pantheon"\ndecision = "allow"/);
     expect(geminiAdapter.launch(input({ model: "gemini-2.5-pro" })).args.slice(0, 3)).toEqual(["-m", "gemini-2.5-pro", "--include-directories"]);
   });
@@ -164,5 +169,31 @@ describe("registry", () => {
     expect(adapterFor("Codex")).toBe(codexAdapter);
     expect(() => adapterFor("cursor")).toThrow(UsageError);
     expect(() => adapterFor("cursor")).toThrow(/Unknown assistant "cursor"/);
+  });
+});
+
+describe("session hooks (issue 17): the same command in every session, the mission from PANTHEON_LIVE", () => {
+  it("claude --settings: one command hook per event, each `pantheon hook event claude <Event>`", () => {
+    const s = JSON.parse(claudeHookSettings("pantheon"));
+    expect(Object.keys(s.hooks)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "StopFailure", "SessionEnd"]);
+    expect(s.hooks.Notification).toEqual([{ matcher: "", hooks: [{ type: "command", command: "pantheon hook event claude Notification", timeout: 10 }] }]);
+  });
+
+  it("codex -c hooks.<Event>: byte-identical for two missions (its trust is a hash of the command)", () => {
+    const a = codexAdapter.launch(input()).args;
+    const b = codexAdapter.launch(input({ missionHandle: "MSN-0009:other-name", liveId: "fedcba9876543210" })).args;
+    const hooks = (args: string[]) => args.filter((x) => x.startsWith("hooks."));
+    expect(hooks(a)).toEqual(hooks(b));
+    expect(hooks(a)).toContain('hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]');
+    expect(codexAdapter.launch(input()).env.PANTHEON_LIVE).toBe("0123456789abcdef");
+  });
+
+  it("gemini: its session's system-defaults file carries the hooks; opencode: a plugin of this session that runs the hook command", () => {
+    const g = JSON.parse(geminiHookSettings("pantheon"));
+    expect(g.hooks.AfterAgent[0].hooks[0].command).toBe("pantheon hook event gemini AfterAgent");
+    expect(g.hooksConfig).toEqual({ notifications: false });
+    expect(opencodePlugin("pantheon")).toContain('spawn(CLI, ["hook", "event", "opencode", event]');
+    const user = JSON.stringify({ plugin: ["my-plugin"] });
+    expect(JSON.parse(opencodeConfigContent("/p.md", user, "/s/pantheon-live.js")).plugin).toEqual(["my-plugin", "file:///s/pantheon-live.js"]);
   });
 });
