@@ -15,9 +15,22 @@ const BIN = join(ROOT, "dist/pantheon.js");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
 const syncOnly = process.argv.includes("--sync-only");
-const sizes = (process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? (quick ? "1000,10000" : "1000,10000,50000")).split(",").map(Number);
-const env = { ...process.env, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com", NO_COLOR: "1", GIT_CONFIG_NOSYSTEM: "1" };
-for (const k of Object.keys(env)) if (/^(GIT_DIR|GIT_INDEX_FILE|GIT_WORK_TREE|PANTHEON_|CLAUDECODE|CODEX_|GEMINI_CLI|OPENCODE)/.test(k)) delete env[k];
+const sizes = (
+  process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? (quick ? "1000,10000" : "1000,10000,50000")
+)
+  .split(",")
+  .map(Number);
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "Bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+  NO_COLOR: "1",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+for (const k of Object.keys(env))
+  if (/^(GIT_DIR|GIT_INDEX_FILE|GIT_WORK_TREE|PANTHEON_|CLAUDECODE|CODEX_|GEMINI_CLI|OPENCODE)/.test(k)) delete env[k];
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -25,14 +38,21 @@ const median = (xs) => {
 };
 function time(argv, cwd, extraEnv = {}, input = undefined) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: { ...env, ...extraEnv }, stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"], input, maxBuffer: 1 << 28 });
+  const r = spawnSync(argv[0], argv.slice(1), {
+    cwd,
+    env: { ...env, ...extraEnv },
+    stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"],
+    input,
+    maxBuffer: 1 << 28,
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
 // Run as a user runs it: the executable itself (its first line passes Node its flags).
 const pantheon = (...a) => [BIN, ...a];
-const run = (cwd, ...a) => execFileSync(process.execPath, [BIN, ...a], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
+const run = (cwd, ...a) =>
+  execFileSync(process.execPath, [BIN, ...a], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
 
 /** A repository with `size` tasks created by `task import` (one commit), plus missions to claim with. */
 function seed(size) {
@@ -45,7 +65,13 @@ function seed(size) {
   const prio = ["critical", "high", "medium", "low"];
   const entries = [];
   for (let i = 1; i <= size; i++) {
-    const e = { key: `k${i}`, title: `Task ${i}: ${["login", "billing", "search", "export", "sync"][i % 5]} work item ${i % 97}`, role: roles[i % roles.length], priority: prio[i % 4], description: `Generated for the benchmark; task ${i} of ${size}.` };
+    const e = {
+      key: `k${i}`,
+      title: `Task ${i}: ${["login", "billing", "search", "export", "sync"][i % 5]} work item ${i % 97}`,
+      role: roles[i % roles.length],
+      priority: prio[i % 4],
+      description: `Generated for the benchmark; task ${i} of ${size}.`,
+    };
     if (i > 10 && i % 3 === 0) e.depends_on = [`k${i - 7}`];
     entries.push(e);
   }
@@ -77,7 +103,12 @@ function measure(commands, cwd, runs) {
 }
 
 function peakRss(argv, cwd) {
-  const r = spawnSync(process.execPath, ["--min-semi-space-size=16", "--import", RSS, ...argv], { cwd, env: { ...env, PANTHEON_BENCH_RSS: "1" }, encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, ["--min-semi-space-size=16", "--import", RSS, ...argv], {
+    cwd,
+    env: { ...env, PANTHEON_BENCH_RSS: "1" },
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   const m = /BENCH_MAX_RSS_KB (\d+)/.exec(r.stderr);
   return m ? Number(m[1]) / 1024 : NaN;
 }
@@ -89,10 +120,18 @@ async function contention(size) {
   for (let i = 0; i < 200; i++) time(create(i), dir);
   const sequential = Date.now() - t0;
   const t1 = Date.now();
-  await Promise.all(Array.from({ length: 8 }, (_, w) => new Promise((done, fail) => {
-    const script = `for i in $(seq 1 25); do "${process.execPath}" "${BIN}" task create --title "w${w} $i" --role engineer >/dev/null || exit 1; done`;
-    spawn("sh", ["-c", script], { cwd: dir, env, stdio: "ignore" }).on("exit", (c) => (c === 0 ? done() : fail(new Error(`worker ${w} exited ${c}`))));
-  })));
+  await Promise.all(
+    Array.from(
+      { length: 8 },
+      (_, w) =>
+        new Promise((done, fail) => {
+          const script = `for i in $(seq 1 25); do "${process.execPath}" "${BIN}" task create --title "w${w} $i" --role engineer >/dev/null || exit 1; done`;
+          spawn("sh", ["-c", script], { cwd: dir, env, stdio: "ignore" }).on("exit", (c) =>
+            c === 0 ? done() : fail(new Error(`worker ${w} exited ${c}`)),
+          );
+        }),
+    ),
+  );
   const concurrent = Date.now() - t1;
   const total = JSON.parse(run(dir, "task", "report", "--json")).data.total;
   rmSync(dir, { recursive: true, force: true });
@@ -102,15 +141,31 @@ async function contention(size) {
 function taskwarrior(size, runs) {
   let ok = spawnSync("task", ["--version"], { stdio: "ignore" }).status === 0;
   if (!ok && process.getuid?.() === 0 && !process.env.CI_NO_APT) {
-    spawnSync("apt-get", ["install", "-y", "-qq", "taskwarrior"], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    spawnSync("apt-get", ["install", "-y", "-qq", "taskwarrior"], {
+      stdio: "ignore",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     ok = spawnSync("task", ["--version"], { stdio: "ignore" }).status === 0;
   }
   if (!ok) return null;
   const home = mkdtempSync(join(tmpdir(), "pantheon-bench-tw-"));
   const twEnv = { ...env, HOME: home, TASKRC: join(home, ".taskrc"), TASKDATA: join(home, ".task") };
-  writeFileSync(join(home, ".taskrc"), `data.location=${join(home, ".task")}\nconfirmation=no\nverbose=nothing\nhooks=off\nrecurrence=off\ngc=off\n`);
+  writeFileSync(
+    join(home, ".taskrc"),
+    `data.location=${join(home, ".task")}\nconfirmation=no\nverbose=nothing\nhooks=off\nrecurrence=off\ngc=off\n`,
+  );
   const lines = [];
-  for (let i = 1; i <= size; i++) lines.push(JSON.stringify({ description: `Task ${i}: work item ${i % 97}`, status: "pending", uuid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, entry: "20260101T000000Z", priority: ["H", "M", "L"][i % 3], project: "bench" }));
+  for (let i = 1; i <= size; i++)
+    lines.push(
+      JSON.stringify({
+        description: `Task ${i}: work item ${i % 97}`,
+        status: "pending",
+        uuid: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+        entry: "20260101T000000Z",
+        priority: ["H", "M", "L"][i % 3],
+        project: "bench",
+      }),
+    );
   const file = join(home, "import.json");
   writeFileSync(file, lines.join("\n"));
   spawnSync("task", ["import", file], { env: twEnv, stdio: "ignore" });
@@ -130,7 +185,11 @@ function taskwarrior(size, runs) {
  * server is the bundle run as a user runs it; each HTTP answer is read whole.
  */
 async function webVersusCli(dir, runs) {
-  const child = spawn(process.execPath, [BIN, "web", "--port", "0"], { cwd: dir, env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise((resolveUrl, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
@@ -147,7 +206,10 @@ async function webVersusCli(dir, runs) {
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
-  const pairs = [["/api/tasks", pantheon("task", "list", "--json")], ["/api/dashboard", pantheon("dashboard", "--json")]];
+  const pairs = [
+    ["/api/tasks", pantheon("task", "list", "--json")],
+    ["/api/dashboard", pantheon("dashboard", "--json")],
+  ];
   const out = [];
   for (const [path, argv] of pairs) {
     await get(path); // warm: the first answer builds what every later one reuses, as a CLI's first run does
@@ -180,7 +242,12 @@ function changeTasks(dir, numbers, tag) {
     const path = `tasks/${String(n % 100).padStart(2, "0")}/${n}.json`;
     const task = JSON.parse(git(dir, "cat-file", "blob", `${old}:${path}`));
     task.title = `${task.title} (${tag})`;
-    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: dir, env, input: `${JSON.stringify(task, null, 2)}\n`, encoding: "utf8" }).trim();
+    const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], {
+      cwd: dir,
+      env,
+      input: `${JSON.stringify(task, null, 2)}\n`,
+      encoding: "utf8",
+    }).trim();
     lines.push(`100644 ${blob}\t${path}`);
   }
   execFileSync("git", ["update-index", "--index-info"], { cwd: dir, env: ienv, input: `${lines.join("\n")}\n` });
@@ -230,14 +297,22 @@ function syncBench(size, runs) {
   const teammate = join(root, "adopt-0");
   run(teammate, "task", "list", "--limit", "1");
   const n = (k, offset) => 1 + ((k * 37 + offset) % size);
-  changeTasks(dir, Array.from({ length: 200 }, (_, k) => n(k, 0)), "remote");
+  changeTasks(
+    dir,
+    Array.from({ length: 200 }, (_, k) => n(k, 0)),
+    "remote",
+  );
   run(dir, "sync");
   const ff = [];
   for (let i = 0; i < runs; i++) ff.push(sample(pantheon("sync"), copy(teammate, `ff-${i}`)));
   record("fast-forward of 200 changed tasks", 5, median(ff), peakRss(pantheon("sync"), copy(teammate, "ff-rss")));
 
   // The teammate changed 200 other tasks meanwhile: a merge, then a push to a copy of the remote.
-  changeTasks(teammate, Array.from({ length: 200 }, (_, k) => n(k, 11)), "local");
+  changeTasks(
+    teammate,
+    Array.from({ length: 200 }, (_, k) => n(k, 11)),
+    "local",
+  );
   const merge = [];
   for (let i = 0; i <= runs; i++) {
     const o = copy(origin, `origin-${i}`);
@@ -253,14 +328,40 @@ function syncBench(size, runs) {
 }
 
 /** A claude PreToolUse payload as the hook receives it on stdin. */
-const HOOK_INPUT = JSON.stringify({ session_id: "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b", transcript_path: "/tmp/t.jsonl", cwd: "/tmp", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "pantheon task next --mission MSN-0001:bench", description: "next task" } });
+const HOOK_INPUT = JSON.stringify({
+  session_id: "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: "/tmp",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "pantheon task next --mission MSN-0001:bench", description: "next task" },
+});
 
 /** A summon record for the seeded mission, as summon writes it (this process stands in for summon). */
 function hookSession(dir) {
-  const uid = JSON.parse(execFileSync("git", ["cat-file", "-p", "refs/coordination/main:missions/01/1.json"], { cwd: dir, env, encoding: "utf8" })).uid;
+  const uid = JSON.parse(
+    execFileSync("git", ["cat-file", "-p", "refs/coordination/main:missions/01/1.json"], {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+    }),
+  ).uid;
   const live = join(dir, ".git", "pantheon", "live");
   mkdirSync(live, { recursive: true });
-  writeFileSync(join(live, `${uid}.json`), JSON.stringify({ mission: "MSN-0001:bench", uid, host: hostname(), pid: process.pid, processStart: null, assistant: "claude", persona: "Hephaestus", sessionId: null, since: new Date().toISOString() }));
+  writeFileSync(
+    join(live, `${uid}.json`),
+    JSON.stringify({
+      mission: "MSN-0001:bench",
+      uid,
+      host: hostname(),
+      pid: process.pid,
+      processStart: null,
+      assistant: "claude",
+      persona: "Hephaestus",
+      sessionId: null,
+      since: new Date().toISOString(),
+    }),
+  );
   return uid;
 }
 
@@ -286,40 +387,77 @@ for (const size of syncOnly ? [] : sizes) {
       { name: "task list --json (every task)", kind: "read", argv: () => pantheon("task", "list", "--json") },
       { name: "task report", kind: "read", argv: () => pantheon("task", "report") },
       { name: "dashboard", kind: "read", argv: () => pantheon("dashboard") },
-      { name: "task create", kind: "write", argv: (i) => pantheon("task", "create", "--title", `bench ${i}`, "--role", "engineer") },
-      { name: "task claim", kind: "write", argv: (i) => (claimed.push(engineerTask(i)), pantheon("--as", "Hephaestus", "task", "claim", engineerTask(i), "--force")) },
-      { name: "task update", kind: "write", argv: (i) => pantheon("--as", "Hephaestus", "task", "update", claimed[i], "--status", "BLOCKED", "--notes", "bench") },
+      {
+        name: "task create",
+        kind: "write",
+        argv: (i) => pantheon("task", "create", "--title", `bench ${i}`, "--role", "engineer"),
+      },
+      {
+        name: "task claim",
+        kind: "write",
+        argv: (i) => (
+          claimed.push(engineerTask(i)), pantheon("--as", "Hephaestus", "task", "claim", engineerTask(i), "--force")
+        ),
+      },
+      {
+        name: "task update",
+        kind: "write",
+        argv: (i) =>
+          pantheon("--as", "Hephaestus", "task", "update", claimed[i], "--status", "BLOCKED", "--notes", "bench"),
+      },
       { name: "task note", kind: "write", argv: (i) => pantheon("task", "note", pick(i), `bench note ${i}`) },
       // What a TAB runs (the completion scripts call it): the read cache through the journal, no CLI.
-      { name: "completion: task claim ENG<TAB>", kind: "tab", argv: () => pantheon("__complete", "task-claimable", "ENG") },
+      {
+        name: "completion: task claim ENG<TAB>",
+        kind: "tab",
+        argv: () => pantheon("__complete", "task-claimable", "ENG"),
+      },
       { name: "completion: task show <TAB> (every id)", kind: "tab", argv: () => pantheon("__complete", "task", "") },
       // What a session hook runs on every tool call of every persona (issue 17): the hook's own bundle.
-      { name: "hook event (PreToolUse)", kind: "hook", argv: () => pantheon("hook", "event", "claude", "PreToolUse"), env: { PANTHEON_LIVE: hookSession(dir) }, input: HOOK_INPUT },
+      {
+        name: "hook event (PreToolUse)",
+        kind: "hook",
+        argv: () => pantheon("hook", "event", "claude", "PreToolUse"),
+        env: { PANTHEON_LIVE: hookSession(dir) },
+        input: HOOK_INPUT,
+      },
     ],
     dir,
     runs,
   );
   const base = results[0].ms;
   for (const r of results) rows.push({ size, ...r, ratio: r.ms / base });
-  extras.push(`peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`);
+  extras.push(
+    `peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`,
+  );
   for (const w of await webVersusCli(dir, quick ? 5 : 11)) {
-    extras.push(`pantheon web at ${size}: GET ${w.path} ${w.web.toFixed(1)} ms vs \`pantheon ${w.cli}\` ${w.cliMs.toFixed(1)} ms: ratio ${(w.web / w.cliMs).toFixed(2)} (goal ≤ 1.3)`);
+    extras.push(
+      `pantheon web at ${size}: GET ${w.path} ${w.web.toFixed(1)} ms vs \`pantheon ${w.cli}\` ${w.cliMs.toFixed(1)} ms: ratio ${(w.web / w.cliMs).toFixed(2)} (goal ≤ 1.3)`,
+    );
   }
   const tw = taskwarrior(size, quick ? 3 : 5);
   if (tw) {
     const ours = (name) => rows.find((r) => r.size === size && r.name === name).ms;
-    extras.push(`taskwarrior at ${size} (same titles): list limit:50 ${tw.list.toFixed(1)} ms vs pantheon ${ours("task list --limit 50").toFixed(1)} ms; next ${tw.next.toFixed(1)} ms vs pantheon ${ours("task next").toFixed(1)} ms`);
+    extras.push(
+      `taskwarrior at ${size} (same titles): list limit:50 ${tw.list.toFixed(1)} ms vs pantheon ${ours("task list --limit 50").toFixed(1)} ms; next ${tw.next.toFixed(1)} ms vs pantheon ${ours("task next").toFixed(1)} ms`,
+    );
   } else extras.push(`taskwarrior at ${size}: not installed (apt-get install taskwarrior)`);
   rmSync(dir, { recursive: true, force: true });
 }
 const c = syncOnly ? null : await contention(1000);
-if (c) extras.push(`contention: 8 processes × 25 creates ${(c.concurrent / 1000).toFixed(2)} s vs the same 200 one after another ${(c.sequential / 1000).toFixed(2)} s: ratio ${c.ratio.toFixed(2)}; lost updates: ${c.lost}`);
+if (c)
+  extras.push(
+    `contention: 8 processes × 25 creates ${(c.concurrent / 1000).toFixed(2)} s vs the same 200 one after another ${(c.sequential / 1000).toFixed(2)} s: ratio ${c.ratio.toFixed(2)}; lost updates: ${c.lost}`,
+  );
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-console.log(`Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB${quick ? " (--quick)" : ""}\n`);
+console.log(
+  `Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB${quick ? " (--quick)" : ""}\n`,
+);
 console.log("| tasks | command | kind | median ms | × node -e 0 | runs |");
 console.log("|---:|---|---|---:|---:|---:|");
-for (const r of rows) console.log(`| ${r.size} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
+for (const r of rows)
+  console.log(`| ${r.size} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
 console.log("");
 for (const e of extras) console.log(`- ${e}`);
 
@@ -328,19 +466,39 @@ const GOAL_READS = ["task show", "task next", "task list --limit 50", "task repo
 const GOAL_WRITES = ["task create", "task claim", "task update", "task note"];
 const GOAL_TABS = ["completion: task claim ENG<TAB>", "completion: task show <TAB> (every id)"];
 const GOAL_HOOKS = ["hook event (PreToolUse)"];
-const ceiling = (size, kind) => (kind === "hook" ? 1.2 : kind === "tab" ? 1.3 : kind === "read" ? (size >= 50000 ? 1.6 : 1.3) : size >= 50000 ? 2.0 : 1.8);
-console.log("\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) | session hook, issue 17 (ceiling) |\n|---:|---|---|---|---|");
+const ceiling = (size, kind) =>
+  kind === "hook"
+    ? 1.2
+    : kind === "tab"
+      ? 1.3
+      : kind === "read"
+        ? size >= 50000
+          ? 1.6
+          : 1.3
+        : size >= 50000
+          ? 2.0
+          : 1.8;
+console.log(
+  "\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) | session hook, issue 17 (ceiling) |\n|---:|---|---|---|---|",
+);
 for (const size of syncOnly ? [] : sizes) {
   const cell = (names, kind) => {
     const c = ceiling(size, kind);
-    const parts = names.map((n) => rows.find((r) => r.size === size && r.name === n)).map((r) => `${r.name.replace(/^(completion: )?task /, "")} ${r.ratio.toFixed(2)}${r.ratio <= c ? "" : " ✗"}`);
+    const parts = names
+      .map((n) => rows.find((r) => r.size === size && r.name === n))
+      .map((r) => `${r.name.replace(/^(completion: )?task /, "")} ${r.ratio.toFixed(2)}${r.ratio <= c ? "" : " ✗"}`);
     const worst = Math.max(...names.map((n) => rows.find((r) => r.size === size && r.name === n).ratio));
     return `${worst <= c ? "met" : "not met"} (≤ ${c}): ${parts.join(", ")}`;
   };
-  console.log(`| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} | ${cell(GOAL_HOOKS, "hook")} |`);
+  console.log(
+    `| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} | ${cell(GOAL_HOOKS, "hook")} |`,
+  );
 }
 
 // Issue 14's sync goals at 10,000 tasks: time as a ratio to node -e 0, peak memory ≤ 150 MB.
 console.log(`\n| sync at 10,000 tasks | median ms | × node -e 0 (goal) | peak MB (goal 150) |\n|---|---:|---|---:|`);
-for (const r of syncRows) console.log(`| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`);
+for (const r of syncRows)
+  console.log(
+    `| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`,
+  );
 console.log(`(node -e 0: median ${syncRows[0]?.base.toFixed(1)} ms over the sync runs)`);

@@ -5,7 +5,19 @@
 // them. The build happens beside dist/ and is swapped in whole.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 
 /**
@@ -34,13 +46,27 @@ const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
     const filter = new RegExp(`^(node:)?(${LAZY.map((m) => m.replace("/", "\\/")).join("|")})$`);
-    b.onResolve({ filter }, (args) => (args.namespace === "lazy-builtin" ? undefined : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }));
-    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({ contents: lazyModule(args.path), loader: "js" }));
+    b.onResolve({ filter }, (args) =>
+      args.namespace === "lazy-builtin"
+        ? undefined
+        : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" },
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      contents: lazyModule(args.path),
+      loader: "js",
+    }));
   },
 };
 
 /** Stay in node_modules, required only by the commands that use them. */
-const EXTERNAL = ["isomorphic-git", "yaml", "@inquirer/prompts", "picocolors", "@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"];
+const EXTERNAL = [
+  "isomorphic-git",
+  "yaml",
+  "@inquirer/prompts",
+  "picocolors",
+  "@modelcontextprotocol/sdk",
+  "@modelcontextprotocol/sdk/*",
+];
 
 /** Newest modification time of the files the type declarations are made from. */
 function sourcesStamp() {
@@ -53,7 +79,8 @@ function sourcesStamp() {
     }
   };
   walk("src");
-  for (const f of ["tsconfig.json", "tsconfig.api.json", "package-lock.json"]) newest = Math.max(newest, statSync(f).mtimeMs);
+  for (const f of ["tsconfig.json", "tsconfig.api.json", "package-lock.json"])
+    newest = Math.max(newest, statSync(f).mtimeMs);
   return String(newest);
 }
 
@@ -73,7 +100,9 @@ function emitTypes(next) {
     console.warn("pantheon build: typescript is not installed; pantheon/api is built without type declarations");
     return;
   }
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.api.json", "--noCheck", "--outDir", `${next}/types`], { stdio: "inherit" });
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.api.json", "--noCheck", "--outDir", `${next}/types`], {
+    stdio: "inherit",
+  });
   writeFileSync(`${next}/types/.stamp`, stamp);
 }
 
@@ -164,7 +193,9 @@ writeFileSync(`${next}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n
 chmodSync(`${next}/pantheon.js`, 0o755);
 try {
   // Once with the flags the `pantheon` command runs with (its shebang), once without (node dist/pantheon.js).
-  execFileSync(process.execPath, ["--min-semi-space-size=16", "scripts/warm-code-cache.mjs", next], { stdio: "inherit" });
+  execFileSync(process.execPath, ["--min-semi-space-size=16", "scripts/warm-code-cache.mjs", next], {
+    stdio: "inherit",
+  });
   execFileSync(process.execPath, ["scripts/warm-code-cache.mjs", next], { stdio: "inherit" });
 } catch {
   console.warn("pantheon build: could not prepare the code cache; the first run will");

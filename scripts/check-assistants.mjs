@@ -45,7 +45,9 @@ function installedVersion(dir, pkg) {
 /** npm's own summary of a failure (its `npm error` lines), not the whole log. */
 function npmReason(result) {
   if (result.error) return String(result.error.message ?? result.error);
-  const lines = `${result.stderr ?? ""}`.split("\n").filter((l) => l.startsWith("npm error") && !/complete log/.test(l));
+  const lines = `${result.stderr ?? ""}`
+    .split("\n")
+    .filter((l) => l.startsWith("npm error") && !/complete log/.test(l));
   return lines.slice(0, 4).join(" | ") || `npm install exited with ${result.status ?? result.signal}`;
 }
 
@@ -62,12 +64,16 @@ export function ensureInstalled(entry, root = cacheRoot()) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "pantheon-assistant-cache", private: true })}\n`);
-  const result = spawnSync("npm", ["install", "--prefix", dir, "--no-audit", "--no-fund", `${entry.pkg}@${entry.version}`], {
-    cwd: dir,
-    encoding: "utf8",
-    timeout: INSTALL_TIMEOUT_MS,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const result = spawnSync(
+    "npm",
+    ["install", "--prefix", dir, "--no-audit", "--no-fund", `${entry.pkg}@${entry.version}`],
+    {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: INSTALL_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   if (result.status === 0 && ready()) return { ...entry, ok: true, dir, binDir, fresh: true };
   const reason = `npm install ${entry.pkg}@${entry.version} failed: ${npmReason(result)}`;
   rmSync(dir, { recursive: true, force: true });
@@ -81,7 +87,11 @@ export function ensureAll(root = cacheRoot()) {
 
 /** The registry's newest version of a package (`npm view`), or null when the registry cannot say. */
 export function newestVersion(pkg) {
-  const r = spawnSync("npm", ["view", pkg, "version"], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync("npm", ["view", pkg, "version"], {
+    encoding: "utf8",
+    timeout: 60_000,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const v = r.status === 0 ? r.stdout.trim().split("\n").at(-1)?.trim() : "";
   return v && /^\d+\.\d+\.\d+/.test(v) ? v : null;
 }
@@ -91,7 +101,9 @@ export function compareWithRegistry(entries = PINNED) {
   return entries.map((e) => {
     const newest = newestVersion(e.pkg);
     if (newest === null) return `assistants: WARNING could not ask the registry for the newest ${e.pkg}`;
-    return newest === e.version ? `assistants: ${e.pkg} ${e.version} is the registry's newest` : `assistants: WARNING ${e.pkg} is pinned at ${e.version}; the registry's newest is ${newest} (check it and bump PINNED with docs/assistants.md)`;
+    return newest === e.version
+      ? `assistants: ${e.pkg} ${e.version} is the registry's newest`
+      : `assistants: WARNING ${e.pkg} is pinned at ${e.version}; the registry's newest is ${newest} (check it and bump PINNED with docs/assistants.md)`;
   });
 }
 
@@ -101,12 +113,18 @@ export function setup(project) {
   const ci = process.env.CI === "true";
   for (const r of Object.values(results)) {
     const what = `${r.pkg}@${r.version}`;
-    process.stderr.write(r.ok ? `assistants: ${what} ${r.fresh ? "installed" : "cached"} in ${r.dir}\n` : `assistants: ${what} ${ci ? "FAILED" : "SKIPPED"}: ${r.reason}\n`);
+    process.stderr.write(
+      r.ok
+        ? `assistants: ${what} ${r.fresh ? "installed" : "cached"} in ${r.dir}\n`
+        : `assistants: ${what} ${ci ? "FAILED" : "SKIPPED"}: ${r.reason}\n`,
+    );
   }
   for (const line of compareWithRegistry()) process.stderr.write(`${line}\n`);
   const missing = Object.values(results).filter((r) => !r.ok);
   if (ci && missing.length > 0) {
-    throw new Error(`in CI every assistant must install; could not install ${missing.map((r) => `${r.pkg}@${r.version}`).join(", ")}`);
+    throw new Error(
+      `in CI every assistant must install; could not install ${missing.map((r) => `${r.pkg}@${r.version}`).join(", ")}`,
+    );
   }
   project.provide("assistantInstalls", results);
 }

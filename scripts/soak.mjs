@@ -82,13 +82,26 @@ function cleanEnv(extra = {}) {
 const ENV = cleanEnv();
 
 function git(cwd, ...args) {
-  return execFileSync("git", args, { cwd, env: ENV, encoding: "utf8", maxBuffer: 256 << 20, stdio: ["pipe", "pipe", "pipe"] });
+  return execFileSync("git", args, {
+    cwd,
+    env: ENV,
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 function pantheon(cwd, argv) {
   const t0 = Date.now();
   const r = spawnSync(process.execPath, [BIN, ...argv], { cwd, env: ENV, encoding: "utf8", maxBuffer: 64 << 20 });
-  return { status: r.status, signal: r.signal, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ms: Date.now() - t0, error: r.error };
+  return {
+    status: r.status,
+    signal: r.signal,
+    stdout: r.stdout ?? "",
+    stderr: r.stderr ?? "",
+    ms: Date.now() - t0,
+    error: r.error,
+  };
 }
 
 /** mulberry32: small, fast, good enough to pick commands. */
@@ -137,7 +150,20 @@ function messageClass(message) {
 
 const WORKER_ROLES = ["engineer", "tester", "engineer", "architect", "tester", "engineer", "documentarian", "operator"];
 const PRIORITIES = ["critical", "high", "medium", "low"];
-const WORDS = ["login", "cache", "parser", "sync", "report", "docs", "deploy", "token", "schema", "index", "retry", "queue"];
+const WORDS = [
+  "login",
+  "cache",
+  "parser",
+  "sync",
+  "report",
+  "docs",
+  "deploy",
+  "token",
+  "schema",
+  "index",
+  "retry",
+  "queue",
+];
 const SPICE = ["", "", "", " — ünïcödé", " 漢字", " 🚀", ' "quoted"', " tab\there"];
 
 async function worker(cfg) {
@@ -145,7 +171,20 @@ async function worker(cfg) {
   const rnd = prng(hashSeed(cfg.seed, cfg.index));
   const name = `Soak${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[cfg.index % 26]}${Math.floor(cfg.index / 26) || ""}`;
   const role = WORKER_ROLES[cfg.index % WORKER_ROLES.length];
-  const stats = { index: cfg.index, name, role, cwd: cfg.cwd, kinds: {}, ok: 0, refused: 0, failed: 0, refusals: {}, failures: [], created: [], ms: 0 };
+  const stats = {
+    index: cfg.index,
+    name,
+    role,
+    cwd: cfg.cwd,
+    kinds: {},
+    ok: 0,
+    refused: 0,
+    failed: 0,
+    refusals: {},
+    failures: [],
+    created: [],
+    ms: 0,
+  };
   let mission = null; // { handle }
   const view = { tasks: [], reviews: [], epics: [], at: -1 };
   let n = 0;
@@ -157,7 +196,16 @@ async function worker(cfg) {
     const fail = (why) => {
       k.failed++;
       stats.failed++;
-      if (stats.failures.length < 20) stats.failures.push({ kind, argv, why, status: r.status, signal: r.signal, stdout: r.stdout.slice(0, 800), stderr: r.stderr.slice(0, 1500) });
+      if (stats.failures.length < 20)
+        stats.failures.push({
+          kind,
+          argv,
+          why,
+          status: r.status,
+          signal: r.signal,
+          stdout: r.stdout.slice(0, 800),
+          stderr: r.stderr.slice(0, 1500),
+        });
       return "failed";
     };
     if (r.error) return fail(`spawn error: ${r.error.message}`);
@@ -198,7 +246,9 @@ async function worker(cfg) {
       stats.refusals[cls] = (stats.refusals[cls] ?? 0) + 1;
       return "refused";
     }
-    return fail(r.status === 2 ? "usage error (exit 2) for a valid command" : `exit ${r.status ?? `signal ${r.signal}`}`);
+    return fail(
+      r.status === 2 ? "usage error (exit 2) for a valid command" : `exit ${r.status ?? `signal ${r.signal}`}`,
+    );
   };
 
   const run = (kind, argv, o = {}) => {
@@ -212,11 +262,18 @@ async function worker(cfg) {
       data = doc.data;
       // Keep the local view fresh with what a mutation returned (the task, and changed records).
       for (const rec of [doc.data, ...(Array.isArray(doc.changed) ? doc.changed : [])]) {
-        if (rec && typeof rec === "object" && typeof rec.number === "number" && /^[A-Z]{3}-[CHML]-\d+$/.test(rec.id ?? "") && !rec.id.startsWith("EPC")) {
+        if (
+          rec &&
+          typeof rec === "object" &&
+          typeof rec.number === "number" &&
+          /^[A-Z]{3}-[CHML]-\d+$/.test(rec.id ?? "") &&
+          !rec.id.startsWith("EPC")
+        ) {
           const i = view.tasks.findIndex((t) => t.number === rec.number);
           if (i >= 0) view.tasks[i] = { ...view.tasks[i], ...rec };
         }
-        if (rec && /^RVW-\d+$/.test(rec.id ?? "") && !view.reviews.some((v) => v.id === rec.id)) view.reviews.push({ id: rec.id });
+        if (rec && /^RVW-\d+$/.test(rec.id ?? "") && !view.reviews.some((v) => v.id === rec.id))
+          view.reviews.push({ id: rec.id });
       }
     }
     return { outcome, data, r };
@@ -225,11 +282,19 @@ async function worker(cfg) {
   const refresh = () => {
     const t = run("read: task list", ["task", "list"], { json: true });
     const v = run("read: review list", ["review", "list", "--status", "PENDING"], { json: true });
-    const e = view.at < 0 || rnd.chance(0.3) ? run("read: epic list", ["epic", "list"], { json: true }) : { data: null };
+    const e =
+      view.at < 0 || rnd.chance(0.3) ? run("read: epic list", ["epic", "list"], { json: true }) : { data: null };
     if (t.data) view.tasks = t.data;
     if (v.data) view.reviews = v.data;
     if (e.data) view.epics = e.data;
-    if (t.r.stderr.trim() !== "") stats.failures.length < 20 && stats.failures.push({ kind: "read", argv: ["task", "list", "--json"], why: "warning on stderr", stderr: t.r.stderr.slice(0, 800) });
+    if (t.r.stderr.trim() !== "")
+      stats.failures.length < 20 &&
+        stats.failures.push({
+          kind: "read",
+          argv: ["task", "list", "--json"],
+          why: "warning on stderr",
+          stderr: t.r.stderr.slice(0, 800),
+        });
     view.at = n;
   };
 
@@ -240,7 +305,11 @@ async function worker(cfg) {
   const note = () => `${rnd.pick(WORDS)} ${rnd.pick(WORDS)}${rnd.pick(SPICE)} (${name} #${n})`;
 
   const startMission = () => {
-    const r = run("mission start", ["mission", "start", "--role", role, "--persona", name, "--objective", `soak ${note()}`], { json: true });
+    const r = run(
+      "mission start",
+      ["mission", "start", "--role", role, "--persona", name, "--objective", `soak ${note()}`],
+      { json: true },
+    );
     if (r.data) mission = { handle: r.data.handle ?? r.data.id, id: r.data.id };
     else if (r.outcome === "refused") {
       // Our persona is still on an ACTIVE mission (a previous end raced): find it.
@@ -265,7 +334,23 @@ async function worker(cfg) {
       const epic = view.epics.length > 0 && rnd.chance(0.25) ? ["--epic", rnd.pick(view.epics).id] : [];
       const title = `${rnd.pick(WORDS)} ${rnd.pick(WORDS)}${rnd.pick(SPICE)} w${cfg.index}#${n}`;
       const taskRole = rnd.chance(0.6) ? role : rnd.pick(WORKER_ROLES);
-      const r = run("task create", ["task", "create", "--title", title, "--role", taskRole, "--priority", rnd.pick(PRIORITIES), ...deps, ...epic, ...(rnd.chance(0.3) ? ["--description", note()] : [])], { json: true });
+      const r = run(
+        "task create",
+        [
+          "task",
+          "create",
+          "--title",
+          title,
+          "--role",
+          taskRole,
+          "--priority",
+          rnd.pick(PRIORITIES),
+          ...deps,
+          ...epic,
+          ...(rnd.chance(0.3) ? ["--description", note()] : []),
+        ],
+        { json: true },
+      );
       if (r.data) {
         stats.created.push({ number: r.data.number, title });
         view.tasks.push(r.data);
@@ -273,9 +358,15 @@ async function worker(cfg) {
     },
     "task claim": () => {
       if (!mission) return startMission();
-      const ready = tasksWhere((t) => (t.status === "TODO" || t.status === "READY") && t.role === role && t.blockedBy.length === 0);
-      const resumable = tasksWhere((t) => t.claimedBy === name && ["UNDERWAY", "BLOCKED", "REVIEW"].includes(t.status) && t.mission !== mission.id);
-      const t = rnd.chance(0.8) ? rnd.pick([...ready, ...resumable].length > 0 ? [...ready, ...resumable] : view.tasks) : anyTask();
+      const ready = tasksWhere(
+        (t) => (t.status === "TODO" || t.status === "READY") && t.role === role && t.blockedBy.length === 0,
+      );
+      const resumable = tasksWhere(
+        (t) => t.claimedBy === name && ["UNDERWAY", "BLOCKED", "REVIEW"].includes(t.status) && t.mission !== mission.id,
+      );
+      const t = rnd.chance(0.8)
+        ? rnd.pick([...ready, ...resumable].length > 0 ? [...ready, ...resumable] : view.tasks)
+        : anyTask();
       if (t) run("task claim", [...actor(), "task", "claim", taskArg(t)]);
     },
     "task update": () => {
@@ -283,9 +374,16 @@ async function worker(cfg) {
       const t = mine.length > 0 && rnd.chance(0.85) ? rnd.pick(mine) : anyTask();
       if (!t) return;
       // Mostly the moves the table allows from where the task is; sometimes any status (a refusal).
-      const next = { UNDERWAY: ["REVIEW", "REVIEW", "REVIEW", "BLOCKED"], BLOCKED: ["UNDERWAY", "TODO"], REVIEW: ["UNDERWAY", "BLOCKED"], TODO: ["UNDERWAY", "BLOCKED"], READY: ["UNDERWAY", "BLOCKED"] }[t.status];
+      const next = {
+        UNDERWAY: ["REVIEW", "REVIEW", "REVIEW", "BLOCKED"],
+        BLOCKED: ["UNDERWAY", "TODO"],
+        REVIEW: ["UNDERWAY", "BLOCKED"],
+        TODO: ["UNDERWAY", "BLOCKED"],
+        READY: ["UNDERWAY", "BLOCKED"],
+      }[t.status];
       const status = next && rnd.chance(0.85) ? rnd.pick(next) : rnd.pick(["REVIEW", "BLOCKED", "UNDERWAY", "TODO"]);
-      const extra = status === "BLOCKED" ? ["--notes", note()] : status === "REVIEW" && rnd.chance(0.15) ? ["--no-review"] : [];
+      const extra =
+        status === "BLOCKED" ? ["--notes", note()] : status === "REVIEW" && rnd.chance(0.15) ? ["--no-review"] : [];
       run("task update", [...actor(), "task", "update", taskArg(t), "--status", status, ...extra]);
     },
     "task handoff": () => {
@@ -294,7 +392,9 @@ async function worker(cfg) {
       if (t) run("task handoff", [...actor(), "task", "handoff", taskArg(t), "--notes", note()]);
     },
     "task unassign": () => {
-      const claimed = tasksWhere((t) => t.claimedBy !== null && ["UNDERWAY", "REVIEW", "BLOCKED", "READY"].includes(t.status));
+      const claimed = tasksWhere(
+        (t) => t.claimedBy !== null && ["UNDERWAY", "REVIEW", "BLOCKED", "READY"].includes(t.status),
+      );
       const t = claimed.length > 0 ? rnd.pick(claimed) : anyTask();
       if (t) run("task unassign", ["task", "unassign", taskArg(t), "--notes", note()]); // as the Director: an owner
     },
@@ -329,7 +429,18 @@ async function worker(cfg) {
       if (t) run("task priority", ["task", "priority", taskArg(t), rnd.pick(PRIORITIES)]);
     },
     "epic create": () => {
-      const r = run("epic create", ["epic", "create", "--title", `epic ${rnd.pick(WORDS)}${rnd.pick(SPICE)} w${cfg.index}#${n}`, "--priority", rnd.pick(PRIORITIES)], { json: true });
+      const r = run(
+        "epic create",
+        [
+          "epic",
+          "create",
+          "--title",
+          `epic ${rnd.pick(WORDS)}${rnd.pick(SPICE)} w${cfg.index}#${n}`,
+          "--priority",
+          rnd.pick(PRIORITIES),
+        ],
+        { json: true },
+      );
       if (r.data) view.epics.push(r.data);
     },
     "epic link": () => {
@@ -339,23 +450,51 @@ async function worker(cfg) {
     },
     "review approve": () => {
       if (view.reviews.length === 0) return;
-      run("review approve", ["review", "approve", rnd.pick(view.reviews).id, ...(rnd.chance(0.3) ? ["--notes", note()] : [])]);
+      run("review approve", [
+        "review",
+        "approve",
+        rnd.pick(view.reviews).id,
+        ...(rnd.chance(0.3) ? ["--notes", note()] : []),
+      ]);
     },
     "review reject": () => {
       if (view.reviews.length === 0) return;
       run("review reject", ["review", "reject", rnd.pick(view.reviews).id, "--reason", note()]);
     },
     read: () => {
-      const argv = rnd.pick([["task", "next", "--role", role], ["task", "blocked"], ["task", "report"], ["dashboard"], ["task", "mine"], ["log", "-n", "5"], ["persona", "activity"]]);
+      const argv = rnd.pick([
+        ["task", "next", "--role", role],
+        ["task", "blocked"],
+        ["task", "report"],
+        ["dashboard"],
+        ["task", "mine"],
+        ["log", "-n", "5"],
+        ["persona", "activity"],
+      ]);
       // `task mine` needs an actor: the mission, or the persona by name.
       const who = argv[1] === "mine" ? (mission ? actor() : ["--as", name]) : [];
       run(`read: ${argv[0] === "task" ? argv.slice(0, 2).join(" ") : argv[0]}`, [...who, ...argv]);
     },
   };
   const weights = [
-    ["task create", 14], ["task claim", 14], ["task update", 10], ["task close", 8], ["task handoff", 5], ["task unassign", 4], ["task reopen", 4],
-    ["task note", 6], ["task depend", 4], ["task undepend", 3], ["task priority", 3], ["epic create", 2], ["epic link", 3],
-    ["review approve", 5], ["review reject", 3], ["mission end", 2], ["mission start", 1], ["read", 5],
+    ["task create", 14],
+    ["task claim", 14],
+    ["task update", 10],
+    ["task close", 8],
+    ["task handoff", 5],
+    ["task unassign", 4],
+    ["task reopen", 4],
+    ["task note", 6],
+    ["task depend", 4],
+    ["task undepend", 3],
+    ["task priority", 3],
+    ["epic create", 2],
+    ["epic link", 3],
+    ["review approve", 5],
+    ["review reject", 3],
+    ["mission end", 2],
+    ["mission start", 1],
+    ["read", 5],
   ];
   const total = weights.reduce((s, [, w]) => s + w, 0);
   const choose = () => {
@@ -404,7 +543,10 @@ function parseArgs(argv) {
 
 function spawnWorker(cfg) {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [import.meta.filename, "--worker", JSON.stringify(cfg)], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [import.meta.filename, "--worker", JSON.stringify(cfg)], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -413,7 +555,20 @@ function spawnWorker(cfg) {
       try {
         resolvePromise(JSON.parse(out.trim().split("\n").at(-1)));
       } catch {
-        resolvePromise({ index: cfg.index, crashed: true, code, signal, stderr: err.slice(0, 3000), kinds: {}, ok: 0, refused: 0, failed: 1, refusals: {}, failures: [{ why: `worker ${cfg.index} crashed (exit ${code ?? signal})`, stderr: err.slice(0, 1500) }], created: [] });
+        resolvePromise({
+          index: cfg.index,
+          crashed: true,
+          code,
+          signal,
+          stderr: err.slice(0, 3000),
+          kinds: {},
+          ok: 0,
+          refused: 0,
+          failed: 1,
+          refusals: {},
+          failures: [{ why: `worker ${cfg.index} crashed (exit ${code ?? signal})`, stderr: err.slice(0, 1500) }],
+          created: [],
+        });
       }
     });
   });
@@ -423,7 +578,8 @@ function epicDerived(tasks) {
   const total = tasks.filter((t) => t.status !== "ABORTED").length;
   const complete = tasks.filter((t) => t.status === "COMPLETE").length;
   let status = "TODO";
-  if (tasks.length > 0 && tasks.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") && complete > 0) status = "COMPLETE";
+  if (tasks.length > 0 && tasks.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") && complete > 0)
+    status = "COMPLETE";
   else if (tasks.some((t) => !["TODO", "READY"].includes(t.status))) status = "UNDERWAY";
   return { status, complete, total, percent: total === 0 ? 0 : Math.round((100 * complete) / total) };
 }
@@ -437,14 +593,21 @@ function checkInvariants(dir, workers) {
   const json = (argv, label = argv.join(" ")) => {
     const r = pantheon(dir, [...argv, "--json"]);
     check(!STACK.test(r.stderr), `${label}: stack trace on stderr`);
-    if (!check(r.status === 0, `${label} exited ${r.status}: ${r.stderr.slice(0, 500)}`)) return { data: null, stderr: r.stderr };
+    if (!check(r.status === 0, `${label} exited ${r.status}: ${r.stderr.slice(0, 500)}`))
+      return { data: null, stderr: r.stderr };
     return { data: JSON.parse(r.stdout).data, stderr: r.stderr };
   };
 
   // doctor
   const doctor = json(["doctor"]);
   const errors = (doctor.data?.findings ?? []).filter((f) => f.severity === "error");
-  check(errors.length === 0, `doctor --json reports ${errors.length} error(s): ${errors.map((f) => `${f.code} ${f.subject}: ${f.message}`).join("; ").slice(0, 800)}`);
+  check(
+    errors.length === 0,
+    `doctor --json reports ${errors.length} error(s): ${errors
+      .map((f) => `${f.code} ${f.subject}: ${f.message}`)
+      .join("; ")
+      .slice(0, 800)}`,
+  );
   const warnings = (doctor.data?.findings ?? []).filter((f) => f.severity !== "error");
 
   // every record valid: lists warn of nothing
@@ -452,7 +615,12 @@ function checkInvariants(dir, workers) {
   const missions = json(["mission", "list"]);
   const epics = json(["epic", "list"]);
   const reviews = json(["review", "list"]);
-  for (const [label, r] of [["task list", tasks], ["mission list", missions], ["epic list", epics], ["review list", reviews]]) {
+  for (const [label, r] of [
+    ["task list", tasks],
+    ["mission list", missions],
+    ["epic list", epics],
+    ["review list", reviews],
+  ]) {
     check(!/skipped|corrupt|stray/i.test(r.stderr), `${label} --json warns: ${r.stderr.trim().slice(0, 500)}`);
   }
   const T = tasks.data ?? [];
@@ -479,8 +647,16 @@ function checkInvariants(dir, workers) {
   }
   check(new Set(T.map((t) => t.number)).size === T.length, "task list: duplicate numbers");
   check(T.length === numbers.tasks.length, `task list has ${T.length} tasks, the tree ${numbers.tasks.length}`);
-  const blobs = git(dir, "ls-tree", "-r", REF).split("\n").filter((l) => /\t(tasks|epics|missions|reviews)\//.test(l)).map((l) => l.split(/\s+/)[2]);
-  const batch = spawnSync("git", ["cat-file", "--batch"], { cwd: dir, env: ENV, input: `${blobs.join("\n")}\n`, maxBuffer: 512 << 20 });
+  const blobs = git(dir, "ls-tree", "-r", REF)
+    .split("\n")
+    .filter((l) => /\t(tasks|epics|missions|reviews)\//.test(l))
+    .map((l) => l.split(/\s+/)[2]);
+  const batch = spawnSync("git", ["cat-file", "--batch"], {
+    cwd: dir,
+    env: ENV,
+    input: `${blobs.join("\n")}\n`,
+    maxBuffer: 512 << 20,
+  });
   const uids = [];
   {
     const buf = batch.stdout;
@@ -505,11 +681,16 @@ function checkInvariants(dir, workers) {
   for (const t of T.filter((x) => x.status === "UNDERWAY")) {
     check(t.claimedBy !== null, `${t.id} is UNDERWAY without claimedBy`);
     const m = t.mission ? missionById.get(t.mission) : null;
-    if (check(Boolean(m), `${t.id} is UNDERWAY without an existing mission (${t.mission})`)) check(m.persona === t.claimedBy, `${t.id}: claimedBy ${t.claimedBy} but ${m.id} is ${m.persona}'s`);
+    if (check(Boolean(m), `${t.id} is UNDERWAY without an existing mission (${t.mission})`))
+      check(m.persona === t.claimedBy, `${t.id}: claimedBy ${t.claimedBy} but ${m.id} is ${m.persona}'s`);
   }
-  for (const t of T.filter((x) => x.status === "COMPLETE")) check(Boolean(t.completedBy), `${t.id} is COMPLETE without completedBy`);
+  for (const t of T.filter((x) => x.status === "COMPLETE"))
+    check(Boolean(t.completedBy), `${t.id} is COMPLETE without completedBy`);
   const activeNames = M.filter((m) => m.status === "ACTIVE").map((m) => m.persona);
-  check(new Set(activeNames).size === activeNames.length, `two ACTIVE missions share a persona name: ${activeNames.join(", ")}`);
+  check(
+    new Set(activeNames).size === activeNames.length,
+    `two ACTIVE missions share a persona name: ${activeNames.join(", ")}`,
+  );
 
   // epic status derived consistently (epic show vs its tasks)
   for (const e of E) {
@@ -519,7 +700,12 @@ function checkInvariants(dir, workers) {
     const d = epicDerived(linked);
     const expected = e.aborted ? "ABORTED" : d.status;
     check(shown.status === expected, `${e.id}: status ${shown.status}, its ${linked.length} tasks say ${expected}`);
-    check(shown.progress.complete === d.complete && shown.progress.total === d.total && shown.progress.percent === d.percent, `${e.id}: progress ${JSON.stringify(shown.progress)} vs tasks ${JSON.stringify(d)}`);
+    check(
+      shown.progress.complete === d.complete &&
+        shown.progress.total === d.total &&
+        shown.progress.percent === d.percent,
+      `${e.id}: progress ${JSON.stringify(shown.progress)} vs tasks ${JSON.stringify(d)}`,
+    );
   }
 
   // every task a worker was told was created is there, with its title
@@ -529,20 +715,39 @@ function checkInvariants(dir, workers) {
   check(lost === 0, `${lost} task(s) reported created are missing or changed title`);
 
   // reviews reference tasks that exist
-  for (const v of R) if (v.task) check(T.some((t) => t.id === v.task), `${v.id} points at a missing task ${v.task}`);
+  for (const v of R)
+    if (v.task)
+      check(
+        T.some((t) => t.id === v.task),
+        `${v.id} points at a missing task ${v.task}`,
+      );
 
   // history: no merges without sync; fsck clean
   const merges = git(dir, "rev-list", "--merges", REF).trim();
   check(merges === "", `merge commits on ${REF} without any sync: ${merges.split("\n").length}`);
   const fsck = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
-  const complaints = `${fsck.stdout}\n${fsck.stderr}`.split("\n").filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
-  check(fsck.status === 0 && complaints.length === 0, `git fsck --strict: exit ${fsck.status}: ${complaints.slice(0, 5).join("; ")}`);
+  const complaints = `${fsck.stdout}\n${fsck.stderr}`
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
+  check(
+    fsck.status === 0 && complaints.length === 0,
+    `git fsck --strict: exit ${fsck.status}: ${complaints.slice(0, 5).join("; ")}`,
+  );
   const dangling = `${fsck.stdout}\n${fsck.stderr}`.split("\n").filter((l) => /^dangling/.test(l)).length;
   const commits = Number(git(dir, "rev-list", "--count", REF).trim());
 
   return {
     problems: problems.filter(Boolean),
-    counts: { tasks: T.length, missions: M.length, activeMissions: activeNames.length, epics: E.length, reviews: R.length, commits, dangling, doctorWarnings: warnings.length },
+    counts: {
+      tasks: T.length,
+      missions: M.length,
+      activeMissions: activeNames.length,
+      epics: E.length,
+      reviews: R.length,
+      commits,
+      dangling,
+      doctorWarnings: warnings.length,
+    },
     byStatus: T.reduce((acc, t) => ((acc[t.status] = (acc[t.status] ?? 0) + 1), acc), {}),
   };
 }
@@ -564,16 +769,31 @@ function gitAsync(cwd, args) {
  * there, and every fourth run that `git fsck --connectivity-only` is clean.
  */
 function startGcLoop(dir, mode) {
-  const steps = mode === "prune" ? [["gc", "-q", "--prune=now"], ["repack", "-a", "-d", "-q"], ["gc", "-q"]] : [["gc", "-q"], ["repack", "-a", "-d", "-q"]];
+  const steps =
+    mode === "prune"
+      ? [
+          ["gc", "-q", "--prune=now"],
+          ["repack", "-a", "-d", "-q"],
+          ["gc", "-q"],
+        ]
+      : [
+          ["gc", "-q"],
+          ["repack", "-a", "-d", "-q"],
+        ];
   const stats = { runs: {}, failures: [], missing: [], fsck: 0, fsckProblems: [], fsckRaces: 0 };
   let stopping = false;
   const done = (async () => {
     for (let i = 0; !stopping; i++) {
       const step = steps[i % steps.length];
-      const name = step.filter((a) => a !== "-q").join(" ").replace("-a -d", "-ad");
+      const name = step
+        .filter((a) => a !== "-q")
+        .join(" ")
+        .replace("-a -d", "-ad");
       const r = await gitAsync(dir, step);
       stats.runs[name] = (stats.runs[name] ?? 0) + 1;
-      if (r.code !== 0) stats.failures.length < 10 && stats.failures.push(`git ${name}: exit ${r.code}: ${r.out.trim().split("\n").slice(-2).join(" | ")}`);
+      if (r.code !== 0)
+        stats.failures.length < 10 &&
+          stats.failures.push(`git ${name}: exit ${r.code}: ${r.out.trim().split("\n").slice(-2).join(" | ")}`);
       const e = await gitAsync(dir, ["cat-file", "-e", `${REF}^{commit}`]);
       if (e.code !== 0) stats.missing.push(`after git ${name} #${stats.runs[name]}: ${REF} names a missing object`);
       if (i % 4 === 3) {
@@ -585,7 +805,11 @@ function startGcLoop(dir, mode) {
           const named = [...new Set(f.out.match(/\b[0-9a-f]{40}\b/g) ?? [])];
           const missing = [];
           for (const oid of named) if ((await gitAsync(dir, ["cat-file", "-e", oid])).code !== 0) missing.push(oid);
-          if (missing.length > 0 || named.length === 0) stats.fsckProblems.length < 10 && stats.fsckProblems.push(`${f.out.trim().split("\n").slice(0, 3).join(" | ")} (missing: ${missing.join(" ") || "?"})`);
+          if (missing.length > 0 || named.length === 0)
+            stats.fsckProblems.length < 10 &&
+              stats.fsckProblems.push(
+                `${f.out.trim().split("\n").slice(0, 3).join(" | ")} (missing: ${missing.join(" ") || "?"})`,
+              );
           else stats.fsckRaces++;
         }
       }
@@ -621,11 +845,14 @@ function checkRecovery(dir) {
   if (plan.status !== 1) problems.push(`doctor --recover without a terminal exited ${plan.status}, expected 1`);
   if (first !== tip) problems.push(`doctor --recover lists ${first} first, not the deleted tip ${tip}`);
   const restore = pantheon(dir, ["doctor", "--recover", tip]);
-  if (restore.status !== 0) problems.push(`doctor --recover ${tip.slice(0, 12)} exited ${restore.status}: ${restore.stderr.slice(0, 300)}`);
+  if (restore.status !== 0)
+    problems.push(`doctor --recover ${tip.slice(0, 12)} exited ${restore.status}: ${restore.stderr.slice(0, 300)}`);
   const after = list();
-  if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`after the recovery task list differs: ${before?.length} tasks before, ${after?.length} after`);
+  if (JSON.stringify(after) !== JSON.stringify(before))
+    problems.push(`after the recovery task list differs: ${before?.length} tasks before, ${after?.length} after`);
   const doctor = pantheon(dir, ["doctor", "--json"]);
-  if (doctor.status !== 0) problems.push(`doctor after the recovery exited ${doctor.status}: ${doctor.stdout.slice(0, 300)}`);
+  if (doctor.status !== 0)
+    problems.push(`doctor after the recovery exited ${doctor.status}: ${doctor.stdout.slice(0, 300)}`);
   return { problems, tasks: before?.length ?? 0 };
 }
 
@@ -661,12 +888,19 @@ async function coordinator() {
   git(dir, "commit", "-q", "-m", "pantheon init");
   git(dir, "worktree", "add", "-q", "-b", "soak-worktree", wt);
 
-  console.log(`pantheon soak: ${o.processes} processes (${Math.ceil(o.processes / 2)} in ${dir}, ${Math.floor(o.processes / 2)} in the worktree ${wt}) for ${o.minutes} min, seed ${o.seed}`);
-  if (o.gc) console.log(`gc mode: a loop runs ${o.gc === "prune" ? "git gc --prune=now, git repack -ad and git gc" : "git gc and git repack -ad"} back to back beside the workers`);
+  console.log(
+    `pantheon soak: ${o.processes} processes (${Math.ceil(o.processes / 2)} in ${dir}, ${Math.floor(o.processes / 2)} in the worktree ${wt}) for ${o.minutes} min, seed ${o.seed}`,
+  );
+  if (o.gc)
+    console.log(
+      `gc mode: a loop runs ${o.gc === "prune" ? "git gc --prune=now, git repack -ad and git gc" : "git gc and git repack -ad"} back to back beside the workers`,
+    );
   const deadline = Date.now() + o.minutes * 60_000;
   const gcLoop = o.gc ? startGcLoop(dir, o.gc) : null;
   const workers = await Promise.all(
-    Array.from({ length: o.processes }, (_, index) => spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN })),
+    Array.from({ length: o.processes }, (_, index) =>
+      spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN }),
+    ),
   );
   const gcStats = gcLoop ? await gcLoop.stop() : null;
   const runMs = Date.now() - started;
@@ -697,11 +931,36 @@ async function coordinator() {
     inv = checkInvariants(dir, workers);
   } catch (e) {
     // A state git itself cannot read (a tree lost to a prune) stops the checks: that is the finding.
-    inv = { problems: [`the invariant checks could not run: ${String(e.message ?? e).split("\n").slice(0, 2).join(" | ")}`], counts: { tasks: 0, missions: 0, activeMissions: 0, epics: 0, reviews: 0, commits: 0, dangling: 0, doctorWarnings: 0 }, byStatus: {} };
+    inv = {
+      problems: [
+        `the invariant checks could not run: ${String(e.message ?? e)
+          .split("\n")
+          .slice(0, 2)
+          .join(" | ")}`,
+      ],
+      counts: {
+        tasks: 0,
+        missions: 0,
+        activeMissions: 0,
+        epics: 0,
+        reviews: 0,
+        commits: 0,
+        dangling: 0,
+        doctorWarnings: 0,
+      },
+      byStatus: {},
+    };
   }
   if (gcStats) {
-    const after = spawnSync("git", ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
-    if (after.status !== 0) inv.problems.push(`git fsck --connectivity-only after the run: exit ${after.status}: ${after.stderr.slice(0, 300)}`);
+    const after = spawnSync("git", ["fsck", "--connectivity-only", "--no-dangling", "--no-progress"], {
+      cwd: dir,
+      env: ENV,
+      encoding: "utf8",
+    });
+    if (after.status !== 0)
+      inv.problems.push(
+        `git fsck --connectivity-only after the run: exit ${after.status}: ${after.stderr.slice(0, 300)}`,
+      );
     for (const f of gcStats.failures) inv.problems.push(`gc loop: ${f}`);
     for (const m of gcStats.missing.slice(0, 10)) inv.problems.push(`gc loop: ${m}`);
     for (const f of gcStats.fsckProblems) inv.problems.push(`gc loop fsck: ${f}`);
@@ -714,18 +973,34 @@ async function coordinator() {
   const total = ok + refused + failed;
 
   console.log("");
-  console.log(`commands run: ${total} (${ok} succeeded, ${refused} refused, ${failed} failed), ${(total / (runMs / 1000)).toFixed(1)}/s, mean ${(cmdMs / Math.max(total, 1)).toFixed(0)} ms each`);
+  console.log(
+    `commands run: ${total} (${ok} succeeded, ${refused} refused, ${failed} failed), ${(total / (runMs / 1000)).toFixed(1)}/s, mean ${(cmdMs / Math.max(total, 1)).toFixed(0)} ms each`,
+  );
   console.log("");
   console.log(`${pad("kind", 22)}${pad("run", 7)}${pad("ok", 7)}${pad("refused", 9)}failed`);
-  for (const [k, v] of Object.entries(kinds).sort((a, b) => b[1].run - a[1].run)) console.log(`${pad(k, 22)}${pad(v.run, 7)}${pad(v.ok, 7)}${pad(v.refused, 9)}${v.failed}`);
+  for (const [k, v] of Object.entries(kinds).sort((a, b) => b[1].run - a[1].run))
+    console.log(`${pad(k, 22)}${pad(v.run, 7)}${pad(v.ok, 7)}${pad(v.refused, 9)}${v.failed}`);
   console.log("");
   console.log("refusals by class:");
   for (const [c, v] of Object.entries(refusals).sort((a, b) => b[1] - a[1])) console.log(`  ${pad(v, 6)}${c}`);
   console.log("");
-  console.log(`workers: ${workers.map((w) => `${w.name ?? `#${w.index}`} (${w.role ?? "?"}, ${w.cwd === wt ? "worktree" : "main"}): ${w.ok + w.refused + w.failed} cmds${w.crashed ? " CRASHED" : ""}`).join("; ")}`);
-  console.log(`at the end: ${inv.counts.tasks} tasks ${JSON.stringify(inv.byStatus)}, ${inv.counts.missions} missions (${inv.counts.activeMissions} ACTIVE), ${inv.counts.epics} epics, ${inv.counts.reviews} reviews; ${inv.counts.commits} commits on ${REF}; ${inv.counts.dangling} dangling objects (lost races); doctor warnings: ${inv.counts.doctorWarnings}`);
-  if (gcStats) console.log(`gc loop: ${Object.entries(gcStats.runs).map(([k, v]) => `${v} × git ${k}`).join(", ")}; ${gcStats.failures.length} failed; ref checked after each: ${gcStats.missing.length} time(s) missing; ${gcStats.fsck} fsck --connectivity-only, ${gcStats.fsckProblems.length} with a missing object (${gcStats.fsckRaces} named objects a writer made meanwhile, all present); then update-ref -d and doctor --recover`);
-  console.log(`wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (workers ${(runMs / 1000).toFixed(1)} s, checks ${((Date.now() - started - runMs) / 1000).toFixed(1)} s)`);
+  console.log(
+    `workers: ${workers.map((w) => `${w.name ?? `#${w.index}`} (${w.role ?? "?"}, ${w.cwd === wt ? "worktree" : "main"}): ${w.ok + w.refused + w.failed} cmds${w.crashed ? " CRASHED" : ""}`).join("; ")}`,
+  );
+  console.log(
+    `at the end: ${inv.counts.tasks} tasks ${JSON.stringify(inv.byStatus)}, ${inv.counts.missions} missions (${inv.counts.activeMissions} ACTIVE), ${inv.counts.epics} epics, ${inv.counts.reviews} reviews; ${inv.counts.commits} commits on ${REF}; ${inv.counts.dangling} dangling objects (lost races); doctor warnings: ${inv.counts.doctorWarnings}`,
+  );
+  if (gcStats)
+    console.log(
+      `gc loop: ${Object.entries(gcStats.runs)
+        .map(([k, v]) => `${v} × git ${k}`)
+        .join(
+          ", ",
+        )}; ${gcStats.failures.length} failed; ref checked after each: ${gcStats.missing.length} time(s) missing; ${gcStats.fsck} fsck --connectivity-only, ${gcStats.fsckProblems.length} with a missing object (${gcStats.fsckRaces} named objects a writer made meanwhile, all present); then update-ref -d and doctor --recover`,
+    );
+  console.log(
+    `wall time: ${((Date.now() - started) / 1000).toFixed(1)} s (workers ${(runMs / 1000).toFixed(1)} s, checks ${((Date.now() - started - runMs) / 1000).toFixed(1)} s)`,
+  );
   console.log("");
   const invariants = [
     "doctor --json: no errors",
@@ -737,7 +1012,14 @@ async function coordinator() {
     "every ✓ created task present",
     "history linear (no merges)",
     "git fsck --strict clean",
-    ...(gcStats ? ["every gc run succeeded", "the ref never named a missing object", "fsck --connectivity-only clean during and after", "doctor --recover restores a deleted ref"] : []),
+    ...(gcStats
+      ? [
+          "every gc run succeeded",
+          "the ref never named a missing object",
+          "fsck --connectivity-only clean during and after",
+          "doctor --recover restores a deleted ref",
+        ]
+      : []),
   ];
   if (inv.problems.length === 0) console.log(`invariants: all ${invariants.length} hold (${invariants.join("; ")})`);
   else {
@@ -757,7 +1039,11 @@ async function coordinator() {
   console.log("");
   if (pass && !o.keep) rmSync(root, { recursive: true, force: true });
   else console.log(`repository kept at ${dir} (worktree ${wt})`);
-  console.log(pass ? `PASS: ${total} commands by ${o.processes} processes in ${o.minutes} min (seed ${o.seed}), no failure, every invariant holds` : `FAIL: ${failed} failed command(s), ${warningsOnRead} read warning(s), ${inv.problems.length} broken invariant(s) (seed ${o.seed})`);
+  console.log(
+    pass
+      ? `PASS: ${total} commands by ${o.processes} processes in ${o.minutes} min (seed ${o.seed}), no failure, every invariant holds`
+      : `FAIL: ${failed} failed command(s), ${warningsOnRead} read warning(s), ${inv.problems.length} broken invariant(s) (seed ${o.seed})`,
+  );
   process.exit(pass ? 0 : 1);
 }
 

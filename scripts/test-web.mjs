@@ -38,5 +38,9 @@ if (missing) {
   process.exit(0);
 }
 ensurePlaywright();
-const r = spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.web.config.ts", ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, PANTHEON_CHROMIUM: found() } });
+const r = spawnSync(
+  process.execPath,
+  ["node_modules/vitest/vitest.mjs", "run", "--config", "vitest.web.config.ts", ...process.argv.slice(2)],
+  { stdio: "inherit", env: { ...process.env, PANTHEON_CHROMIUM: found() } },
+);
 process.exit(r.status ?? 1);

@@ -11,10 +11,23 @@ const dist = resolve(process.argv[2] ?? "dist");
 const { loadCore, saveCodeCache } = createRequire(join(dist, "x.js"))("./core-loader.cjs");
 const { core, script, cacheFile } = loadCore();
 const dir = mkdtempSync(join(tmpdir(), "pantheon-warm-"));
-const env = { ...process.env, GIT_AUTHOR_NAME: "warm", GIT_AUTHOR_EMAIL: "warm@pantheon.invalid", GIT_COMMITTER_NAME: "warm", GIT_COMMITTER_EMAIL: "warm@pantheon.invalid", NO_COLOR: "1" };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "warm",
+  GIT_AUTHOR_EMAIL: "warm@pantheon.invalid",
+  GIT_COMMITTER_NAME: "warm",
+  GIT_COMMITTER_EMAIL: "warm@pantheon.invalid",
+  NO_COLOR: "1",
+};
 for (const k of Object.keys(env)) if (/^(GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|PANTHEON_)/.test(k)) delete env[k];
 execFileSync("git", ["init", "-q"], { cwd: dir, env });
-const io = { stdout: { write() {}, isTTY: false }, stderr: { write() {}, isTTY: false }, stdinIsTTY: false, env, cwd: dir };
+const io = {
+  stdout: { write() {}, isTTY: false },
+  stderr: { write() {}, isTTY: false },
+  stdinIsTTY: false,
+  env,
+  cwd: dir,
+};
 const runs = [
   ["init", "--yes"],
   ["mission", "start", "--role", "engineer", "--persona", "Warm"],

@@ -5,7 +5,37 @@
  */
 export { ERROR_EXIT_CODES, type ErrorCode, type ExitCode, type GitErrorCode } from "./errors/error-codes.js";
 export { PantheonError, QuietExit } from "./errors/pantheon-error.js";
-export { ConflictError, CorruptRecordError, InvalidTransitionError, NotFoundError, RenumberedError, SchemaVersionError, UsageError } from "./errors/domain-errors.js";
-export { GitError, PackReadError, RepositoryError, SharedPermError, TreeTooLargeError, UnsupportedRepositoryError } from "./errors/repository-errors.js";
-export { ContentionError, ForkRefusedError, formatAge, LockedError, NoMergeBaseError, RemoteRewrittenError, SyncError } from "./errors/contention-errors.js";
-export { AssistantExit, CancelledError, DoctorFoundProblems, OutputClosed, RecoveryNeedsChoice, WatchEnded } from "./errors/command-exits.js";
+export {
+  ConflictError,
+  CorruptRecordError,
+  InvalidTransitionError,
+  NotFoundError,
+  RenumberedError,
+  SchemaVersionError,
+  UsageError,
+} from "./errors/domain-errors.js";
+export {
+  GitError,
+  PackReadError,
+  RepositoryError,
+  SharedPermError,
+  TreeTooLargeError,
+  UnsupportedRepositoryError,
+} from "./errors/repository-errors.js";
+export {
+  ContentionError,
+  ForkRefusedError,
+  formatAge,
+  LockedError,
+  NoMergeBaseError,
+  RemoteRewrittenError,
+  SyncError,
+} from "./errors/contention-errors.js";
+export {
+  AssistantExit,
+  CancelledError,
+  DoctorFoundProblems,
+  OutputClosed,
+  RecoveryNeedsChoice,
+  WatchEnded,
+} from "./errors/command-exits.js";

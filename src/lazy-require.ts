@@ -8,7 +8,8 @@ export const lazyRequire: NodeJS.Require =
   typeof require === "function"
     ? require
     : // Not imported at the top: node:module costs ~0.3 ms of start-up, and the bundle never needs it.
-      (((id: string) => (esmRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id)) as NodeJS.Require);
+      (((id: string) =>
+        (esmRequire ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id)) as NodeJS.Require);
 
 let esmRequire: NodeJS.Require | undefined;
 

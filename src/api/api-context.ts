@@ -53,7 +53,10 @@ export interface ContextSeams {
 }
 
 /** The API starts no program: summon and worktree set-up commands are the CLI's. */
-const startsNothing = () => Promise.reject(new PantheonError("E_USAGE", "pantheon/api starts no programs", "run pantheon summon from a terminal"));
+const startsNothing = () =>
+  Promise.reject(
+    new PantheonError("E_USAGE", "pantheon/api starts no programs", "run pantheon summon from a terminal"),
+  );
 const NO_LAUNCHER: Launcher = { which: () => null, run: startsNothing, session: startsNothing };
 
 /**
@@ -66,25 +69,41 @@ export class ContextFactory {
   readonly env: NodeJS.ProcessEnv;
   private readonly templatesDir = findTemplatesDir();
 
-  constructor(private readonly o: PantheonOptions, private readonly seams: ContextSeams = {}) {
+  constructor(
+    private readonly o: PantheonOptions,
+    private readonly seams: ContextSeams = {},
+  ) {
     const cwd = resolve(o.cwd ?? process.cwd());
-    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new RepositoryError("E_NOT_A_REPO", `Cannot open ${cwd}: no such directory`, "check the cwd given to openPantheon");
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+      throw new RepositoryError(
+        "E_NOT_A_REPO",
+        `Cannot open ${cwd}: no such directory`,
+        "check the cwd given to openPantheon",
+      );
     discoverRepo(cwd); // refuses now, as the CLI would, when there is no repository
     this.cwd = cwd;
     this.env = o.env ?? process.env;
   }
 
   for(call: CallOptions = {}): Context {
-    const warn = call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${escapeInline(m)}\n`));
+    const warn =
+      call.onWarning ?? this.o.onWarning ?? ((m: string) => void process.stderr.write(`! ${escapeInline(m)}\n`));
     const actor = call.mission !== undefined || call.as !== undefined ? call : this.o;
     let store: Promise<Store> | undefined;
     const ctx: Context = {
       cwd: this.cwd,
       env: this.env,
       now: this.seams.now ?? (() => new Date()),
-      ids: this.seams.ids ?? { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: () => Math.random() },
+      ids: this.seams.ids ?? {
+        uid: randomUid,
+        noteId: () => randomBytes(6).toString("hex"),
+        random: () => Math.random(),
+      },
       warn,
-      store: () => (store ??= Promise.resolve().then(() => new GitStore(discoverRepo(this.cwd), { env: this.env, now: () => ctx.now(), warn }))),
+      store: () =>
+        (store ??= Promise.resolve().then(
+          () => new GitStore(discoverRepo(this.cwd), { env: this.env, now: () => ctx.now(), warn }),
+        )),
       actorFlags: { as: actor.as, mission: actor.mission },
       templatesDir: this.templatesDir,
       launcher: NO_LAUNCHER,

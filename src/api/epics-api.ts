@@ -17,7 +17,10 @@ export interface EpicsApi {
   /** `epic unlink`. */
   unlink(epic: string, tasks: string | string[], o?: CallOptions): Promise<EpicView>;
   /** `epic edit`. */
-  edit(id: string, o: CallOptions & { title?: string; priority?: PriorityInput; description?: string }): Promise<EpicView>;
+  edit(
+    id: string,
+    o: CallOptions & { title?: string; priority?: PriorityInput; description?: string },
+  ): Promise<EpicView>;
   /** `epic abort`: its tasks are left as they are. */
   abort(id: string, o: CallOptions & { reason: string }): Promise<EpicView>;
 }
@@ -25,12 +28,28 @@ export interface EpicsApi {
 export function epicsApi(contexts: ContextFactory): EpicsApi {
   const priority = (p: PriorityInput | undefined) => (p === undefined ? undefined : parsePriority(p, "priority"));
   return {
-    create: async (i) => epicView(await createEpic(contexts.for(i), defined({ title: i.title, priority: parsePriority(i.priority ?? "MEDIUM", "priority"), description: i.description }))),
+    create: async (i) =>
+      epicView(
+        await createEpic(
+          contexts.for(i),
+          defined({
+            title: i.title,
+            priority: parsePriority(i.priority ?? "MEDIUM", "priority"),
+            description: i.description,
+          }),
+        ),
+      ),
     show: async (id, o) => epicView(await showEpic(contexts.for(o), id)),
     list: async (o) => (await listEpics(contexts.for(o))).map(epicView),
     link: async (epic, tasks, o) => epicView(await linkTasks(contexts.for(o), { epic, tasks: ids(tasks) })),
     unlink: async (epic, tasks, o) => epicView(await unlinkTasks(contexts.for(o), { epic, tasks: ids(tasks) })),
-    edit: async (id, o) => epicView(await editEpic(contexts.for(o), defined({ id, title: o.title, priority: priority(o.priority), description: o.description }))),
+    edit: async (id, o) =>
+      epicView(
+        await editEpic(
+          contexts.for(o),
+          defined({ id, title: o.title, priority: priority(o.priority), description: o.description }),
+        ),
+      ),
     abort: async (id, o) => epicView(await abortEpic(contexts.for(o), { id, reason: o.reason })),
   };
 }

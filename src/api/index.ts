@@ -4,7 +4,15 @@
  */
 export { openPantheon, type Pantheon } from "./open-pantheon.js";
 export type { ActorOptions, CallOptions, PantheonOptions } from "./api-context.js";
-export type { AnyCase, PriorityInput, ReviewStatusInput, ReviewTypeInput, RoleInput, TaskRoleInput, TaskStatusInput } from "./inputs.js";
+export type {
+  AnyCase,
+  PriorityInput,
+  ReviewStatusInput,
+  ReviewTypeInput,
+  RoleInput,
+  TaskRoleInput,
+  TaskStatusInput,
+} from "./inputs.js";
 export type { TaskFilterInput, TaskQuestions } from "./task-questions-api.js";
 export type { CreateTaskInput, TaskMutations } from "./task-mutations-api.js";
 export type { EpicsApi } from "./epics-api.js";

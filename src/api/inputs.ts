@@ -32,7 +32,11 @@ export function oneOrMany<I, T>(value: I | readonly I[] | undefined, parse: (v: 
 /** A whole number option (`limit`, `count`), refused as the CLI refuses `--limit 0`. */
 export function wholeNumber(value: number | undefined, name: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < min || value > 999_999_999) throw new UsageError(`${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${String(value)}`, `for example: ${name}: ${Math.max(min, 10)}`);
+  if (!Number.isInteger(value) || value < min || value > 999_999_999)
+    throw new UsageError(
+      `${name} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not ${String(value)}`,
+      `for example: ${name}: ${Math.max(min, 10)}`,
+    );
   return value;
 }
 
@@ -42,7 +46,9 @@ export function ids(value: string | readonly string[] | undefined): string[] {
 }
 
 /** `T` with its possibly-undefined keys made optional and never undefined. */
-export type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+export type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
 
 /** Options left undefined are left out, as the CLI leaves out flags that were not given. */
 export function defined<T extends Record<string, unknown>>(o: T): Defined<T> {

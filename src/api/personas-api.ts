@@ -20,9 +20,13 @@ export interface PersonasApi {
 
 export function personasApi(contexts: ContextFactory): PersonasApi {
   return {
-    list: async (o = {}) => (await listPersonas(contexts.for(o), { role: o.role === undefined ? undefined : parseRole(o.role, "role") })).map(personaEntryView),
+    list: async (o = {}) =>
+      (await listPersonas(contexts.for(o), { role: o.role === undefined ? undefined : parseRole(o.role, "role") })).map(
+        personaEntryView,
+      ),
     suggest: async (role, o) => suggestPersona(contexts.for(o), parseRole(role, "role")),
     activity: async (o) => personaActivity(contexts.for(o)),
-    add: async (name, o) => personaView(await addPersona(contexts.for(o), defined({ name, role: parseRole(o.role, "role"), bio: o.bio }))),
+    add: async (name, o) =>
+      personaView(await addPersona(contexts.for(o), defined({ name, role: parseRole(o.role, "role"), bio: o.bio }))),
   };
 }

@@ -8,7 +8,9 @@ import { defined, oneOrMany, type ReviewStatusInput, type ReviewTypeInput } from
 /** Reviews: a task moved to REVIEW requests one by itself; deciding it moves the task. */
 export interface ReviewsApi {
   /** `review create`: type defaults to task_completion with a task, else general. */
-  create(input: CallOptions & { title: string; type?: ReviewTypeInput; task?: string; artifact?: string }): Promise<ReviewView>;
+  create(
+    input: CallOptions & { title: string; type?: ReviewTypeInput; task?: string; artifact?: string },
+  ): Promise<ReviewView>;
   /** `review list`. */
   list(o?: CallOptions & { status?: ReviewStatusInput | ReviewStatusInput[] }): Promise<ReviewView[]>;
   /** `review show`. */
@@ -24,7 +26,15 @@ const decided = (r: DecisionResult): ReviewView => reviewView(r.review, r.refs);
 export function reviewsApi(contexts: ContextFactory): ReviewsApi {
   return {
     async create(i) {
-      const r = await createReview(contexts.for(i), defined({ title: i.title, type: i.type === undefined ? undefined : parseReviewType(i.type), task: i.task, artifact: i.artifact }));
+      const r = await createReview(
+        contexts.for(i),
+        defined({
+          title: i.title,
+          type: i.type === undefined ? undefined : parseReviewType(i.type),
+          task: i.task,
+          artifact: i.artifact,
+        }),
+      );
       return reviewView(r.review, r.refs);
     },
     async list(o = {}) {
@@ -35,7 +45,8 @@ export function reviewsApi(contexts: ContextFactory): ReviewsApi {
       const r = await showReview(contexts.for(o), id);
       return reviewView(r.review, r.refs);
     },
-    approve: async (id, o = {}) => decided(await approveReview(contexts.for(o), { id, notes: o.notes, force: o.force })),
+    approve: async (id, o = {}) =>
+      decided(await approveReview(contexts.for(o), { id, notes: o.notes, force: o.force })),
     reject: async (id, o) => decided(await rejectReview(contexts.for(o), { id, reason: o.reason, force: o.force })),
   };
 }

@@ -18,12 +18,16 @@ export interface StateApi {
    * `sync`: with the given remote, or the branch's upstream, else origin; `acceptRewrite` after
    * the remote rewrote its history; `adoptRemote` to join a remote whose state was started apart.
    */
-  sync(o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean; adoptRemote?: boolean }): Promise<SyncReport>;
+  sync(
+    o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean; adoptRemote?: boolean },
+  ): Promise<SyncReport>;
   /**
    * `sync --all`: every remote, one after another; a remote that failed is in the list as
    * `{ action: "failed", ... }` (the CLI reports it and exits 3).
    */
-  sync(o: CallOptions & { all: true; acceptRewrite?: boolean; adoptRemote?: boolean }): Promise<Array<SyncReport | SyncFailure>>;
+  sync(
+    o: CallOptions & { all: true; acceptRewrite?: boolean; adoptRemote?: boolean },
+  ): Promise<Array<SyncReport | SyncFailure>>;
   /** `log`: the newest commits of refs/coordination/main (default 20). */
   log(o?: CallOptions & { limit?: number }): Promise<LogEntryView[]>;
   /** `doctor`: the report, also when it found problems (`ok: false`), where the CLI exits 1. */
@@ -37,17 +41,27 @@ export interface StateApi {
 }
 
 export function stateApi(contexts: ContextFactory): StateApi {
-  async function sync(o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean } = {}): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
+  async function sync(
+    o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean } = {},
+  ): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
     const ctx = contexts.for(o);
     const remotes = await pickRemotes(ctx, defined({ remote: o.remote, all: o.all || undefined }));
     const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
     return o.all ? syncAll(ctx, remotes, flags) : syncWith(ctx, remotes[0]!, flags);
   }
   return {
-    dashboard: async (o = {}) => dashboardView(await buildDashboard(contexts.for(o), defined({ epic: o.epic, role: o.role === undefined ? undefined : parseTaskRole(o.role, "role") }))),
+    dashboard: async (o = {}) =>
+      dashboardView(
+        await buildDashboard(
+          contexts.for(o),
+          defined({ epic: o.epic, role: o.role === undefined ? undefined : parseTaskRole(o.role, "role") }),
+        ),
+      ),
     sync: sync as StateApi["sync"],
-    log: async (o = {}) => (await readLog(contexts.for(o), defined({ limit: wholeNumber(o.limit, "limit", 1) }))).map(logEntryView),
+    log: async (o = {}) =>
+      (await readLog(contexts.for(o), defined({ limit: wholeNumber(o.limit, "limit", 1) }))).map(logEntryView),
     doctor: async (o = {}) => runDoctor(contexts.for(o), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) }),
-    recover: async (o = {}) => (o.commit === undefined ? recoveryPlan(contexts.for(o)) : recoverState(contexts.for(o), o.commit)),
+    recover: async (o = {}) =>
+      o.commit === undefined ? recoveryPlan(contexts.for(o)) : recoverState(contexts.for(o), o.commit),
   };
 }

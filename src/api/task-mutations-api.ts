@@ -6,7 +6,14 @@ import { linkedTaskView, taskSummaryView, type TaskSummaryView } from "../render
 import { createTask, type TaskResult } from "../services/create-task.js";
 import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../services/edit-task.js";
 import { linkTasks, unlinkTasks } from "../services/epics.js";
-import { claimTask, closeTask, handoffTask, reopenTask, unassignTask, updateTaskStatus } from "../services/transition-task.js";
+import {
+  claimTask,
+  closeTask,
+  handoffTask,
+  reopenTask,
+  unassignTask,
+  updateTaskStatus,
+} from "../services/transition-task.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, ids, type AnyCase, type PriorityInput, type TaskRoleInput } from "./inputs.js";
 
@@ -32,9 +39,15 @@ export interface TaskMutations {
   /** `task claim`: TODO/READY → UNDERWAY for the actor's mission (or resumes a claim left on an ENDED mission). */
   claim(id: string, o?: CallOptions & { force?: boolean }): Promise<TaskSummaryView>;
   /** `task update --status`: UNDERWAY, REVIEW (requests a review unless `review: false`), BLOCKED or TODO. */
-  update(id: string, o: CallOptions & { status: AnyCase<"UNDERWAY" | "REVIEW" | "BLOCKED" | "TODO">; notes?: string; review?: boolean }): Promise<TaskSummaryView>;
+  update(
+    id: string,
+    o: CallOptions & { status: AnyCase<"UNDERWAY" | "REVIEW" | "BLOCKED" | "TODO">; notes?: string; review?: boolean },
+  ): Promise<TaskSummaryView>;
   /** `task close`: COMPLETE (default) or ABORTED (needs notes). */
-  close(id: string, o?: CallOptions & { status?: AnyCase<"COMPLETE" | "ABORTED">; notes?: string }): Promise<TaskSummaryView>;
+  close(
+    id: string,
+    o?: CallOptions & { status?: AnyCase<"COMPLETE" | "ABORTED">; notes?: string },
+  ): Promise<TaskSummaryView>;
   /** `task handoff`: READY for its role, with a handoff note. */
   handoff(id: string, o: CallOptions & { notes: string }): Promise<TaskSummaryView>;
   /** `task unassign`: back to TODO, claim cleared. */
@@ -54,7 +67,10 @@ export interface TaskMutations {
   /** `task priority`: the id's letter follows. */
   priority(id: string, priority: PriorityInput, o?: CallOptions): Promise<TaskSummaryView>;
   /** `task edit`: title, description, or role (only while unclaimed). */
-  edit(id: string, o: CallOptions & { title?: string; description?: string; role?: TaskRoleInput }): Promise<TaskSummaryView>;
+  edit(
+    id: string,
+    o: CallOptions & { title?: string; description?: string; role?: TaskRoleInput },
+  ): Promise<TaskSummaryView>;
 }
 
 const summary = (r: TaskResult): TaskSummaryView => taskSummaryView(r.task, r.refs);
@@ -62,14 +78,19 @@ const summary = (r: TaskResult): TaskSummaryView => taskSummaryView(r.task, r.re
 export function taskMutations(contexts: ContextFactory): TaskMutations {
   return {
     async create(i) {
-      return summary(await createTask(contexts.for(i), defined({
-        title: i.title,
-        role: parseTaskRole(i.role, "role"),
-        priority: parsePriority(i.priority ?? "MEDIUM", "priority"),
-        dependsOn: ids(i.dependsOn),
-        description: i.description,
-        epic: i.epic,
-      })));
+      return summary(
+        await createTask(
+          contexts.for(i),
+          defined({
+            title: i.title,
+            role: parseTaskRole(i.role, "role"),
+            priority: parsePriority(i.priority ?? "MEDIUM", "priority"),
+            dependsOn: ids(i.dependsOn),
+            description: i.description,
+            epic: i.epic,
+          }),
+        ),
+      );
     },
     async import(file, o) {
       // Loaded on first use, as the CLI does: the YAML parser and the entry schema.
@@ -80,11 +101,17 @@ export function taskMutations(contexts: ContextFactory): TaskMutations {
     claim: async (id, o = {}) => summary(await claimTask(contexts.for(o), { id, force: Boolean(o.force) })),
     async update(id, o) {
       const status = parseTaskStatus(o.status, "status");
-      return summary(await updateTaskStatus(contexts.for(o), { id, status, notes: o.notes, noReview: o.review === false }));
+      return summary(
+        await updateTaskStatus(contexts.for(o), { id, status, notes: o.notes, noReview: o.review === false }),
+      );
     },
     async close(id, o = {}) {
       const status = parseTaskStatus(o.status ?? "COMPLETE", "status");
-      if (status !== "COMPLETE" && status !== "ABORTED") throw new UsageError(`task close status must be COMPLETE or ABORTED, not ${status}`, `pantheon task update ${id} --status ${status}`);
+      if (status !== "COMPLETE" && status !== "ABORTED")
+        throw new UsageError(
+          `task close status must be COMPLETE or ABORTED, not ${status}`,
+          `pantheon task update ${id} --status ${status}`,
+        );
       return summary(await closeTask(contexts.for(o), { id, status, notes: o.notes }));
     },
     handoff: async (id, o) => summary(await handoffTask(contexts.for(o), { id, notes: o.notes })),
@@ -98,7 +125,19 @@ export function taskMutations(contexts: ContextFactory): TaskMutations {
       const r = await unlinkTasks(contexts.for(o), { tasks: [id] });
       return taskSummaryView(r.changed[0]!, r.refs);
     },
-    priority: async (id, p, o) => summary(await setTaskPriority(contexts.for(o), { id, priority: parsePriority(p, "priority") })),
-    edit: async (id, o) => summary(await editTaskFields(contexts.for(o), defined({ id, title: o.title, description: o.description, role: o.role === undefined ? undefined : parseTaskRole(o.role, "role") }))),
+    priority: async (id, p, o) =>
+      summary(await setTaskPriority(contexts.for(o), { id, priority: parsePriority(p, "priority") })),
+    edit: async (id, o) =>
+      summary(
+        await editTaskFields(
+          contexts.for(o),
+          defined({
+            id,
+            title: o.title,
+            description: o.description,
+            role: o.role === undefined ? undefined : parseTaskRole(o.role, "role"),
+          }),
+        ),
+      ),
   };
 }

@@ -3,12 +3,26 @@ import { parseTaskRole } from "../domain/roles.js";
 import type { Report } from "../domain/task-questions.js";
 import { parseTaskStatus } from "../domain/task-status.js";
 import { nextView, searchResultView, type NextView, type SearchResultView } from "../render/question-views.js";
-import { planView, taskDetailView, taskSummaryView, type PlanView, type TaskDetailView, type TaskSummaryView } from "../render/task-view.js";
+import {
+  planView,
+  taskDetailView,
+  taskSummaryView,
+  type PlanView,
+  type TaskDetailView,
+  type TaskSummaryView,
+} from "../render/task-view.js";
 import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../services/ask-tasks.js";
 import { listTasks, showTask } from "../services/read-tasks.js";
 import { taskHistory, type HistoryEvent } from "../services/task-history.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
-import { defined, oneOrMany, wholeNumber, type PriorityInput, type TaskRoleInput, type TaskStatusInput } from "./inputs.js";
+import {
+  defined,
+  oneOrMany,
+  wholeNumber,
+  type PriorityInput,
+  type TaskRoleInput,
+  type TaskStatusInput,
+} from "./inputs.js";
 
 export interface TaskFilterInput extends CallOptions {
   status?: TaskStatusInput | TaskStatusInput[];
@@ -56,17 +70,20 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
       return taskDetailView(r.task, r.refs, r.allowedActions);
     },
     async list(f = {}) {
-      const page = await listTasks(contexts.for(f), defined({
-        status: oneOrMany(f.status, (s) => parseTaskStatus(s, "status")),
-        role: oneOrMany(f.role, (r) => parseTaskRole(r, "role")),
-        priority: oneOrMany(f.priority, (p) => parsePriority(p, "priority")),
-        epic: f.epic,
-        claimedBy: f.claimedBy,
-        blocked: f.blocked || undefined,
-        ready: f.ready || undefined,
-        limit: wholeNumber(f.limit, "limit", 1),
-        offset: wholeNumber(f.offset, "offset"),
-      }));
+      const page = await listTasks(
+        contexts.for(f),
+        defined({
+          status: oneOrMany(f.status, (s) => parseTaskStatus(s, "status")),
+          role: oneOrMany(f.role, (r) => parseTaskRole(r, "role")),
+          priority: oneOrMany(f.priority, (p) => parsePriority(p, "priority")),
+          epic: f.epic,
+          claimedBy: f.claimedBy,
+          blocked: f.blocked || undefined,
+          ready: f.ready || undefined,
+          limit: wholeNumber(f.limit, "limit", 1),
+          offset: wholeNumber(f.offset, "offset"),
+        }),
+      );
       return page.tasks.map((t) => taskSummaryView(t, page.refs));
     },
     async search(words, o = {}) {
@@ -75,7 +92,13 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
     },
     async next(o = {}) {
       const ctx = contexts.for(o);
-      const r = await nextForRole(ctx, defined({ role: o.role === undefined ? undefined : parseTaskRole(o.role, "role"), count: wholeNumber(o.count, "count", 1) }));
+      const r = await nextForRole(
+        ctx,
+        defined({
+          role: o.role === undefined ? undefined : parseTaskRole(o.role, "role"),
+          count: wholeNumber(o.count, "count", 1),
+        }),
+      );
       const now = ctx.now();
       return r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
     },

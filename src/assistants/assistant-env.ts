@@ -5,10 +5,13 @@ import type { AssistantName } from "./adapter.js";
  * shells it runs (checked in the shipped programs, docs/assistants.md), and its session id where
  * it tells one: `mission start` from `/summon` records both on the mission.
  */
-export function assistantFromEnv(env: Readonly<Record<string, string | undefined>>): { assistant: AssistantName; sessionId: string | null } | null {
+export function assistantFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): { assistant: AssistantName; sessionId: string | null } | null {
   const id = (v: string | undefined) => (v && /^[A-Za-z0-9_-]{1,100}$/.test(v) ? v : null);
   if (env.CLAUDECODE === "1") return { assistant: "claude", sessionId: id(env.CLAUDE_CODE_SESSION_ID) };
-  if (env.CODEX_THREAD_ID !== undefined || env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined) return { assistant: "codex", sessionId: id(env.CODEX_THREAD_ID) };
+  if (env.CODEX_THREAD_ID !== undefined || env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined)
+    return { assistant: "codex", sessionId: id(env.CODEX_THREAD_ID) };
   if (env.GEMINI_CLI === "1") return { assistant: "gemini", sessionId: null };
   if (env.OPENCODE === "1") return { assistant: "opencode", sessionId: null };
   return null;

@@ -66,6 +66,11 @@ export const codexAdapter: AssistantAdapter = {
   // Codex has no custom slash commands; one skill (`$pantheon summon engineer`) takes their place.
   commandFiles({ cli }) {
     const skill = skillPrompt(cli);
-    return [{ path: `.agents/skills/${skill.name}/SKILL.md`, content: withFrontmatter({ name: skill.name, description: skill.description }, skill.body) }];
+    return [
+      {
+        path: `.agents/skills/${skill.name}/SKILL.md`,
+        content: withFrontmatter({ name: skill.name, description: skill.description }, skill.body),
+      },
+    ];
   },
 };

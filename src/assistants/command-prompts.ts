@@ -50,7 +50,11 @@ export function commandPrompts(style: PromptStyle): CommandPrompt[] {
 
 /** The `pantheon` skill: the three texts as sections, chosen by the first word the user wrote. */
 export function skillPrompt(cli: string): { name: string; description: string; body: string } {
-  const style: PromptStyle = { cli, args: "(the words the user wrote after that first word)", invoke: (n) => `the ${SKILL_NAME} skill with "${n === "pantheon-help" ? "help" : n}"` };
+  const style: PromptStyle = {
+    cli,
+    args: "(the words the user wrote after that first word)",
+    invoke: (n) => `the ${SKILL_NAME} skill with "${n === "pantheon-help" ? "help" : n}"`,
+  };
   const body = `Pantheon's three actions. Look at the first word the user wrote when asking for this skill:
 - "summon" (or a role name): follow "Summon" below;
 - "dismiss": follow "Dismiss" below;
@@ -69,7 +73,8 @@ ${dismiss(style)}
 ${help(style)}`;
   return {
     name: SKILL_NAME,
-    description: 'Pantheon personas: "summon [role] [name]" turns this session into a persona on a recorded mission, "dismiss [summary]" ends it, "help" lists Pantheon\'s commands',
+    description:
+      'Pantheon personas: "summon [role] [name]" turns this session into a persona on a recorded mission, "dismiss [summary]" ends it, "help" lists Pantheon\'s commands',
     body,
   };
 }

@@ -12,7 +12,14 @@ import { tomlString } from "./toml-string.js";
  * The command is a name found on PATH (never a machine's path): these files are committed.
  */
 export type McpConfig =
-  | { assistant: AssistantName; path: string; format: "json"; key: [string, string]; entry: Record<string, unknown>; base: Record<string, unknown> }
+  | {
+      assistant: AssistantName;
+      path: string;
+      format: "json";
+      key: [string, string];
+      entry: Record<string, unknown>;
+      base: Record<string, unknown>;
+    }
   | { assistant: AssistantName; path: string; format: "toml"; table: string; text: string; note: string };
 
 export const MCP_SERVER_NAME = "pantheon";
@@ -21,15 +28,43 @@ export function mcpConfig(assistant: AssistantName, command: readonly string[]):
   const [program, ...args] = command as [string, ...string[]];
   switch (assistant) {
     case "claude":
-      return { assistant, path: ".mcp.json", format: "json", key: ["mcpServers", MCP_SERVER_NAME], entry: { command: program, args }, base: {} };
+      return {
+        assistant,
+        path: ".mcp.json",
+        format: "json",
+        key: ["mcpServers", MCP_SERVER_NAME],
+        entry: { command: program, args },
+        base: {},
+      };
     case "gemini":
-      return { assistant, path: ".gemini/settings.json", format: "json", key: ["mcpServers", MCP_SERVER_NAME], entry: { command: program, args }, base: {} };
+      return {
+        assistant,
+        path: ".gemini/settings.json",
+        format: "json",
+        key: ["mcpServers", MCP_SERVER_NAME],
+        entry: { command: program, args },
+        base: {},
+      };
     case "opencode":
-      return { assistant, path: "opencode.json", format: "json", key: ["mcp", MCP_SERVER_NAME], entry: { type: "local", command: [...command], enabled: true }, base: { $schema: "https://opencode.ai/config.json" } };
+      return {
+        assistant,
+        path: "opencode.json",
+        format: "json",
+        key: ["mcp", MCP_SERVER_NAME],
+        entry: { type: "local", command: [...command], enabled: true },
+        base: { $schema: "https://opencode.ai/config.json" },
+      };
     case "codex": {
       const table = `mcp_servers.${MCP_SERVER_NAME}`;
       const text = `[${table}]\ncommand = ${tomlString(program)}\nargs = [${args.map(tomlString).join(", ")}]\n`;
-      return { assistant, path: ".codex/config.toml", format: "toml", table, text, note: "codex reads .codex/config.toml only in a project you trust; or add the same lines to ~/.codex/config.toml" };
+      return {
+        assistant,
+        path: ".codex/config.toml",
+        format: "toml",
+        table,
+        text,
+        note: "codex reads .codex/config.toml only in a project you trust; or add the same lines to ~/.codex/config.toml",
+      };
     }
   }
 }

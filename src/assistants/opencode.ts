@@ -12,7 +12,11 @@ import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchIn
  * instructions file of this session, given through OPENCODE_CONFIG_CONTENT. A user's own
  * OPENCODE_CONFIG_CONTENT is kept: the persona file is added to its `instructions`.
  */
-export function opencodeConfigContent(personaFile: string, userContent: string | undefined, pluginFile?: string): string {
+export function opencodeConfigContent(
+  personaFile: string,
+  userContent: string | undefined,
+  pluginFile?: string,
+): string {
   let base: Record<string, unknown> = {};
   if (userContent) {
     try {
@@ -22,9 +26,15 @@ export function opencodeConfigContent(personaFile: string, userContent: string |
       // Not JSON: opencode could not read it either; the session gets ours alone.
     }
   }
-  const own = Array.isArray(base.instructions) ? base.instructions.filter((x): x is string => typeof x === "string") : [];
+  const own = Array.isArray(base.instructions)
+    ? base.instructions.filter((x): x is string => typeof x === "string")
+    : [];
   const plugins = Array.isArray(base.plugin) ? base.plugin.filter((x): x is string => typeof x === "string") : [];
-  return JSON.stringify({ ...base, instructions: [...own, absolute(personaFile)], ...(pluginFile ? { plugin: [...plugins, pathToFileURL(absolute(pluginFile)).href] } : {}) });
+  return JSON.stringify({
+    ...base,
+    instructions: [...own, absolute(personaFile)],
+    ...(pluginFile ? { plugin: [...plugins, pathToFileURL(absolute(pluginFile)).href] } : {}),
+  });
 }
 
 export const opencodeAdapter: AssistantAdapter = {
@@ -46,7 +56,10 @@ export const opencodeAdapter: AssistantAdapter = {
         "--prompt",
         notAnOption(i.kickoff),
       ],
-      env: { ...missionEnv(i), OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT, plugin) },
+      env: {
+        ...missionEnv(i),
+        OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT, plugin),
+      },
       files: [{ path: plugin, content: opencodePlugin("pantheon") }],
     };
   },

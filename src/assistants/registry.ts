@@ -17,7 +17,9 @@ export function adapterFor(name: string): AssistantAdapter {
   const key = name.trim().toLowerCase();
   const found = ASSISTANTS.find((a) => a.name === key);
   if (!found) {
-    throw new UsageError(`Unknown assistant "${name}"`, `assistants: ${ASSISTANT_NAMES.join(", ")}`, { assistant: name });
+    throw new UsageError(`Unknown assistant "${name}"`, `assistants: ${ASSISTANT_NAMES.join(", ")}`, {
+      assistant: name,
+    });
   }
   return found;
 }

@@ -10,7 +10,9 @@ import { escapeFileText } from "../domain/control-chars.js";
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)\s*\}\}/g;
 
 export function renderTemplate(text: string, vars: Record<string, string>): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(vars, name) ? escapeFileText(vars[name]!) : whole));
+  return text.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(vars, name) ? escapeFileText(vars[name]!) : whole,
+  );
 }
 
 /** The placeholder names a template uses, in order of first use. */

@@ -12,15 +12,47 @@ export function hookCommand(cli: string, assistant: string, event: string): stri
 }
 
 /** Claude Code's events (ASSISTANTS.md "Session hooks"). */
-export const CLAUDE_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "StopFailure", "SessionEnd"] as const;
+export const CLAUDE_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PermissionRequest",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "SessionEnd",
+] as const;
 /** Codex's events (0.169: `hooks` is a stable feature). */
-export const CODEX_HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop", "Interrupt", "SessionEnd"] as const;
+export const CODEX_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "Stop",
+  "Interrupt",
+  "SessionEnd",
+] as const;
 /** Gemini CLI's events. */
-export const GEMINI_HOOK_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "Notification", "AfterAgent", "SessionEnd"] as const;
+export const GEMINI_HOOK_EVENTS = [
+  "SessionStart",
+  "BeforeAgent",
+  "BeforeTool",
+  "AfterTool",
+  "Notification",
+  "AfterAgent",
+  "SessionEnd",
+] as const;
 
 /** `claude --settings` for one session: one command hook per event (a hook printing nothing changes no decision). */
 export function claudeHookSettings(cli: string): string {
-  const hooks = Object.fromEntries(CLAUDE_HOOK_EVENTS.map((e) => [e, [{ matcher: "", hooks: [{ type: "command", command: hookCommand(cli, "claude", e), timeout: 10 }] }]]));
+  const hooks = Object.fromEntries(
+    CLAUDE_HOOK_EVENTS.map((e) => [
+      e,
+      [{ matcher: "", hooks: [{ type: "command", command: hookCommand(cli, "claude", e), timeout: 10 }] }],
+    ]),
+  );
   return JSON.stringify({ hooks });
 }
 
@@ -29,7 +61,10 @@ export function claudeHookSettings(cli: string): string {
  * string). 3 s: codex clamps SessionEnd and Interrupt hooks to that, and says so on screen.
  */
 export function codexHookArgs(cli: string): string[] {
-  return CODEX_HOOK_EVENTS.flatMap((e) => ["-c", `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=3}]}]`]);
+  return CODEX_HOOK_EVENTS.flatMap((e) => [
+    "-c",
+    `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=3}]}]`,
+  ]);
 }
 
 /**
@@ -38,7 +73,19 @@ export function codexHookArgs(cli: string): string[] {
  * concatenates with the user's and the project's; the hook-running indicator is off by default.
  */
 export function geminiHookSettings(cli: string): string {
-  const hooks = Object.fromEntries(GEMINI_HOOK_EVENTS.map((e) => [e, [{ matcher: "*", hooks: [{ type: "command", name: `pantheon-live-${e}`, command: hookCommand(cli, "gemini", e), timeout: 10_000 }] }]]));
+  const hooks = Object.fromEntries(
+    GEMINI_HOOK_EVENTS.map((e) => [
+      e,
+      [
+        {
+          matcher: "*",
+          hooks: [
+            { type: "command", name: `pantheon-live-${e}`, command: hookCommand(cli, "gemini", e), timeout: 10_000 },
+          ],
+        },
+      ],
+    ]),
+  );
   return `${JSON.stringify({ hooksConfig: { notifications: false }, hooks }, null, 2)}\n`;
 }
 

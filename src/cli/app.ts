@@ -47,7 +47,10 @@ export class App {
   private ctx: Context | undefined;
   private storePromise: Promise<Store> | undefined;
 
-  constructor(readonly io: IO, readonly makeStore: (cwd: string, ctx: Context) => Promise<Store>) {}
+  constructor(
+    readonly io: IO,
+    readonly makeStore: (cwd: string, ctx: Context) => Promise<Store>,
+  ) {}
 
   /** Reads the global flags from the command that runs (commander merges them up the tree). */
   configure(cmd: Command): void {
@@ -67,7 +70,9 @@ export class App {
 
   style(stream: { isTTY?: boolean; columns?: number } = this.io.stdout): Style {
     // picocolors probes process.stdout when loaded: only colour output loads it.
-    const paint: Paint = this.colorEnabled(stream) ? (lazyRequire("picocolors") as typeof import("picocolors")).createColors(true) : PLAIN;
+    const paint: Paint = this.colorEnabled(stream)
+      ? (lazyRequire("picocolors") as typeof import("picocolors")).createColors(true)
+      : PLAIN;
     const width = stream.columns ?? (Number(this.io.env.COLUMNS) || 100);
     return { paint, tty: Boolean(stream.isTTY), width, headers: this.globals.headers !== false };
   }
@@ -89,13 +94,22 @@ export class App {
   note(lines: readonly string[]): void {
     if (this.globals.quiet || lines.length === 0) return;
     const p = this.style(this.io.stderr).paint;
-    this.io.stderr.write(`${p.yellow("!")} ${lines[0]!}\n${lines.slice(1).map((l) => `  ${l}\n`).join("")}`);
+    this.io.stderr.write(
+      `${p.yellow("!")} ${lines[0]!}\n${lines
+        .slice(1)
+        .map((l) => `  ${l}\n`)
+        .join("")}`,
+    );
   }
 
   cwd(): string {
     const dir = this.globals.C ? resolve(this.io.cwd, this.globals.C) : this.io.cwd;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new RepositoryError("E_NOT_A_REPO", `Cannot change to ${dir}: no such directory`, "check the path given to -C");
+      throw new RepositoryError(
+        "E_NOT_A_REPO",
+        `Cannot change to ${dir}: no such directory`,
+        "check the path given to -C",
+      );
     }
     return dir;
   }

@@ -29,13 +29,23 @@ export function examples(cmd: Command, lines: string[]): Command {
 
 /** Collects a repeatable flag that may also hold a comma-separated list. */
 export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((s) => s.trim()).filter((s) => s !== "")];
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+  ];
 }
 
 /** Parses a non-negative integer flag such as --limit. */
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {
-    if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not "${printable(value)}"`, `for example: ${flag} ${Math.max(min, 10)}`);
+    if (!/^\d{1,9}$/.test(value.trim()) || Number(value) < min)
+      throw new UsageError(
+        `${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ""}, not "${printable(value)}"`,
+        `for example: ${flag} ${Math.max(min, 10)}`,
+      );
     return Number(value);
   };
 }

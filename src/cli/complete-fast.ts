@@ -6,7 +6,14 @@ import { REF } from "../store/state/layout.js";
 import { readRef } from "../store/git/ref-cas.js";
 import { discoverRepo } from "../store/repo/repo.js";
 import type { TaskColumns } from "../domain/task-columns.js";
-import { ID_KINDS, idCandidates, recordKind, taskIdCandidates, type CandidateRow, type IdKind } from "./id-candidates.js";
+import {
+  ID_KINDS,
+  idCandidates,
+  recordKind,
+  taskIdCandidates,
+  type CandidateRow,
+  type IdKind,
+} from "./id-candidates.js";
 
 /**
  * Shell completion's id lookup without the CLI: the launcher runs this small bundle
@@ -16,7 +23,11 @@ import { ID_KINDS, idCandidates, recordKind, taskIdCandidates, type CandidateRow
  * does not lead to the tip) it returns null and the launcher runs the full command instead,
  * which reads git and saves the cache for the next TAB.
  */
-export async function fastCandidates(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string[] | null> {
+export async function fastCandidates(
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string[] | null> {
   // `[-C DIR] __complete KIND [PREFIX]`; anything else is the full command's to answer.
   let dir: string | undefined;
   const rest: string[] = [];
@@ -25,7 +36,14 @@ export async function fastCandidates(argv: readonly string[], cwd: string, env: 
     else if (argv[i] !== "__complete") rest.push(argv[i]!);
   }
   const [kind, prefix = ""] = rest;
-  if (!kind || rest.length > 2 || rest.some((a) => a.startsWith("-")) || !(ID_KINDS as readonly string[]).includes(kind) || (argv.includes("-C") && !dir)) return null;
+  if (
+    !kind ||
+    rest.length > 2 ||
+    rest.some((a) => a.startsWith("-")) ||
+    !(ID_KINDS as readonly string[]).includes(kind) ||
+    (argv.includes("-C") && !dir)
+  )
+    return null;
   let commonDir: string;
   try {
     commonDir = discoverRepo(dir ? resolve(cwd, dir) : cwd, env).commonDir;

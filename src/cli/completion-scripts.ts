@@ -23,12 +23,24 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 function bashBody(specs: CommandSpec[], version: string): string {
   const root = specs.find((s) => s.path === "")!;
-  const subs = specs.filter((s) => s.subcommands.length > 0).map((s) => `    ${q(s.path)}) echo ${q(s.subcommands.map((c) => c.name).join(" "))} ;;`);
+  const subs = specs
+    .filter((s) => s.subcommands.length > 0)
+    .map((s) => `    ${q(s.path)}) echo ${q(s.subcommands.map((c) => c.name).join(" "))} ;;`);
   const opts = specs.map((s) => `    ${q(s.path)}) echo ${q(s.options.flatMap((o) => o.names).join(" "))} ;;`);
-  const values = specs.flatMap((s) => s.options.filter((o) => o.value).flatMap((o) => o.names.map((n) => `    ${q(`${s.path}|${n}`)}) echo ${q(encode(o.value!))}; return ;;`)));
-  const globals = root.options.filter((o) => o.value).flatMap((o) => o.names.map((n) => `    ${q(n)}) echo ${q(encode(o.value!))} ;;`));
+  const values = specs.flatMap((s) =>
+    s.options
+      .filter((o) => o.value)
+      .flatMap((o) => o.names.map((n) => `    ${q(`${s.path}|${n}`)}) echo ${q(encode(o.value!))}; return ;;`)),
+  );
+  const globals = root.options
+    .filter((o) => o.value)
+    .flatMap((o) => o.names.map((n) => `    ${q(n)}) echo ${q(encode(o.value!))} ;;`));
   const args = specs.flatMap((s) =>
-    s.args.map((a, i) => (s.variadic && i === s.args.length - 1 ? `    ${q(`${s.path}|`)}*) echo ${q(encode(a))} ;;` : `    ${q(`${s.path}|${i}`)}) echo ${q(encode(a))} ;;`)),
+    s.args.map((a, i) =>
+      s.variadic && i === s.args.length - 1
+        ? `    ${q(`${s.path}|`)}*) echo ${q(encode(a))} ;;`
+        : `    ${q(`${s.path}|${i}`)}) echo ${q(encode(a))} ;;`,
+    ),
   );
   return `# pantheon ${version}: completion generated from its command tree by \`pantheon completion\`.
 _pantheon_subs() {
@@ -143,21 +155,29 @@ function fish(specs: CommandSpec[], version: string): string {
     return " -x";
   };
   const option = (cond: string, o: CommandSpec["options"][number]) => {
-    const flags = o.names.map((n) => (n.startsWith("--") ? `-l ${n.slice(2)}` : n.length === 2 ? `-s ${n.slice(1)}` : `-o ${n.slice(1)}`)).join(" ");
+    const flags = o.names
+      .map((n) => (n.startsWith("--") ? `-l ${n.slice(2)}` : n.length === 2 ? `-s ${n.slice(1)}` : `-o ${n.slice(1)}`))
+      .join(" ");
     return `complete -c pantheon -n ${q(cond)} ${flags} -d ${esc(o.description)}${values(o.value)}`;
   };
   const lines: string[] = [];
   for (const o of root.options) lines.push(option("true", o));
   for (const s of specs) {
     const at = `__pantheon_at ${q(s.path)}`;
-    for (const c of s.subcommands) lines.push(`complete -c pantheon -n ${q(`${at} 0`)} -a ${q(c.name)} -d ${esc(c.description)}`);
+    for (const c of s.subcommands)
+      lines.push(`complete -c pantheon -n ${q(`${at} 0`)} -a ${q(c.name)} -d ${esc(c.description)}`);
     if (s.path !== "") for (const o of s.options) lines.push(option(`${at}`, o));
     s.args.forEach((a, i) => {
-      const v = values(a).replace(/^ -x/, "").replace(/^ -r -F$/, " -F");
-      if (v !== "") lines.push(`complete -c pantheon -n ${q(`${at} ${i}${s.variadic && i === s.args.length - 1 ? "+" : ""}`)}${v}`);
+      const v = values(a)
+        .replace(/^ -x/, "")
+        .replace(/^ -r -F$/, " -F");
+      if (v !== "")
+        lines.push(`complete -c pantheon -n ${q(`${at} ${i}${s.variadic && i === s.args.length - 1 ? "+" : ""}`)}${v}`);
     });
   }
-  const subs = specs.filter((s) => s.subcommands.length > 0).map((s) => `    case ${q(s.path)}; printf '%s\\n' ${s.subcommands.map((c) => q(c.name)).join(" ")}`);
+  const subs = specs
+    .filter((s) => s.subcommands.length > 0)
+    .map((s) => `    case ${q(s.path)}; printf '%s\\n' ${s.subcommands.map((c) => q(c.name)).join(" ")}`);
   const valued = [...new Set(specs.flatMap((s) => s.options.filter((o) => o.value).flatMap((o) => o.names)))];
   return `# pantheon ${version}: completion generated from its command tree by \`pantheon completion fish\`.
 # Load with: pantheon completion fish | source, or save it as ~/.config/fish/completions/pantheon.fish

@@ -12,7 +12,13 @@ import type { IdKind } from "./id-candidates.js";
  * value what to offer: enum words from the domain, ids from `pantheon __complete`, files,
  * directories or git remotes. The scripts (completion-scripts.ts) are generated from this.
  */
-export type ValueSpec = { words: readonly string[] } | { ids: IdKind } | { files: true } | { dirs: true } | { remotes: true } | { free: true };
+export type ValueSpec =
+  | { words: readonly string[] }
+  | { ids: IdKind }
+  | { files: true }
+  | { dirs: true }
+  | { remotes: true }
+  | { free: true };
 
 export interface OptionSpec {
   names: string[];
@@ -88,7 +94,8 @@ function argValue(path: string, name: string): ValueSpec {
     if (verb === "reopen") return { ids: "task-closed" };
     return { ids: ["show", "history", "prereqs", "note", "plan"].includes(verb!) ? "task" : "task-open" };
   }
-  if (group === "epic") return name === "tasks" ? { ids: "task" } : name === "id" || name === "epic" ? { ids: "epic" } : FREE;
+  if (group === "epic")
+    return name === "tasks" ? { ids: "task" } : name === "id" || name === "epic" ? { ids: "epic" } : FREE;
   if (group === "review" && name === "id") return { ids: verb === "show" ? "review" : "review-pending" };
   if (group === "mission" && name === "id") return { ids: verb === "end" ? "mission-active" : "mission" };
   return FREE;

@@ -7,7 +7,11 @@ interface CommanderLike {
 }
 
 function isCommanderError(e: unknown): e is CommanderLike & Error {
-  return e instanceof Error && typeof (e as Partial<CommanderLike>).code === "string" && (e as Partial<CommanderLike>).code!.startsWith("commander.");
+  return (
+    e instanceof Error &&
+    typeof (e as Partial<CommanderLike>).code === "string" &&
+    (e as Partial<CommanderLike>).code!.startsWith("commander.")
+  );
 }
 
 /**

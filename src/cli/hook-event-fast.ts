@@ -39,7 +39,12 @@ export function readBoundedStdin(limit = HOOK_INPUT_LIMIT, waitMs = STDIN_WAIT_M
       // A redirected file ends: read it (bounded) synchronously.
       const buf = Buffer.alloc(64 * 1024);
       try {
-        for (let n = readSync(0, buf, 0, buf.length, null); n > 0 && kept < limit; n = readSync(0, buf, 0, buf.length, null)) keep(Buffer.from(buf.subarray(0, n)));
+        for (
+          let n = readSync(0, buf, 0, buf.length, null);
+          n > 0 && kept < limit;
+          n = readSync(0, buf, 0, buf.length, null)
+        )
+          keep(Buffer.from(buf.subarray(0, n)));
       } catch {
         // unreadable: what came so far
       }
@@ -75,7 +80,11 @@ export function readBoundedStdin(limit = HOOK_INPUT_LIMIT, waitMs = STDIN_WAIT_M
  * no output, exit 0; a failure is appended to `<commondir>/pantheon/live/hook.log` when the
  * repository is known.
  */
-export async function hookEvent(argv: readonly string[], cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Promise<HookEventResult | { failed: string }> {
+export async function hookEvent(
+  argv: readonly string[],
+  cwd = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<HookEventResult | { failed: string }> {
   // argv: hook event <assistant> <event>; the assistant's name is informational (the summon record knows it).
   const event = argv[3];
   const stdin = await readBoundedStdin();
@@ -91,14 +100,19 @@ export async function hookEvent(argv: readonly string[], cwd = process.cwd(), en
       now: new Date(),
       notifySetting: () => loadGitConfig(found, env).get("pantheon.notify"),
       spawnDetached: (command, args) => {
-        const child = (lazyRequire("node:child_process") as typeof import("node:child_process")).spawn(command, args, { detached: true, stdio: "ignore", env });
+        const child = (lazyRequire("node:child_process") as typeof import("node:child_process")).spawn(command, args, {
+          detached: true,
+          stdio: "ignore",
+          env,
+        });
         child.on("error", () => {}); // no notify-send here: nothing to tell
         child.unref();
       },
     });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    if (commonDir) logFailure(commonDir, `${new Date().toISOString()} hook event ${JSON.stringify(argv.slice(2))}: ${message}\n`);
+    if (commonDir)
+      logFailure(commonDir, `${new Date().toISOString()} hook event ${JSON.stringify(argv.slice(2))}: ${message}\n`);
     return { failed: message };
   }
 }

@@ -9,7 +9,18 @@ import { PERSONA_NAME } from "../domain/constants.js";
  * What `pantheon __complete KIND PREFIX` offers for an id argument (shell completion): the kind
  * of record and which of them make sense there (`task claim` offers TODO and READY tasks).
  */
-export const ID_KINDS = ["task", "task-open", "task-claimable", "task-closed", "epic", "mission", "mission-active", "review", "review-pending", "persona"] as const;
+export const ID_KINDS = [
+  "task",
+  "task-open",
+  "task-claimable",
+  "task-closed",
+  "epic",
+  "mission",
+  "mission-active",
+  "review",
+  "review-pending",
+  "persona",
+] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** The record kind of the read cache an id kind reads. */

@@ -10,8 +10,16 @@ import type { ProjectSettings } from "../domain/project-config.js";
 export async function askProjectSettings(defaults: ProjectSettings): Promise<ProjectSettings> {
   const { input, select, checkbox } = await import("@inquirer/prompts");
   try {
-    const name = await input({ message: "Project name", default: defaults.name, validate: (v) => v.trim() !== "" || "A name is needed" });
-    const type = await select({ message: "Project type", default: defaults.type, choices: PROJECT_TYPES.map((t) => ({ value: t, name: t })) });
+    const name = await input({
+      message: "Project name",
+      default: defaults.name,
+      validate: (v) => v.trim() !== "" || "A name is needed",
+    });
+    const type = await select({
+      message: "Project type",
+      default: defaults.type,
+      choices: PROJECT_TYPES.map((t) => ({ value: t, name: t })),
+    });
     const description = await input({ message: "Description", default: defaults.description });
     const features = await checkbox({
       message: "Features to enable",
@@ -19,8 +27,16 @@ export async function askProjectSettings(defaults: ProjectSettings): Promise<Pro
       choices: [
         { value: "pmSystem", name: "task management", checked: true, disabled: "(always on)" },
         { value: "sessionTracking", name: "mission tracking", checked: true, disabled: "(always on)" },
-        { value: "commitGuidelines", name: "commit guidelines (a procedure personas follow)", checked: defaults.features.commitGuidelines },
-        { value: "daemonNaming", name: "daemon naming (persona names from the theme; off: Engineer 2)", checked: defaults.features.daemonNaming },
+        {
+          value: "commitGuidelines",
+          name: "commit guidelines (a procedure personas follow)",
+          checked: defaults.features.commitGuidelines,
+        },
+        {
+          value: "daemonNaming",
+          name: "daemon naming (persona names from the theme; off: Engineer 2)",
+          checked: defaults.features.daemonNaming,
+        },
       ] as const,
     });
     const roles = await checkbox<Role>({
@@ -34,7 +50,12 @@ export async function askProjectSettings(defaults: ProjectSettings): Promise<Pro
       name: name.trim(),
       type,
       description,
-      features: { pmSystem: on.has("pmSystem"), sessionTracking: on.has("sessionTracking"), commitGuidelines: on.has("commitGuidelines"), daemonNaming: on.has("daemonNaming") },
+      features: {
+        pmSystem: on.has("pmSystem"),
+        sessionTracking: on.has("sessionTracking"),
+        commitGuidelines: on.has("commitGuidelines"),
+        daemonNaming: on.has("daemonNaming"),
+      },
       roles,
     };
   } catch (e) {

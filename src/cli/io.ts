@@ -65,7 +65,14 @@ export function processIO(): IO {
   const errTTY = isTerminal(2);
   return {
     // A person at a terminal gets Node's streams (width, colours); pipes get plain writes.
-    stdout: outTTY ? process.stdout : { write: fdWriter(1, () => { throw new OutputClosed("stdout was closed by its reader"); }), isTTY: false },
+    stdout: outTTY
+      ? process.stdout
+      : {
+          write: fdWriter(1, () => {
+            throw new OutputClosed("stdout was closed by its reader");
+          }),
+          isTTY: false,
+        },
     stderr: errTTY ? process.stderr : { write: fdWriter(2, () => {}), isTTY: false },
     stdinIsTTY: isTerminal(0),
     env: process.env,

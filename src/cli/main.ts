@@ -15,7 +15,12 @@ import { typedCommandPath } from "./usage-hint.js";
 export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean } = {}): Promise<number> {
   const app = new App(io, openStore);
   // Flags that shape error output must be known even when parsing fails.
-  app.globals = { json: argv.includes("--json"), verbose: argv.includes("-v") || argv.includes("--verbose"), color: !argv.includes("--no-color"), quiet: argv.includes("-q") };
+  app.globals = {
+    json: argv.includes("--json"),
+    verbose: argv.includes("-v") || argv.includes("--verbose"),
+    color: !argv.includes("--no-color"),
+    quiet: argv.includes("-q"),
+  };
   const program = await buildProgram(app, argv);
   let commandPath = "pantheon";
   program.hook("preAction", (_root, cmd) => {
@@ -35,7 +40,13 @@ export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean 
   } catch (caught) {
     let e = caught;
     // A teammate's first command in a fresh clone: take the remote's state, then run it again.
-    if (!o.afterFirstUse && e instanceof PantheonError && e.code === "E_NOT_INITIALIZED" && TAKES_STATE_ON_FIRST_USE.test(commandPath) && !app.result) {
+    if (
+      !o.afterFirstUse &&
+      e instanceof PantheonError &&
+      e.code === "E_NOT_INITIALIZED" &&
+      TAKES_STATE_ON_FIRST_USE.test(commandPath) &&
+      !app.result
+    ) {
       try {
         const { stateOnFirstUse } = await import("../services/clone-status.js");
         const first = await stateOnFirstUse(app.context());

@@ -33,7 +33,10 @@ const SLICE = 500;
  * write it whole, so peak memory does not hold the whole text (twice, as a string and as bytes).
  */
 function writeDocument(out: { write(s: string): void }, v: View): void {
-  const list = v.data instanceof MappedList || Array.isArray(v.data) ? (v.data as { length: number; slice(a: number, b: number): unknown[] }) : null;
+  const list =
+    v.data instanceof MappedList || Array.isArray(v.data)
+      ? (v.data as { length: number; slice(a: number, b: number): unknown[] })
+      : null;
   if (!list || list.length <= SLICE) {
     const doc: Record<string, unknown> = { schemaVersion: JSON_SCHEMA_VERSION, kind: v.kind, data: v.data };
     if (v.changed) doc.changed = v.changed;
@@ -71,7 +74,8 @@ export function printError(app: App, e: unknown, commandPath: string): void {
   hint ??= `${commandPath} --help`;
   if (e instanceof GitError && insideCodexSandbox(app.io.env) && /EROFS|EACCES|EPERM|ENOENT|read-only/i.test(message)) {
     // Not a permissions problem of the repository: codex's sandbox keeps .git read-only.
-    hint = 'codex\'s sandbox keeps .git read-only: start codex with --add-dir <git common dir> (pantheon summon does), or add the dir to [sandbox_workspace_write] writable_roots in ~/.codex/config.toml (see "pantheon init" and docs/assistants.md)';
+    hint =
+      'codex\'s sandbox keeps .git read-only: start codex with --add-dir <git common dir> (pantheon summon does), or add the dir to [sandbox_workspace_write] writable_roots in ~/.codex/config.toml (see "pantheon init" and docs/assistants.md)';
   }
   if (app.json) {
     app.io.stderr.write(`${JSON.stringify({ error: { code, message, hint: hint ?? null } })}\n`);

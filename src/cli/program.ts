@@ -54,7 +54,9 @@ export function commandWord(argv: readonly string[]): string | undefined {
 /** The command tree for this command line; settings are made before subcommands so they inherit them. */
 export async function buildProgram(app: App, argv: readonly string[]): Promise<Command> {
   const program = new Command("pantheon")
-    .description("Coordinate AI coding-assistant personas: tasks, epics, missions and reviews kept in git (refs/coordination/main).")
+    .description(
+      "Coordinate AI coding-assistant personas: tasks, epics, missions and reviews kept in git (refs/coordination/main).",
+    )
     .version(VERSION, "-V, --version")
     .option("-C <path>", "run as if started in <path>")
     .option("--as <persona>", "act as this persona (its ACTIVE mission)")
@@ -62,7 +64,10 @@ export async function buildProgram(app: App, argv: readonly string[]): Promise<C
     .option("--json", "print one JSON document on stdout")
     .option("-q, --quiet", "print only the first line of results; no warnings")
     .option("-v, --verbose", "show stack traces of errors")
-    .option("--offline", "no network call of its own: claims, mission start/end, review decisions and summon are not published (pantheon sync later)")
+    .option(
+      "--offline",
+      "no network call of its own: claims, mission start/end, review decisions and summon are not published (pantheon sync later)",
+    )
     .addOption(new Option("--no-color", "never colour output (also NO_COLOR=1)"))
     .addOption(new Option("--no-headers", "print tables without their header row (piped output has one too)"))
     .exitOverride()

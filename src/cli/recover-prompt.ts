@@ -12,9 +12,15 @@ export async function pickRecoveryCandidate(candidates: RecoveryCandidate[]): Pr
     const commit = await select({
       message: "Restore refs/coordination/main to which state?",
       default: candidates[0]?.commit,
-      choices: candidates.map((c) => ({ value: c.commit, name: `${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}` })),
+      choices: candidates.map((c) => ({
+        value: c.commit,
+        name: `${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}`,
+      })),
     });
-    const ok = await confirm({ message: `Restore the state of ${commit.slice(0, 12)} as a new commit?`, default: true });
+    const ok = await confirm({
+      message: `Restore the state of ${commit.slice(0, 12)} as a new commit?`,
+      default: true,
+    });
     return ok ? commit : null;
   } catch (e) {
     if (e instanceof Error && e.name === "ExitPromptError") throw new CancelledError();

@@ -30,7 +30,11 @@ export interface WatchedLive {
  * sequence early or drive the terminal.
  */
 export function terminalNotice(persona: string, state: string, detail: string): string {
-  const words = `${escapeInline(persona)} ${state === "idle" ? "is waiting for you" : "needs your input"}${detail ? `: ${escapeInline(detail)}` : ""}`.slice(0, 200);
+  const words =
+    `${escapeInline(persona)} ${state === "idle" ? "is waiting for you" : "needs your input"}${detail ? `: ${escapeInline(detail)}` : ""}`.slice(
+      0,
+      200,
+    );
   return `\u0007\u001b]9;${words}\u0007\u001b]777;notify;Pantheon;${words}\u0007`;
 }
 
@@ -47,7 +51,11 @@ export function newlyWaiting(before: ReadonlyMap<string, string> | null, now: re
  * (`pantheon.notify`: bell). On a terminal the screen is cleared between draws.
  */
 async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: WatchedLive[] }>): Promise<never> {
-  if (app.json) throw new UsageError("--watch redraws for a person; --json gives one document", "the same command with --json and without --watch");
+  if (app.json)
+    throw new UsageError(
+      "--watch redraws for a person; --json gives one document",
+      "the same command with --json and without --watch",
+    );
   const ctx = app.context();
   const store = await ctx.store();
   const bell = (await notifySettings(ctx)).has("bell");
@@ -82,7 +90,11 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
         last = signature;
         const style = app.style();
         const { text, lives } = await frame();
-        const notices = bell ? newlyWaiting(states, lives).map((l) => terminalNotice(l.persona, l.state, l.detail)).join("") : "";
+        const notices = bell
+          ? newlyWaiting(states, lives)
+              .map((l) => terminalNotice(l.persona, l.state, l.detail))
+              .join("")
+          : "";
         states = new Map(lives.map((l) => [l.key, l.state]));
         const stamp = style.paint.dim(`\nwatching ${new Date().toLocaleTimeString()} · Ctrl-C to stop`);
         app.io.stdout.write(`${style.tty ? "\u001b[2J\u001b[H" : "\n"}${text}\n${stamp}\n${notices}`);
@@ -108,7 +120,9 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
 export async function watchDashboard(app: App, render: () => Promise<DashboardView>): Promise<never> {
   return watchLoop(app, async () => {
     const d = await render();
-    const lives = d.missions.filter((m) => m.live).map((m) => ({ key: m.id, persona: m.persona, state: m.live!.state, detail: m.live!.detail }));
+    const lives = d.missions
+      .filter((m) => m.live)
+      .map((m) => ({ key: m.id, persona: m.persona, state: m.live!.state, detail: m.live!.detail }));
     return { text: dashboardText(d, app.style()), lives };
   });
 }
@@ -117,7 +131,9 @@ export async function watchDashboard(app: App, render: () => Promise<DashboardVi
 export async function watchStatus(app: App): Promise<never> {
   return watchLoop(app, async () => {
     const v = statusView(await liveStatus(app.context()));
-    const lives = v.missions.filter((m) => m.live).map((m) => ({ key: m.id, persona: m.persona, state: m.live!.state, detail: m.live!.detail }));
+    const lives = v.missions
+      .filter((m) => m.live)
+      .map((m) => ({ key: m.id, persona: m.persona, state: m.live!.state, detail: m.live!.detail }));
     return { text: statusText(v, app.style(), new Date()), lives };
   });
 }

@@ -22,13 +22,21 @@ export const UNIDENTIFIED_NAME = "(unidentified persona)";
 export const UNIDENTIFIED: Actor = { kind: "unidentified", name: UNIDENTIFIED_NAME, role: null, mission: null };
 
 /** What an unidentified persona's refusals tell it to do. */
-export const IDENTIFY_HINT = "say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
+export const IDENTIFY_HINT =
+  "say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
 
 /**
  * Variables the assistants set for the shell commands they run (DESIGN §5, ASSISTANTS.md):
  * with one of them set, nobody at a terminal typed the command.
  */
-export const ASSISTANT_MARKERS = ["CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "AGENT"] as const;
+export const ASSISTANT_MARKERS = [
+  "CLAUDECODE",
+  "GEMINI_CLI",
+  "CODEX_THREAD_ID",
+  "CODEX_SANDBOX_NETWORK_DISABLED",
+  "OPENCODE",
+  "AGENT",
+] as const;
 
 export function markerSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): boolean {
   return names.some((k) => env[k] !== undefined && env[k] !== "" && env[k] !== "0" && env[k] !== "false");

@@ -41,7 +41,16 @@ function valueAt(doc: unknown, path: PropertyKey[]): unknown {
 
 function shown(v: unknown): string {
   if (v === undefined) return "missing";
-  const text = typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "object" ? "a map" : String(v);
+  const text =
+    typeof v === "string"
+      ? JSON.stringify(v)
+      : Array.isArray(v)
+        ? "a list"
+        : v === null
+          ? "null"
+          : typeof v === "object"
+            ? "a map"
+            : String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -53,13 +62,15 @@ function shown(v: unknown): string {
 export function describeConfigIssue(issue: ConfigIssue, doc: unknown): string {
   const path = issue.path.map(String);
   const key = path.join(".");
-  if (issue.code === "unrecognized_keys" && issue.keys) return `unknown key ${issue.keys.map((k) => (key ? `${key}.${k}` : k)).join(", ")}`;
+  if (issue.code === "unrecognized_keys" && issue.keys)
+    return `unknown key ${issue.keys.map((k) => (key ? `${key}.${k}` : k)).join(", ")}`;
   // A list element or a variable is described by its list or map.
   const described = [...path];
   while (described.length > 0 && ALLOWED[described.join(".")] === undefined) described.pop();
   const allowed = ALLOWED[described.join(".")];
   const got = shown(valueAt(doc, issue.path));
   if (!allowed) return `${key || "the document"} is not a map of the config keys (got ${got})`;
-  if (described.length < path.length) return `${key} is not valid: ${described.join(".")} must be ${allowed} (got ${got})`;
+  if (described.length < path.length)
+    return `${key} is not valid: ${described.join(".")} must be ${allowed} (got ${got})`;
   return `${key} must be ${allowed}, not ${got}`;
 }

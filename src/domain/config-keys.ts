@@ -25,7 +25,12 @@ const VARIABLE = /^[A-Za-z_][\w-]{0,39}$/;
 export function configDocumentOf(s: ProjectSettings) {
   return {
     project: { name: s.name, type: s.type, description: s.description },
-    features: { pm_system: s.features.pmSystem, session_tracking: s.features.sessionTracking, commit_guidelines: s.features.commitGuidelines, daemon_naming: s.features.daemonNaming },
+    features: {
+      pm_system: s.features.pmSystem,
+      session_tracking: s.features.sessionTracking,
+      commit_guidelines: s.features.commitGuidelines,
+      daemon_naming: s.features.daemonNaming,
+    },
     customization: { personas_theme: s.customization.personasTheme, variables: { ...s.customization.variables } },
     roles: [...s.roles],
     assistant: s.assistant,
@@ -41,7 +46,12 @@ function bool(value: string): boolean | string {
 }
 
 function list(value: string): string[] {
-  return value.trim().replace(/^\[(.*)\]$/s, "$1").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return value
+    .trim()
+    .replace(/^\[(.*)\]$/s, "$1")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 /**
@@ -50,24 +60,41 @@ function list(value: string): string[] {
  */
 export function configSetDocument(key: string, value: string, current: ProjectSettings): Record<string, unknown> {
   const [head, second, ...rest] = key.split(".");
-  if (head === "project" && ["name", "type", "description"].includes(second ?? "") && rest.length === 0) return { project: { [second!]: value } };
-  if (head === "features" && rest.length === 0 && ["pm_system", "session_tracking", "commit_guidelines", "daemon_naming"].includes(second ?? "")) return { features: { [second!]: bool(value) } };
+  if (head === "project" && ["name", "type", "description"].includes(second ?? "") && rest.length === 0)
+    return { project: { [second!]: value } };
+  if (
+    head === "features" &&
+    rest.length === 0 &&
+    ["pm_system", "session_tracking", "commit_guidelines", "daemon_naming"].includes(second ?? "")
+  )
+    return { features: { [second!]: bool(value) } };
   if (key === "customization.personas_theme") return { customization: { personas_theme: value.trim() } };
   if (head === "customization" && second === "variables") {
     const name = rest.join(".");
-    if (!VARIABLE.test(name)) throw new UsageError(`Set one variable at a time: customization.variables.NAME, NAME being letters, digits, _ and - (got "${key}")`, 'pantheon config set customization.variables.team "Core" (an empty value removes it)');
+    if (!VARIABLE.test(name))
+      throw new UsageError(
+        `Set one variable at a time: customization.variables.NAME, NAME being letters, digits, _ and - (got "${key}")`,
+        'pantheon config set customization.variables.team "Core" (an empty value removes it)',
+      );
     const variables: Record<string, string> = { ...current.customization.variables };
     if (value === "") delete variables[name];
     else variables[name] = value;
     return { customization: { variables } };
   }
   if (key === "roles") return { roles: list(value) };
-  if (key === "assistant") return { assistant: ["", "none", "null"].includes(value.trim().toLowerCase()) ? null : value.trim().toLowerCase() };
+  if (key === "assistant")
+    return { assistant: ["", "none", "null"].includes(value.trim().toLowerCase()) ? null : value.trim().toLowerCase() };
   if (key === "worktree.copy") return { worktree: { copy: list(value) } };
   if (key === "worktree.setup") {
-    throw new UsageError("worktree.setup is not a project setting: anyone who can push could change a command Pantheon runs", "put the command in .pantheon/worktree-setup (committed), or: git config pantheon.worktreeSetup \"npm ci\"");
+    throw new UsageError(
+      "worktree.setup is not a project setting: anyone who can push could change a command Pantheon runs",
+      'put the command in .pantheon/worktree-setup (committed), or: git config pantheon.worktreeSetup "npm ci"',
+    );
   }
-  const near = closestWord(key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), CONFIG_KEYS);
+  const near = closestWord(
+    key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    CONFIG_KEYS,
+  );
   throw new UsageError(`Unknown setting "${key}"${near ? ` (did you mean ${near}?)` : ""}`, CONFIG_KEYS_HINT);
 }
 
@@ -100,5 +127,7 @@ export function settingChanges(before: ProjectSettings, after: ProjectSettings):
   const a = flatten(configDocumentOf(before), "", new Map());
   const b = flatten(configDocumentOf(after), "", new Map());
   const keys = [...new Set([...a.keys(), ...b.keys()])];
-  return keys.filter((k) => JSON.stringify(a.get(k)) !== JSON.stringify(b.get(k))).map((k) => ({ key: k, from: settingText(a.get(k)), to: settingText(b.get(k)) }));
+  return keys
+    .filter((k) => JSON.stringify(a.get(k)) !== JSON.stringify(b.get(k)))
+    .map((k) => ({ key: k, from: settingText(a.get(k)), to: settingText(b.get(k)) }));
 }

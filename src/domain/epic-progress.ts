@@ -16,7 +16,11 @@ export interface EpicProgress {
  */
 export function epicStatus(epic: Pick<Epic, "aborted">, linked: readonly Pick<Task, "status">[]): EpicStatus {
   if (epic.aborted !== null) return "ABORTED";
-  if (linked.length > 0 && linked.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") && linked.some((t) => t.status === "COMPLETE")) {
+  if (
+    linked.length > 0 &&
+    linked.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") &&
+    linked.some((t) => t.status === "COMPLETE")
+  ) {
     return "COMPLETE";
   }
   if (linked.some((t) => t.status !== "TODO" && t.status !== "READY")) return "UNDERWAY";

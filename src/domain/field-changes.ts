@@ -13,13 +13,25 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
  * top-level bookkeeping fields (updatedAt) that change with every edit.
  * @example fieldChanges({ worktree: { copy: [".env"] } }, { worktree: { copy: [] } }) // [{ field: "worktree.copy", from: [".env"], to: [] }]
  */
-export function fieldChanges(before: unknown, after: unknown, ignore: readonly string[] = [], prefix = ""): FieldChange[] {
+export function fieldChanges(
+  before: unknown,
+  after: unknown,
+  ignore: readonly string[] = [],
+  prefix = "",
+): FieldChange[] {
   if (isObject(before) && isObject(after)) {
     const out: FieldChange[] = [];
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     for (const k of keys) {
       if (prefix === "" && ignore.includes(k)) continue;
-      out.push(...fieldChanges(Object.hasOwn(before, k) ? before[k] : undefined, Object.hasOwn(after, k) ? after[k] : undefined, ignore, prefix === "" ? k : `${prefix}.${k}`));
+      out.push(
+        ...fieldChanges(
+          Object.hasOwn(before, k) ? before[k] : undefined,
+          Object.hasOwn(after, k) ? after[k] : undefined,
+          ignore,
+          prefix === "" ? k : `${prefix}.${k}`,
+        ),
+      );
     }
     return out;
   }

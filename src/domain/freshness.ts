@@ -20,7 +20,8 @@ export function freshnessLine(list: readonly Freshness[]): string | null {
     .filter((f) => f.ahead > 0 || f.behind > 0)
     .map((f) => {
       const r = escapeInline(f.remote);
-      if (f.ahead > 0 && f.behind > 0) return `this clone and ${r} have both moved (${changes(f.ahead)} here not on ${r}, ${changes(f.behind)} there not here, as last fetched)`;
+      if (f.ahead > 0 && f.behind > 0)
+        return `this clone and ${r} have both moved (${changes(f.ahead)} here not on ${r}, ${changes(f.behind)} there not here, as last fetched)`;
       if (f.behind > 0) return `${r} has ${changes(f.behind)} this clone lacks (as last fetched)`;
       return `this clone has ${changes(f.ahead)} not on ${r} yet`;
     });

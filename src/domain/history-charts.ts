@@ -61,7 +61,11 @@ const day = (iso: string) => iso.slice(0, 10);
  * tasks, as linked today), and the time from a task's last claim to its completion per role.
  * `events` are oldest first.
  */
-export function historyCharts(events: readonly TaskEvent[], tasks: Iterable<ChartTask>, o: { epic: number | null; today: string }): HistoryCharts {
+export function historyCharts(
+  events: readonly TaskEvent[],
+  tasks: Iterable<ChartTask>,
+  o: { epic: number | null; today: string },
+): HistoryCharts {
   const claimAt = new Map<number, string>();
   const closedAt = new Map<number, string>();
   const cycles = new Map<TaskRole, number[]>();
@@ -89,16 +93,35 @@ export function historyCharts(events: readonly TaskEvent[], tasks: Iterable<Char
   return {
     perDay: shown.map((d) => ({ day: d, opened: openedPerDay.get(d) ?? 0, closed: closedPerDay.get(d) ?? 0 })),
     daysOmitted: days.length - shown.length,
-    burndown: o.epic === null ? null : burndown(list.filter((t) => t.epic === o.epic), closedAt, o.today),
-    cycleTimes: [...cycles].map(([r, hours]) => ({ role: r, count: hours.length, medianHours: quantile(hours, 0.5), p90Hours: quantile(hours, 0.9) })).sort((a, b) => a.role.localeCompare(b.role)),
+    burndown:
+      o.epic === null
+        ? null
+        : burndown(
+            list.filter((t) => t.epic === o.epic),
+            closedAt,
+            o.today,
+          ),
+    cycleTimes: [...cycles]
+      .map(([r, hours]) => ({
+        role: r,
+        count: hours.length,
+        medianHours: quantile(hours, 0.5),
+        p90Hours: quantile(hours, 0.9),
+      }))
+      .sort((a, b) => a.role.localeCompare(b.role)),
   };
 }
 
 function burndown(tasks: ChartTask[], closedAt: ReadonlyMap<number, string>, today: string): BurnPoint[] {
   // A closed task whose closing commit the history does not name (a sync renumbered it, a
   // hand-made state) closed at its last change at the latest.
-  const closed = tasks.map((t) => (t.status === "COMPLETE" || t.status === "ABORTED" ? day(closedAt.get(t.number) ?? t.updatedAt) : null));
-  const days = dayRange(tasks.map((t) => day(t.createdAt)), today).slice(-DAYS_SHOWN);
+  const closed = tasks.map((t) =>
+    t.status === "COMPLETE" || t.status === "ABORTED" ? day(closedAt.get(t.number) ?? t.updatedAt) : null,
+  );
+  const days = dayRange(
+    tasks.map((t) => day(t.createdAt)),
+    today,
+  ).slice(-DAYS_SHOWN);
   return days.map((d) => {
     let total = 0;
     let remaining = 0;

@@ -34,7 +34,10 @@ export const MAX_NUMBER = 1e9;
 function parseNumber(digits: string, input: string, what: string): number {
   const n = Number(digits);
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_NUMBER) {
-    throw new UsageError(`Invalid ${what} id "${printable(input)}": the number must be between 1 and ${MAX_NUMBER}`, `list them with: pantheon ${what} list`);
+    throw new UsageError(
+      `Invalid ${what} id "${printable(input)}": the number must be between 1 and ${MAX_NUMBER}`,
+      `list them with: pantheon ${what} list`,
+    );
   }
   return n;
 }
@@ -54,7 +57,8 @@ export function parseTaskRef(input: string): TaskRef {
   if (full) {
     const role = roleForCode(full[1]!);
     const priority = priorityForLetter(full[2]!);
-    if (role && priority) return { number: parseNumber(full[3]!, input, "task"), written: raw.toUpperCase(), role, priority };
+    if (role && priority)
+      return { number: parseNumber(full[3]!, input, "task"), written: raw.toUpperCase(), role, priority };
   }
   throw new UsageError(
     `Invalid task id "${printable(input)}"`,
@@ -74,14 +78,22 @@ export function parseEpicRef(input: string): EpicRef {
   const raw = input.trim();
   const m = /^(?:EPC-(?:([A-Za-z])-)?)?#?(\d{1,10})$/i.exec(raw);
   const priority = m?.[1] ? priorityForLetter(m[1]) : undefined;
-  if (!m || (m[1] && !priority)) throw new UsageError(`Invalid epic id "${printable(input)}"`, "an epic id looks like EPC-H-0001; list them with: pantheon epic list");
+  if (!m || (m[1] && !priority))
+    throw new UsageError(
+      `Invalid epic id "${printable(input)}"`,
+      "an epic id looks like EPC-H-0001; list them with: pantheon epic list",
+    );
   return { number: parseNumber(m[2]!, input, "epic"), written: raw.toUpperCase(), ...(priority && { priority }) };
 }
 
 /** Parses `RVW-001` or `1`. */
 export function parseReviewRef(input: string): number {
   const m = /^(?:RVW-)?#?(\d{1,10})$/i.exec(input.trim());
-  if (!m) throw new UsageError(`Invalid review id "${printable(input)}"`, "a review id looks like RVW-001; list them with: pantheon review list");
+  if (!m)
+    throw new UsageError(
+      `Invalid review id "${printable(input)}"`,
+      "a review id looks like RVW-001; list them with: pantheon review list",
+    );
   return parseNumber(m[1]!, input, "review");
 }
 
@@ -95,7 +107,9 @@ export function parseMissionRef(input: string): MissionRef {
   const raw = input.trim();
   // After a number any word is taken as a codename, so `MSN-0099:typo` is "No mission", not a
   // usage error; alone, a codename must look like one (`silent-phoenix`).
-  const m = /^(?:MSN-)?#?(\d{1,10})(?:[:/ ]?\(?([a-z][a-z0-9-]{0,40})\)?)?$/i.exec(raw) ?? /^()\(?([a-z]+-[a-z]+)\)?$/i.exec(raw);
+  const m =
+    /^(?:MSN-)?#?(\d{1,10})(?:[:/ ]?\(?([a-z][a-z0-9-]{0,40})\)?)?$/i.exec(raw) ??
+    /^()\(?([a-z]+-[a-z]+)\)?$/i.exec(raw);
   if (!m || (!m[1] && !m[2])) {
     throw new UsageError(
       `Invalid mission id "${printable(input)}"`,

@@ -10,7 +10,10 @@ const Ref = z.union([z.string(), z.int()]);
 /** One entry of a `task import` file (YAML or JSON list). `key` names it for later entries. */
 const EntrySchema = z.strictObject({
   key: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-  title: z.string().check(z.maxLength(MAX_TITLE), z.refine((s) => s.trim() !== "", "must not be blank")),
+  title: z.string().check(
+    z.maxLength(MAX_TITLE),
+    z.refine((s) => s.trim() !== "", "must not be blank"),
+  ),
   role: z.string(),
   priority: z.optional(z.string()),
   description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_TEXT)))),
@@ -35,8 +38,16 @@ export interface PlannedTask {
  * entry by its `key`, or an existing task by id or number.
  */
 export function planImport(doc: unknown, file: string): PlannedTask[] {
-  const list = Array.isArray(doc) ? doc : doc && typeof doc === "object" && Array.isArray((doc as { tasks?: unknown }).tasks) ? (doc as { tasks: unknown[] }).tasks : null;
-  if (!list) throw new UsageError(`${file} must hold a list of tasks (or {tasks: [...]})`, "each entry: {title, role, priority?, description?, depends_on?, epic?, key?}");
+  const list = Array.isArray(doc)
+    ? doc
+    : doc && typeof doc === "object" && Array.isArray((doc as { tasks?: unknown }).tasks)
+      ? (doc as { tasks: unknown[] }).tasks
+      : null;
+  if (!list)
+    throw new UsageError(
+      `${file} must hold a list of tasks (or {tasks: [...]})`,
+      "each entry: {title, role, priority?, description?, depends_on?, epic?, key?}",
+    );
   const keys = new Map<string, number>();
   return list.map((raw, i) => {
     const at = `${file} entry ${i + 1}`;
@@ -44,14 +55,20 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const keysList = (issue as { keys?: string[] }).keys;
-      throw new UsageError(`${at}: ${keysList ? `unknown key ${keysList.join(", ")}` : `${issue.path.join(".") || "entry"}: ${issue.message}`}`, "entries take title, role, priority, description, depends_on, epic and key");
+      throw new UsageError(
+        `${at}: ${keysList ? `unknown key ${keysList.join(", ")}` : `${issue.path.join(".") || "entry"}: ${issue.message}`}`,
+        "entries take title, role, priority, description, depends_on, epic and key",
+      );
     }
     const e = parsed.data;
     const wrap = <T>(f: () => T): T => {
       try {
         return f();
       } catch (err) {
-        throw new UsageError(`${at}: ${(err as Error).message}`, (err as UsageError).hint ?? "see pantheon task import --help");
+        throw new UsageError(
+          `${at}: ${(err as Error).message}`,
+          (err as UsageError).hint ?? "see pantheon task import --help",
+        );
       }
     };
     const entryDeps: number[] = [];
@@ -62,7 +79,8 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
       else taskDeps.push(wrap(() => (parseTaskRef(String(d)), String(d))));
     }
     if (e.key !== undefined) {
-      if (keys.has(e.key)) throw new UsageError(`${at}: key "${printable(e.key)}" is used twice`, "give every entry its own key");
+      if (keys.has(e.key))
+        throw new UsageError(`${at}: key "${printable(e.key)}" is used twice`, "give every entry its own key");
       keys.set(e.key, i);
     }
     return {

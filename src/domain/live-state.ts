@@ -65,13 +65,34 @@ function field(p: Payload, ...keys: string[]): unknown {
 function toolLine(p: Payload): string {
   const name = field(p, "tool_name", "tool");
   const input = field(p, "tool_input", "args");
-  const arg = input && typeof input === "object" ? field(input as Payload, "command", "cmd", "file_path", "path", "pattern", "url") : undefined;
+  const arg =
+    input && typeof input === "object"
+      ? field(input as Payload, "command", "cmd", "file_path", "path", "pattern", "url")
+      : undefined;
   const what = typeof name === "string" ? name : "a tool";
-  return typeof arg === "string" ? `${what}: ${arg}` : Array.isArray(arg) ? `${what}: ${arg.filter((x) => typeof x === "string").join(" ")}` : what;
+  return typeof arg === "string"
+    ? `${what}: ${arg}`
+    : Array.isArray(arg)
+      ? `${what}: ${arg.filter((x) => typeof x === "string").join(" ")}`
+      : what;
 }
 
 const START = ["SessionStart", "session.created"];
-const WORK = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "BeforeAgent", "BeforeTool", "AfterTool", "BeforeModel", "SubagentStart", "PreCompact", "PreCompress", "permission.replied", "question.replied"];
+const WORK = [
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "BeforeAgent",
+  "BeforeTool",
+  "AfterTool",
+  "BeforeModel",
+  "SubagentStart",
+  "PreCompact",
+  "PreCompress",
+  "permission.replied",
+  "question.replied",
+];
 const ASK = ["PermissionRequest", "permission.asked", "permission.updated", "question.asked"];
 const IDLE = ["Stop", "AfterAgent", "Interrupt", "session.idle", "agent-turn-complete"];
 const END = ["SessionEnd", "session.deleted"];
@@ -84,26 +105,40 @@ const END = ["SessionEnd", "session.deleted"];
 export function signalOf(event: string, payload: Payload): HookSignal | null {
   const sessionId = sessionIdOf(field(payload, "session_id", "sessionID", "thread-id", "thread_id"));
   const say = (state: LiveState, detail: string): HookSignal => ({ state, detail: detailLine(detail), sessionId });
-  if (START.includes(event)) return say("starting", `session started${typeof payload.source === "string" ? ` (${payload.source})` : ""}`);
-  if (END.includes(event)) return say("ended", `session ended${typeof payload.reason === "string" ? ` (${payload.reason})` : ""}`);
+  if (START.includes(event))
+    return say("starting", `session started${typeof payload.source === "string" ? ` (${payload.source})` : ""}`);
+  if (END.includes(event))
+    return say("ended", `session ended${typeof payload.reason === "string" ? ` (${payload.reason})` : ""}`);
   if (event === "UserPromptSubmit" || event === "BeforeAgent") return say("working", "working on a prompt");
-  if (WORK.includes(event)) return say("working", event.startsWith("permission") || event.startsWith("question") ? "answered; working" : toolLine(payload));
+  if (WORK.includes(event))
+    return say(
+      "working",
+      event.startsWith("permission") || event.startsWith("question") ? "answered; working" : toolLine(payload),
+    );
   if (ASK.includes(event)) {
-    if (event === "question.asked") return say("needs-input", `asks: ${String(field(payload, "message", "question") ?? "a question")}`);
+    if (event === "question.asked")
+      return say("needs-input", `asks: ${String(field(payload, "message", "question") ?? "a question")}`);
     return say("needs-input", `permission: ${toolLine(payload)}`);
   }
-  if (event === "StopFailure" || event === "session.error") return say("idle", `stopped on an error: ${String(field(payload, "error", "message") ?? "unknown")}`);
-  if (IDLE.includes(event)) return say("idle", event === "Interrupt" ? "interrupted; waiting for the Director" : "turn finished; waiting for the Director");
+  if (event === "StopFailure" || event === "session.error")
+    return say("idle", `stopped on an error: ${String(field(payload, "error", "message") ?? "unknown")}`);
+  if (IDLE.includes(event))
+    return say(
+      "idle",
+      event === "Interrupt" ? "interrupted; waiting for the Director" : "turn finished; waiting for the Director",
+    );
   if (event === "session.status") {
     const status = field(payload, "status");
     if (status === "idle") return say("idle", "turn finished; waiting for the Director");
-    if (status === "busy" || status === "retry") return say("working", status === "retry" ? "retrying the model" : "working");
+    if (status === "busy" || status === "retry")
+      return say("working", status === "retry" ? "retrying the model" : "working");
     return null;
   }
   if (event === "Notification") {
     const kind = field(payload, "notification_type");
     const message = field(payload, "message");
-    if (kind === "permission_prompt" || kind === "ToolPermission" || kind === "elicitation_dialog") return say("needs-input", typeof message === "string" ? message : "asks for permission");
+    if (kind === "permission_prompt" || kind === "ToolPermission" || kind === "elicitation_dialog")
+      return say("needs-input", typeof message === "string" ? message : "asks for permission");
     if (kind === "idle_prompt") return say("idle", typeof message === "string" ? message : "waiting for the Director");
     return null;
   }
@@ -113,7 +148,9 @@ export function signalOf(event: string, payload: Payload): HookSignal | null {
 /** The live file after one signal: `since` moves only when the state changes. */
 export function nextLive(prev: LiveFile | null, signal: HookSignal, event: string, at: string): LiveFile {
   const changed = !prev || prev.state !== signal.state;
-  const history = changed ? [...(prev?.history ?? []), { state: signal.state, at, event }].slice(-HISTORY) : prev.history;
+  const history = changed
+    ? [...(prev?.history ?? []), { state: signal.state, at, event }].slice(-HISTORY)
+    : prev.history;
   return {
     state: signal.state,
     since: changed ? at : prev.since,
@@ -130,11 +167,33 @@ export function nextLive(prev: LiveFile | null, signal: HookSignal, event: strin
 export function parseLiveFile(value: unknown): LiveFile | null {
   if (!value || typeof value !== "object") return null;
   const v = value as Payload;
-  if (!(LIVE_STATES as readonly unknown[]).includes(v.state) || typeof v.since !== "string" || typeof v.lastEventAt !== "string") return null;
+  if (
+    !(LIVE_STATES as readonly unknown[]).includes(v.state) ||
+    typeof v.since !== "string" ||
+    typeof v.lastEventAt !== "string"
+  )
+    return null;
   const history = Array.isArray(v.history)
-    ? v.history.filter((h): h is LiveTransition => !!h && typeof h === "object" && (LIVE_STATES as readonly unknown[]).includes((h as Payload).state) && typeof (h as Payload).at === "string").slice(-HISTORY).map((h) => ({ state: h.state, at: h.at, event: detailLine(h.event) }))
+    ? v.history
+        .filter(
+          (h): h is LiveTransition =>
+            !!h &&
+            typeof h === "object" &&
+            (LIVE_STATES as readonly unknown[]).includes((h as Payload).state) &&
+            typeof (h as Payload).at === "string",
+        )
+        .slice(-HISTORY)
+        .map((h) => ({ state: h.state, at: h.at, event: detailLine(h.event) }))
     : [];
-  return { state: v.state as LiveState, since: v.since, lastEventAt: v.lastEventAt, detail: detailLine(v.detail), event: detailLine(v.event), sessionId: sessionIdOf(v.sessionId), history };
+  return {
+    state: v.state as LiveState,
+    since: v.since,
+    lastEventAt: v.lastEventAt,
+    detail: detailLine(v.detail),
+    event: detailLine(v.event),
+    sessionId: sessionIdOf(v.sessionId),
+    history,
+  };
 }
 
 /** Whether a `working` session has been silent for longer than `stallAfterMs`. */

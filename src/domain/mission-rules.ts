@@ -13,7 +13,9 @@ export function checkMissionEnd(mission: Mission, actor: Actor): void {
   const id = missionId(mission.number);
   throw new InvalidTransitionError(
     `Cannot end ${id} (${mission.persona}) as ${actor.name}: only ${mission.persona} acting under it, an administrator or the Director may end it`,
-    actor.kind === "unidentified" ? IDENTIFY_HINT : `ask ${mission.persona} or the Director; see pantheon mission show ${id}`,
+    actor.kind === "unidentified"
+      ? IDENTIFY_HINT
+      : `ask ${mission.persona} or the Director; see pantheon mission show ${id}`,
     { mission: id, persona: mission.persona, actor: actor.name },
   );
 }

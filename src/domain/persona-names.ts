@@ -18,10 +18,16 @@ export function isPersonaName(name: string): boolean {
 export function checkPersonaName(raw: string, source: string): string {
   const name = raw.trim();
   if (sameName(name, RESERVED_NAME)) {
-    throw new UsageError(`"${printable(name)}" is reserved for the Director, the human at the keyboard; a persona needs another name (from ${source})`, "pantheon persona suggest <role> (or omit --persona to get a free name)");
+    throw new UsageError(
+      `"${printable(name)}" is reserved for the Director, the human at the keyboard; a persona needs another name (from ${source})`,
+      "pantheon persona suggest <role> (or omit --persona to get a free name)",
+    );
   }
   if (!PERSONA_NAME.test(name)) {
-    throw new UsageError(`Invalid persona name "${printable(raw)}" (from ${source})`, "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens");
+    throw new UsageError(
+      `Invalid persona name "${printable(raw)}" (from ${source})`,
+      "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens",
+    );
   }
   return name;
 }

@@ -21,5 +21,8 @@ export function parsePriority(input: string, flag = "--priority"): Priority {
   if (byLetter) return byLetter;
   const matches = PRIORITIES.filter((p) => raw.length > 0 && p.startsWith(raw));
   if (matches.length === 1) return matches[0]!;
-  throw new UsageError(`Unknown priority "${input}" for ${flag}`, `priorities: ${PRIORITIES.join(", ")} (or C, H, M, L)`);
+  throw new UsageError(
+    `Unknown priority "${input}" for ${flag}`,
+    `priorities: ${PRIORITIES.join(", ")} (or C, H, M, L)`,
+  );
 }

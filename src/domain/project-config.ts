@@ -40,7 +40,8 @@ const ConfigSchema = z.strictObject({
   ),
 });
 
-const WORKTREE_SETUP_HINT = "commit the command as .pantheon/worktree-setup, or set it for this clone: git config pantheon.worktreeSetup COMMAND";
+const WORKTREE_SETUP_HINT =
+  "commit the command as .pantheon/worktree-setup, or set it for this clone: git config pantheon.worktreeSetup COMMAND";
 
 /** The part of a Project a person chooses (the rest is record bookkeeping). */
 export type ProjectSettings = Omit<Project, "uid" | "createdAt" | "updatedAt" | "createdBy" | "schemaVersion">;
@@ -69,14 +70,24 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
     const keys = (issue as { keys?: string[] }).keys;
     // The set-up command left the shared settings (schema 2): say where it lives now.
     if (issue.path.map(String).join(".") === "worktree" && keys?.includes("setup")) {
-      throw new UsageError(`Invalid config ${file}: worktree.setup is no longer a project setting (no command is read from the shared state)`, WORKTREE_SETUP_HINT);
+      throw new UsageError(
+        `Invalid config ${file}: worktree.setup is no longer a project setting (no command is read from the shared state)`,
+        WORKTREE_SETUP_HINT,
+      );
     }
     throw new UsageError(`Invalid config ${file}: ${describeConfigIssue(issue, doc)}`, CONFIG_KEYS_HINT);
   }
   const c = parsed.data;
-  for (const [key, what] of [["pm_system", "task management"], ["session_tracking", "mission tracking"]] as const) {
+  for (const [key, what] of [
+    ["pm_system", "task management"],
+    ["session_tracking", "mission tracking"],
+  ] as const) {
     // The coordination core always works (DESIGN §1.3): a switch that cannot act is refused, not ignored.
-    if (c.features?.[key] === false) throw new UsageError(`Invalid config ${file}: features.${key} cannot be false: ${what} is Pantheon's core and always on`, `leave features.${key} out or set it to true`);
+    if (c.features?.[key] === false)
+      throw new UsageError(
+        `Invalid config ${file}: features.${key} cannot be false: ${what} is Pantheon's core and always on`,
+        `leave features.${key} out or set it to true`,
+      );
   }
   const roles: Role[] = c.roles ? [...new Set(c.roles.map((r, i) => parseRoleAt(r, i, file)))] : defaults.roles;
   const variables: Record<string, string> = {};
@@ -96,7 +107,11 @@ export function settingsFromConfig(doc: unknown, defaults: ProjectSettings, file
       commitGuidelines: c.features?.commit_guidelines ?? defaults.features.commitGuidelines,
       daemonNaming: c.features?.daemon_naming ?? defaults.features.daemonNaming,
     },
-    customization: { ...defaults.customization, personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme, variables },
+    customization: {
+      ...defaults.customization,
+      personasTheme: c.customization?.personas_theme ?? defaults.customization.personasTheme,
+      variables,
+    },
     roles,
     // null in the file (or `config set assistant none`) clears it; only a missing key keeps it.
     assistant: c.assistant === undefined ? defaults.assistant : c.assistant,
@@ -108,6 +123,9 @@ function parseRoleAt(input: string, index: number, file: string): Role {
   try {
     return parseRole(input, `roles[${index}]`);
   } catch (e) {
-    throw new UsageError(`Invalid config ${file}: roles.${index}: ${(e as Error).message}`, (e as UsageError).hint ?? "see docs/cli.md for the config keys");
+    throw new UsageError(
+      `Invalid config ${file}: roles.${index}: ${(e as Error).message}`,
+      (e as UsageError).hint ?? "see docs/cli.md for the config keys",
+    );
   }
 }

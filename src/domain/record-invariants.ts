@@ -8,9 +8,11 @@ import type { Task } from "./schemas/task.js";
  */
 export function taskViolations(t: Task): string[] {
   const out: string[] = [];
-  if ((t.status === "UNDERWAY" || t.status === "REVIEW") && t.claimedBy === null) out.push(`${t.status} without a claimant`);
+  if ((t.status === "UNDERWAY" || t.status === "REVIEW") && t.claimedBy === null)
+    out.push(`${t.status} without a claimant`);
   if (t.status === "UNDERWAY" && t.mission === null) out.push("UNDERWAY without a mission");
-  if ((t.status === "TODO" || t.status === "READY") && (t.claimedBy !== null || t.mission !== null)) out.push(`${t.status} but still claimed`);
+  if ((t.status === "TODO" || t.status === "READY") && (t.claimedBy !== null || t.mission !== null))
+    out.push(`${t.status} but still claimed`);
   if (t.status === "COMPLETE" && t.completedBy === null) out.push("COMPLETE without completedBy");
   if (t.status !== "COMPLETE" && t.completedBy !== null) out.push(`${t.status} but completedBy is set`);
   if (t.dependencies.includes(t.number)) out.push("depends on itself");
@@ -27,7 +29,8 @@ export function missionViolations(m: Mission): string[] {
 
 export function reviewViolations(r: Review): string[] {
   const out: string[] = [];
-  if ((r.status === "APPROVED" || r.status === "REJECTED") && r.reviewer === null) out.push(`${r.status} without a reviewer`);
+  if ((r.status === "APPROVED" || r.status === "REJECTED") && r.reviewer === null)
+    out.push(`${r.status} without a reviewer`);
   if (r.status === "PENDING" && r.reviewer !== null) out.push("PENDING but has a reviewer");
   return out;
 }

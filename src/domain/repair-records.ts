@@ -33,7 +33,10 @@ export function repairTask(t: Task, known: Known): { task: Task; changes: string
     changes.push(`cleared the claim of a ${task.status} task`);
     task = { ...task, claimedBy: null, mission: null };
   }
-  if ((task.status === "UNDERWAY" && (task.claimedBy === null || task.mission === null)) || (task.status === "REVIEW" && task.claimedBy === null)) {
+  if (
+    (task.status === "UNDERWAY" && (task.claimedBy === null || task.mission === null)) ||
+    (task.status === "REVIEW" && task.claimedBy === null)
+  ) {
     changes.push(`${task.status} without a claim → TODO`);
     task = { ...task, status: "TODO", claimedBy: null, mission: null };
   }
@@ -49,6 +52,7 @@ export function repairTask(t: Task, known: Known): { task: Task; changes: string
 }
 
 export function repairReview(r: Review, known: Known): { review: Review; changes: string[] } {
-  if (r.task !== null && !known.tasks.has(r.task)) return { review: { ...r, task: null }, changes: [`detached from missing task ${r.task}`] };
+  if (r.task !== null && !known.tasks.has(r.task))
+    return { review: { ...r, task: null }, changes: [`detached from missing task ${r.task}`] };
   return { review: r, changes: [] };
 }

@@ -10,17 +10,32 @@ import type { Review } from "./schemas/review.js";
 export function checkReviewDecision(review: Review, actor: Actor, force: boolean, verb: "approve" | "reject"): void {
   const id = reviewId(review.number);
   if (review.status !== "PENDING") {
-    throw new InvalidTransitionError(`Cannot ${verb} ${id}: it is ${review.status}${review.reviewer ? ` (by ${review.reviewer})` : ""}`, "pantheon review list --status pending");
+    throw new InvalidTransitionError(
+      `Cannot ${verb} ${id}: it is ${review.status}${review.reviewer ? ` (by ${review.reviewer})` : ""}`,
+      "pantheon review list --status pending",
+    );
   }
   if (actor.kind === "unidentified") {
-    throw new InvalidTransitionError(`Cannot ${verb} ${id} as ${actor.name}: a review is decided by a named reviewer`, IDENTIFY_HINT);
+    throw new InvalidTransitionError(
+      `Cannot ${verb} ${id} as ${actor.name}: a review is decided by a named reviewer`,
+      IDENTIFY_HINT,
+    );
   }
   if (actor.kind !== "director" && !force && sameName(review.requestedBy, actor.name)) {
-    throw new InvalidTransitionError(`Cannot ${verb} ${id} as ${actor.name}: ${actor.name} requested it; another persona should review it`, `ask an inspector, or add --force: pantheon review ${verb} ${id} --force`);
+    throw new InvalidTransitionError(
+      `Cannot ${verb} ${id} as ${actor.name}: ${actor.name} requested it; another persona should review it`,
+      `ask an inspector, or add --force: pantheon review ${verb} ${id} --force`,
+    );
   }
 }
 
-export function decideReview(review: Review, actor: Actor, at: string, status: "APPROVED" | "REJECTED", reason: string | null): Review {
+export function decideReview(
+  review: Review,
+  actor: Actor,
+  at: string,
+  status: "APPROVED" | "REJECTED",
+  reason: string | null,
+): Review {
   return { ...review, status, reviewer: actor.name, reason, updatedAt: at };
 }
 

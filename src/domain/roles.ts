@@ -1,7 +1,15 @@
 import { UsageError } from "../errors.js";
 
 /** Every persona role, in the order the wizard and `persona list` show them. */
-export const ROLES = ["administrator", "architect", "engineer", "tester", "documentarian", "inspector", "operator"] as const;
+export const ROLES = [
+  "administrator",
+  "architect",
+  "engineer",
+  "tester",
+  "documentarian",
+  "inspector",
+  "operator",
+] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Roles a task may have: the administrator orchestrates and never owns a task. */

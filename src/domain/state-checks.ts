@@ -36,49 +36,122 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
   const tasks = new Map(s.tasks.map((t) => [t.number, t]));
   const epics = new Set(s.epics.map((e) => e.number));
   const missions = new Map(s.missions.map((m) => [m.number, m]));
-  const err = (code: string, subject: string, message: string, fix: string, fixable = true) => out.push({ severity: "error", code, subject, message, fix, fixable });
-  const warn = (code: string, subject: string, message: string, fix: string) => out.push({ severity: "warning", code, subject, message, fix, fixable: false });
+  const err = (code: string, subject: string, message: string, fix: string, fixable = true) =>
+    out.push({ severity: "error", code, subject, message, fix, fixable });
+  const warn = (code: string, subject: string, message: string, fix: string) =>
+    out.push({ severity: "warning", code, subject, message, fix, fixable: false });
 
   for (const t of s.tasks) {
     const id = taskId(t);
-    for (const d of t.dependencies) if (!tasks.has(d)) err("E_DANGLING_DEPENDENCY", id, `${id} depends on task ${d}, which does not exist`, "pantheon doctor --fix (drops the dependency)");
-    if (t.epic !== null && !epics.has(t.epic)) err("E_DANGLING_EPIC", id, `${id} is linked to epic ${t.epic}, which does not exist`, "pantheon doctor --fix (unlinks it)");
-    if (t.mission !== null && !missions.has(t.mission)) err("E_DANGLING_MISSION", id, `${id} names mission ${t.mission}, which does not exist`, "pantheon doctor --fix (clears the claim)");
-    for (const v of taskViolations(t)) err("E_TASK_INVARIANT", id, `${id}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
+    for (const d of t.dependencies)
+      if (!tasks.has(d))
+        err(
+          "E_DANGLING_DEPENDENCY",
+          id,
+          `${id} depends on task ${d}, which does not exist`,
+          "pantheon doctor --fix (drops the dependency)",
+        );
+    if (t.epic !== null && !epics.has(t.epic))
+      err(
+        "E_DANGLING_EPIC",
+        id,
+        `${id} is linked to epic ${t.epic}, which does not exist`,
+        "pantheon doctor --fix (unlinks it)",
+      );
+    if (t.mission !== null && !missions.has(t.mission))
+      err(
+        "E_DANGLING_MISSION",
+        id,
+        `${id} names mission ${t.mission}, which does not exist`,
+        "pantheon doctor --fix (clears the claim)",
+      );
+    for (const v of taskViolations(t))
+      err("E_TASK_INVARIANT", id, `${id}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
     const holder = activeClaimant(t);
     if (holder && t.mission !== null && missions.get(t.mission)?.status === "ENDED") {
-      warn("W_ORPHANED_CLAIM", id, `${id} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(t.mission)}`, `resume it: pantheon task claim ${id} (or pantheon task unassign ${id} --notes "...")`);
+      warn(
+        "W_ORPHANED_CLAIM",
+        id,
+        `${id} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(t.mission)}`,
+        `resume it: pantheon task claim ${id} (or pantheon task unassign ${id} --notes "...")`,
+      );
     }
   }
   for (const cycle of findCycles(tasks)) {
     const ids = cycle.map((n) => taskId(tasks.get(n)!));
     const size = ids.length > 12 ? ` of ${ids.length.toLocaleString("en-US")} tasks` : "";
-    warn("W_CYCLE", ids[0]!, `dependency cycle${size}: ${describePath([...ids, ids[0]!])}`, `pantheon task undepend ${ids[0]} ${ids[1] ?? ids[0]}`);
+    warn(
+      "W_CYCLE",
+      ids[0]!,
+      `dependency cycle${size}: ${describePath([...ids, ids[0]!])}`,
+      `pantheon task undepend ${ids[0]} ${ids[1] ?? ids[0]}`,
+    );
   }
   for (const r of s.reviews) {
     const id = reviewId(r.number);
-    if (r.task !== null && !tasks.has(r.task)) err("E_DANGLING_REVIEW", id, `${id} is about task ${r.task}, which does not exist`, "pantheon doctor --fix (detaches it)");
-    for (const v of reviewViolations(r)) err("E_REVIEW_INVARIANT", id, `${id}: ${v}`, `pantheon review show ${id}`, false);
+    if (r.task !== null && !tasks.has(r.task))
+      err(
+        "E_DANGLING_REVIEW",
+        id,
+        `${id} is about task ${r.task}, which does not exist`,
+        "pantheon doctor --fix (detaches it)",
+      );
+    for (const v of reviewViolations(r))
+      err("E_REVIEW_INVARIANT", id, `${id}: ${v}`, `pantheon review show ${id}`, false);
   }
   for (const m of s.missions) {
     const id = missionId(m.number);
-    for (const v of missionViolations(m)) err("E_MISSION_INVARIANT", id, `${id}: ${v}`, `pantheon mission show ${id}`, false);
+    for (const v of missionViolations(m))
+      err("E_MISSION_INVARIANT", id, `${id}: ${v}`, `pantheon mission show ${id}`, false);
     if (m.status !== "ACTIVE") continue;
-    const last = Math.max(Date.parse(m.updatedAt), ...s.tasks.filter((t) => t.mission === m.number).map((t) => Date.parse(t.updatedAt)));
+    const last = Math.max(
+      Date.parse(m.updatedAt),
+      ...s.tasks.filter((t) => t.mission === m.number).map((t) => Date.parse(t.updatedAt)),
+    );
     if (now.getTime() - last > staleDays * DAY) {
-      warn("W_STALE_MISSION", id, `${id} (${m.persona}) is ACTIVE but nothing happened on it for ${Math.floor((now.getTime() - last) / DAY)} days`, `pantheon mission end ${id} (add --release to free its claims)`);
+      warn(
+        "W_STALE_MISSION",
+        id,
+        `${id} (${m.persona}) is ACTIVE but nothing happened on it for ${Math.floor((now.getTime() - last) / DAY)} days`,
+        `pantheon mission end ${id} (add --release to free its claims)`,
+      );
     }
-    const twins = s.missions.filter((x) => x.status === "ACTIVE" && x.number !== m.number && sameName(x.persona, m.persona));
+    const twins = s.missions.filter(
+      (x) => x.status === "ACTIVE" && x.number !== m.number && sameName(x.persona, m.persona),
+    );
     if (twins.length > 0 && twins.every((x) => x.number > m.number)) {
-      warn("W_DUPLICATE_PERSONA", m.persona, `${m.persona} is on two ACTIVE missions: ${[m, ...twins].map((x) => missionId(x.number)).join(", ")} (after a sync); both keep working`, `end one: pantheon mission end ${missionId(twins[0]!.number)}`);
+      warn(
+        "W_DUPLICATE_PERSONA",
+        m.persona,
+        `${m.persona} is on two ACTIVE missions: ${[m, ...twins].map((x) => missionId(x.number)).join(", ")} (after a sync); both keep working`,
+        `end one: pantheon mission end ${missionId(twins[0]!.number)}`,
+      );
     }
   }
   if (s.counters) {
-    for (const [kind, list] of [["tasks", s.tasks], ["epics", s.epics], ["missions", s.missions], ["reviews", s.reviews]] as const) {
+    for (const [kind, list] of [
+      ["tasks", s.tasks],
+      ["epics", s.epics],
+      ["missions", s.missions],
+      ["reviews", s.reviews],
+    ] as const) {
       const max = Math.max(0, ...list.map((r) => r.number));
-      if (s.counters[kind] < max) err("E_COUNTER_BEHIND", "counters.json", `counters.json says ${kind} ${s.counters[kind]}, below the highest number in use (${max})`, "pantheon doctor --fix (raises it)");
+      if (s.counters[kind] < max)
+        err(
+          "E_COUNTER_BEHIND",
+          "counters.json",
+          `counters.json says ${kind} ${s.counters[kind]}, below the highest number in use (${max})`,
+          "pantheon doctor --fix (raises it)",
+        );
       // Numbers are never reused, so no command lowers it: the history shows who raised it.
-      if (s.counters[kind] >= MAX_NUMBER) err("E_COUNTER_EXHAUSTED", "counters.json", `counters.json says ${kind} ${s.counters[kind]}: no new ${kind} can be numbered (an id names at most ${MAX_NUMBER})`, "git log -p refs/coordination/main -- counters.json", false);
+      if (s.counters[kind] >= MAX_NUMBER)
+        err(
+          "E_COUNTER_EXHAUSTED",
+          "counters.json",
+          `counters.json says ${kind} ${s.counters[kind]}: no new ${kind} can be numbered (an id names at most ${MAX_NUMBER})`,
+          "git log -p refs/coordination/main -- counters.json",
+          false,
+        );
     }
   }
   return out;

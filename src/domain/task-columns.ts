@@ -63,7 +63,13 @@ export function columnsOf(map: TaskMap): TaskColumns {
 /** Columns over tasks already built, in number order. */
 export function listColumns(tasks: readonly TaskSummary[]): TaskColumns {
   const N = tasks.length;
-  const [number, epic, mission, claimedBy, depStart] = [new Float64Array(N), new Float64Array(N), new Float64Array(N), new Uint32Array(N), new Uint32Array(N + 1)];
+  const [number, epic, mission, claimedBy, depStart] = [
+    new Float64Array(N),
+    new Float64Array(N),
+    new Float64Array(N),
+    new Uint32Array(N),
+    new Uint32Array(N + 1),
+  ];
   const [status, role, priority] = [new Uint8Array(N), new Uint8Array(N), new Uint8Array(N)];
   const names: string[] = [];
   const nameAt = new Map<string, number>();
@@ -84,7 +90,21 @@ export function listColumns(tasks: readonly TaskSummary[]): TaskColumns {
     if (created && Number.isNaN(created[i])) created = null;
   });
   depStart[N] = depValues.length;
-  return { count: N, number, status, role, priority, epic, mission, claimedBy, names, depStart, depValues, created, task: (i) => tasks[i]! };
+  return {
+    count: N,
+    number,
+    status,
+    role,
+    priority,
+    epic,
+    mission,
+    claimedBy,
+    names,
+    depStart,
+    depValues,
+    created,
+    task: (i) => tasks[i]!,
+  };
 }
 
 /**

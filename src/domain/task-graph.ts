@@ -63,7 +63,10 @@ export function taskGraph(tasks: TaskMap, scope: GraphScope, cap: number): TaskG
     order.push(n);
     const t = tasks.get(n)!;
     // The blocked view follows only what blocks; the others every dependency.
-    const next = scope.kind === "blocked" ? blockingState(t, (m) => tasks.get(m)).blockedBy : [...t.dependencies, ...(dependents?.get(n) ?? [])];
+    const next =
+      scope.kind === "blocked"
+        ? blockingState(t, (m) => tasks.get(m)).blockedBy
+        : [...t.dependencies, ...(dependents?.get(n) ?? [])];
     for (const d of next) {
       if (seen.has(d) || !tasks.has(d)) continue;
       seen.add(d);
@@ -77,7 +80,8 @@ export function taskGraph(tasks: TaskMap, scope: GraphScope, cap: number): TaskG
   for (const t of nodes) {
     const { blockedBy } = blockingState(t, (m) => tasks.get(m));
     for (const d of t.dependencies) {
-      if (inGraph.has(d)) edges.push({ from: t.number, to: d, blocking: !CLOSED.has(t.status) && blockedBy.includes(d) });
+      if (inGraph.has(d))
+        edges.push({ from: t.number, to: d, blocking: !CLOSED.has(t.status) && blockedBy.includes(d) });
     }
   }
   return { nodes, edges, total: order.length, omitted: order.length - shown.length };

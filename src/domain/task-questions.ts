@@ -17,10 +17,13 @@ export function nextTasks(cols: TaskColumns, role: Task["role"] | null, limit = 
   const { count, role: roles, priority, status } = cols;
   const byRank: number[][] = PRIORITIES.map(() => []);
   for (let i = 0; i < count; i++) {
-    if ((roleCode < 0 || roles[i] === roleCode) && blocked[i] === 0 && READY_CODES.has(status[i]!)) byRank[priority[i]!]!.push(i);
+    if ((roleCode < 0 || roles[i] === roleCode) && blocked[i] === 0 && READY_CODES.has(status[i]!))
+      byRank[priority[i]!]!.push(i);
   }
   const created = cols.created;
-  const age = created ? (i: number): number | string => created[i]! : (i: number): number | string => cols.task(i).createdAt;
+  const age = created
+    ? (i: number): number | string => created[i]!
+    : (i: number): number | string => cols.task(i).createdAt;
   const picked: number[] = [];
   for (const candidates of byRank) {
     if (picked.length >= limit) break;
@@ -33,7 +36,10 @@ export function nextTasks(cols: TaskColumns, role: Task["role"] | null, limit = 
 function oldest(positions: readonly number[], age: (i: number) => number | string, k: number): number[] {
   if (k >= positions.length || k > 32) {
     const keyed = positions.map((i) => ({ i, at: age(i) }));
-    return keyed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i)).slice(0, k).map((x) => x.i);
+    return keyed
+      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i))
+      .slice(0, k)
+      .map((x) => x.i);
   }
   // A few of thousands (`next` asks for 5): keep the best k in order as they come. Positions
   // ascend, so a later one of equal age never goes before an earlier one.
@@ -121,14 +127,20 @@ export function searchTasks(tasks: readonly FullTask[], query: string): Array<{ 
       { weight: 1, words: task.notes.flatMap((n) => words(n.text)) },
     ],
   }));
-  const df = new Map(terms.map((term) => [term, docs.filter((d) => d.fields.some((f) => f.words.some((w) => w.startsWith(term)))).length]));
+  const df = new Map(
+    terms.map((term) => [
+      term,
+      docs.filter((d) => d.fields.some((f) => f.words.some((w) => w.startsWith(term)))).length,
+    ]),
+  );
   const out: Array<{ task: FullTask; score: number }> = [];
   for (const d of docs) {
     let score = 0;
     let matchedAll = true;
     for (const term of terms) {
       let tf = 0;
-      for (const f of d.fields) for (const w of f.words) if (w.startsWith(term)) tf += f.weight * (w === term ? 1 : 0.6);
+      for (const f of d.fields)
+        for (const w of f.words) if (w.startsWith(term)) tf += f.weight * (w === term ? 1 : 0.6);
       if (tf === 0) {
         matchedAll = false;
         break;

@@ -13,8 +13,18 @@ export const SUMMARY_LEAVES_OUT = ["description", "notes", "uid", "createdBy", "
 // In its own module, without zod: the read cache builds summaries on start-up paths.
 export function toTaskSummary(t: TaskSummary): TaskSummary {
   return {
-    number: t.number, title: t.title, role: t.role, priority: t.priority, status: t.status, dependencies: t.dependencies,
-    epic: t.epic, claimedBy: t.claimedBy, mission: t.mission, completedBy: t.completedBy, createdAt: t.createdAt, updatedAt: t.updatedAt,
+    number: t.number,
+    title: t.title,
+    role: t.role,
+    priority: t.priority,
+    status: t.status,
+    dependencies: t.dependencies,
+    epic: t.epic,
+    claimedBy: t.claimedBy,
+    mission: t.mission,
+    completedBy: t.completedBy,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
     formerNumbers: t.formerNumbers,
   };
 }

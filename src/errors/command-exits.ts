@@ -10,14 +10,22 @@ export class CancelledError extends PantheonError {
 /** Doctor found something wrong: exit 1 after printing the report (stdout keeps the result). */
 export class DoctorFoundProblems extends PantheonError {
   constructor(count: number) {
-    super("E_DOCTOR", `doctor found ${count} problem${count === 1 ? "" : "s"}`, "pantheon doctor --fix repairs what is marked fixable");
+    super(
+      "E_DOCTOR",
+      `doctor found ${count} problem${count === 1 ? "" : "s"}`,
+      "pantheon doctor --fix repairs what is marked fixable",
+    );
   }
 }
 
 /** `doctor --recover` without a commit and no terminal: the candidates are the result, the ref is still broken. */
 export class RecoveryNeedsChoice extends PantheonError {
   constructor(newest: string) {
-    super("E_RECOVERY_CHOICE", "refs/coordination/main is missing or damaged: choose the state to restore", `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`);
+    super(
+      "E_RECOVERY_CHOICE",
+      "refs/coordination/main is missing or damaged: choose the state to restore",
+      `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`,
+    );
   }
 }
 

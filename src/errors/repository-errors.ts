@@ -3,7 +3,11 @@ import { PantheonError } from "./pantheon-error.js";
 
 /** Not inside a git repository, no coordination state yet, or a git operation that failed. */
 export class RepositoryError extends PantheonError {
-  constructor(code: "E_NOT_A_REPO" | "E_NOT_INITIALIZED" | "E_CORRUPT_RECORD" | GitErrorCode, message: string, hint?: string) {
+  constructor(
+    code: "E_NOT_A_REPO" | "E_NOT_INITIALIZED" | "E_CORRUPT_RECORD" | GitErrorCode,
+    message: string,
+    hint?: string,
+  ) {
     super(code, message, hint);
   }
 }
@@ -23,7 +27,11 @@ export class TreeTooLargeError extends RepositoryError {
     readonly bytes: number,
     limit: number,
   ) {
-    super("E_CORRUPT_RECORD", `Tree ${oid.slice(0, 12)} is ${bytes} bytes, over the ${limit}-byte limit for a tree of the state`, "pantheon doctor");
+    super(
+      "E_CORRUPT_RECORD",
+      `Tree ${oid.slice(0, 12)} is ${bytes} bytes, over the ${limit}-byte limit for a tree of the state`,
+      "pantheon doctor",
+    );
   }
 }
 
@@ -36,7 +44,8 @@ export class UnsupportedRepositoryError extends PantheonError {
     super(
       "E_UNSUPPORTED_REPOSITORY",
       `This repository sets ${key} = ${value} (${why}), which Pantheon cannot honour, so it does not use this repository (nothing was written)`,
-      hint ?? "pantheon doctor lists what this repository uses; Pantheon needs a SHA-1 repository with the files ref backend (git init --object-format=sha1)",
+      hint ??
+        "pantheon doctor lists what this repository uses; Pantheon needs a SHA-1 repository with the files ref backend (git init --object-format=sha1)",
       { key, value, ...data },
     );
   }

@@ -29,21 +29,32 @@ export async function serveMcp(o: McpOptions): Promise<void> {
   let session: ActorOptions = { mission: o.mission, as: o.as };
   const server = new McpServer({ name: "pantheon", version: o.version }, { instructions: INSTRUCTIONS });
   for (const t of TOOLS) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.input }, async (args: Record<string, unknown>) => {
-      const notices: string[] = [];
-      const call = { ...(typeof args.mission === "string" && args.mission !== "" ? { mission: args.mission } : session), onWarning: (m: string) => notices.push(m) };
-      try {
-        const data = (await t.run(p, args, call)) as { handle?: string; status?: string } | null;
-        if (t.name === "mission_start" && data?.handle) session = { mission: data.handle };
-        if (t.name === "mission_end" && session.mission !== undefined && call.mission === session.mission) session = {};
-        const content: Text[] = [{ type: "text", text: JSON.stringify(data) }];
-        if (notices.length > 0) content.push({ type: "text", text: notices.join("\n") });
-        return { content };
-      } catch (e) {
-        if (!(e instanceof PantheonError)) throw e;
-        return { isError: true, content: [{ type: "text", text: `${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` }] };
-      }
-    });
+    server.registerTool(
+      t.name,
+      { description: t.description, inputSchema: t.input },
+      async (args: Record<string, unknown>) => {
+        const notices: string[] = [];
+        const call = {
+          ...(typeof args.mission === "string" && args.mission !== "" ? { mission: args.mission } : session),
+          onWarning: (m: string) => notices.push(m),
+        };
+        try {
+          const data = (await t.run(p, args, call)) as { handle?: string; status?: string } | null;
+          if (t.name === "mission_start" && data?.handle) session = { mission: data.handle };
+          if (t.name === "mission_end" && session.mission !== undefined && call.mission === session.mission)
+            session = {};
+          const content: Text[] = [{ type: "text", text: JSON.stringify(data) }];
+          if (notices.length > 0) content.push({ type: "text", text: notices.join("\n") });
+          return { content };
+        } catch (e) {
+          if (!(e instanceof PantheonError)) throw e;
+          return {
+            isError: true,
+            content: [{ type: "text", text: `${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` }],
+          };
+        }
+      },
+    );
   }
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -50,7 +50,13 @@ export function configText(doc: ConfigDocument, clone: Record<string, string>, s
     `  copy: ${flow(doc.worktree.copy)}`,
   ];
   const own = Object.entries(clone);
-  lines.push(style.paint.dim(own.length === 0 ? "# This clone's own settings (git config pantheon.*): none set" : "# This clone's own settings (git config; change with git config KEY VALUE):"));
+  lines.push(
+    style.paint.dim(
+      own.length === 0
+        ? "# This clone's own settings (git config pantheon.*): none set"
+        : "# This clone's own settings (git config; change with git config KEY VALUE):",
+    ),
+  );
   for (const [k, v] of own) lines.push(style.paint.dim(`#   ${k} = ${quoted(v).slice(1, -1)}`));
   return lines.join("\n");
 }
@@ -85,6 +91,16 @@ export interface ConfigSetView {
 }
 
 /** `config set`: the settings after the change, what changed, and the files it created. */
-export function configSetView(r: { project: Project; changes: SettingChange[]; commit: string | null; files: { created: string[] } | null }): ConfigSetView {
-  return { settings: settingsDocument(r.project), changes: r.changes, commit: r.commit, created: (r.files?.created ?? []).filter((f) => !f.endsWith("/")) };
+export function configSetView(r: {
+  project: Project;
+  changes: SettingChange[];
+  commit: string | null;
+  files: { created: string[] } | null;
+}): ConfigSetView {
+  return {
+    settings: settingsDocument(r.project),
+    changes: r.changes,
+    commit: r.commit,
+    created: (r.files?.created ?? []).filter((f) => !f.endsWith("/")),
+  };
 }

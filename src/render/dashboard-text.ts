@@ -21,50 +21,122 @@ export function dashboardText(d: DashboardView, style: Style): string {
   const out: string[] = [];
   const barWidth = Math.max(10, Math.min(40, style.width - 30));
   const scope = [d.role ? `role ${d.role}` : "", d.epic ? d.epic.id : ""].filter(Boolean).join(", ");
-  out.push(fitLine(style, [{ text: "Pantheon · ", color: p.bold }, { text: d.project.name, color: p.bold }, scope ? ` · ${scope}` : ""]));
+  out.push(
+    fitLine(style, [
+      { text: "Pantheon · ", color: p.bold },
+      { text: d.project.name, color: p.bold },
+      scope ? ` · ${scope}` : "",
+    ]),
+  );
 
   if (d.epic) {
     const e = d.epic;
-    out.push("", fitLine(style, [{ text: `${e.id} `, color: p.bold }, { text: `[${e.priority}, ${e.status}] ` }, e.title]));
-    out.push(`  ${bar(e.progress.percent / 100, barWidth, style)} ${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`);
-    for (const t of e.tasks) out.push(fitLine(style, ["  ", t.id, "  ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, (t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "").padEnd(14), t.title]));
+    out.push(
+      "",
+      fitLine(style, [{ text: `${e.id} `, color: p.bold }, { text: `[${e.priority}, ${e.status}] ` }, e.title]),
+    );
+    out.push(
+      `  ${bar(e.progress.percent / 100, barWidth, style)} ${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`,
+    );
+    for (const t of e.tasks)
+      out.push(
+        fitLine(style, [
+          "  ",
+          t.id,
+          "  ",
+          { text: t.status.padEnd(9), color: statusColor(style, t.status) },
+          (t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "").padEnd(14),
+          t.title,
+        ]),
+      );
   }
 
   out.push("", heading(style, "Active personas", d.missions.length));
   if (d.missions.length === 0) out.push(p.dim("  none: pantheon mission start --role engineer"));
   for (const m of d.missions) {
     const dup = d.duplicateNames.includes(m.persona) ? p.yellow(" (name on two ACTIVE missions)") : "";
-    const live = m.live ? [" ", { text: m.live.state === "stalled" ? "STALLED" : m.live.state, color: stateColor(style, m.live.state) }, { text: ` ${m.live.detail}`, color: p.dim }] : [];
-    out.push(fitLine(style, ["  ", { text: m.persona.padEnd(14), color: p.bold }, m.role.padEnd(14), `${m.id} ${m.codename}`, { text: dup, raw: true }, ...live]));
+    const live = m.live
+      ? [
+          " ",
+          { text: m.live.state === "stalled" ? "STALLED" : m.live.state, color: stateColor(style, m.live.state) },
+          { text: ` ${m.live.detail}`, color: p.dim },
+        ]
+      : [];
+    out.push(
+      fitLine(style, [
+        "  ",
+        { text: m.persona.padEnd(14), color: p.bold },
+        m.role.padEnd(14),
+        `${m.id} ${m.codename}`,
+        { text: dup, raw: true },
+        ...live,
+      ]),
+    );
     if (m.live?.next) out.push(p.red(`      stalled: ${m.live.next}`));
-    for (const t of m.claims) out.push(fitLine(style, ["      ", t.id, " ", { text: t.status.padEnd(9), color: statusColor(style, t.status) }, t.title]));
+    for (const t of m.claims)
+      out.push(
+        fitLine(style, [
+          "      ",
+          t.id,
+          " ",
+          { text: t.status.padEnd(9), color: statusColor(style, t.status) },
+          t.title,
+        ]),
+      );
   }
 
   const rate = d.tasks.completionRate;
   out.push("", heading(style, "Tasks", d.tasks.total));
   out.push(`  ${bar(rate, barWidth, style)} ${percent(rate)} complete`);
-  out.push(...wrapItems(style, "  ", TASK_STATUSES.map((s) => ({ text: `${s} ${d.tasks.byStatus[s]}`, color: statusColor(style, s) }))));
+  out.push(
+    ...wrapItems(
+      style,
+      "  ",
+      TASK_STATUSES.map((s) => ({ text: `${s} ${d.tasks.byStatus[s]}`, color: statusColor(style, s) })),
+    ),
+  );
 
   if (d.epics.length > 0) {
     out.push("", heading(style, "Epics", d.epics.length));
-    for (const e of d.epics) out.push(fitLine(style, ["  ", `${e.id} `, { text: bar(e.progress.percent / 100, 16, style), raw: true }, ` ${`${e.progress.complete}/${e.progress.total}`.padStart(5)} ${`${e.progress.percent}%`.padStart(4)} `, { text: e.status.padEnd(9), color: e.status === "COMPLETE" ? p.green : undefined }, e.title]));
+    for (const e of d.epics)
+      out.push(
+        fitLine(style, [
+          "  ",
+          `${e.id} `,
+          { text: bar(e.progress.percent / 100, 16, style), raw: true },
+          ` ${`${e.progress.complete}/${e.progress.total}`.padStart(5)} ${`${e.progress.percent}%`.padStart(4)} `,
+          { text: e.status.padEnd(9), color: e.status === "COMPLETE" ? p.green : undefined },
+          e.title,
+        ]),
+      );
   }
 
   if (d.blockedTotal > 0) {
     out.push("", heading(style, "Blocked", d.blockedTotal));
-    for (const t of d.blocked) out.push(fitLine(style, ["  ", t.id, " ← ", { text: t.blockedBy.join(", "), color: p.red }, "  ", t.title]));
-    if (d.blockedTotal > d.blocked.length) out.push(p.dim(`  … and ${d.blockedTotal - d.blocked.length} more: pantheon task blocked`));
+    for (const t of d.blocked)
+      out.push(fitLine(style, ["  ", t.id, " ← ", { text: t.blockedBy.join(", "), color: p.red }, "  ", t.title]));
+    if (d.blockedTotal > d.blocked.length)
+      out.push(p.dim(`  … and ${d.blockedTotal - d.blocked.length} more: pantheon task blocked`));
   }
 
   if (d.reviews.length > 0) {
     out.push("", heading(style, "Pending reviews", d.reviews.length));
-    for (const r of d.reviews) out.push(fitLine(style, ["  ", r.id, r.task ? ` for ${r.task}` : "", " by ", r.requestedBy, "  ", r.title]));
+    for (const r of d.reviews)
+      out.push(fitLine(style, ["  ", r.id, r.task ? ` for ${r.task}` : "", " by ", r.requestedBy, "  ", r.title]));
   }
 
   if (d.orphanedClaims.length > 0) {
     out.push("", heading(style, "Claims left on ended missions", d.orphanedClaims.length));
     for (const t of d.orphanedClaims) {
-      out.push(fitLine(style, ["  ", t.id, " ", t.status.padEnd(9), { text: `${t.claimedBy ?? "?"}${t.endedMission ? ` (${t.endedMission} ENDED)` : ""}` }]));
+      out.push(
+        fitLine(style, [
+          "  ",
+          t.id,
+          " ",
+          t.status.padEnd(9),
+          { text: `${t.claimedBy ?? "?"}${t.endedMission ? ` (${t.endedMission} ENDED)` : ""}` },
+        ]),
+      );
       out.push(p.dim(`      resume: pantheon task claim ${t.id}`));
     }
   }

@@ -43,7 +43,10 @@ export function dashboardView(d: Dashboard): DashboardView {
     blocked: d.blocked.map(t),
     blockedTotal: d.blockedTotal,
     reviews: d.reviews.map((r) => reviewView(r, d.refs)),
-    orphanedClaims: d.orphanedClaims.map((o) => ({ ...t(o.task), endedMission: o.mission ? missionId(o.mission.number) : null })),
+    orphanedClaims: d.orphanedClaims.map((o) => ({
+      ...t(o.task),
+      endedMission: o.mission ? missionId(o.mission.number) : null,
+    })),
     recent: d.recent.map((c) => ({
       commit: c.oid,
       date: c.date,
@@ -53,4 +56,3 @@ export function dashboardView(d: Dashboard): DashboardView {
     })),
   };
 }
-

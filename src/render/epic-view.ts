@@ -23,7 +23,13 @@ export interface EpicView {
   updatedAt: string;
 }
 
-export function epicView(d: { epic: Epic; status: EpicStatus; progress: EpicProgress; tasks: Task[]; refs: Refs }): EpicView {
+export function epicView(d: {
+  epic: Epic;
+  status: EpicStatus;
+  progress: EpicProgress;
+  tasks: Task[];
+  refs: Refs;
+}): EpicView {
   return {
     id: epicId(d.epic),
     number: d.epic.number,
@@ -47,8 +53,20 @@ export function epicLabel(e: EpicView): string {
 /** One line per epic with its bar. */
 export function epicTable(epics: EpicView[], style: Style): string {
   return table(
-    [{ header: "ID" }, { header: "STATUS" }, { header: "PROGRESS", raw: true }, { header: "DONE" }, { header: "TITLE", flex: true }],
-    epics.map((e) => [e.id, e.status, bar(e.progress.percent / 100, 16, style), `${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`, e.title]),
+    [
+      { header: "ID" },
+      { header: "STATUS" },
+      { header: "PROGRESS", raw: true },
+      { header: "DONE" },
+      { header: "TITLE", flex: true },
+    ],
+    epics.map((e) => [
+      e.id,
+      e.status,
+      bar(e.progress.percent / 100, 16, style),
+      `${e.progress.complete}/${e.progress.total} ${e.progress.percent}%`,
+      e.title,
+    ]),
     style,
     "No epics: pantheon epic create --title ...",
   );

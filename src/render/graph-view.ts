@@ -14,7 +14,12 @@ export interface GraphView {
 
 /** The dependency graph a web page lays out, references named by id. */
 export function graphView(g: TaskGraph & { refs: Refs; scope: GraphScope }): GraphView {
-  const id = g.scope.kind === "epic" ? epicRefId(g.refs, g.scope.epic) : g.scope.kind === "task" ? taskRefId(g.refs, g.scope.task) : null;
+  const id =
+    g.scope.kind === "epic"
+      ? epicRefId(g.refs, g.scope.epic)
+      : g.scope.kind === "task"
+        ? taskRefId(g.refs, g.scope.task)
+        : null;
   return {
     scope: { kind: g.scope.kind, id },
     nodes: g.nodes.map((t) => {

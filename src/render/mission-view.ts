@@ -67,7 +67,15 @@ export function missionTable(missions: MissionView[], style: Style): string {
       { header: "STARTED" },
       { header: "OBJECTIVE", flex: true },
     ],
-    missions.map((m) => [m.id, m.codename, m.persona, m.role, m.status, m.startedAt.replace("T", " ").slice(0, 16), m.objective]),
+    missions.map((m) => [
+      m.id,
+      m.codename,
+      m.persona,
+      m.role,
+      m.status,
+      m.startedAt.replace("T", " ").slice(0, 16),
+      m.objective,
+    ]),
     style,
     "No missions: pantheon summon ROLE, or pantheon mission start --role ROLE",
   );
@@ -85,12 +93,22 @@ export function missionDetailText(m: MissionView, style: Style): string {
   if (m.objective) lines.push(field("objective", escapeText(m.objective)));
   if (m.assistant) lines.push(field("assistant", escapeText(m.assistant)));
   if (m.sessionId) lines.push(field("session", escapeText(m.sessionId)));
-  if (m.worktree) lines.push(field("worktree", `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${escapeText(m.worktree.base.slice(0, 12))})`));
+  if (m.worktree)
+    lines.push(
+      field(
+        "worktree",
+        `${escapeText(m.worktree.path)} (${escapeText(m.worktree.branch)} from ${escapeText(m.worktree.base.slice(0, 12))})`,
+      ),
+    );
   if (m.summary) lines.push(field("summary", escapeText(m.summary)));
   return lines.join("\n");
 }
 
-export type MissionEndView = MissionView & { removedWorktree: string | null; deletedBranch: string | null; keptFiles: Array<{ file: string; copy: string }> };
+export type MissionEndView = MissionView & {
+  removedWorktree: string | null;
+  deletedBranch: string | null;
+  keptFiles: Array<{ file: string; copy: string }>;
+};
 
 /** What `mission end --remove-worktree` removed, deleted and kept. */
 interface RemovedWorktree {
@@ -102,7 +120,12 @@ interface RemovedWorktree {
 /** `mission end`: the mission, and the worktree removed with it (its released claims go under `changed`). */
 export function missionEndView(r: { mission: Mission; worktree: RemovedWorktree | null }): MissionEndView {
   const w = r.worktree;
-  return { ...missionView(r.mission), removedWorktree: w?.removed.path ?? null, deletedBranch: w?.deletedBranch ?? null, keptFiles: w?.kept ?? [] };
+  return {
+    ...missionView(r.mission),
+    removedWorktree: w?.removed.path ?? null,
+    deletedBranch: w?.deletedBranch ?? null,
+    keptFiles: w?.kept ?? [],
+  };
 }
 
 export interface MissionCommit {
@@ -112,12 +135,27 @@ export interface MissionCommit {
   summary: string;
 }
 
-export type MissionDetailView = MissionView & { claims: TaskSummaryView[]; completed: TaskSummaryView[]; commits: MissionCommit[] };
+export type MissionDetailView = MissionView & {
+  claims: TaskSummaryView[];
+  completed: TaskSummaryView[];
+  commits: MissionCommit[];
+};
 
 /** `mission show`: the mission, its live claims, what it completed and the code commits naming it. */
-export function missionDetailView(r: { mission: Mission; claims: readonly TaskSummary[]; completed: readonly TaskSummary[]; commits: MissionCommit[]; refs?: Refs }): MissionDetailView {
+export function missionDetailView(r: {
+  mission: Mission;
+  claims: readonly TaskSummary[];
+  completed: readonly TaskSummary[];
+  commits: MissionCommit[];
+  refs?: Refs;
+}): MissionDetailView {
   // The refs name the tasks' dependencies and epics by id (without them: `?-1`).
   const refs = r.refs ?? emptyRefs();
   const summary = (t: TaskSummary) => taskSummaryView(t, refs);
-  return { ...missionView(r.mission), claims: r.claims.map(summary), completed: r.completed.map(summary), commits: r.commits };
+  return {
+    ...missionView(r.mission),
+    claims: r.claims.map(summary),
+    completed: r.completed.map(summary),
+    commits: r.commits,
+  };
 }

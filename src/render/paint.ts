@@ -12,7 +12,17 @@ export interface Paint {
 }
 
 const id = (s: string) => s;
-export const PLAIN: Paint = { bold: id, dim: id, red: id, green: id, yellow: id, blue: id, magenta: id, cyan: id, gray: id };
+export const PLAIN: Paint = {
+  bold: id,
+  dim: id,
+  red: id,
+  green: id,
+  yellow: id,
+  blue: id,
+  magenta: id,
+  cyan: id,
+  gray: id,
+};
 
 /** How human output is laid out: a terminal gets aligned, coloured tables; a pipe gets TSV. */
 export interface Style {

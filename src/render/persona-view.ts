@@ -12,8 +12,22 @@ export interface PersonaEntryView {
 }
 
 /** `persona list`: a name with how often it was used and the mission it is on now. */
-export function personaEntryView(e: { name: string; role: Role; source: string; bio: string; missions: number; active: { number: number } | null }): PersonaEntryView {
-  return { name: e.name, role: e.role, source: e.source, bio: e.bio, missions: e.missions, activeMission: e.active ? missionId(e.active.number) : null };
+export function personaEntryView(e: {
+  name: string;
+  role: Role;
+  source: string;
+  bio: string;
+  missions: number;
+  active: { number: number } | null;
+}): PersonaEntryView {
+  return {
+    name: e.name,
+    role: e.role,
+    source: e.source,
+    bio: e.bio,
+    missions: e.missions,
+    activeMission: e.active ? missionId(e.active.number) : null,
+  };
 }
 
 export interface PersonaView {

@@ -16,21 +16,37 @@ function age(fromIso: string, now: Date): string {
 /** Why `task next` offers a task: priority, readiness, age, and any dependency still in review. */
 export function nextView(task: TaskSummary, refs: Refs, now: Date, handoff: Note | null = null): NextView {
   const v = taskSummaryView(task, refs);
-  const parts = [`${task.priority} priority`, task.status === "READY" ? "handed off and ready" : "ready", `waiting ${age(task.createdAt, now)}`];
+  const parts = [
+    `${task.priority} priority`,
+    task.status === "READY" ? "handed off and ready" : "ready",
+    `waiting ${age(task.createdAt, now)}`,
+  ];
   if (v.waitingOnReview.length > 0) parts.push(`${v.waitingOnReview.join(", ")} still in review: its work may change`);
   if (handoff) parts.push(`handoff note by ${handoff.by}: ${handoff.text.slice(0, 80)}`);
   return { ...v, reason: parts.join("; ") };
 }
 
 export function nextText(tasks: NextView[], style: Style, role: string | null): string {
-  if (tasks.length === 0) return style.paint.dim(`Nothing ready${role ? ` for ${role}` : ""}: see pantheon task blocked`);
-  return tasks.map((t, i) => `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`).join("\n");
+  if (tasks.length === 0)
+    return style.paint.dim(`Nothing ready${role ? ` for ${role}` : ""}: see pantheon task blocked`);
+  return tasks
+    .map(
+      (t, i) =>
+        `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`,
+    )
+    .join("\n");
 }
 
 /** `task prereqs`: the chain in workable order, with who holds each. */
 export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], style: Style): string {
   if (chain.length === 0) return `${goal.id} has no unfinished prerequisites`;
-  const rows = chain.map((t, i) => [String(i + 1), t.id, t.status, t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—", t.title]);
+  const rows = chain.map((t, i) => [
+    String(i + 1),
+    t.id,
+    t.status,
+    t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—",
+    t.title,
+  ]);
   return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true }], rows, style)}`;
 }
 

@@ -42,9 +42,24 @@ export function reviewLabel(r: ReviewView): string {
 }
 
 export function reviewTable(reviews: ReviewView[], style: Style): string {
-  const color = (v: string) => (v === "PENDING" ? style.paint.yellow : v === "APPROVED" ? style.paint.green : v === "REJECTED" ? style.paint.red : style.paint.gray);
+  const color = (v: string) =>
+    v === "PENDING"
+      ? style.paint.yellow
+      : v === "APPROVED"
+        ? style.paint.green
+        : v === "REJECTED"
+          ? style.paint.red
+          : style.paint.gray;
   return table(
-    [{ header: "ID" }, { header: "STATUS", color }, { header: "TYPE" }, { header: "TASK" }, { header: "REQUESTED BY" }, { header: "REVIEWER" }, { header: "TITLE", flex: true }],
+    [
+      { header: "ID" },
+      { header: "STATUS", color },
+      { header: "TYPE" },
+      { header: "TASK" },
+      { header: "REQUESTED BY" },
+      { header: "REVIEWER" },
+      { header: "TITLE", flex: true },
+    ],
     reviews.map((r) => [r.id, r.status, r.type, r.task ?? "", r.requestedBy, r.reviewer ?? "", r.title]),
     style,
     "No reviews: pantheon review create --title ... (a task moved to REVIEW requests one)",

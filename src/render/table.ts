@@ -28,7 +28,8 @@ export function table(columns: Column[], rows: string[][], style: Style, empty?:
   if (rows.length === 0 && style.tty && empty !== undefined) return style.paint.dim(empty);
   const headers = style.headers !== false;
   const cells = rows.map((r) => r.map((c, i) => (columns[i]?.raw ? c : escapeText(c).replace(/\t/g, " "))));
-  if (!style.tty) return [...(headers ? [columns.map((c) => c.header)] : []), ...cells].map((r) => r.join("\t")).join("\n");
+  if (!style.tty)
+    return [...(headers ? [columns.map((c) => c.header)] : []), ...cells].map((r) => r.join("\t")).join("\n");
   // On a terminal a column empty in every row only takes width from the titles: leave it out.
   const keep = columns.map((c, i) => c.flex === true || cells.length === 0 || cells.some((r) => (r[i] ?? "") !== ""));
   const pick = <T>(values: T[]) => values.filter((_, i) => keep[i]);
@@ -36,7 +37,9 @@ export function table(columns: Column[], rows: string[][], style: Style, empty?:
 }
 
 function aligned(columns: Column[], cells: string[][], style: Style, headers: boolean): string {
-  const widths = columns.map((c, i) => Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((r) => width(r[i] ?? ""))));
+  const widths = columns.map((c, i) =>
+    Math.max(headers ? displayWidth(c.header) : 0, ...cells.map((r) => width(r[i] ?? ""))),
+  );
   const gap = 2;
   const total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
   const flex = columns.findIndex((c) => c.flex);
@@ -53,5 +56,15 @@ function aligned(columns: Column[], cells: string[][], style: Style, headers: bo
       })
       .join(" ".repeat(gap))
       .trimEnd();
-  return [...(headers ? [line(columns.map((c) => c.header), true)] : []), ...cells.map((r) => line(r, false))].join("\n");
+  return [
+    ...(headers
+      ? [
+          line(
+            columns.map((c) => c.header),
+            true,
+          ),
+        ]
+      : []),
+    ...cells.map((r) => line(r, false)),
+  ].join("\n");
 }

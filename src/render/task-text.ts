@@ -7,14 +7,22 @@ import type { TaskDetailView, TaskSummaryView } from "./task-view.js";
 export function statusColor(style: Style, status: string): ((s: string) => string) | undefined {
   const p = style.paint;
   switch (status) {
-    case "TODO": return undefined;
-    case "READY": return p.cyan;
-    case "UNDERWAY": return p.yellow;
-    case "REVIEW": return p.magenta;
-    case "BLOCKED": return p.red;
-    case "COMPLETE": return p.green;
-    case "ABORTED": return p.gray;
-    default: return undefined;
+    case "TODO":
+      return undefined;
+    case "READY":
+      return p.cyan;
+    case "UNDERWAY":
+      return p.yellow;
+    case "REVIEW":
+      return p.magenta;
+    case "BLOCKED":
+      return p.red;
+    case "COMPLETE":
+      return p.green;
+    case "ABORTED":
+      return p.gray;
+    default:
+      return undefined;
   }
 }
 
@@ -32,7 +40,13 @@ export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No ta
     { header: "CLAIMED BY" },
     { header: "BLOCKED BY" },
   ];
-  const rows = tasks.map((t) => [t.id, t.status, t.title, t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "", t.blockedBy.join(",")]);
+  const rows = tasks.map((t) => [
+    t.id,
+    t.status,
+    t.title,
+    t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "",
+    t.blockedBy.join(","),
+  ]);
   return table(columns, rows, style, empty);
 }
 
@@ -43,7 +57,13 @@ export function taskDetailText(t: TaskDetailView, style: Style): string {
   const field = (k: string, v: string) => `${p.dim(k.padEnd(12))} ${v}`;
   const lines = [
     `${p.bold(t.id)}  ${escapeText(t.title)}`,
-    field("status", color(t.status) + (t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? ` (claimed by ${escapeText(t.claimedBy)}${t.mission ? `, ${t.mission}` : ""})` : "")),
+    field(
+      "status",
+      color(t.status) +
+        (t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status)
+          ? ` (claimed by ${escapeText(t.claimedBy)}${t.mission ? `, ${t.mission}` : ""})`
+          : ""),
+    ),
     field("role", t.role),
     field("priority", t.priority),
   ];
@@ -53,11 +73,17 @@ export function taskDetailText(t: TaskDetailView, style: Style): string {
   if (t.waitingOnReview.length > 0) lines.push(field("in review", t.waitingOnReview.join(", ")));
   if (t.completedBy) lines.push(field("completed by", escapeText(t.completedBy)));
   if (t.formerIds.length > 0) lines.push(field("formerly", t.formerIds.join(", ")));
-  lines.push(field("created", t.createdAt.replace("T", " ").slice(0, 16)), field("updated", t.updatedAt.replace("T", " ").slice(0, 16)));
+  lines.push(
+    field("created", t.createdAt.replace("T", " ").slice(0, 16)),
+    field("updated", t.updatedAt.replace("T", " ").slice(0, 16)),
+  );
   if (t.description) lines.push("", ...t.description.split("\n").map(escapeText));
   if (t.notes.length > 0) {
     lines.push("", p.bold("Notes"));
-    for (const n of t.notes) lines.push(`  ${p.dim(n.at.replace("T", " ").slice(0, 16))} ${escapeText(n.by)} ${p.cyan(`[${n.kind}]`)} ${escapeText(n.text)}`);
+    for (const n of t.notes)
+      lines.push(
+        `  ${p.dim(n.at.replace("T", " ").slice(0, 16))} ${escapeText(n.by)} ${p.cyan(`[${n.kind}]`)} ${escapeText(n.text)}`,
+      );
   }
   if (t.allowedActions.length > 0) lines.push("", p.dim(`You may: ${t.allowedActions.join(" · ")}`));
   return lines.join("\n");

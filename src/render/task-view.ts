@@ -67,7 +67,11 @@ export function taskDetailView(task: Task, refs: Refs, allowedActions: string[])
 }
 
 /** `task link`: the task the link moved, or null when it was already linked (nothing changed). */
-export function linkedTaskView(r: { tasks: readonly TaskSummary[]; changed: readonly TaskSummary[]; refs: Refs }): TaskSummaryView | null {
+export function linkedTaskView(r: {
+  tasks: readonly TaskSummary[];
+  changed: readonly TaskSummary[];
+  refs: Refs;
+}): TaskSummaryView | null {
   const t = r.tasks.find((x) => x.number === (r.changed[0]?.number ?? -1)) ?? r.changed[0];
   return t ? taskSummaryView(t, r.refs) : null;
 }
@@ -80,6 +84,11 @@ export interface PlanView {
   from: string | null;
 }
 
-export function planView(r: { task: Task; path: string; action: PlanView["action"]; from?: string | undefined }): PlanView {
+export function planView(r: {
+  task: Task;
+  path: string;
+  action: PlanView["action"];
+  from?: string | undefined;
+}): PlanView {
   return { task: taskId(r.task), path: r.path, action: r.action, from: r.from ?? null };
 }

@@ -16,12 +16,27 @@ export async function addPersona(ctx: Context, o: { name: string; role: Role; bi
   const { result } = await store.mutate(async (tx) => {
     const project = await tx.project();
     const theme = await loadTheme(ctx, project.customization.personasTheme);
-    const inTheme = Object.entries(theme.roles).find(([, names]) => names.some((n) => n.toLowerCase() === name.toLowerCase()));
-    if (inTheme) throw new ConflictError(`${name} is already a ${inTheme[0]} name of the ${theme.name} theme`, `pantheon persona list --role ${inTheme[0]}`);
+    const inTheme = Object.entries(theme.roles).find(([, names]) =>
+      names.some((n) => n.toLowerCase() === name.toLowerCase()),
+    );
+    if (inTheme)
+      throw new ConflictError(
+        `${name} is already a ${inTheme[0]} name of the ${theme.name} theme`,
+        `pantheon persona list --role ${inTheme[0]}`,
+      );
     if (await tx.persona(name)) throw new ConflictError(`Persona ${name} already exists`, "pantheon persona list");
     const actor = await resolveActor(ctx, tx);
     const at = isoNow(ctx);
-    const persona: Persona = { uid: ctx.ids.uid(), name, role: o.role, theme: "custom", bio, createdAt: at, updatedAt: at, createdBy: actor.name };
+    const persona: Persona = {
+      uid: ctx.ids.uid(),
+      name,
+      role: o.role,
+      theme: "custom",
+      bio,
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor.name,
+    };
     tx.putPersona(persona);
     return { result: persona, commit: commitInfo("persona.add", `persona ${name}`, actor) };
   });

@@ -5,7 +5,12 @@ import { networkOff, type Context } from "./context.js";
 /** What looking for the remote's state found: adopted it, or why not. */
 export type Adoption =
   | { adopted: string }
-  | { adopted: null; remote: string | null; reason: "no-remote" | "no-state" | "unreachable" | "offline"; detail: string };
+  | {
+      adopted: null;
+      remote: string | null;
+      reason: "no-remote" | "no-state" | "unreachable" | "offline";
+      detail: string;
+    };
 
 /**
  * A clone without state takes its default remote's (DESIGN §3.5, "init adopts"): the whole
@@ -40,7 +45,11 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
       );
     }
     if (!(await sync.advance(null, tip))) {
-      throw new GitError("E_GIT_REF_UPDATE", "refs/coordination/main was created by another command meanwhile", "pantheon task list");
+      throw new GitError(
+        "E_GIT_REF_UPDATE",
+        "refs/coordination/main was created by another command meanwhile",
+        "pantheon task list",
+      );
     }
     await sync.recordSynced(remote, tip);
     await sync.ensureFetchRefspec(remote);

@@ -5,7 +5,14 @@ import type { TaskRole } from "../domain/roles.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
 import { claimantAt, columnsOf, positions } from "../domain/task-columns.js";
-import { blockedTasks, columnsReport, nextTasks, prerequisites, searchTasks, type Report } from "../domain/task-questions.js";
+import {
+  blockedTasks,
+  columnsReport,
+  nextTasks,
+  prerequisites,
+  searchTasks,
+  type Report,
+} from "../domain/task-questions.js";
 import type { Context } from "./context.js";
 import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
@@ -22,7 +29,10 @@ async function everything(ctx: Context) {
 }
 
 /** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
-export async function nextForRole(ctx: Context, o: { role?: TaskRole; count?: number }): Promise<TaskAnswer & { role: TaskRole | null; handoffs: Map<number, Note> }> {
+export async function nextForRole(
+  ctx: Context,
+  o: { role?: TaskRole; count?: number },
+): Promise<TaskAnswer & { role: TaskRole | null; handoffs: Map<number, Note> }> {
   const snap = await (await ctx.store()).snapshot();
   const refs = await loadAllRefs(snap);
   let role: TaskRole | null = o.role ?? null;
@@ -54,7 +64,10 @@ export async function listBlocked(ctx: Context): Promise<TaskAnswer> {
   return { tasks: blockedTasks(cols).map((i) => cols.task(i)), refs };
 }
 
-export async function search(ctx: Context, o: { words: string; limit?: number }): Promise<TaskAnswer & { scores: number[] }> {
+export async function search(
+  ctx: Context,
+  o: { words: string; limit?: number },
+): Promise<TaskAnswer & { scores: number[] }> {
   if (o.words.trim() === "") throw new UsageError("Search needs words", 'pantheon task search "login token"');
   const { snap, refs } = await everything(ctx);
   // Search reads descriptions and notes: the one list-type question that needs full records.
@@ -74,8 +87,13 @@ export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & 
 export async function myTasks(ctx: Context): Promise<TaskAnswer & { persona: string }> {
   const { snap, refs } = await everything(ctx);
   const actor = await resolveActor(ctx, snap);
-  if (actor.kind === "director") throw new UsageError("The Director claims no tasks; say who you are", "pantheon --as <persona> task mine (or --mission <id>)");
-  if (actor.kind === "unidentified") throw new UsageError("An unidentified persona claims no tasks; say who you are", IDENTIFY_HINT);
+  if (actor.kind === "director")
+    throw new UsageError(
+      "The Director claims no tasks; say who you are",
+      "pantheon --as <persona> task mine (or --mission <id>)",
+    );
+  if (actor.kind === "unidentified")
+    throw new UsageError("An unidentified persona claims no tasks; say who you are", IDENTIFY_HINT);
   const cols = columnsOf(refs.tasks);
   const mine = positions(cols, (i) => sameName(claimantAt(cols, i), actor.name))
     .map((i) => cols.task(i))

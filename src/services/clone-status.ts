@@ -31,17 +31,42 @@ export async function stateOnFirstUse(ctx: Context): Promise<{ adopted: string }
   const found = await adoptRemoteState(ctx, store, { batch: true });
   if (found.adopted !== null) return { adopted: found.adopted };
   const r = found.remote ?? "the remote";
-  const none = "No Pantheon state in this clone (refs/coordination/main does not exist; a git clone, fetch or pull does not bring it)";
+  const none =
+    "No Pantheon state in this clone (refs/coordination/main does not exist; a git clone, fetch or pull does not bring it)";
   switch (found.reason) {
     case "no-remote":
-      return { error: new RepositoryError("E_NOT_INITIALIZED", `${none}, and no remote to take it from`, "pantheon init (or git remote add origin <url>, then pantheon sync)") };
+      return {
+        error: new RepositoryError(
+          "E_NOT_INITIALIZED",
+          `${none}, and no remote to take it from`,
+          "pantheon init (or git remote add origin <url>, then pantheon sync)",
+        ),
+      };
     case "offline":
-      return { error: new RepositoryError("E_NOT_INITIALIZED", `${none}; ${r} was not asked (${found.detail})`, `pantheon sync ${found.remote ?? ""} takes ${r}'s state`.replace("  ", " ")) };
+      return {
+        error: new RepositoryError(
+          "E_NOT_INITIALIZED",
+          `${none}; ${r} was not asked (${found.detail})`,
+          `pantheon sync ${found.remote ?? ""} takes ${r}'s state`.replace("  ", " "),
+        ),
+      };
     case "unreachable":
-      return { error: new RepositoryError("E_NOT_INITIALIZED", `${none}, and ${r} could not be reached: ${found.detail}`, `pantheon sync ${found.remote ?? ""} once ${r} can be reached (it takes the state)`.replace("  ", " ")) };
+      return {
+        error: new RepositoryError(
+          "E_NOT_INITIALIZED",
+          `${none}, and ${r} could not be reached: ${found.detail}`,
+          `pantheon sync ${found.remote ?? ""} once ${r} can be reached (it takes the state)`.replace("  ", " "),
+        ),
+      };
     default:
       return (await pantheonCommitted(store))
-        ? { error: new RepositoryError("E_NOT_INITIALIZED", `${none}, and ${r} has none yet, though .pantheon/ is committed: the state was started in another clone and not published`, `whoever ran pantheon init runs pantheon sync; then run this again`) }
+        ? {
+            error: new RepositoryError(
+              "E_NOT_INITIALIZED",
+              `${none}, and ${r} has none yet, though .pantheon/ is committed: the state was started in another clone and not published`,
+              `whoever ran pantheon init runs pantheon sync; then run this again`,
+            ),
+          }
         : { error: new RepositoryError("E_NOT_INITIALIZED", `${none}, and ${r} has none either`, "pantheon init") };
   }
 }

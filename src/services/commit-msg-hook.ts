@@ -21,7 +21,8 @@ export async function addProvenanceTrailers(ctx: Context, file: string): Promise
   const missing = trailers.filter((t) => !body.split("\n").includes(t));
   if (missing.length === 0 || body.replace(/^#.*$/gm, "").trim() === "") return [];
   const lastParagraph = body.split(/\n\s*\n/).at(-1) ?? "";
-  const endsWithTrailers = /^[A-Za-z-]+: /m.test(lastParagraph) && lastParagraph.split("\n").every((l) => /^[A-Za-z-]+: |^#|^\s/.test(l));
+  const endsWithTrailers =
+    /^[A-Za-z-]+: /m.test(lastParagraph) && lastParagraph.split("\n").every((l) => /^[A-Za-z-]+: |^#|^\s/.test(l));
   writeFileSync(file, `${body}${endsWithTrailers ? "\n" : "\n\n"}${missing.join("\n")}\n`);
   return missing;
 }

@@ -15,18 +15,29 @@ import { liveOptions } from "./live-status.js";
 const DASHBOARD_BLOCKED = 15;
 
 /** Everything the Director looks at, from one snapshot; `epic` and `role` narrow it. */
-export async function buildDashboard(ctx: Context, o: { epic?: string; role?: TaskRole; recent?: number }): Promise<Dashboard> {
+export async function buildDashboard(
+  ctx: Context,
+  o: { epic?: string; role?: TaskRole; recent?: number },
+): Promise<Dashboard> {
   const store = await ctx.store();
   const snap = await store.snapshot();
   const [project, refs, allMissions, allReviews, recent] = await Promise.all([
-    snap.project(), loadAllRefs(snap), snap.all("missions"), snap.all("reviews"), store.log({ limit: o.recent ?? 8 }),
+    snap.project(),
+    loadAllRefs(snap),
+    snap.all("missions"),
+    snap.all("reviews"),
+    store.log({ limit: o.recent ?? 8 }),
   ]);
   const focus = o.epic !== undefined ? await findEpic(snap, o.epic, ctx) : null;
   // Every question below reads the columns (the read cache's table): only the tasks shown are built.
   const cols = columnsOf(refs.tasks);
-  const inScope = (t: Pick<Task, "role" | "epic">) => (!o.role || t.role === o.role) && (!focus || t.epic === focus.number);
+  const inScope = (t: Pick<Task, "role" | "epic">) =>
+    (!o.role || t.role === o.role) && (!focus || t.epic === focus.number);
   const [role, epic] = [o.role ? ROLE_CODE[o.role] : -1, focus ? focus.number : -1];
-  const scoped = !o.role && !focus ? undefined : (i: number) => (role < 0 || cols.role[i] === role) && (epic < 0 || cols.epic[i] === epic);
+  const scoped =
+    !o.role && !focus
+      ? undefined
+      : (i: number) => (role < 0 || cols.role[i] === role) && (epic < 0 || cols.epic[i] === epic);
   const missionByNumber = new Map(allMissions.map((m) => [m.number, m]));
   const active = allMissions.filter((m) => m.status === "ACTIVE" && (!o.role || m.role === o.role));
   const reviews = allReviews.filter((r) => {
@@ -37,17 +48,33 @@ export async function buildDashboard(ctx: Context, o: { epic?: string; role?: Ta
   await reviewRefs(snap, reviews, refs);
   const blocked = blockedTasks(cols, scoped);
   // One pass for every epic's tasks, and one for every claim: not one pass each.
-  const byEpic = refs.epics.size > 0 && !focus ? groupBy(positions(cols, (i) => cols.epic[i] !== 0), (i) => cols.epic[i]!) : new Map<number, number[]>();
+  const byEpic =
+    refs.epics.size > 0 && !focus
+      ? groupBy(
+          positions(cols, (i) => cols.epic[i] !== 0),
+          (i) => cols.epic[i]!,
+        )
+      : new Map<number, number[]>();
   const claimed = claimedPositions(cols);
   const claimsByMission = groupBy(claimed, (i) => cols.mission[i]!);
   const tasksAt = (list: readonly number[] | undefined) => (list ?? []).map((i) => cols.task(i));
   const lives = missionLives(store.commonDir, active, await liveOptions(ctx, store));
   return {
     project,
-    missions: active.map((mission) => ({ mission, claims: tasksAt(claimsByMission.get(mission.number)), live: lives.get(mission.number) ?? null })),
-    duplicateNames: [...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona))],
+    missions: active.map((mission) => ({
+      mission,
+      claims: tasksAt(claimsByMission.get(mission.number)),
+      live: lives.get(mission.number) ?? null,
+    })),
+    duplicateNames: [
+      ...new Set(active.filter((m) => activeMissionsOf(m.persona, allMissions).length > 1).map((m) => m.persona)),
+    ],
     report: columnsReport(cols, scoped),
-    epics: focus ? [] : [...refs.epics.values()].map((e) => epicDetail(e, tasksAt(byEpic.get(e.number)), refs)).filter((e) => !o.role || e.tasks.some(inScope)),
+    epics: focus
+      ? []
+      : [...refs.epics.values()]
+          .map((e) => epicDetail(e, tasksAt(byEpic.get(e.number)), refs))
+          .filter((e) => !o.role || e.tasks.some(inScope)),
     blocked: tasksAt(blocked.slice(0, DASHBOARD_BLOCKED)),
     blockedTotal: blocked.length,
     reviews,

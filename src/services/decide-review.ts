@@ -23,7 +23,11 @@ export interface DecisionResult extends ReviewResult {
  * commit: approve → COMPLETE (completedBy = the claimant), reject → UNDERWAY with the reason as
  * a note. A task in any other state is left alone; only the review changes.
  */
-async function decide(ctx: Context, o: { id: string; notes?: string | undefined; force?: boolean | undefined }, verdict: "approve" | "reject"): Promise<DecisionResult> {
+async function decide(
+  ctx: Context,
+  o: { id: string; notes?: string | undefined; force?: boolean | undefined },
+  verdict: "approve" | "reject",
+): Promise<DecisionResult> {
   const notes = o.notes === undefined ? null : checkText(o.notes, verdict === "approve" ? "--notes" : "--reason");
   // Two reviewers may decide at once: made on the remote's latest state and published (DESIGN §3.5).
   const { result } = await publishedMutation(ctx, async (tx) => {
@@ -38,26 +42,54 @@ async function decide(ctx: Context, o: { id: string; notes?: string | undefined;
     const current = before.task === null ? null : await tx.get("tasks", before.task);
     if (current && current.status === "REVIEW") {
       const facts = { actor, force: true, blockedBy: [], claimMissionActive: false };
-      const note = verdict === "reject" ? { id: ctx.ids.noteId(), text: `${reviewId(review.number)} rejected: ${notes ?? ""}` } : undefined;
+      const note =
+        verdict === "reject"
+          ? { id: ctx.ids.noteId(), text: `${reviewId(review.number)} rejected: ${notes ?? ""}` }
+          : undefined;
       task = applyTaskEvent(current, verdict, facts, at, note);
       tx.put("tasks", task);
-      changed.push(taskId(task), ...(await applyTaskSideEffects(ctx, tx, { before: current, after: task, event: verdict, actor, at, noReview: true })));
+      changed.push(
+        taskId(task),
+        ...(await applyTaskSideEffects(ctx, tx, {
+          before: current,
+          after: task,
+          event: verdict,
+          actor,
+          at,
+          noReview: true,
+        })),
+      );
     }
     const refs = await reviewRefs(tx, [review]);
     if (task) {
       refs.tasks.set(task.number, task);
       await loadRefs(tx, task, refs);
     }
-    return { result: { review, refs, task, changed }, commit: commitInfo(`review.${verdict}`, `review ${reviewId(review.number)}`, actor) };
+    return {
+      result: { review, refs, task, changed },
+      commit: commitInfo(`review.${verdict}`, `review ${reviewId(review.number)}`, actor),
+    };
   });
   return result;
 }
 
-export function approveReview(ctx: Context, o: { id: string; notes?: string | undefined; force?: boolean | undefined }): Promise<DecisionResult> {
+export function approveReview(
+  ctx: Context,
+  o: { id: string; notes?: string | undefined; force?: boolean | undefined },
+): Promise<DecisionResult> {
   return decide(ctx, o, "approve");
 }
 
-export function rejectReview(ctx: Context, o: { id: string; reason: string; force?: boolean | undefined }): Promise<DecisionResult> {
-  if (o.reason.trim() === "") return Promise.reject(new UsageError("--reason must say what to change", `pantheon review reject ${o.id} --reason "add tests for expiry"`));
+export function rejectReview(
+  ctx: Context,
+  o: { id: string; reason: string; force?: boolean | undefined },
+): Promise<DecisionResult> {
+  if (o.reason.trim() === "")
+    return Promise.reject(
+      new UsageError(
+        "--reason must say what to change",
+        `pantheon review reject ${o.id} --reason "add tests for expiry"`,
+      ),
+    );
   return decide(ctx, { id: o.id, notes: o.reason, force: o.force }, "reject");
 }

@@ -20,9 +20,15 @@ export interface DefaultName {
  * suggest`). With `features.daemon_naming` on (the default), the least-used free name of the
  * project's theme and its added names; off, the role's own name (`Engineer`, `Engineer 2`).
  */
-export async function defaultPersonaName(ctx: Context, snap: Snapshot, role: Role, missions: readonly Mission[]): Promise<DefaultName> {
+export async function defaultPersonaName(
+  ctx: Context,
+  snap: Snapshot,
+  role: Role,
+  missions: readonly Mission[],
+): Promise<DefaultName> {
   const project = await snap.project();
-  if (!project.features.daemonNaming) return { name: roleName(role, missions), bio: "", theme: project.customization.personasTheme, naming: "role" };
+  if (!project.features.daemonNaming)
+    return { name: roleName(role, missions), bio: "", theme: project.customization.personasTheme, naming: "role" };
   const theme = await loadTheme(ctx, project.customization.personasTheme);
   const added = (await snap.personas()).filter((p) => p.role === role).map((p) => p.name);
   const name = pickPersonaName([...theme.roles[role], ...added], missions);

@@ -14,13 +14,19 @@ import { removeSummonRecord } from "./summon-record.js";
  * does), raise counters, drop dangling references, make claims consistent; plus the fetch
  * refspecs, which live in git config rather than on the ref.
  */
-export async function applyRepairs(ctx: Context, store: Store, findings: Finding[]): Promise<{ fixed: string[]; commit: string | null }> {
+export async function applyRepairs(
+  ctx: Context,
+  store: Store,
+  findings: Finding[],
+): Promise<{ fixed: string[]; commit: string | null }> {
   const fixed: string[] = [];
   for (const f of findings.filter((x) => x.code === "W_REFSPEC" || x.code === "W_REFSPEC_EXACT")) {
     const remote = f.subject.replace(/^remote\./, "");
     const sync = await store.sync();
-    if (f.code === "W_REFSPEC_EXACT" && (await sync.migrateRefspec(remote)).migrated) fixed.push(`replaced the exact fetch refspec of ${remote} with the glob and deleted its old tracking ref`);
-    if (f.code === "W_REFSPEC" && (await sync.ensureFetchRefspec(remote))) fixed.push(`added the fetch refspec of ${remote}`);
+    if (f.code === "W_REFSPEC_EXACT" && (await sync.migrateRefspec(remote)).migrated)
+      fixed.push(`replaced the exact fetch refspec of ${remote} with the glob and deleted its old tracking ref`);
+    if (f.code === "W_REFSPEC" && (await sync.ensureFetchRefspec(remote)))
+      fixed.push(`added the fetch refspec of ${remote}`);
   }
   const ended: string[] = [];
   const { commit } = await store.mutate(async (tx) => {
@@ -44,7 +50,13 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
     for (const t of records.tasks) {
       const r = repairTask(t, known);
       if (r.changes.length === 0) continue;
-      const note = { id: ctx.ids.noteId(), at, by: "doctor", kind: "system" as const, text: `doctor --fix: ${r.changes.join("; ")}` };
+      const note = {
+        id: ctx.ids.noteId(),
+        at,
+        by: "doctor",
+        kind: "system" as const,
+        text: `doctor --fix: ${r.changes.join("; ")}`,
+      };
       tx.put("tasks", { ...r.task, notes: [...r.task.notes, note], updatedAt: at });
       fixed.push(`${taskId(t)}: ${r.changes.join("; ")}`);
     }
@@ -59,18 +71,32 @@ export async function applyRepairs(ctx: Context, store: Store, findings: Finding
       if (!m || m.status !== "ACTIVE") continue;
       // The session id its hooks reported (codex, opencode) is kept for `summon --resume`.
       const sessionId = m.sessionId ?? readLiveFile(store.commonDir, m.uid)?.sessionId ?? null;
-      tx.put("missions", { ...m, status: "ENDED", endedAt: at, updatedAt: at, summary: m.summary ?? "ended by doctor --fix: its summon process was gone", ...(sessionId ? { sessionId } : {}) });
+      tx.put("missions", {
+        ...m,
+        status: "ENDED",
+        endedAt: at,
+        updatedAt: at,
+        summary: m.summary ?? "ended by doctor --fix: its summon process was gone",
+        ...(sessionId ? { sessionId } : {}),
+      });
       ended.push(m.uid);
       fixed.push(`${f.subject}: ended (its summon process was gone)`);
     }
     const counters = records.counters ?? { tasks: 0, epics: 0, missions: 0, reviews: 0 };
     const raised = { ...counters };
-    for (const k of ["tasks", "epics", "missions", "reviews"] as const) raised[k] = Math.max(counters[k], 0, ...records[k].map((r) => r.number));
+    for (const k of ["tasks", "epics", "missions", "reviews"] as const)
+      raised[k] = Math.max(counters[k], 0, ...records[k].map((r) => r.number));
     if (!records.counters || JSON.stringify(raised) !== JSON.stringify(counters)) {
       tx.putCounters(raised);
       fixed.push(`counters.json → ${JSON.stringify(raised)}`);
     }
-    return { result: null, commit: { ...commitInfo("doctor.fix", "state", DIRECTOR), summary: `doctor fix of ${fixed.length} problem(s) by Director` } };
+    return {
+      result: null,
+      commit: {
+        ...commitInfo("doctor.fix", "state", DIRECTOR),
+        summary: `doctor fix of ${fixed.length} problem(s) by Director`,
+      },
+    };
   });
   for (const uid of ended) removeSummonRecord(store.commonDir, uid);
   return { fixed, commit };

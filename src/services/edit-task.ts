@@ -33,7 +33,8 @@ async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promi
 
 /** Appends a note (allowed in every state: notes are history). */
 export function noteTask(ctx: Context, o: { id: string; text: string }): Promise<TaskResult> {
-  if (o.text.trim() === "") return Promise.reject(new UsageError("The note is empty", `pantheon task note ${o.id} "what happened"`));
+  if (o.text.trim() === "")
+    return Promise.reject(new UsageError("The note is empty", `pantheon task note ${o.id} "what happened"`));
   const text = checkText(o.text, "note");
   return editTask(ctx, o.id, "task.note", async (t, _tx, actor) => {
     return { ...t, notes: [...t.notes, { id: ctx.ids.noteId(), at: isoNow(ctx), by: actor.name, kind: "note", text }] };
@@ -46,13 +47,17 @@ export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Pro
     const deps = new Set(t.dependencies);
     for (const ref of o.deps) {
       const dep = await findTask(tx, ref, ctx);
-      if (dep.number === t.number) throw new ConflictError(`${taskId(t)} cannot depend on itself`, `pantheon task show ${taskId(t)}`);
+      if (dep.number === t.number)
+        throw new ConflictError(`${taskId(t)} cannot depend on itself`, `pantheon task show ${taskId(t)}`);
       // Adding t → dep closes a cycle exactly when t is already reachable from dep.
       const path = await pathBetween(tx, dep.number, t.number);
       if (path) {
         const ids = [taskId(t), ...path];
         const size = ids.length > 12 ? ` of ${(ids.length - 1).toLocaleString("en-US")} tasks` : "";
-        throw new ConflictError(`${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle${size} (${describePath(ids)})`, `pantheon task prereqs ${taskId(dep)}`);
+        throw new ConflictError(
+          `${taskId(t)} cannot depend on ${taskId(dep)}: that would make a cycle${size} (${describePath(ids)})`,
+          `pantheon task prereqs ${taskId(dep)}`,
+        );
       }
       deps.add(dep.number);
     }
@@ -80,7 +85,8 @@ export function undependTask(ctx: Context, o: { id: string; deps: string[] }): P
     const drop = new Set<number>();
     for (const ref of o.deps) {
       const dep = await findTask(tx, ref, ctx);
-      if (!t.dependencies.includes(dep.number)) throw new ConflictError(`${taskId(t)} does not depend on ${taskId(dep)}`, `pantheon task show ${taskId(t)}`);
+      if (!t.dependencies.includes(dep.number))
+        throw new ConflictError(`${taskId(t)} does not depend on ${taskId(dep)}`, `pantheon task show ${taskId(t)}`);
       drop.add(dep.number);
     }
     return { ...t, dependencies: t.dependencies.filter((n) => !drop.has(n)) };
@@ -88,24 +94,36 @@ export function undependTask(ctx: Context, o: { id: string; deps: string[] }): P
 }
 
 /** Changes the priority, and with it the id's letter. */
-export function setTaskPriority(ctx: Context, o: { id: string; priority: Priority }): Promise<TaskResult & { before: Task }> {
+export function setTaskPriority(
+  ctx: Context,
+  o: { id: string; priority: Priority },
+): Promise<TaskResult & { before: Task }> {
   return editTask(ctx, o.id, "task.priority", async (t) => ({ ...t, priority: o.priority }));
 }
 
 /** Edits title, description or role (a role change needs the task unclaimed). */
-export function editTaskFields(ctx: Context, o: { id: string; title?: string; description?: string; role?: TaskRole }): Promise<TaskResult & { before: Task }> {
+export function editTaskFields(
+  ctx: Context,
+  o: { id: string; title?: string; description?: string; role?: TaskRole },
+): Promise<TaskResult & { before: Task }> {
   if (o.title === undefined && o.description === undefined && o.role === undefined) {
-    return Promise.reject(new UsageError("Nothing to edit", `pantheon task edit ${o.id} --title "..." (or --description, --role)`));
+    return Promise.reject(
+      new UsageError("Nothing to edit", `pantheon task edit ${o.id} --title "..." (or --description, --role)`),
+    );
   }
   const title = o.title !== undefined ? checkTitle(o.title) : undefined;
   const description = o.description !== undefined ? checkText(o.description, "--description") : undefined;
   return editTask(ctx, o.id, "task.edit", async (t) => {
     if (o.role && o.role !== t.role && activeClaimant(t)) {
-      throw new ConflictError(`${taskId(t)} is claimed by ${t.claimedBy}; its role cannot change under a claim`, `pantheon task unassign ${taskId(t)} --notes "changing its role"`);
+      throw new ConflictError(
+        `${taskId(t)} is claimed by ${t.claimedBy}; its role cannot change under a claim`,
+        `pantheon task unassign ${taskId(t)} --notes "changing its role"`,
+      );
     }
     const role = o.role ?? t.role;
     // Ids with the old prefix were handed out (DESIGN §1.2): they keep naming this task.
-    const formerRoles = role !== t.role && !t.formerRoles.includes(t.role) ? roleSet(t.formerRoles, [t.role]) : t.formerRoles;
+    const formerRoles =
+      role !== t.role && !t.formerRoles.includes(t.role) ? roleSet(t.formerRoles, [t.role]) : t.formerRoles;
     return { ...t, title: title ?? t.title, description: description ?? t.description, role, formerRoles };
   });
 }

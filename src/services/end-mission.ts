@@ -38,39 +38,69 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
     const actor = await resolveActor(ctx, tx);
     const before = await pickMission(ctx, tx, input.id, actor);
     if (before.status === "ENDED") {
-      throw new InvalidTransitionError(`Mission ${missionId(before.number)} (${before.persona}) has already ENDED`, "pantheon mission list --active");
+      throw new InvalidTransitionError(
+        `Mission ${missionId(before.number)} (${before.persona}) has already ENDED`,
+        "pantheon mission list --active",
+      );
     }
     checkMissionEnd(before, actor);
     const at = isoNow(ctx);
-    const mission: Mission = { ...before, status: "ENDED", endedAt: at, updatedAt: at, summary: summary ?? before.summary, headAtEnd: head, ...(!before.sessionId && input.sessionId ? { sessionId: input.sessionId } : {}) };
+    const mission: Mission = {
+      ...before,
+      status: "ENDED",
+      endedAt: at,
+      updatedAt: at,
+      summary: summary ?? before.summary,
+      headAtEnd: head,
+      ...(!before.sessionId && input.sessionId ? { sessionId: input.sessionId } : {}),
+    };
     tx.put("missions", mission);
     const claimed = (await tx.taskSummaries()).filter((t) => t.mission === before.number && activeClaimant(t) !== null);
-    const claims = (await Promise.all(claimed.map((t) => tx.get("tasks", t.number)))).filter((t): t is Task => t !== null);
+    const claims = (await Promise.all(claimed.map((t) => tx.get("tasks", t.number)))).filter(
+      (t): t is Task => t !== null,
+    );
     const released: Task[] = [];
     const kept: Task[] = [];
     for (const t of claims) {
       if (input.release && (t.status === "UNDERWAY" || t.status === "BLOCKED")) {
         const facts = { actor, force: false, blockedBy: [], claimMissionActive: false };
-        const next = applyTaskEvent(t, "release", facts, at, { id: ctx.ids.noteId(), text: `released when ${missionId(before.number)} (${before.persona}) ended` });
+        const next = applyTaskEvent(t, "release", facts, at, {
+          id: ctx.ids.noteId(),
+          text: `released when ${missionId(before.number)} (${before.persona}) ended`,
+        });
         tx.put("tasks", next);
         released.push(next);
       } else {
         kept.push(t);
       }
     }
-    return { result: { mission, released, kept }, commit: commitInfo("mission.end", `mission ${missionId(before.number)}`, actor) };
+    return {
+      result: { mission, released, kept },
+      commit: commitInfo("mission.end", `mission ${missionId(before.number)}`, actor),
+    };
   });
   if (result.kept.length > 0) {
-    ctx.warn(`warning: ${result.kept.length} claim(s) stay on the ENDED mission and can be resumed with "pantheon task claim": ${result.kept.map((t) => `${taskId(t)} (${t.status})`).join(", ")}`);
+    ctx.warn(
+      `warning: ${result.kept.length} claim(s) stay on the ENDED mission and can be resumed with "pantheon task claim": ${result.kept.map((t) => `${taskId(t)} (${t.status})`).join(", ")}`,
+    );
   }
   return result;
 }
 
-async function pickMission(ctx: Context, tx: Parameters<typeof findMission>[0], id: string | undefined, actor: Actor): Promise<Mission> {
+async function pickMission(
+  ctx: Context,
+  tx: Parameters<typeof findMission>[0],
+  id: string | undefined,
+  actor: Actor,
+): Promise<Mission> {
   if (id !== undefined) return findMission(tx, id, undefined, ctx);
   // The actor's mission may come from a list (the read cache): a write starts from the record.
-  if (actor.kind === "persona" && actor.mission) return (await tx.get("missions", actor.mission.number)) ?? actor.mission;
-  throw new UsageError("Which mission? Give its id, or run this as the persona (--mission, --as)", "pantheon mission list --active");
+  if (actor.kind === "persona" && actor.mission)
+    return (await tx.get("missions", actor.mission.number)) ?? actor.mission;
+  throw new UsageError(
+    "Which mission? Give its id, or run this as the persona (--mission, --as)",
+    "pantheon mission list --active",
+  );
 }
 
 /**
@@ -78,14 +108,20 @@ async function pickMission(ctx: Context, tx: Parameters<typeof findMission>[0], 
  * not run from inside it), so a refusal changes nothing; then ends the mission if it is ACTIVE
  * and removes the worktree. On an ENDED mission only the worktree is removed.
  */
-export async function endMissionAndWorktree(ctx: Context, input: EndMissionInput & { removeWorktree: boolean }): Promise<EndMissionResult & { worktree: WorktreeRemoval | null }> {
+export async function endMissionAndWorktree(
+  ctx: Context,
+  input: EndMissionInput & { removeWorktree: boolean },
+): Promise<EndMissionResult & { worktree: WorktreeRemoval | null }> {
   if (!input.removeWorktree) return { ...(await endMission(ctx, input)), worktree: null };
   const store = await ctx.store();
   const snap = await store.snapshot();
   const current = await pickMission(ctx, snap, input.id, await resolveActor(ctx, snap));
   await checkWorktreeRemoval(ctx, store, current);
   // The handle, not the bare number: a number renumbered at a sync must not refuse this.
-  const ended = current.status === "ACTIVE" ? await endMission(ctx, { ...input, id: missionHandle(current) }) : { mission: current, released: [], kept: [] };
+  const ended =
+    current.status === "ACTIVE"
+      ? await endMission(ctx, { ...input, id: missionHandle(current) })
+      : { mission: current, released: [], kept: [] };
   // Checked again: a persona still at work there may have committed in between.
   const worktree = await removePersonaWorktree(ctx, missionHandle(current));
   return { ...ended, worktree };

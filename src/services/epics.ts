@@ -20,7 +20,8 @@ export type { EpicDetail };
 /** An epic tasks may join: it exists and is not ABORTED. */
 export async function linkableEpic(snap: Snapshot, input: string, look: IdLookup): Promise<Epic> {
   const epic = await findEpic(snap, input, look);
-  if (epic.aborted !== null) throw new ConflictError(`${epicId(epic)} is ABORTED (${epic.aborted}); tasks cannot join it`, "pantheon epic list");
+  if (epic.aborted !== null)
+    throw new ConflictError(`${epicId(epic)} is ABORTED (${epic.aborted}); tasks cannot join it`, "pantheon epic list");
   return epic;
 }
 
@@ -49,24 +50,42 @@ async function withTasks(snap: Snapshot, epic: Epic): Promise<EpicDetail> {
   return epicDetail(epic, all, { tasks: new Map(all.map((t) => [t.number, t])), epics: new Map() });
 }
 
-async function mutateEpic(ctx: Context, op: string, fn: (tx: Tx, actor: Actor) => Promise<{ epic: Epic; changed?: Task[] }>): Promise<EpicDetail & { changed: Task[] }> {
+async function mutateEpic(
+  ctx: Context,
+  op: string,
+  fn: (tx: Tx, actor: Actor) => Promise<{ epic: Epic; changed?: Task[] }>,
+): Promise<EpicDetail & { changed: Task[] }> {
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const r = await fn(tx, actor);
-    return { result: { ...(await withTasks(tx, r.epic)), changed: r.changed ?? [] }, commit: commitInfo(op, `epic ${epicId(r.epic)}`, actor) };
+    return {
+      result: { ...(await withTasks(tx, r.epic)), changed: r.changed ?? [] },
+      commit: commitInfo(op, `epic ${epicId(r.epic)}`, actor),
+    };
   });
   return result;
 }
 
-export function createEpic(ctx: Context, o: { title: string; priority?: Priority; description?: string }): Promise<EpicDetail & { changed: Task[] }> {
+export function createEpic(
+  ctx: Context,
+  o: { title: string; priority?: Priority; description?: string },
+): Promise<EpicDetail & { changed: Task[] }> {
   const title = checkTitle(o.title);
   const description = checkText(o.description, "--description");
   return mutateEpic(ctx, "epic.create", async (tx, actor) => {
     const at = isoNow(ctx);
     const epic: Epic = {
-      uid: ctx.ids.uid(), number: await tx.allocate("epics"), title, description, priority: o.priority ?? "MEDIUM",
-      aborted: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: actor.name,
+      uid: ctx.ids.uid(),
+      number: await tx.allocate("epics"),
+      title,
+      description,
+      priority: o.priority ?? "MEDIUM",
+      aborted: null,
+      formerNumbers: [],
+      createdAt: at,
+      updatedAt: at,
+      createdBy: actor.name,
     };
     tx.put("epics", epic);
     return { epic };
@@ -85,8 +104,12 @@ export async function listEpics(ctx: Context): Promise<EpicDetail[]> {
 }
 
 /** Links tasks to an epic (a task belongs to at most one; linking moves it). */
-export function linkTasks(ctx: Context, o: { epic: string; tasks: string[] }): Promise<EpicDetail & { changed: Task[] }> {
-  if (o.tasks.length === 0) return Promise.reject(new UsageError("Name at least one task to link", `pantheon epic link ${o.epic} ENG-H-0007`));
+export function linkTasks(
+  ctx: Context,
+  o: { epic: string; tasks: string[] },
+): Promise<EpicDetail & { changed: Task[] }> {
+  if (o.tasks.length === 0)
+    return Promise.reject(new UsageError("Name at least one task to link", `pantheon epic link ${o.epic} ENG-H-0007`));
   return mutateEpic(ctx, "epic.link", async (tx) => {
     const epic = await linkableEpic(tx, o.epic, ctx);
     const changed: Task[] = [];
@@ -103,14 +126,20 @@ export function linkTasks(ctx: Context, o: { epic: string; tasks: string[] }): P
 }
 
 /** Unlinks tasks from an epic; a task not linked to it is refused. */
-export function unlinkTasks(ctx: Context, o: { epic?: string; tasks: string[] }): Promise<EpicDetail & { changed: Task[] }> {
+export function unlinkTasks(
+  ctx: Context,
+  o: { epic?: string; tasks: string[] },
+): Promise<EpicDetail & { changed: Task[] }> {
   return mutateEpic(ctx, "epic.unlink", async (tx) => {
     const changed: Task[] = [];
     let epic: Epic | null = o.epic !== undefined ? await findEpic(tx, o.epic, ctx) : null;
     for (const ref of o.tasks) {
       const task = await findTask(tx, ref, ctx);
       if (task.epic === null || (epic && task.epic !== epic.number)) {
-        throw new ConflictError(`${taskId(task)} is not linked to ${epic ? epicId(epic) : "an epic"}`, `pantheon task show ${taskId(task)}`);
+        throw new ConflictError(
+          `${taskId(task)} is not linked to ${epic ? epicId(epic) : "an epic"}`,
+          `pantheon task show ${taskId(task)}`,
+        );
       }
       epic ??= await tx.get("epics", task.epic);
       const next = { ...task, epic: null, updatedAt: isoNow(ctx) };
@@ -122,26 +151,39 @@ export function unlinkTasks(ctx: Context, o: { epic?: string; tasks: string[] })
   });
 }
 
-export function editEpic(ctx: Context, o: { id: string; title?: string; priority?: Priority; description?: string }): Promise<EpicDetail & { changed: Task[]; before?: Epic }> {
+export function editEpic(
+  ctx: Context,
+  o: { id: string; title?: string; priority?: Priority; description?: string },
+): Promise<EpicDetail & { changed: Task[]; before?: Epic }> {
   if (o.title === undefined && o.priority === undefined && o.description === undefined) {
-    return Promise.reject(new UsageError("Nothing to edit", `pantheon epic edit ${o.id} --title "..." (or --priority, --description)`));
+    return Promise.reject(
+      new UsageError("Nothing to edit", `pantheon epic edit ${o.id} --title "..." (or --priority, --description)`),
+    );
   }
   const title = o.title === undefined ? undefined : checkTitle(o.title);
   const description = o.description === undefined ? undefined : checkText(o.description, "--description");
   return mutateEpic(ctx, "epic.edit", async (tx) => {
     const before = await findEpic(tx, o.id, ctx);
-    const epic = { ...before, title: title ?? before.title, priority: o.priority ?? before.priority, description: description ?? before.description, updatedAt: isoNow(ctx) };
+    const epic = {
+      ...before,
+      title: title ?? before.title,
+      priority: o.priority ?? before.priority,
+      description: description ?? before.description,
+      updatedAt: isoNow(ctx),
+    };
     tx.put("epics", epic);
     return { epic };
   });
 }
 
 export function abortEpic(ctx: Context, o: { id: string; reason: string }): Promise<EpicDetail & { changed: Task[] }> {
-  if (o.reason.trim() === "") return Promise.reject(new UsageError("--reason must say why", `pantheon epic abort ${o.id} --reason "descoped"`));
+  if (o.reason.trim() === "")
+    return Promise.reject(new UsageError("--reason must say why", `pantheon epic abort ${o.id} --reason "descoped"`));
   const reason = checkText(o.reason, "--reason");
   return mutateEpic(ctx, "epic.abort", async (tx) => {
     const before = await findEpic(tx, o.id, ctx);
-    if (before.aborted !== null) throw new ConflictError(`${epicId(before)} is already ABORTED (${before.aborted})`, "pantheon epic list");
+    if (before.aborted !== null)
+      throw new ConflictError(`${epicId(before)} is already ABORTED (${before.aborted})`, "pantheon epic list");
     const epic = { ...before, aborted: reason, updatedAt: isoNow(ctx) };
     tx.put("epics", epic);
     return { epic };

@@ -16,13 +16,17 @@ export async function findTask(snap: Snapshot, input: string, look: IdLookup): P
   const ref = parseTaskRef(input);
   const task = await snap.get("tasks", ref.number);
   if (!task) {
-    throw new NotFoundError(`No task ${printable(input)}`, "pantheon task list (or pantheon task search WORDS)", { number: ref.number });
+    throw new NotFoundError(`No task ${printable(input)}`, "pantheon task list (or pantheon task search WORDS)", {
+      number: ref.number,
+    });
   }
   const current = taskId(task);
   if (ref.role && ref.role !== task.role && !task.formerRoles.includes(ref.role)) {
     // This clone's own task with that prefix may have been renumbered at a sync: name it first.
     const role = ref.role;
-    const moved = (await snap.formerOwners("tasks", ref.number)).find((m) => m.role === role || m.formerRoles.includes(role));
+    const moved = (await snap.formerOwners("tasks", ref.number)).find(
+      (m) => m.role === role || m.formerRoles.includes(role),
+    );
     const guess = moved ? taskId(moved) : current;
     throw new NotFoundError(
       `No task ${ref.written}${moved ? ` here: a sync renumbered it to ${guess}` : ""}`,

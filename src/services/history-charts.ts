@@ -32,12 +32,19 @@ export async function taskEvents(ctx: Context, memo?: EventMemo): Promise<TaskEv
 }
 
 /** Opened and closed per day, an epic's burn-down and claim-to-COMPLETE times per role. */
-export async function chartHistory(ctx: Context, o: { epic?: string }, memo?: EventMemo): Promise<HistoryCharts & { epic: string | null }> {
+export async function chartHistory(
+  ctx: Context,
+  o: { epic?: string },
+  memo?: EventMemo,
+): Promise<HistoryCharts & { epic: string | null }> {
   const snap = await (await ctx.store()).snapshot();
   const focus = o.epic === undefined ? null : await findEpic(snap, o.epic, ctx);
   const epic = focus?.number ?? null;
   const [events, refs] = await Promise.all([taskEvents(ctx, memo), loadAllRefs(snap)]);
   const cols = columnsOf(refs.tasks);
   const tasks = Array.from({ length: cols.count }, (_, i) => cols.task(i));
-  return { ...historyCharts(events, tasks, { epic, today: ctx.now().toISOString() }), epic: focus ? epicId(focus) : null };
+  return {
+    ...historyCharts(events, tasks, { epic, today: ctx.now().toISOString() }),
+    epic: focus ? epicId(focus) : null,
+  };
 }

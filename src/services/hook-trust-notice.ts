@@ -13,7 +13,10 @@ const TOLD_FILE = "codex-hooks-told";
  * command). Before the first summoned codex session of a clone, and again if Pantheon's hooks
  * change, the Director is told what will be asked and why (DESIGN §5, live status).
  */
-export async function tellCodexHookTrust(ctx: Context, store: Pick<Store, "commonDir" | "writeCloneFile">): Promise<boolean> {
+export async function tellCodexHookTrust(
+  ctx: Context,
+  store: Pick<Store, "commonDir" | "writeCloneFile">,
+): Promise<boolean> {
   const hash = nodeCrypto().createHash("sha256").update(codexHookArgs("pantheon").join("\n")).digest("hex");
   let told = "";
   try {
@@ -22,7 +25,9 @@ export async function tellCodexHookTrust(ctx: Context, store: Pick<Store, "commo
     // never told in this clone
   }
   if (told === hash) return false;
-  ctx.warn(`codex will ask once to trust Pantheon's session hooks (each runs "pantheon hook event codex <event>", the same in every session): choose "Trust all and continue" so that pantheon status shows what this persona is doing`);
+  ctx.warn(
+    `codex will ask once to trust Pantheon's session hooks (each runs "pantheon hook event codex <event>", the same in every session): choose "Trust all and continue" so that pantheon status shows what this persona is doing`,
+  );
   await store.writeCloneFile(TOLD_FILE, `${hash}\n`);
   return true;
 }

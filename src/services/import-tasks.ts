@@ -24,7 +24,8 @@ async function readDocument(path: string, file: string): Promise<unknown> {
     try {
       return JSON.parse(text);
     } catch (e) {
-      if (file.endsWith(".json")) throw new UsageError(`Invalid JSON in ${file}: ${(e as Error).message}`, "check the file with: jq . FILE");
+      if (file.endsWith(".json"))
+        throw new UsageError(`Invalid JSON in ${file}: ${(e as Error).message}`, "check the file with: jq . FILE");
     }
   }
   return parseYamlFile(text, file, "check the indentation and quoting of that line");
@@ -46,7 +47,8 @@ async function inEntry<T>(f: () => Promise<T>, at: string): Promise<T> {
  */
 export async function importTasks(ctx: Context, file: string): Promise<{ tasks: Task[]; refs: Refs }> {
   const plan = planImport(await readDocument(resolve(ctx.cwd, file), file), file);
-  if (plan.length === 0) throw new UsageError(`${file} has no tasks`, "a list of entries, each with at least title and role");
+  if (plan.length === 0)
+    throw new UsageError(`${file} has no tasks`, "a list of entries, each with at least title and role");
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
@@ -64,11 +66,24 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
     const created: Task[] = [];
     for (const [i, p] of plan.entries()) {
       const task: Task = {
-        uid: ctx.ids.uid(), number: await tx.allocate("tasks"), title: p.title, description: p.description,
-        role: p.role, priority: p.priority, status: "TODO",
+        uid: ctx.ids.uid(),
+        number: await tx.allocate("tasks"),
+        title: p.title,
+        description: p.description,
+        role: p.role,
+        priority: p.priority,
+        status: "TODO",
         dependencies: [...new Set([...p.entryDeps.map((k) => created[k]!.number), ...taskDeps[i]!])],
-        epic: epics[i]!, claimedBy: null, mission: null, completedBy: null, notes: [], formerNumbers: [], formerRoles: [],
-        createdAt: at, updatedAt: at, createdBy: actor.name,
+        epic: epics[i]!,
+        claimedBy: null,
+        mission: null,
+        completedBy: null,
+        notes: [],
+        formerNumbers: [],
+        formerRoles: [],
+        createdAt: at,
+        updatedAt: at,
+        createdBy: actor.name,
       };
       tx.put("tasks", task);
       created.push(task);
@@ -77,7 +92,13 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
     const refs = emptyRefs();
     for (const t of created) refs.tasks.set(t.number, t);
     for (const t of created) await loadRefs(tx, t, refs);
-    return { result: { tasks: created, refs }, commit: { ...commitInfo("task.import", `tasks ${span}`, actor), summary: `task import of ${created.length} tasks (${span}) by ${actor.name}` } };
+    return {
+      result: { tasks: created, refs },
+      commit: {
+        ...commitInfo("task.import", `tasks ${span}`, actor),
+        summary: `task import of ${created.length} tasks (${span}) by ${actor.name}`,
+      },
+    };
   });
   return result;
 }

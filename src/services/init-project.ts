@@ -59,7 +59,13 @@ export function defaultProjectName(root: string | null, cwd: string): string {
 export async function initProject(
   ctx: Context,
   settings: ProjectSettings,
-  o: { force: boolean; assistants?: readonly AssistantName[]; hooks?: string[] | null; apply?: (current: ProjectSettings) => ProjectSettings; newState?: boolean },
+  o: {
+    force: boolean;
+    assistants?: readonly AssistantName[];
+    hooks?: string[] | null;
+    apply?: (current: ProjectSettings) => ProjectSettings;
+    newState?: boolean;
+  },
 ): Promise<InitResult> {
   checkTheme(ctx, settings.customization.personasTheme);
   const store = await ctx.store();
@@ -72,8 +78,19 @@ export async function initProject(
   const stateCreated = !adopted && !(await store.exists());
   if (stateCreated) {
     const at = isoNow(ctx);
-    project = { ...settings, schemaVersion: SCHEMA_VERSION, uid: ctx.ids.uid(), createdAt: at, updatedAt: at, createdBy: "Director" };
-    commit = await store.initialize(project, { summary: `project ${settings.name} init by Director`, op: "project.init", ...commitActor(DIRECTOR) });
+    project = {
+      ...settings,
+      schemaVersion: SCHEMA_VERSION,
+      uid: ctx.ids.uid(),
+      createdAt: at,
+      updatedAt: at,
+      createdBy: "Director",
+    };
+    commit = await store.initialize(project, {
+      summary: `project ${settings.name} init by Director`,
+      op: "project.init",
+      ...commitActor(DIRECTOR),
+    });
   } else if (o.apply && !adopted) {
     const applied = await changeSettings(ctx, o.apply);
     ({ project, changes } = applied);
@@ -81,12 +98,26 @@ export async function initProject(
   } else {
     project = await (await store.snapshot()).project();
     // The remote's project was set up by someone else: its settings win over a local file.
-    if (o.apply && adopted) ctx.warn(`kept the settings adopted from ${adopted}; change them with pantheon config set KEY VALUE`);
+    if (o.apply && adopted)
+      ctx.warn(`kept the settings adopted from ${adopted}; change them with pantheon config set KEY VALUE`);
   }
   const assistants = o.assistants ?? ASSISTANT_NAMES;
-  const files = store.root ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force) : { created: [], updated: [], existing: [], leftAlone: [] };
+  const files = store.root
+    ? ensureProjectFiles(store.root, projectFiles(project, ctx.templatesDir, assistants), o.force)
+    : { created: [], updated: [], existing: [], leftAlone: [] };
   const hook = o.hooks ? (await store.code()).installCommitMsgHook(o.hooks) : null;
-  return { project, stateCreated, adopted, refspecAdded, commit, files, root: store.root, hook, changes, codexWritableRoot: assistants.includes("codex") ? store.commonDir : null };
+  return {
+    project,
+    stateCreated,
+    adopted,
+    refspecAdded,
+    commit,
+    files,
+    root: store.root,
+    hook,
+    changes,
+    codexWritableRoot: assistants.includes("codex") ? store.commonDir : null,
+  };
 }
 
 /**
@@ -116,11 +147,17 @@ async function adoptOrRefuse(ctx: Context, store: Store, newState: boolean): Pro
         ? `whoever ran pantheon init publishes it with pantheon sync; then any pantheon command here takes it. To start a separate state anyway: pantheon init --new-state`
         : found.reason === "no-remote"
           ? "git remote add origin <url>, then pantheon sync; to start a separate state anyway: pantheon init --new-state"
-          : `pantheon sync ${found.remote ?? ""} once it can be reached; to start a separate state anyway: pantheon init --new-state`.replace("  ", " "),
+          : `pantheon sync ${found.remote ?? ""} once it can be reached; to start a separate state anyway: pantheon init --new-state`.replace(
+              "  ",
+              " ",
+            ),
       { remote: found.remote, reason: found.reason },
     );
   }
-  if (found.reason === "unreachable") ctx.warn(`could not look for existing state on ${found.remote ?? "the remote"} (${found.detail}); starting a new state, pantheon sync will merge it later`);
+  if (found.reason === "unreachable")
+    ctx.warn(
+      `could not look for existing state on ${found.remote ?? "the remote"} (${found.detail}); starting a new state, pantheon sync will merge it later`,
+    );
   return null;
 }
 

@@ -8,7 +8,8 @@ import type { KeptDecisions } from "../domain/sync-decisions.js";
  * persona names from the remote's records).
  */
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-const objects = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => x !== null && typeof x === "object") : []);
+const objects = (v: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => x !== null && typeof x === "object") : [];
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 export function parseKept(value: unknown): KeptDecisions | null {
@@ -19,11 +20,23 @@ export function parseKept(value: unknown): KeptDecisions | null {
     remote: str(v.remote),
     at: str(v.at),
     commit: str(v.commit),
-    renumbered: objects(v.renumbered).filter((r) => kinds.has(str(r.kind))).map((r) => ({ kind: str(r.kind) as "tasks", from: str(r.from), to: str(r.to) })),
-    droppedClaims: objects(v.droppedClaims).map((d) => ({ task: str(d.task), yours: str(d.yours), winner: typeof d.winner === "string" ? d.winner : null, message: str(d.message) })),
+    renumbered: objects(v.renumbered)
+      .filter((r) => kinds.has(str(r.kind)))
+      .map((r) => ({ kind: str(r.kind) as "tasks", from: str(r.from), to: str(r.to) })),
+    droppedClaims: objects(v.droppedClaims).map((d) => ({
+      task: str(d.task),
+      yours: str(d.yours),
+      winner: typeof d.winner === "string" ? d.winner : null,
+      message: str(d.message),
+    })),
     conflicts: objects(v.conflicts).map((c) => ({ record: str(c.record), fields: strings(c.fields) })),
     cycles: (Array.isArray(v.cycles) ? v.cycles : []).map(strings).filter((c) => c.length > 0),
-    planning: objects(v.planning).map((p) => ({ from: str(p.from), to: str(p.to), renamed: p.renamed === true, note: str(p.note) })),
+    planning: objects(v.planning).map((p) => ({
+      from: str(p.from),
+      to: str(p.to),
+      renamed: p.renamed === true,
+      note: str(p.note),
+    })),
   };
 }
 
@@ -34,7 +47,10 @@ export function parseKept(value: unknown): KeptDecisions | null {
 export async function takeNotices(store: Store, own: readonly string[] = []): Promise<{ earlier: KeptDecisions[] }> {
   const all = await store.notices();
   if (all.length === 0) return { earlier: [] };
-  const earlier = all.filter((n) => !own.includes(n.id)).map((n) => parseKept(n.value)).filter((n): n is KeptDecisions => n !== null);
+  const earlier = all
+    .filter((n) => !own.includes(n.id))
+    .map((n) => parseKept(n.value))
+    .filter((n): n is KeptDecisions => n !== null);
   await store.dropNotices(all.map((n) => n.id));
   return { earlier };
 }

@@ -26,7 +26,14 @@ export async function listPersonas(ctx: Context, o: { role?: Role | undefined })
     if (seen.has(key) || (o.role && o.role !== role)) return;
     seen.add(key);
     const mine = missions.filter((m) => sameName(m.persona, name));
-    entries.push({ name, role, source, bio, missions: mine.length, active: mine.find((m) => m.status === "ACTIVE") ?? null });
+    entries.push({
+      name,
+      role,
+      source,
+      bio,
+      missions: mine.length,
+      active: mine.find((m) => m.status === "ACTIVE") ?? null,
+    });
   };
   for (const p of await snap.personas()) add(p.name, p.role, "added", p.bio);
   for (const role of ROLES) for (const name of theme.roles[role]) add(name, role, theme.name, theme.bios[name] ?? "");

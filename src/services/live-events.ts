@@ -56,7 +56,13 @@ export function markSessionEnded(commonDir: string, uid: string, detail: string,
 }
 
 /** Sets a session's live state from summon itself (`ended` when it is over, `starting` when resumed). */
-export function markSession(commonDir: string, uid: string, state: "starting" | "ended", detail: string, now: Date): void {
+export function markSession(
+  commonDir: string,
+  uid: string,
+  state: "starting" | "ended",
+  detail: string,
+  now: Date,
+): void {
   const prev = readLiveFile(commonDir, uid);
   if (prev?.state === state) return;
   const next = nextLive(prev, { state, detail: detailLine(detail), sessionId: null }, "summon", now.toISOString());
@@ -111,10 +117,20 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   const entered = prev?.state !== next.state && WAITING_STATES.includes(next.state);
   let notified = false;
   if (entered && notifyChannels(i.notifySetting()).has("desktop")) {
-    const who = typeof summon.persona === "string" ? detailLine(summon.persona) : typeof summon.mission === "string" ? detailLine(summon.mission) : "A persona";
+    const who =
+      typeof summon.persona === "string"
+        ? detailLine(summon.persona)
+        : typeof summon.mission === "string"
+          ? detailLine(summon.mission)
+          : "A persona";
     // notify-send may read markup in the body: the detail is record-like text, so no markup passes.
     const body = next.detail.replace(/[<>&]/g, (c) => ({ "<": "‹", ">": "›", "&": "+" })[c]!);
-    i.spawnDetached("notify-send", ["--app-name=pantheon", "--", `${who} ${next.state === "idle" ? "is waiting for you" : "needs your input"}`, body]);
+    i.spawnDetached("notify-send", [
+      "--app-name=pantheon",
+      "--",
+      `${who} ${next.state === "idle" ? "is waiting for you" : "needs your input"}`,
+      body,
+    ]);
     notified = true;
   }
   return { recorded: next, notified };
@@ -123,7 +139,10 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
 /** `pantheon.notify`: any of bell, desktop (comma- or space-separated), or none; unset means both. */
 export function notifyChannels(setting: string | undefined): Set<"bell" | "desktop"> {
   if (setting === undefined || setting.trim() === "") return new Set(["bell", "desktop"]);
-  const words = setting.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const words = setting
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const out = new Set<"bell" | "desktop">();
   for (const w of words) if (w === "bell" || w === "desktop") out.add(w);
   return out;

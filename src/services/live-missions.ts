@@ -30,7 +30,11 @@ export function stalledNext(m: Pick<Mission, "number">): string {
  * Missions without a summon record here (another clone's, or started by `/summon` or
  * `mission start`) are absent: nothing local can judge them.
  */
-export function missionLives(commonDir: string, missions: readonly Mission[], o: { now?: Date; stallAfterMs?: number } = {}): Map<number, MissionLive> {
+export function missionLives(
+  commonDir: string,
+  missions: readonly Mission[],
+  o: { now?: Date; stallAfterMs?: number } = {},
+): Map<number, MissionLive> {
   const out = new Map<number, MissionLive>();
   const active = missions.filter((m) => m.status === "ACTIVE");
   if (active.length === 0) return out;
@@ -41,15 +45,39 @@ export function missionLives(commonDir: string, missions: readonly Mission[], o:
     const r = records.get(m.uid);
     if (!r) continue;
     const live = readLiveFile(commonDir, m.uid);
-    const base = { assistant: r.assistant, sessionId: live?.sessionId ?? r.sessionId, host: r.host, pid: r.pid, lastEventAt: live?.lastEventAt ?? null };
+    const base = {
+      assistant: r.assistant,
+      sessionId: live?.sessionId ?? r.sessionId,
+      host: r.host,
+      pid: r.pid,
+      lastEventAt: live?.lastEventAt ?? null,
+    };
     if (!summonAlive(r)) {
-      out.set(m.number, { ...base, state: "stalled", since: live?.lastEventAt ?? r.since, detail: `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`, next: stalledNext(m) });
+      out.set(m.number, {
+        ...base,
+        state: "stalled",
+        since: live?.lastEventAt ?? r.since,
+        detail: `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
+        next: stalledNext(m),
+      });
     } else if (live && silentTooLong(live, now, stallMs)) {
-      out.set(m.number, { ...base, state: "stalled", since: live.lastEventAt, detail: `no event for ${Math.round(stallMs / 60_000)} min while working (last: ${live.detail})`, next: stalledNext(m) });
+      out.set(m.number, {
+        ...base,
+        state: "stalled",
+        since: live.lastEventAt,
+        detail: `no event for ${Math.round(stallMs / 60_000)} min while working (last: ${live.detail})`,
+        next: stalledNext(m),
+      });
     } else if (live) {
       out.set(m.number, { ...base, state: live.state, since: live.since, detail: live.detail, next: null });
     } else {
-      out.set(m.number, { ...base, state: "starting", since: r.since, detail: `summon (pid ${r.pid} on ${r.host}) runs ${r.assistant}`, next: null });
+      out.set(m.number, {
+        ...base,
+        state: "starting",
+        since: r.since,
+        detail: `summon (pid ${r.pid} on ${r.host}) runs ${r.assistant}`,
+        next: null,
+      });
     }
   }
   return out;
@@ -62,7 +90,14 @@ export function summonFindings(commonDir: string, missions: readonly Mission[]):
     if (live.state !== "stalled") continue;
     const m = missions.find((x) => x.number === number)!;
     const id = missionId(number);
-    out.push({ severity: "warning", code: "W_SUMMON_GONE", subject: id, message: `${id} (${m.persona}) is ACTIVE, but ${live.detail}`, fix: `pantheon summon --resume ${id}, pantheon doctor --fix (ends it; its claims stay and can be resumed), or pantheon mission end ${id}`, fixable: true });
+    out.push({
+      severity: "warning",
+      code: "W_SUMMON_GONE",
+      subject: id,
+      message: `${id} (${m.persona}) is ACTIVE, but ${live.detail}`,
+      fix: `pantheon summon --resume ${id}, pantheon doctor --fix (ends it; its claims stay and can be resumed), or pantheon mission end ${id}`,
+      fixable: true,
+    });
   }
   return out;
 }

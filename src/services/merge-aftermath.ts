@@ -16,7 +16,14 @@ import { describeMerge, type SyncReport } from "./sync-report.js";
  * merge closed, and the planning files of renumbered tasks (renamed, or said why not).
  * Returns the notice's id (null when there was nothing to tell).
  */
-export async function afterLanding(ctx: Context, store: Store, report: SyncReport, remote: string, merged: MergeReport, remoteTip: string): Promise<string | null> {
+export async function afterLanding(
+  ctx: Context,
+  store: Store,
+  report: SyncReport,
+  remote: string,
+  merged: MergeReport,
+  remoteTip: string,
+): Promise<string | null> {
   const d = await describeMerge(store, merged.commit, merged.output, report, remote);
   const cycles = await closedCycles(store, merged, remoteTip);
   const planning = store.root ? await renamePlans(store, store.root, merged, remoteTip) : [];
@@ -85,7 +92,12 @@ async function closedCycles(store: Store, merged: MergeReport, remoteTip: string
  * plan of its own under the same name (from a teammate, through git): a file is renamed only
  * when its heading names the renumbered task's title and not the published one's.
  */
-async function renamePlans(store: Store, root: string, merged: MergeReport, remoteTip: string): Promise<MergeDecisions["planning"]> {
+async function renamePlans(
+  store: Store,
+  root: string,
+  merged: MergeReport,
+  remoteTip: string,
+): Promise<MergeDecisions["planning"]> {
   const moves = merged.output.renumbered.filter((r) => r.kind === "tasks");
   const dir = join(root, ".pantheon", "planning");
   if (moves.length === 0 || !existsSync(dir)) return [];
@@ -105,7 +117,12 @@ async function renamePlans(store: Store, root: string, merged: MergeReport, remo
       const target = `${taskId(mine)}.md`;
       const to = `.pantheon/planning/${target}`;
       if (!names(mine) || names(theirs)) {
-        out.push({ from: rel, to, renamed: false, note: `may be ${taskId(mine)}'s plan (its number went to ${theirs ? taskId(theirs) : "another task"}): rename it if so` });
+        out.push({
+          from: rel,
+          to,
+          renamed: false,
+          note: `may be ${taskId(mine)}'s plan (its number went to ${theirs ? taskId(theirs) : "another task"}): rename it if so`,
+        });
       } else if (existsSync(join(dir, target))) {
         out.push({ from: rel, to, renamed: false, note: `${to} exists already: merge the two by hand` });
       } else {

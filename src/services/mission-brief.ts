@@ -35,7 +35,12 @@ function clip(text: string, max: number): string {
  * tokens. Everything quoted from records is in one fenced block labelled as data, so a
  * teammate's task title cannot pose as an instruction.
  */
-export function missionPart(o: { mission: Mission; task: Task | null; handoffs: readonly TaskRef[]; handoffTotal?: number }): string {
+export function missionPart(o: {
+  mission: Mission;
+  task: Task | null;
+  handoffs: readonly TaskRef[];
+  handoffTotal?: number;
+}): string {
   let text = "";
   for (const limits of LIMITS) {
     text = build(o, limits);
@@ -44,26 +49,40 @@ export function missionPart(o: { mission: Mission; task: Task | null; handoffs: 
   return text;
 }
 
-function build(o: { mission: Mission; task: Task | null; handoffs: readonly TaskRef[]; handoffTotal?: number }, l: Limits): string {
+function build(
+  o: { mission: Mission; task: Task | null; handoffs: readonly TaskRef[]; handoffTotal?: number },
+  l: Limits,
+): string {
   const m = o.mission;
   const h = missionHandle(m);
-  const lines = ["## This mission", "", `- Mission: ${h} (pass \`--mission ${h}\` on every pantheon call)`, `- Your claims: \`pantheon task mine --mission ${h}\`; what to do next: \`pantheon task next --mission ${h}\``];
+  const lines = [
+    "## This mission",
+    "",
+    `- Mission: ${h} (pass \`--mission ${h}\` on every pantheon call)`,
+    `- Your claims: \`pantheon task mine --mission ${h}\`; what to do next: \`pantheon task next --mission ${h}\``,
+  ];
   const quoted: string[] = [];
   if (m.objective) {
     const whole = m.objective.replace(/\s+/g, " ").trim().length <= l.objective;
-    lines.push(`- The Director's objective is quoted below${whole ? "" : ` (all of it: \`pantheon mission show ${missionId(m.number)}\`)`}.`);
+    lines.push(
+      `- The Director's objective is quoted below${whole ? "" : ` (all of it: \`pantheon mission show ${missionId(m.number)}\`)`}.`,
+    );
     quoted.push(`Objective: ${clip(m.objective, l.objective)}`);
   }
   if (o.task) {
     const id = taskId(o.task);
-    lines.push(`- You hold ${id} (${o.task.status}); its description and notes: \`pantheon task show ${id} --mission ${h}\`.`);
+    lines.push(
+      `- You hold ${id} (${o.task.status}); its description and notes: \`pantheon task show ${id} --mission ${h}\`.`,
+    );
     quoted.push(`Your task ${id}: ${clip(o.task.title, l.title)}`);
   }
   const total = o.handoffTotal ?? o.handoffs.length;
   const shown = o.handoffs.slice(0, l.handoffs);
   if (total > 0) {
     const all = total > shown.length ? `; all of them: \`pantheon task list --status READY --role ${m.role}\`` : "";
-    lines.push(`- Handed off to your role and waiting: ${total} (read one with \`pantheon task show ID\`, claim it with \`pantheon task claim ID --mission ${h}\`${all}).`);
+    lines.push(
+      `- Handed off to your role and waiting: ${total} (read one with \`pantheon task show ID\`, claim it with \`pantheon task claim ID --mission ${h}\`${all}).`,
+    );
     for (const t of shown) quoted.push(`Handoff ${taskId(t)}: ${clip(t.title, l.handoffTitle)}`);
   }
   if (quoted.length > 0) lines.push("", fenceData("Mission data", quoted.join("\n")).trimEnd());

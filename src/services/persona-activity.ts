@@ -18,7 +18,13 @@ export async function personaActivity(ctx: Context): Promise<ActivityRow[]> {
   const rows = new Map<string, ActivityRow>();
   for (const m of missions) {
     const key = m.persona.toLowerCase();
-    const row = rows.get(key) ?? { persona: m.persona, role: m.role, missions: 0, completedMissions: 0, tasksCompleted: 0 };
+    const row = rows.get(key) ?? {
+      persona: m.persona,
+      role: m.role,
+      missions: 0,
+      completedMissions: 0,
+      tasksCompleted: 0,
+    };
     row.missions += 1;
     if (m.status === "ENDED") row.completedMissions += 1;
     row.role = m.role;
@@ -27,15 +33,26 @@ export async function personaActivity(ctx: Context): Promise<ActivityRow[]> {
   for (const t of tasks) {
     if (t.status !== "COMPLETE" || !t.completedBy) continue;
     const key = t.completedBy.toLowerCase();
-    const row = rows.get(key) ?? { persona: t.completedBy, role: t.role, missions: 0, completedMissions: 0, tasksCompleted: 0 };
+    const row = rows.get(key) ?? {
+      persona: t.completedBy,
+      role: t.role,
+      missions: 0,
+      completedMissions: 0,
+      tasksCompleted: 0,
+    };
     row.tasksCompleted += 1;
     rows.set(key, row);
   }
-  return [...rows.values()].sort((a, b) => b.tasksCompleted - a.tasksCompleted || b.missions - a.missions || a.persona.localeCompare(b.persona));
+  return [...rows.values()].sort(
+    (a, b) => b.tasksCompleted - a.tasksCompleted || b.missions - a.missions || a.persona.localeCompare(b.persona),
+  );
 }
 
 /** The name `mission start --role R` would pick now: the least-used free one. */
-export async function suggestPersona(ctx: Context, role: Role): Promise<{ name: string | null; bio: string; theme: string; naming: "theme" | "role"; uses: number }> {
+export async function suggestPersona(
+  ctx: Context,
+  role: Role,
+): Promise<{ name: string | null; bio: string; theme: string; naming: "theme" | "role"; uses: number }> {
   const snap = await (await ctx.store()).snapshot();
   const missions = await snap.all("missions");
   const { name, bio, theme, naming } = await defaultPersonaName(ctx, snap, role, missions);

@@ -11,15 +11,37 @@ import { findMission, resolveActor } from "./resolve-actor.js";
 import { runWorktreeSetup } from "./worktree-setup.js";
 
 /** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-export const PANTHEON_FILES = [".pantheon", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".claude/commands", ".opencode/commands", ".gemini/commands", ".agents/skills"];
+export const PANTHEON_FILES = [
+  ".pantheon",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  ".claude/commands",
+  ".opencode/commands",
+  ".gemini/commands",
+  ".agents/skills",
+];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
-  return `pantheon/${m.persona.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "persona"}-${m.number}`;
+  return `pantheon/${
+    m.persona
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "persona"
+  }-${m.number}`;
 }
 
 export function checkBranchName(branch: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(branch) || branch.includes("..") || branch.endsWith(".lock") || branch.endsWith("/")) {
-    throw new UsageError(`Invalid branch name "${branch}"`, "use letters, digits, / - _ . (e.g. pantheon/hephaestus-3)");
+  if (
+    !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(branch) ||
+    branch.includes("..") ||
+    branch.endsWith(".lock") ||
+    branch.endsWith("/")
+  ) {
+    throw new UsageError(
+      `Invalid branch name "${branch}"`,
+      "use letters, digits, / - _ . (e.g. pantheon/hephaestus-3)",
+    );
   }
   return branch;
 }
@@ -35,8 +57,16 @@ export function copiedPaths(project: Project, warn: (m: string) => void): string
   for (const raw of project.worktree.copy) {
     const rel = raw.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
     const parts = rel.split("/");
-    if (rel === "" || isAbsolute(raw) || raw.includes("\\") || /[\u0000-\u001f\u007f]/.test(raw) || parts.some((p) => p === ".." || p === "." || p === "" || p.toLowerCase() === ".git")) {
-      warn(`worktree.copy entry ${JSON.stringify(raw)} skipped: only relative paths inside the repository (no "..", nothing in .git)`);
+    if (
+      rel === "" ||
+      isAbsolute(raw) ||
+      raw.includes("\\") ||
+      /[\u0000-\u001f\u007f]/.test(raw) ||
+      parts.some((p) => p === ".." || p === "." || p === "" || p.toLowerCase() === ".git")
+    ) {
+      warn(
+        `worktree.copy entry ${JSON.stringify(raw)} skipped: only relative paths inside the repository (no "..", nothing in .git)`,
+      );
       continue;
     }
     own.push(rel);
@@ -49,13 +79,27 @@ export function copiedPaths(project: Project, warn: (m: string) => void): string
  * untracked files and the project's `worktree.copy` files copied in; then the set-up command of
  * the working tree or this clone's git config, once the Director confirmed it (worktree-setup.ts).
  */
-export async function createPersonaWorktree(ctx: Context, store: Store, project: Project, m: Mission, branch?: string): Promise<NonNullable<Mission["worktree"]>> {
+export async function createPersonaWorktree(
+  ctx: Context,
+  store: Store,
+  project: Project,
+  m: Mission,
+  branch?: string,
+): Promise<NonNullable<Mission["worktree"]>> {
   const code = await store.code();
-  if (!code.root) throw new UsageError("--worktree needs a repository with a working tree", "run summon inside a normal clone");
+  if (!code.root)
+    throw new UsageError("--worktree needs a repository with a working tree", "run summon inside a normal clone");
   const base = await store.codeHead();
-  if (!base) throw new ConflictError("--worktree needs a commit to branch from (HEAD has none yet)", 'git commit --allow-empty -m "start"');
+  if (!base)
+    throw new ConflictError(
+      "--worktree needs a commit to branch from (HEAD has none yet)",
+      'git commit --allow-empty -m "start"',
+    );
   const name = checkBranchName(branch ?? defaultBranch(m));
-  const path = resolve(dirname(code.root), `${basename(code.root)}-${name.replace(/^pantheon\//, "").replace(/\//g, "-")}`);
+  const path = resolve(
+    dirname(code.root),
+    `${basename(code.root)}-${name.replace(/^pantheon\//, "").replace(/\//g, "-")}`,
+  );
   code.addWorktree(path, name, base);
   const top = realpathSync(path);
   for (const rel of copiedPaths(project, ctx.warn)) {
@@ -82,13 +126,20 @@ export async function createPersonaWorktree(ctx: Context, store: Store, project:
 }
 
 /** Records the worktree on the mission (its own commit: the mission was registered first). */
-export async function recordWorktree(ctx: Context, handle: string, worktree: NonNullable<Mission["worktree"]>): Promise<Mission> {
+export async function recordWorktree(
+  ctx: Context,
+  handle: string,
+  worktree: NonNullable<Mission["worktree"]>,
+): Promise<Mission> {
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const m = await findMission(tx, handle);
     const next = { ...m, worktree, updatedAt: isoNow(ctx) };
     tx.put("missions", next);
-    return { result: next, commit: commitInfo("mission.worktree", `mission ${missionId(m.number)}`, await resolveActor(ctx, tx)) };
+    return {
+      result: next,
+      commit: commitInfo("mission.worktree", `mission ${missionId(m.number)}`, await resolveActor(ctx, tx)),
+    };
   });
   return result;
 }

@@ -9,17 +9,32 @@ import type { Context } from "./context.js";
  * project's `assistant`, else the first one installed. A chosen one that is not installed is an
  * error with its install command (unless `allowMissing`, for --dry-run).
  */
-export function pickAssistant(ctx: Context, o: { flag?: string | undefined; gitConfig?: string | undefined; project: Project; allowMissing: boolean }): AssistantAdapter {
+export function pickAssistant(
+  ctx: Context,
+  o: { flag?: string | undefined; gitConfig?: string | undefined; project: Project; allowMissing: boolean },
+): AssistantAdapter {
   const chosen = o.flag ?? o.gitConfig ?? o.project.assistant ?? undefined;
   if (chosen !== undefined) {
     const name = chosen.trim().toLowerCase();
     if (!isAssistantName(name)) {
-      const source = o.flag !== undefined ? "--assistant" : o.gitConfig !== undefined ? "git config pantheon.assistant" : "the project's assistant";
-      throw new UsageError(`Unknown assistant "${chosen}" (from ${source})`, `assistants: ${ASSISTANT_NAMES.join(", ")}`);
+      const source =
+        o.flag !== undefined
+          ? "--assistant"
+          : o.gitConfig !== undefined
+            ? "git config pantheon.assistant"
+            : "the project's assistant";
+      throw new UsageError(
+        `Unknown assistant "${chosen}" (from ${source})`,
+        `assistants: ${ASSISTANT_NAMES.join(", ")}`,
+      );
     }
     const adapter = adapterFor(name);
     if (!o.allowMissing && !ctx.launcher.which(adapter.binary)) {
-      throw new NotFoundError(`${adapter.binary} is not installed (no ${adapter.binary} on PATH)`, `install it: ${adapter.installHint}`, { assistant: name });
+      throw new NotFoundError(
+        `${adapter.binary} is not installed (no ${adapter.binary} on PATH)`,
+        `install it: ${adapter.installHint}`,
+        { assistant: name },
+      );
     }
     return adapter;
   }

@@ -18,7 +18,14 @@ export function projectFileFindings(ctx: Context, root: string | null, project: 
   const theme = project.customization.personasTheme;
   const themes = installedThemes(ctx);
   if (!themes.includes(theme)) {
-    out.push({ severity: "error", code: "E_THEME", subject: "project.json", message: `the persona theme "${theme}" is not installed (installed: ${themes.join(", ")}): mission start without --persona and summon fail`, fix: `pantheon config set customization.personas_theme ${themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology")}`, fixable: false });
+    out.push({
+      severity: "error",
+      code: "E_THEME",
+      subject: "project.json",
+      message: `the persona theme "${theme}" is not installed (installed: ${themes.join(", ")}): mission start without --persona and summon fail`,
+      fix: `pantheon config set customization.personas_theme ${themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology")}`,
+      fixable: false,
+    });
   }
   if (!root) return out;
   for (const [path, file] of projectFiles(project, ctx.templatesDir, ASSISTANT_NAMES)) {
@@ -27,10 +34,25 @@ export function projectFileFindings(ctx: Context, root: string | null, project: 
     if (!existsSync(abs)) continue;
     const text = readFileSync(abs, "utf8");
     if (file.command && !hasGeneratedMark(text) && text !== file.content) {
-      out.push({ severity: "warning", code: "W_SHADOWED", subject: path, message: `${path} is not Pantheon's: it stands in for Pantheon's ${file.command}`, fix: `rename it if you want Pantheon's, then run pantheon init`, fixable: false });
+      out.push({
+        severity: "warning",
+        code: "W_SHADOWED",
+        subject: path,
+        message: `${path} is not Pantheon's: it stands in for Pantheon's ${file.command}`,
+        fix: `rename it if you want Pantheon's, then run pantheon init`,
+        fixable: false,
+      });
     }
     const reason = file.check?.(text);
-    if (reason) out.push({ severity: "warning", code: "W_PROJECT_FILE", subject: path, message: `${path}: ${reason}`, fix: "edit the file as said", fixable: false });
+    if (reason)
+      out.push({
+        severity: "warning",
+        code: "W_PROJECT_FILE",
+        subject: path,
+        message: `${path}: ${reason}`,
+        fix: "edit the file as said",
+        fixable: false,
+      });
   }
   return out;
 }

@@ -38,27 +38,57 @@ const DIRS = [".pantheon/personas", ".pantheon/procedures", ".pantheon/planning"
  * state cannot start a heading or a paragraph of its own in a persona's instructions.
  */
 export function projectVariables(settings: ProjectSettings): Record<string, string> {
-  const vars: Record<string, string> = { "project.name": escapeInline(settings.name), "project.type": settings.type, "project.description": settings.description };
+  const vars: Record<string, string> = {
+    "project.name": escapeInline(settings.name),
+    "project.type": settings.type,
+    "project.description": settings.description,
+  };
   for (const [k, v] of Object.entries(settings.customization.variables)) vars[`vars.${k}`] = escapeInline(v);
   return vars;
 }
 
 /** The files `init` installs, from `templates/`, for the included roles and chosen assistants. */
-export function projectFiles(settings: ProjectSettings, templatesDir: string, assistants: readonly AssistantName[]): Map<string, ProjectFile> {
+export function projectFiles(
+  settings: ProjectSettings,
+  templatesDir: string,
+  assistants: readonly AssistantName[],
+): Map<string, ProjectFile> {
   const read = (rel: string) => readFileSync(join(templatesDir, rel), "utf8");
   const vars = projectVariables(settings);
   const files = new Map<string, ProjectFile>();
   files.set(".pantheon/README.md", { kind: "owned", content: readme(settings) });
   for (const role of settings.roles) {
     // Persona and mission placeholders stay for `summon`; the project's are filled now.
-    files.set(`.pantheon/personas/${role}.md`, { kind: "owned", content: renderTemplate(read(`personas/${role}.md`), { ...vars, role }) });
+    files.set(`.pantheon/personas/${role}.md`, {
+      kind: "owned",
+      content: renderTemplate(read(`personas/${role}.md`), { ...vars, role }),
+    });
   }
-  files.set(".pantheon/procedures/README.md", { kind: "owned", content: renderTemplate(read("procedures/README.md"), vars) });
-  if (settings.features.commitGuidelines) files.set(".pantheon/procedures/commit-guidelines.md", { kind: "owned", content: renderTemplate(read("procedures/commit-guidelines.md"), vars) });
-  for (const name of assistants) for (const f of adapterFor(name).commandFiles({ cli: "pantheon" })) files.set(f.path, { kind: "owned", content: f.content, command: `${commandName(f.path)} in ${name}` });
+  files.set(".pantheon/procedures/README.md", {
+    kind: "owned",
+    content: renderTemplate(read("procedures/README.md"), vars),
+  });
+  if (settings.features.commitGuidelines)
+    files.set(".pantheon/procedures/commit-guidelines.md", {
+      kind: "owned",
+      content: renderTemplate(read("procedures/commit-guidelines.md"), vars),
+    });
+  for (const name of assistants)
+    for (const f of adapterFor(name).commandFiles({ cli: "pantheon" }))
+      files.set(f.path, { kind: "owned", content: f.content, command: `${commandName(f.path)} in ${name}` });
   files.set("AGENTS.md", { kind: "block", content: instructionsBlock({ cli: "pantheon" }) });
-  if (assistants.includes("claude")) files.set("CLAUDE.md", { kind: "once", content: claudeMdImport(), check: (text) => seesAgentsMd(text, "CLAUDE.md", "Claude") });
-  if (assistants.includes("gemini")) files.set("GEMINI.md", { kind: "once", content: geminiMdImport(), check: (text) => seesAgentsMd(text, "GEMINI.md", "Gemini") });
+  if (assistants.includes("claude"))
+    files.set("CLAUDE.md", {
+      kind: "once",
+      content: claudeMdImport(),
+      check: (text) => seesAgentsMd(text, "CLAUDE.md", "Claude"),
+    });
+  if (assistants.includes("gemini"))
+    files.set("GEMINI.md", {
+      kind: "once",
+      content: geminiMdImport(),
+      check: (text) => seesAgentsMd(text, "GEMINI.md", "Gemini"),
+    });
   return files;
 }
 
@@ -71,7 +101,9 @@ function commandName(path: string): string {
 
 /** Claude reads CLAUDE.md and gemini GEMINI.md, not AGENTS.md: Pantheon's block reaches them only through an import. */
 function seesAgentsMd(text: string, file: string, assistant: string): string | null {
-  return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text) ? null : `your ${file} does not import AGENTS.md, so ${assistant} will not see Pantheon's block: add a line @AGENTS.md to it`;
+  return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text)
+    ? null
+    : `your ${file} does not import AGENTS.md, so ${assistant} will not see Pantheon's block: add a line @AGENTS.md to it`;
 }
 
 /**
@@ -93,7 +125,12 @@ export function ensureProjectFiles(root: string, files: ReadonlyMap<string, Proj
   for (const [rel, file] of files) {
     const abs = join(root, rel);
     const before = existsSync(abs) ? readFileSync(abs, "utf8") : null;
-    const next = file.kind === "block" ? upsertBlock(before, file.content) : file.kind === "owned" ? withGeneratedMark(rel, file.content) : file.content;
+    const next =
+      file.kind === "block"
+        ? upsertBlock(before, file.content)
+        : file.kind === "owned"
+          ? withGeneratedMark(rel, file.content)
+          : file.content;
     if (before !== null && before !== next) {
       const reason = leftAloneBecause(file, before, force);
       if (reason !== undefined) {
@@ -117,7 +154,8 @@ export function ensureProjectFiles(root: string, files: ReadonlyMap<string, Proj
 function leftAloneBecause(file: ProjectFile, before: string, force: boolean): string | undefined {
   if (file.kind === "block") return undefined;
   if (file.kind === "once") return file.check?.(before) ?? "";
-  if (hasGeneratedMark(before)) return force ? undefined : "Pantheon's, from another version or edited: pantheon init --force rewrites it";
+  if (hasGeneratedMark(before))
+    return force ? undefined : "Pantheon's, from another version or edited: pantheon init --force rewrites it";
   // Exactly what Pantheon writes, from before files were marked: Pantheon's, nothing to say.
   if (before === file.content) return force ? undefined : "";
   const stands = file.command ? `; it stands in for Pantheon's ${file.command} (rename it to get Pantheon's)` : "";

@@ -12,7 +12,10 @@ import { resolveActor } from "./resolve-actor.js";
 /** The persona themes installed with this pantheon (`templates/themes/<name>.yaml`). */
 export function installedThemes(ctx: Context): string[] {
   try {
-    return readdirSync(join(ctx.templatesDir, "themes")).filter((f) => f.endsWith(".yaml")).map((f) => f.slice(0, -5)).sort();
+    return readdirSync(join(ctx.templatesDir, "themes"))
+      .filter((f) => f.endsWith(".yaml"))
+      .map((f) => f.slice(0, -5))
+      .sort();
   } catch {
     return [];
   }
@@ -25,7 +28,10 @@ export function installedThemes(ctx: Context): string[] {
 export function checkTheme(ctx: Context, name: string, key = "customization.personas_theme"): void {
   const themes = installedThemes(ctx);
   if (themes.includes(name)) return;
-  throw new UsageError(`${key} must be an installed theme: ${themes.join(", ")} (not "${name}")`, `pantheon config set customization.personas_theme ${themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology")}`);
+  throw new UsageError(
+    `${key} must be an installed theme: ${themes.join(", ")} (not "${name}")`,
+    `pantheon config set customization.personas_theme ${themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology")}`,
+  );
 }
 
 /** The part of a project record a person chooses. */
@@ -48,20 +54,31 @@ export interface SettingsResult {
  * (the theme against the installed ones). Unchanged settings make no commit. Fields this
  * version does not know are kept: the record is the stored one with the settings laid over it.
  */
-export async function changeSettings(ctx: Context, change: (current: ProjectSettings) => ProjectSettings): Promise<SettingsResult> {
+export async function changeSettings(
+  ctx: Context,
+  change: (current: ProjectSettings) => ProjectSettings,
+): Promise<SettingsResult> {
   const store = await ctx.store();
   const { result, commit } = await store.mutate(async (tx) => {
     const project = await tx.project();
     const before = settingsOf(project);
     const after = change(before);
-    if (after.customization.personasTheme !== before.customization.personasTheme) checkTheme(ctx, after.customization.personasTheme);
+    if (after.customization.personasTheme !== before.customization.personasTheme)
+      checkTheme(ctx, after.customization.personasTheme);
     const changes = settingChanges(before, after);
     const actor = await resolveActor(ctx, tx);
     const next: Project = changes.length === 0 ? project : { ...project, ...after, updatedAt: isoNow(ctx) };
     if (changes.length > 0) tx.putProject(next);
-    return { result: { project: next, changes }, commit: commitInfo("project.set", `settings ${changes.map((c) => c.key).join(", ")}`, actor) };
+    return {
+      result: { project: next, changes },
+      commit: commitInfo("project.set", `settings ${changes.map((c) => c.key).join(", ")}`, actor),
+    };
   });
-  return { ...result, commit, files: result.changes.length > 0 ? settingsFiles(ctx, store.root, result.project) : null };
+  return {
+    ...result,
+    commit,
+    files: result.changes.length > 0 ? settingsFiles(ctx, store.root, result.project) : null,
+  };
 }
 
 /**
@@ -70,7 +87,9 @@ export async function changeSettings(ctx: Context, change: (current: ProjectSett
  */
 function settingsFiles(ctx: Context, root: string | null, project: Project): FileReport | null {
   if (!root) return null;
-  const own = new Map([...projectFiles(project, ctx.templatesDir, [])].filter(([path]) => path.startsWith(".pantheon/")));
+  const own = new Map(
+    [...projectFiles(project, ctx.templatesDir, [])].filter(([path]) => path.startsWith(".pantheon/")),
+  );
   return ensureProjectFiles(root, own, false);
 }
 
@@ -100,4 +119,10 @@ export async function showSettings(ctx: Context): Promise<{ project: Project; cl
 }
 
 /** Settings of one clone, kept in git config (DESIGN §4.1), never shared. */
-export const CLONE_KEYS = ["pantheon.assistant", "pantheon.autoSync", "pantheon.worktreeSetup", "pantheon.notify", "pantheon.stallAfter"] as const;
+export const CLONE_KEYS = [
+  "pantheon.assistant",
+  "pantheon.autoSync",
+  "pantheon.worktreeSetup",
+  "pantheon.notify",
+  "pantheon.stallAfter",
+] as const;

@@ -1,5 +1,14 @@
 import { PantheonError } from "../errors.js";
-import type { MutateOutcome, MutationResult, NetOptions, PublishOutcome, StateSync, Store, SyncLock, Tx } from "../store/store.js";
+import type {
+  MutateOutcome,
+  MutationResult,
+  NetOptions,
+  PublishOutcome,
+  StateSync,
+  Store,
+  SyncLock,
+  Tx,
+} from "../store/store.js";
 import { networkOff, type Context } from "./context.js";
 import { emptyReport } from "./sync-report.js";
 import { syncBackoffMs } from "./sync-state.js";
@@ -10,7 +19,12 @@ export const PUBLISH_BUDGET_MS = 5_000;
 
 function publishBudget(env: NodeJS.ProcessEnv): number {
   const v = Number(env.PANTHEON_PUBLISH_BUDGET_MS);
-  return env.PANTHEON_PUBLISH_BUDGET_MS !== undefined && env.PANTHEON_PUBLISH_BUDGET_MS !== "" && Number.isFinite(v) && v >= 0 ? v : PUBLISH_BUDGET_MS;
+  return env.PANTHEON_PUBLISH_BUDGET_MS !== undefined &&
+    env.PANTHEON_PUBLISH_BUDGET_MS !== "" &&
+    Number.isFinite(v) &&
+    v >= 0
+    ? v
+    : PUBLISH_BUDGET_MS;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +44,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * the mutation locally and says "not published yet: pantheon sync". Reads and other writes
  * never come here.
  */
-export async function publishedMutation<R>(ctx: Context, fn: (tx: Tx) => Promise<MutationResult<R>>): Promise<MutateOutcome<R>> {
+export async function publishedMutation<R>(
+  ctx: Context,
+  fn: (tx: Tx) => Promise<MutationResult<R>>,
+): Promise<MutateOutcome<R>> {
   const store = await ctx.store();
   let sync: StateSync;
   try {
@@ -77,7 +94,9 @@ export async function publishedMutation<R>(ctx: Context, fn: (tx: Tx) => Promise
       const publish = async (commit: string): Promise<PublishOutcome> => {
         if (failure !== null) return "unpublished"; // the mutation re-ran after a local race: no second try
         try {
-          return (await sync.push(remote, commit, { batch: true, timeoutMs: Math.max(left(), 1_000) })) === "ok" ? "published" : "rejected";
+          return (await sync.push(remote, commit, { batch: true, timeoutMs: Math.max(left(), 1_000) })) === "ok"
+            ? "published"
+            : "rejected";
         } catch (e) {
           if (!(e instanceof PantheonError)) throw e;
           failure = e.message;
@@ -91,7 +110,11 @@ export async function publishedMutation<R>(ctx: Context, fn: (tx: Tx) => Promise
       }
       if (r.commit === null) {
         // Nothing of its own to publish; what the fetch merged in goes out too, if it can.
-        if (step.push) await sync.push(remote, step.push, { batch: true, timeoutMs: Math.max(left(), 1_000) }).then((p) => (p === "ok" ? sync.recordSynced(remote, step.push!) : undefined)).catch(() => undefined);
+        if (step.push)
+          await sync
+            .push(remote, step.push, { batch: true, timeoutMs: Math.max(left(), 1_000) })
+            .then((p) => (p === "ok" ? sync.recordSynced(remote, step.push!) : undefined))
+            .catch(() => undefined);
         return r;
       }
       if (r.published === "published") {
@@ -109,10 +132,18 @@ export async function publishedMutation<R>(ctx: Context, fn: (tx: Tx) => Promise
   }
 }
 
-async function bringIn(ctx: Context, store: Store, sync: StateSync, remote: string, state: StepState, net: NetOptions): Promise<void> {
+async function bringIn(
+  ctx: Context,
+  store: Store,
+  sync: StateSync,
+  remote: string,
+  state: StepState,
+  net: NetOptions,
+): Promise<void> {
   try {
     const again = await syncStep(ctx, store, sync, remote, emptyReport(remote), state, { net });
-    if (again !== "retry" && again.push && (await sync.push(remote, again.push, net)) === "ok") await sync.recordSynced(remote, again.push);
+    if (again !== "retry" && again.push && (await sync.push(remote, again.push, net)) === "ok")
+      await sync.recordSynced(remote, again.push);
   } catch {
     ctx.warn(`this clone's state lacks its own published commit until the next pantheon sync`);
   }

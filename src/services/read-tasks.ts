@@ -60,9 +60,15 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
   // 50 reads 50 rows, whatever the filter).
   const cols = columnsOf(refs.tasks);
   const blocked = f.blocked || f.ready ? blockedFlags(cols) : null;
-  const codes = <T extends string>(list: T[] | undefined, code: Record<T, number>) => (list ? new Set(list.map((v) => code[v])) : null);
-  const [status, role, priority] = [codes(f.status, STATUS_CODE), codes(f.role, ROLE_CODE), codes(f.priority, PRIORITY_CODE)];
-  const filtered = status || role || priority || epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
+  const codes = <T extends string>(list: T[] | undefined, code: Record<T, number>) =>
+    list ? new Set(list.map((v) => code[v])) : null;
+  const [status, role, priority] = [
+    codes(f.status, STATUS_CODE),
+    codes(f.role, ROLE_CODE),
+    codes(f.priority, PRIORITY_CODE),
+  ];
+  const filtered =
+    status || role || priority || epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
   // Unfiltered, the page is positions offset… themselves: no task is looked at but the page's.
   const matches = !filtered
     ? null

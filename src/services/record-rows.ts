@@ -5,7 +5,10 @@ import type { TaskSummary } from "../domain/schemas/task.js";
 import type { Context } from "./context.js";
 
 /** Every record of a kind as list-type reads see it (tasks as summaries): what shell completion offers ids from. */
-export async function recordRows(ctx: Context, kind: "tasks" | "epics" | "missions" | "reviews"): Promise<Array<TaskSummary | Epic | Mission | Review>> {
+export async function recordRows(
+  ctx: Context,
+  kind: "tasks" | "epics" | "missions" | "reviews",
+): Promise<Array<TaskSummary | Epic | Mission | Review>> {
   const snap = await (await ctx.store()).snapshot();
   return kind === "tasks" ? snap.taskSummaries() : snap.all(kind);
 }

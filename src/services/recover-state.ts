@@ -34,6 +34,9 @@ export async function recoveryPlan(ctx: Context): Promise<RecoveryReport> {
 export async function recoverState(ctx: Context, commit: string): Promise<RecoveryReport> {
   const store = await ctx.store();
   const plan = await recoveryPlan(ctx);
-  const restored = await store.recover(commit, (from) => ({ ...commitInfo("doctor.recover", "state", DIRECTOR), summary: `doctor recover of state ${from.slice(0, 12)} by Director` }));
+  const restored = await store.recover(commit, (from) => ({
+    ...commitInfo("doctor.recover", "state", DIRECTOR),
+    summary: `doctor recover of state ${from.slice(0, 12)} by Director`,
+  }));
   return { ...plan, restored };
 }

@@ -25,8 +25,12 @@ export interface McpRegistration {
  * of this machine: the files are committed).
  */
 export function mcpCommand(ctx: Context, root: string): string[] {
-  if (!ctx.launcher.which("pantheon") && existsSync(join(root, "node_modules/.bin/pantheon"))) return ["npx", "--no-install", "pantheon", "mcp"];
-  if (!ctx.launcher.which("pantheon")) ctx.warn("pantheon is not on PATH: the assistants will run `pantheon mcp`; install it with npm install -g pantheon");
+  if (!ctx.launcher.which("pantheon") && existsSync(join(root, "node_modules/.bin/pantheon")))
+    return ["npx", "--no-install", "pantheon", "mcp"];
+  if (!ctx.launcher.which("pantheon"))
+    ctx.warn(
+      "pantheon is not on PATH: the assistants will run `pantheon mcp`; install it with npm install -g pantheon",
+    );
   return ["pantheon", "mcp"];
 }
 
@@ -51,7 +55,11 @@ function registerJson(root: string, c: Extract<McpConfig, { format: "json" }>): 
   const abs = join(root, c.path);
   const [section, name] = c.key;
   const snippet = json({ [section]: { [name]: c.entry } }, 2);
-  const result = (action: McpRegistration["action"], add: string | null = null, note: string | null = null): McpRegistration => ({ assistant: c.assistant, path: c.path, action, add, note });
+  const result = (
+    action: McpRegistration["action"],
+    add: string | null = null,
+    note: string | null = null,
+  ): McpRegistration => ({ assistant: c.assistant, path: c.path, action, add, note });
   if (!existsSync(abs)) {
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, json({ ...c.base, [section]: { [name]: c.entry } }, 2));
@@ -64,10 +72,13 @@ function registerJson(root: string, c: Extract<McpConfig, { format: "json" }>): 
   } catch {
     return result("manual", snippet, `${c.path} is not plain JSON (comments?); merge this in by hand`);
   }
-  if (!isObject(value) || (value[section] !== undefined && !isObject(value[section]))) return result("manual", snippet, `${c.path} has an unexpected shape; merge this in by hand`);
+  if (!isObject(value) || (value[section] !== undefined && !isObject(value[section])))
+    return result("manual", snippet, `${c.path} has an unexpected shape; merge this in by hand`);
   const servers = (value[section] ?? {}) as Record<string, unknown>;
   if (servers[name] !== undefined) {
-    return JSON.stringify(servers[name]) === JSON.stringify(c.entry) ? result("existing") : result("kept", null, `${c.path} already has a "${name}" server of its own; left as it is`);
+    return JSON.stringify(servers[name]) === JSON.stringify(c.entry)
+      ? result("existing")
+      : result("kept", null, `${c.path} already has a "${name}" server of its own; left as it is`);
   }
   // Merged only when rewriting the file changes nothing but the added entry: same key order,
   // same indentation, no comments (JSON.stringify reproduces the user's text exactly).
@@ -88,7 +99,8 @@ function registerToml(root: string, c: Extract<McpConfig, { format: "toml" }>): 
   const text = readFileSync(abs, "utf8");
   if (text.includes(c.text)) return { ...base, action: "existing", add: c.text };
   // A TOML file is never rewritten: a table of that name (or an inline one) may already exist.
-  if (text.includes(`[${c.table}]`) || /^\s*mcp_servers\s*[.=]/m.test(text)) return { ...base, action: "kept", add: c.text, note: `${c.path} already configures MCP servers; ${c.note}` };
+  if (text.includes(`[${c.table}]`) || /^\s*mcp_servers\s*[.=]/m.test(text))
+    return { ...base, action: "kept", add: c.text, note: `${c.path} already configures MCP servers; ${c.note}` };
   return { ...base, action: "manual", add: c.text, note: `${c.path} exists: add these lines to it; ${c.note}` };
 }
 

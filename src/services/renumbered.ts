@@ -41,7 +41,13 @@ export function recordId<K extends RecordKind>(kind: K, r: RecordTypes[K]): stri
  * mutation is refused naming both, because whoever typed the number (a persona holding an id from
  * before the sync) meant this clone's record, unless repeated with --force.
  */
-export async function checkRenumbered<K extends RecordKind>(snap: Snapshot, kind: K, found: RecordTypes[K], written: string, look: IdLookup): Promise<void> {
+export async function checkRenumbered<K extends RecordKind>(
+  snap: Snapshot,
+  kind: K,
+  found: RecordTypes[K],
+  written: string,
+  look: IdLookup,
+): Promise<void> {
   const moved = await snap.formerOwners(kind, found.number);
   if (moved.length === 0) return;
   const current = recordId(kind, found);
@@ -53,5 +59,7 @@ export async function checkRenumbered<K extends RecordKind>(snap: Snapshot, kind
       { kind, number: found.number, current, renumbered: moved.map((r) => recordId(kind, r)) },
     );
   }
-  look.warn(`note: ${current} is the published ${NOUN[kind]} with this number; ${now} had it here before a sync renumbered it`);
+  look.warn(
+    `note: ${current} is the published ${NOUN[kind]} with this number; ${now} had it here before a sync renumbered it`,
+  );
 }

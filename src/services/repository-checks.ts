@@ -57,7 +57,10 @@ export function repositoryFindings(repo: RepositoryStatus, recoverable: number):
       code: "E_REF_DAMAGED",
       subject: REF,
       message: `${REF}${repo.ref.oid ? ` (${repo.ref.oid.slice(0, 12)})` : ""} cannot be read: ${repo.ref.detail}; ${recoverable} earlier state(s) can be restored`,
-      fix: recoverable > 0 ? "pantheon doctor --recover" : "git fsck --lost-found (dangling commits), then pantheon doctor --recover <commit>",
+      fix:
+        recoverable > 0
+          ? "pantheon doctor --recover"
+          : "git fsck --lost-found (dangling commits), then pantheon doctor --recover <commit>",
       fixable: false,
     });
   }
@@ -66,7 +69,8 @@ export function repositoryFindings(repo: RepositoryStatus, recoverable: number):
       severity: "error",
       code: "E_KEEP_ALTERNATE",
       subject: "objects/info/alternates",
-      message: "objects/pantheon holds objects Pantheon wrote, but objects/info/alternates no longer names it: git cannot see those of them a gc pruned from the main store",
+      message:
+        "objects/pantheon holds objects Pantheon wrote, but objects/info/alternates no longer names it: git cannot see those of them a gc pruned from the main store",
       fix: "pantheon doctor --fix (lists it again)",
       fixable: true,
     });
@@ -100,9 +104,14 @@ export async function repairRepository(store: Store, findings: Finding[]): Promi
   if (findings.some((f) => f.code === "W_SHARED_PERMISSIONS")) {
     const r = await store.fixPermissions();
     if (r.fixed.length > 0) fixed.push(`applied core.sharedRepository's permissions to ${r.fixed.length} path(s)`);
-    if (r.failed.length > 0) fixed.push(`could not change ${r.failed.length} path(s) owned by someone else (${r.failed[0]}): their owner can run pantheon doctor --fix`);
+    if (r.failed.length > 0)
+      fixed.push(
+        `could not change ${r.failed.length} path(s) owned by someone else (${r.failed[0]}): their owner can run pantheon doctor --fix`,
+      );
   }
-  if (findings.some((f) => f.code === "W_NO_REFLOG") && (await store.startReflog())) fixed.push(`started the reflog of ${REF}`);
-  if (findings.some((f) => f.code === "E_KEEP_ALTERNATE") && (await store.listKeepDir())) fixed.push("listed objects/pantheon in objects/info/alternates again");
+  if (findings.some((f) => f.code === "W_NO_REFLOG") && (await store.startReflog()))
+    fixed.push(`started the reflog of ${REF}`);
+  if (findings.some((f) => f.code === "E_KEEP_ALTERNATE") && (await store.listKeepDir()))
+    fixed.push("listed objects/pantheon in objects/info/alternates again");
   return fixed;
 }

@@ -12,7 +12,12 @@ import { checkRenumbered, inMutation, QUIET_LOOKUP, type IdLookup } from "./renu
  * codename wins when the number now belongs to another mission (renumbered at a sync); a bare
  * number that a sync gave to another mission follows DESIGN §1.2 (notice, or refusal in a mutation).
  */
-export async function findMission(snap: Snapshot, input: string, source?: string, look: IdLookup = QUIET_LOOKUP): Promise<Mission> {
+export async function findMission(
+  snap: Snapshot,
+  input: string,
+  source?: string,
+  look: IdLookup = QUIET_LOOKUP,
+): Promise<Mission> {
   const ref = parseMissionRef(input);
   const byNumber = ref.number !== undefined ? await snap.get("missions", ref.number) : null;
   if (byNumber && ref.codename && byNumber.codename === ref.codename) return byNumber;
@@ -25,7 +30,10 @@ export async function findMission(snap: Snapshot, input: string, source?: string
     if (found) return found;
   }
   // `(from --mission)` says where an actor's mission came from; a mission named as an argument needs no source.
-  throw new NotFoundError(`No mission ${printable(input)}${source ? ` (from ${source})` : ""}`, "pantheon mission list");
+  throw new NotFoundError(
+    `No mission ${printable(input)}${source ? ` (from ${source})` : ""}`,
+    "pantheon mission list",
+  );
 }
 
 /**

@@ -37,28 +37,59 @@ export async function reviewRefs(snap: Snapshot, reviews: readonly Review[], ref
 }
 
 /** Adds a PENDING review record inside a mutation (also used when a task goes to REVIEW). */
-export async function requestReview(ctx: Context, tx: Tx, actor: Actor, o: { title: string; type: Review["type"]; task: Task | null; artifact?: string | null }): Promise<Review> {
+export async function requestReview(
+  ctx: Context,
+  tx: Tx,
+  actor: Actor,
+  o: { title: string; type: Review["type"]; task: Task | null; artifact?: string | null },
+): Promise<Review> {
   const at = isoNow(ctx);
   const review: Review = {
-    uid: ctx.ids.uid(), number: await tx.allocate("reviews"), title: o.title, type: o.type, status: "PENDING",
-    task: o.task?.number ?? null, requestedBy: actor.name, reviewer: null, reason: null, artifact: o.artifact ?? null,
-    formerNumbers: [], createdAt: at, updatedAt: at, createdBy: actor.name,
+    uid: ctx.ids.uid(),
+    number: await tx.allocate("reviews"),
+    title: o.title,
+    type: o.type,
+    status: "PENDING",
+    task: o.task?.number ?? null,
+    requestedBy: actor.name,
+    reviewer: null,
+    reason: null,
+    artifact: o.artifact ?? null,
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: actor.name,
   };
   tx.put("reviews", review);
   return review;
 }
 
-export async function createReview(ctx: Context, o: { title: string; type?: Review["type"]; task?: string; artifact?: string }): Promise<ReviewResult> {
+export async function createReview(
+  ctx: Context,
+  o: { title: string; type?: Review["type"]; task?: string; artifact?: string },
+): Promise<ReviewResult> {
   const title = checkTitle(o.title);
   const artifact = o.artifact === undefined ? null : checkText(o.artifact, "--artifact");
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const task = o.task === undefined ? null : await findTask(tx, o.task, ctx);
-    const review = await requestReview(ctx, tx, actor, { title, type: o.type ?? (task ? "task_completion" : "general"), task, artifact });
+    const review = await requestReview(ctx, tx, actor, {
+      title,
+      type: o.type ?? (task ? "task_completion" : "general"),
+      task,
+      artifact,
+    });
     const refs = emptyRefs();
     if (task) refs.tasks.set(task.number, task);
-    return { result: { review, refs }, commit: commitInfo("review.create", `review ${reviewId(review.number)}${task ? ` of ${taskId(task)}` : ""}`, actor) };
+    return {
+      result: { review, refs },
+      commit: commitInfo(
+        "review.create",
+        `review ${reviewId(review.number)}${task ? ` of ${taskId(task)}` : ""}`,
+        actor,
+      ),
+    };
   });
   return result;
 }
@@ -69,7 +100,10 @@ export async function showReview(ctx: Context, id: string): Promise<ReviewResult
   return { review, refs: await reviewRefs(snap, [review]) };
 }
 
-export async function listReviews(ctx: Context, o: { status?: Review["status"][] }): Promise<{ reviews: Review[]; refs: Refs }> {
+export async function listReviews(
+  ctx: Context,
+  o: { status?: Review["status"][] },
+): Promise<{ reviews: Review[]; refs: Refs }> {
   const snap = await (await ctx.store()).snapshot();
   const reviews = (await snap.all("reviews")).filter((r) => !o.status || o.status.includes(r.status));
   return { reviews, refs: await reviewRefs(snap, reviews) };

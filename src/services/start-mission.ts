@@ -44,12 +44,19 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
     if (given !== undefined) {
       const holder = activeMissionsOf(given, missions)[0];
       if (holder) {
-        throw new ConflictError(`${holder.persona} is already on ACTIVE mission ${missionId(holder.number)}`, `choose another --persona, or end it: pantheon mission end ${missionId(holder.number)}`);
+        throw new ConflictError(
+          `${holder.persona} is already on ACTIVE mission ${missionId(holder.number)}`,
+          `choose another --persona, or end it: pantheon mission end ${missionId(holder.number)}`,
+        );
       }
       persona = given;
     } else {
       const picked = await defaultPersonaName(ctx, tx, input.role, missions);
-      if (!picked.name) throw new ConflictError(`Every ${input.role} name of the ${picked.theme} theme is on an ACTIVE mission`, `pantheon mission start --role ${input.role} --persona NAME`);
+      if (!picked.name)
+        throw new ConflictError(
+          `Every ${input.role} name of the ${picked.theme} theme is on an ACTIVE mission`,
+          `pantheon mission start --role ${input.role} --persona NAME`,
+        );
       persona = picked.name;
     }
     const number = await tx.allocate("missions");
@@ -76,7 +83,10 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
       createdBy: persona,
     };
     tx.put("missions", mission);
-    return { result: mission, commit: commitInfo("mission.start", `mission ${missionId(number)}`, personaActor(persona, mission)) };
+    return {
+      result: mission,
+      commit: commitInfo("mission.start", `mission ${missionId(number)}`, personaActor(persona, mission)),
+    };
   });
   return result;
 }

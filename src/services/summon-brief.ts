@@ -19,7 +19,11 @@ export interface SummonBrief {
 }
 
 /** READY tasks of a role (the handoffs waiting for it), most urgent first, and how many there are. */
-export async function readyHandoffs(snap: Snapshot, role: string, shown = 5): Promise<{ handoffs: TaskRef[]; total: number }> {
+export async function readyHandoffs(
+  snap: Snapshot,
+  role: string,
+  shown = 5,
+): Promise<{ handoffs: TaskRef[]; total: number }> {
   const ready = (await snap.taskSummaries()).filter((t) => t.status === "READY" && t.role === role);
   ready.sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.number - b.number);
   return { handoffs: ready.slice(0, shown), total: ready.length };
@@ -31,10 +35,30 @@ export async function readyHandoffs(snap: Snapshot, role: string, shown = 5): Pr
  */
 export async function writeBrief(
   ctx: Context,
-  o: { adapter: AssistantAdapter; snap: Snapshot; project: Project; mission: Mission; task: Task | null; template: string; sessionDir: string; gitCommonDir: string; cwd: string; model: string | undefined; sessionId: string; kickoff?: string | undefined; resumeSession?: string | undefined },
+  o: {
+    adapter: AssistantAdapter;
+    snap: Snapshot;
+    project: Project;
+    mission: Mission;
+    task: Task | null;
+    template: string;
+    sessionDir: string;
+    gitCommonDir: string;
+    cwd: string;
+    model: string | undefined;
+    sessionId: string;
+    kickoff?: string | undefined;
+    resumeSession?: string | undefined;
+  },
 ): Promise<SummonBrief> {
   const { handoffs, total } = await readyHandoffs(o.snap, o.mission.role);
-  const personaText = renderInstructions(o.template, { project: o.project, mission: o.mission, task: o.task, handoffs, handoffTotal: total });
+  const personaText = renderInstructions(o.template, {
+    project: o.project,
+    mission: o.mission,
+    task: o.task,
+    handoffs,
+    handoffTotal: total,
+  });
   const store = await ctx.store();
   // Files under <commondir>/pantheon/ go through the store, which gives them core.sharedRepository's bits.
   const own = join(store.commonDir, "pantheon");

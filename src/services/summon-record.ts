@@ -51,8 +51,18 @@ export function processStartTime(pid: number): string | null {
 }
 
 /** Writes this process's record for a mission it is about to run (atomically). */
-export function writeSummonRecord(commonDir: string, m: Pick<Mission, "uid">, fields: Omit<SummonRecord, "uid" | "host" | "pid" | "processStart">): SummonRecord {
-  const record: SummonRecord = { ...fields, uid: m.uid, host: hostname(), pid: process.pid, processStart: processStartTime(process.pid) };
+export function writeSummonRecord(
+  commonDir: string,
+  m: Pick<Mission, "uid">,
+  fields: Omit<SummonRecord, "uid" | "host" | "pid" | "processStart">,
+): SummonRecord {
+  const record: SummonRecord = {
+    ...fields,
+    uid: m.uid,
+    host: hostname(),
+    pid: process.pid,
+    processStart: processStartTime(process.pid),
+  };
   mkdirSync(liveDir(commonDir), { recursive: true });
   const path = recordPath(commonDir, m.uid);
   writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(record, null, 2)}\n`);

@@ -84,7 +84,12 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const code = await store.code().catch(() => null);
   const resume = input.resume !== undefined ? await planResume(snap, store.commonDir, input.resume) : null;
   // Before any question: an answer is wasted if there is no assistant to start.
-  const adapter = pickAssistant(ctx, { flag: resume?.assistant ?? input.assistant, gitConfig: safeConfig(() => code?.config("pantheon.assistant")), project, allowMissing: Boolean(input.dryRun) });
+  const adapter = pickAssistant(ctx, {
+    flag: resume?.assistant ?? input.assistant,
+    gitConfig: safeConfig(() => code?.config("pantheon.assistant")),
+    project,
+    allowMissing: Boolean(input.dryRun),
+  });
   const role = resume?.mission.role ?? input.role ?? (input.askRole ? await input.askRole() : undefined);
   if (role === undefined) throw new UsageError("summon needs a role", "pantheon summon engineer");
   const template = personaTemplate(ctx, store.root, role, input.template);
@@ -93,27 +98,78 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
 
   let mission = resume?.reuse
     ? resume.mission
-    : await startMission(ctx, { role, persona: resume?.mission.persona ?? input.persona, objective: resume?.mission.objective ?? input.objective, assistant: adapter.name, sessionId: resume ? resume.sessionId : adapter.takesSessionId ? sessionId : null });
+    : await startMission(ctx, {
+        role,
+        persona: resume?.mission.persona ?? input.persona,
+        objective: resume?.mission.objective ?? input.objective,
+        assistant: adapter.name,
+        sessionId: resume ? resume.sessionId : adapter.takesSessionId ? sessionId : null,
+      });
   const handle = missionHandle(mission);
   const asMission: Context = { ...ctx, actorFlags: { mission: handle } };
   const sessionDir = join(sessionsDir(store.commonDir), handle.replace(":", "-"));
   sweepEndedSessions(store.commonDir, await snap.all("missions"));
   // Written first: a summon killed at any later point leaves a record, so the mission shows as stalled.
-  writeSummonRecord(store.commonDir, mission, { mission: handle, persona: mission.persona, assistant: adapter.name, sessionId: resume || adapter.takesSessionId ? sessionId : null, since: ctx.now().toISOString() });
-  if (resume?.reuse) markSession(store.commonDir, mission.uid, "starting", `resumed by summon (${adapter.binary} session ${sessionId})`, ctx.now());
+  writeSummonRecord(store.commonDir, mission, {
+    mission: handle,
+    persona: mission.persona,
+    assistant: adapter.name,
+    sessionId: resume || adapter.takesSessionId ? sessionId : null,
+    since: ctx.now().toISOString(),
+  });
+  if (resume?.reuse)
+    markSession(
+      store.commonDir,
+      mission.uid,
+      "starting",
+      `resumed by summon (${adapter.binary} session ${sessionId})`,
+      ctx.now(),
+    );
   let task: Task | null = null;
   let plan: SummonPlan;
   try {
-    if (input.worktree) mission = await recordWorktree(asMission, handle, await createPersonaWorktree(ctx, store, project, mission, input.branch));
+    if (input.worktree)
+      mission = await recordWorktree(
+        asMission,
+        handle,
+        await createPersonaWorktree(ctx, store, project, mission, input.branch),
+      );
     if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
     const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
     const now = await store.snapshot();
     const kickoff = resume ? await resumeKickoff(now, resume.mission, mission, resume.since) : undefined;
-    const brief = await writeBrief(ctx, { adapter, snap: now, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId, kickoff, resumeSession: resume?.sessionId });
-    plan = { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source };
+    const brief = await writeBrief(ctx, {
+      adapter,
+      snap: now,
+      project,
+      mission,
+      task,
+      template: template.text,
+      sessionDir,
+      gitCommonDir: store.commonDir,
+      cwd,
+      model: input.model,
+      sessionId,
+      kickoff,
+      resumeSession: resume?.sessionId,
+    });
+    plan = {
+      assistant: adapter.name,
+      mission,
+      launch: brief.launch,
+      personaFile: brief.personaFile,
+      cwd,
+      kickoff: brief.kickoff,
+      template: template.source,
+    };
   } catch (e) {
     // A resumed ACTIVE mission was not ours to end: it stays as it was (stalled), to try again.
-    if (!resume?.reuse) await endMission(asMission, { id: handle, summary: `summon failed before the assistant started: ${(e as Error).message}`, release: true }).catch(() => undefined);
+    if (!resume?.reuse)
+      await endMission(asMission, {
+        id: handle,
+        summary: `summon failed before the assistant started: ${(e as Error).message}`,
+        release: true,
+      }).catch(() => undefined);
     removeSummonRecord(store.commonDir, mission.uid);
     rmSync(sessionDir, { recursive: true, force: true });
     throw e;
@@ -128,17 +184,43 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {
-    await finish(asMission, store.commonDir, mission, sessionDir, `${adapter.binary} could not start: ${(e as Error).message}`);
+    await finish(
+      asMission,
+      store.commonDir,
+      mission,
+      sessionDir,
+      `${adapter.binary} could not start: ${(e as Error).message}`,
+    );
     // On PATH but not runnable (a broken install, a missing interpreter): say how to fix it.
-    throw new NotFoundError(`${adapter.binary} could not be started (${(e as Error).message}); mission ${handle} was ended`, `reinstall it: ${adapter.installHint}`);
+    throw new NotFoundError(
+      `${adapter.binary} could not be started (${(e as Error).message}); mission ${handle} was ended`,
+      `reinstall it: ${adapter.installHint}`,
+    );
   }
-  const how = end.received === "SIGHUP" ? "the terminal was closed" : end.received === "SIGTERM" ? "summon was stopped (SIGTERM)" : null;
-  await finish(asMission, store.commonDir, mission, sessionDir, how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`);
+  const how =
+    end.received === "SIGHUP"
+      ? "the terminal was closed"
+      : end.received === "SIGTERM"
+        ? "summon was stopped (SIGTERM)"
+        : null;
+  await finish(
+    asMission,
+    store.commonDir,
+    mission,
+    sessionDir,
+    how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`,
+  );
   return { plan, exitCode: end.code, task, received: end.received };
 }
 
 /** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */
-async function finish(asMission: Context, commonDir: string, mission: Mission, sessionDir: string, summary: string): Promise<void> {
+async function finish(
+  asMission: Context,
+  commonDir: string,
+  mission: Mission,
+  sessionDir: string,
+  summary: string,
+): Promise<void> {
   // codex and opencode name their sessions themselves: their hooks told the live file, and the
   // mission keeps it for `summon --resume`.
   const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
@@ -157,18 +239,50 @@ function safeConfig(read: () => string | undefined): string | undefined {
 }
 
 /** The plan without side effects: a preview mission, the brief in a temporary folder. */
-async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter: AssistantAdapter, template: { text: string; source: string }, project: Project, snap: Snapshot, sessionId: string, resume: ResumePlan | null): Promise<SummonResult> {
+async function dryRun(
+  ctx: Context,
+  input: SummonInput & { role: Role },
+  adapter: AssistantAdapter,
+  template: { text: string; source: string },
+  project: Project,
+  snap: Snapshot,
+  sessionId: string,
+  resume: ResumePlan | null,
+): Promise<SummonResult> {
   const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
   if (stale) ctx.warn(stale);
   const missions = await snap.all("missions");
-  const persona = (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) || (await defaultPersonaName(ctx, snap, input.role, missions)).name || "Persona";
+  const persona =
+    (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) ||
+    (await defaultPersonaName(ctx, snap, input.role, missions)).name ||
+    "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
   const preview: Mission = {
-    uid: "dry-run", number, codename: "dry-run", persona, role: input.role, objective: input.objective ?? "", status: "ACTIVE", startedAt: at, endedAt: null,
-    assistant: adapter.name, worktree: null, headAtStart: null, headAtEnd: null, summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
+    uid: "dry-run",
+    number,
+    codename: "dry-run",
+    persona,
+    role: input.role,
+    objective: input.objective ?? "",
+    status: "ACTIVE",
+    startedAt: at,
+    endedAt: null,
+    assistant: adapter.name,
+    worktree: null,
+    headAtStart: null,
+    headAtEnd: null,
+    summary: null,
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: persona,
   };
-  const mission = resume?.reuse ? resume.mission : resume ? { ...preview, persona: resume.mission.persona, objective: resume.mission.objective } : preview;
+  const mission = resume?.reuse
+    ? resume.mission
+    : resume
+      ? { ...preview, persona: resume.mission.persona, objective: resume.mission.objective }
+      : preview;
   // The task is shown as the real summon would show it; whether it can be claimed is checked then.
   const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
   const store = await ctx.store();
@@ -177,8 +291,35 @@ async function dryRun(ctx: Context, input: SummonInput & { role: Role }, adapter
   const sessionDir = join(sessionsDir(store.commonDir), `dry-run-${input.role}`);
   rmSync(sessionDir, { recursive: true, force: true });
   const kickoff = resume ? await resumeKickoff(snap, resume.mission, mission, resume.since) : undefined;
-  const brief = await writeBrief(ctx, { adapter, snap, project, mission, task, template: template.text, sessionDir, gitCommonDir: store.commonDir, cwd, model: input.model, sessionId, kickoff, resumeSession: resume?.sessionId });
-  return { plan: { assistant: adapter.name, mission, launch: brief.launch, personaFile: brief.personaFile, cwd, kickoff: brief.kickoff, template: template.source }, exitCode: null, task, received: null };
+  const brief = await writeBrief(ctx, {
+    adapter,
+    snap,
+    project,
+    mission,
+    task,
+    template: template.text,
+    sessionDir,
+    gitCommonDir: store.commonDir,
+    cwd,
+    model: input.model,
+    sessionId,
+    kickoff,
+    resumeSession: resume?.sessionId,
+  });
+  return {
+    plan: {
+      assistant: adapter.name,
+      mission,
+      launch: brief.launch,
+      personaFile: brief.personaFile,
+      cwd,
+      kickoff: brief.kickoff,
+      template: template.source,
+    },
+    exitCode: null,
+    task,
+    received: null,
+  };
 }
 
 /** Where summons keep each session's brief and files (per clone, never committed). */
@@ -192,7 +333,10 @@ function sessionsDir(commonDir: string): string {
  * does not know may be another summon's that started a moment ago: its folder is left alone.
  */
 function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): void {
-  sweepLiveFiles(commonDir, missions.filter((m) => m.status === "ENDED").map((m) => m.uid));
+  sweepLiveFiles(
+    commonDir,
+    missions.filter((m) => m.status === "ENDED").map((m) => m.uid),
+  );
   const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => missionHandle(m).replace(":", "-")));
   let names: string[] = [];
   try {
@@ -200,5 +344,6 @@ function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): vo
   } catch {
     return; // no folder yet
   }
-  for (const name of names) if (ended.has(name)) rmSync(join(sessionsDir(commonDir), name), { recursive: true, force: true });
+  for (const name of names)
+    if (ended.has(name)) rmSync(join(sessionsDir(commonDir), name), { recursive: true, force: true });
 }

@@ -13,14 +13,20 @@ export interface SyncFailure {
 export async function pickRemotes(ctx: Context, o: { remote?: string; all?: boolean }): Promise<string[]> {
   const sync = await (await ctx.store()).sync();
   const remotes = await sync.remotes();
-  if (remotes.length === 0) throw new UsageError("This repository has no remote to sync with", "git remote add origin <url>");
+  if (remotes.length === 0)
+    throw new UsageError("This repository has no remote to sync with", "git remote add origin <url>");
   if (o.all) return remotes;
   if (o.remote !== undefined) {
-    if (!remotes.includes(o.remote)) throw new UsageError(`No remote named "${o.remote}" (remotes: ${remotes.join(", ")})`, "git remote -v");
+    if (!remotes.includes(o.remote))
+      throw new UsageError(`No remote named "${o.remote}" (remotes: ${remotes.join(", ")})`, "git remote -v");
     return [o.remote];
   }
   const picked = await sync.defaultRemote();
-  if (!picked) throw new UsageError(`Which remote? This repository has ${remotes.join(", ")} and none is the upstream or origin`, `pantheon sync ${remotes[0]} (or --all)`);
+  if (!picked)
+    throw new UsageError(
+      `Which remote? This repository has ${remotes.join(", ")} and none is the upstream or origin`,
+      `pantheon sync ${remotes[0]} (or --all)`,
+    );
   return [picked];
 }
 
@@ -29,7 +35,11 @@ export async function pickRemotes(ctx: Context, o: { remote?: string; all?: bool
  * others (a sync failure leaves the local state valid). Errors other than Pantheon's own (a bug)
  * still stop at once.
  */
-export async function syncAll(ctx: Context, remotes: string[], o: SyncOptions = {}): Promise<Array<SyncReport | SyncFailure>> {
+export async function syncAll(
+  ctx: Context,
+  remotes: string[],
+  o: SyncOptions = {},
+): Promise<Array<SyncReport | SyncFailure>> {
   const out: Array<SyncReport | SyncFailure> = [];
   for (const remote of remotes) {
     try {

@@ -7,7 +7,15 @@ import { addDecisions, noDecisions, type KeptDecisions, type MergeDecisions } fr
 
 export type { KeptDecisions, MergeDecisions } from "../domain/sync-decisions.js";
 
-export type SyncAction = "equal" | "fast-forward" | "pushed" | "merged" | "adopted" | "rewrite-accepted" | "joined" | "nothing";
+export type SyncAction =
+  | "equal"
+  | "fast-forward"
+  | "pushed"
+  | "merged"
+  | "adopted"
+  | "rewrite-accepted"
+  | "joined"
+  | "nothing";
 
 /** What one `pantheon sync` with one remote did (the `--json` data of kind `sync`). */
 export interface SyncReport {
@@ -44,7 +52,31 @@ export interface SyncReport {
 }
 
 export function emptyReport(remote: string): SyncReport {
-  return { remote, action: "nothing", local: null, remoteTip: null, received: 0, sent: 0, merges: 0, renumbered: [], droppedClaims: [], conflicts: [], cycles: [], planning: [], keptRemote: [], unreadable: [], refspecAdded: false, refspecMigrated: false, attempts: 0, problems: [], before: null, projectChanges: [], replayed: 0, joined: 0, earlier: [] };
+  return {
+    remote,
+    action: "nothing",
+    local: null,
+    remoteTip: null,
+    received: 0,
+    sent: 0,
+    merges: 0,
+    renumbered: [],
+    droppedClaims: [],
+    conflicts: [],
+    cycles: [],
+    planning: [],
+    keptRemote: [],
+    unreadable: [],
+    refspecAdded: false,
+    refspecMigrated: false,
+    attempts: 0,
+    problems: [],
+    before: null,
+    projectChanges: [],
+    replayed: 0,
+    joined: 0,
+    earlier: [],
+  };
 }
 
 /** The id of record `n` of a kind, as it reads at `snap`; `as` gives it another number (a former one). */
@@ -63,18 +95,33 @@ async function idOf(snap: Snapshot, kind: Kind, n: number, as = n): Promise<stri
  * What a merge decided (renumberings, dropped claims, conflicts), in ids as they read at the
  * merge commit; added to the report and returned on its own (the notice kept for it).
  */
-export async function describeMerge(store: Store, commit: string, out: MergeOutput, report: SyncReport, remote: string): Promise<MergeDecisions> {
+export async function describeMerge(
+  store: Store,
+  commit: string,
+  out: MergeOutput,
+  report: SyncReport,
+  remote: string,
+): Promise<MergeDecisions> {
   const snap = await store.snapshotAt(commit);
   const d = noDecisions();
-  for (const r of out.renumbered) d.renumbered.push({ kind: r.kind, from: await idOf(snap, r.kind, r.to, r.from), to: await idOf(snap, r.kind, r.to) });
+  for (const r of out.renumbered)
+    d.renumbered.push({
+      kind: r.kind,
+      from: await idOf(snap, r.kind, r.to, r.from),
+      to: await idOf(snap, r.kind, r.to),
+    });
   for (const x of out.droppedClaims) {
     const task = await idOf(snap, "tasks", x.task);
     const who = x.remote ? `${x.remote} claimed it first on ${remote}` : `${remote} changed it first`;
-    d.droppedClaims.push({ task, yours: x.local, winner: x.remote, message: `${task}: your claim by ${x.local} was dropped; ${who}` });
+    d.droppedClaims.push({
+      task,
+      yours: x.local,
+      winner: x.remote,
+      message: `${task}: your claim by ${x.local} was dropped; ${who}`,
+    });
   }
   for (const c of out.conflicts) d.conflicts.push({ record: await idOf(snap, c.kind, c.number), fields: c.fields });
   for (const u of out.unreadable) report.unreadable.push(`${u.kind}/${u.number}`);
   addDecisions(report, d);
   return d;
 }
-

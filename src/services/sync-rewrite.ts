@@ -14,7 +14,13 @@ const short = (oid: string) => oid.slice(0, 12);
  * The last synced tip when the remote's new tip no longer contains it (a rewrite), else null.
  * A plain `git fetch` may have moved the tracking ref, so the judge is the tip kept by sync.
  */
-export async function rewrittenFrom(sync: StateSync, remote: string, local: string, remoteTip: string, relation: string): Promise<string | null> {
+export async function rewrittenFrom(
+  sync: StateSync,
+  remote: string,
+  local: string,
+  remoteTip: string,
+  relation: string,
+): Promise<string | null> {
   const synced = await sync.syncedTip(remote);
   if (!synced || synced === remoteTip) return null;
   // Usually this clone is still at the tip it last synced: the relation already answers.
@@ -29,9 +35,24 @@ export async function rewrittenFrom(sync: StateSync, remote: string, local: stri
  * purged and the old history is no longer reachable from the state ref. Returns null when a
  * local command moved the ref meanwhile (the caller redoes the attempt).
  */
-export async function replayOnto(ctx: Context, store: Store, sync: StateSync, report: SyncReport, remote: string, synced: string, local: string, remoteTip: string, kept: string[]): Promise<string | null> {
+export async function replayOnto(
+  ctx: Context,
+  store: Store,
+  sync: StateSync,
+  report: SyncReport,
+  remote: string,
+  synced: string,
+  local: string,
+  remoteTip: string,
+  kept: string[],
+): Promise<string | null> {
   const base = (await sync.contains(synced, local)) ? synced : await sync.mergeBase(synced, local);
-  if (!base) throw new NoMergeBaseError(`This clone's state no longer contains ${short(synced)}, the last tip it synced with ${remote}, so its unpublished commits cannot be told apart; nothing was changed`, "pantheon doctor", { remote });
+  if (!base)
+    throw new NoMergeBaseError(
+      `This clone's state no longer contains ${short(synced)}, the last tip it synced with ${remote}, so its unpublished commits cannot be told apart; nothing was changed`,
+      "pantheon doctor",
+      { remote },
+    );
   if (base === local) {
     // Nothing unpublished here: the remote's state is taken as it is.
     if (!(await sync.advance(local, remoteTip))) return null;
@@ -42,7 +63,12 @@ export async function replayOnto(ctx: Context, store: Store, sync: StateSync, re
     return remoteTip;
   }
   const replayed = await sync.countCommits(base, local);
-  const info = { summary: `sync accept-rewrite of ${remote}: ${replayed} unpublished commit${replayed === 1 ? "" : "s"} replayed`, op: "sync.accept-rewrite", ...commitActor(DIRECTOR), actor: "sync" };
+  const info = {
+    summary: `sync accept-rewrite of ${remote}: ${replayed} unpublished commit${replayed === 1 ? "" : "s"} replayed`,
+    op: "sync.accept-rewrite",
+    ...commitActor(DIRECTOR),
+    actor: "sync",
+  };
   const r = await sync.replay(base, local, remoteTip, remote, info);
   if (!(await sync.advance(local, r.commit))) return null;
   await sync.recordSynced(remote, remoteTip);

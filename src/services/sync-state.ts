@@ -21,7 +21,9 @@ export const SYNC_BUDGET_MS = 180_000;
 
 export function syncBudget(env: NodeJS.ProcessEnv): number {
   const v = Number(env.PANTHEON_SYNC_BUDGET_MS);
-  return env.PANTHEON_SYNC_BUDGET_MS !== undefined && env.PANTHEON_SYNC_BUDGET_MS !== "" && Number.isFinite(v) && v >= 0 ? v : SYNC_BUDGET_MS;
+  return env.PANTHEON_SYNC_BUDGET_MS !== undefined && env.PANTHEON_SYNC_BUDGET_MS !== "" && Number.isFinite(v) && v >= 0
+    ? v
+    : SYNC_BUDGET_MS;
 }
 
 /** How long a sync may wait before it stops making way for newer ones (see syncBackoffMs). */
@@ -61,14 +63,23 @@ export async function syncWith(ctx: Context, remote: string, o: SyncOptions = {}
   }
 }
 
-async function syncLocked(ctx: Context, store: Store, sync: StateSync, lock: SyncLock, remote: string, o: SyncOptions): Promise<SyncReport> {
+async function syncLocked(
+  ctx: Context,
+  store: Store,
+  sync: StateSync,
+  lock: SyncLock,
+  remote: string,
+  o: SyncOptions,
+): Promise<SyncReport> {
   const report = emptyReport(remote);
   const refspec = await sync.migrateRefspec(remote);
   report.refspecMigrated = refspec.migrated;
   const finish = async (action: SyncAction): Promise<SyncReport> => {
     report.action = action;
-    if (report.remoteTip && action !== "pushed" && action !== "equal") report.problems = await sync.inspect(report.before, report.remoteTip);
-    if (report.before && report.local && report.before !== report.local && action !== "pushed") report.projectChanges = await sync.projectChanges(report.before, report.local);
+    if (report.remoteTip && action !== "pushed" && action !== "equal")
+      report.problems = await sync.inspect(report.before, report.remoteTip);
+    if (report.before && report.local && report.before !== report.local && action !== "pushed")
+      report.projectChanges = await sync.projectChanges(report.before, report.local);
     report.refspecAdded = !refspec.configured && (await sync.ensureFetchRefspec(remote));
     // This report shows what this sync decided; what earlier ones decided and nobody saw yet
     // (a push that failed after its merge landed) comes with it, once.
@@ -103,6 +114,7 @@ async function syncLocked(ctx: Context, store: Store, sync: StateSync, lock: Syn
       );
     }
     // A local command that moved the ref needs no backoff; a push that lost to another clone does.
-    if (r !== "retry") await sleep(Math.min(syncBackoffMs(attempt, ctx.ids.random, elapsed), Math.max(0, budget - elapsed)));
+    if (r !== "retry")
+      await sleep(Math.min(syncBackoffMs(attempt, ctx.ids.random, elapsed), Math.max(0, budget - elapsed)));
   }
 }

@@ -22,7 +22,13 @@ export interface StepOptions {
  * nothing); "retry" when a local command moved the ref meanwhile. A sync pushes `push`; a
  * publishing command pushes its own commit on top of it instead.
  */
-export type Step = { action: SyncAction; push: string | null; /** Records the push sends that the report has not counted yet. */ sends?: number } | "retry";
+export type Step =
+  | {
+      action: SyncAction;
+      push: string | null /** Records the push sends that the report has not counted yet. */;
+      sends?: number;
+    }
+  | "retry";
 
 export interface StepState {
   /** Set once a replay (--accept-rewrite) landed: later attempts still name it. */
@@ -31,14 +37,28 @@ export interface StepState {
   kept: string[];
 }
 
-export async function syncStep(ctx: Context, store: Store, sync: StateSync, remote: string, report: SyncReport, state: StepState, o: StepOptions): Promise<Step> {
+export async function syncStep(
+  ctx: Context,
+  store: Store,
+  sync: StateSync,
+  remote: string,
+  report: SyncReport,
+  state: StepState,
+  o: StepOptions,
+): Promise<Step> {
   const remoteTip = await sync.fetch(remote, o.net);
   const localTip = await store.tip();
   if (report.attempts === 1) report.before = localTip;
   report.remoteTip = remoteTip;
   report.local = localTip;
-  if (!remoteTip && !localTip) throw new RepositoryError("E_NOT_INITIALIZED", `Neither this clone nor ${remote} has Pantheon state`, "pantheon init");
-  if (!remoteTip) return { action: "pushed", push: localTip, sends: o.net ? 0 : await sync.changedRecords(null, localTip!) };
+  if (!remoteTip && !localTip)
+    throw new RepositoryError(
+      "E_NOT_INITIALIZED",
+      `Neither this clone nor ${remote} has Pantheon state`,
+      "pantheon init",
+    );
+  if (!remoteTip)
+    return { action: "pushed", push: localTip, sends: o.net ? 0 : await sync.changedRecords(null, localTip!) };
   // A state written by a newer Pantheon is neither adopted, fast-forwarded nor merged into.
   await sync.checkVersion(remoteTip);
   if (!localTip) {
@@ -69,7 +89,8 @@ export async function syncStep(ctx: Context, store: Store, sync: StateSync, remo
   }
   // After a rejected push the next attempt may find the remote equal, behind or ahead: the
   // action still names the merge (or replay, or join) this sync made.
-  const named = (a: SyncAction): SyncAction => (state.accepted ? "rewrite-accepted" : report.joined > 0 ? "joined" : report.merges > 0 ? "merged" : a);
+  const named = (a: SyncAction): SyncAction =>
+    state.accepted ? "rewrite-accepted" : report.joined > 0 ? "joined" : report.merges > 0 ? "merged" : a;
   if (relation === "equal") {
     await sync.recordSynced(remote, remoteTip);
     return { action: named("equal"), push: null };
@@ -81,7 +102,12 @@ export async function syncStep(ctx: Context, store: Store, sync: StateSync, remo
     report.local = remoteTip;
     return { action: named("fast-forward"), push: null };
   }
-  if (relation === "ahead") return { action: named("pushed"), push: localTip, sends: o.net ? 0 : await sync.changedRecords(remoteTip, localTip) };
+  if (relation === "ahead")
+    return {
+      action: named("pushed"),
+      push: localTip,
+      sends: o.net ? 0 : await sync.changedRecords(remoteTip, localTip),
+    };
   const base = await sync.mergeBase(localTip, remoteTip);
   if (!base && !o.adoptRemote) {
     // Merging with no base would take every record as changed on both sides: the remote's
@@ -92,9 +118,13 @@ export async function syncStep(ctx: Context, store: Store, sync: StateSync, remo
       { remote, local: localTip, remoteTip },
     );
   }
-  const summary = base ? `sync merge with ${remote}` : `sync adopt-remote of ${remote}: this clone's records re-created on its state`;
+  const summary = base
+    ? `sync merge with ${remote}`
+    : `sync adopt-remote of ${remote}: this clone's records re-created on its state`;
   const info = { summary, op: base ? "sync.merge" : "sync.adopt-remote", ...commitActor(DIRECTOR), actor: "sync" };
-  const merged = base ? await sync.merge(base, localTip, remoteTip, remote, info) : await sync.join(localTip, remoteTip, remote, info);
+  const merged = base
+    ? await sync.merge(base, localTip, remoteTip, remote, info)
+    : await sync.join(localTip, remoteTip, remote, info);
   if (!(await sync.advance(localTip, merged.commit))) return "retry"; // a local command landed meanwhile: redo
   for (const notice of merged.notices) ctx.warn(notice);
   await sync.recordSynced(remote, remoteTip);

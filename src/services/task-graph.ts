@@ -11,9 +11,18 @@ export type GraphRequest = { epic: string } | { task: string } | { blocked: true
 export const GRAPH_CAP = 150;
 
 /** The part of the dependency graph a request names, ids resolved as the CLI resolves them. */
-export async function dependencyGraph(ctx: Context, r: GraphRequest, cap = GRAPH_CAP): Promise<TaskGraph & { refs: Refs; scope: GraphScope }> {
+export async function dependencyGraph(
+  ctx: Context,
+  r: GraphRequest,
+  cap = GRAPH_CAP,
+): Promise<TaskGraph & { refs: Refs; scope: GraphScope }> {
   const snap = await (await ctx.store()).snapshot();
-  const scope: GraphScope = "epic" in r ? { kind: "epic", epic: (await findEpic(snap, r.epic, ctx)).number } : "task" in r ? { kind: "task", task: (await findTask(snap, r.task, ctx)).number } : { kind: "blocked" };
+  const scope: GraphScope =
+    "epic" in r
+      ? { kind: "epic", epic: (await findEpic(snap, r.epic, ctx)).number }
+      : "task" in r
+        ? { kind: "task", task: (await findTask(snap, r.task, ctx)).number }
+        : { kind: "blocked" };
   const refs = await loadAllRefs(snap);
   return { ...taskGraph(refs.tasks, scope, cap), refs, scope };
 }

@@ -15,8 +15,28 @@ export interface HistoryEvent {
 }
 
 /** Fields a history says in its own words below, or bookkeeping it does not show. */
-export const HISTORY_OWN_WORDS: ReadonlySet<keyof Task> = new Set<keyof Task>(["uid", "number", "createdAt", "updatedAt", "createdBy", "formerNumbers", "formerRoles", "dependencies", "notes", "description"]);
-const FIRST: ReadonlyArray<keyof Task> = ["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"];
+export const HISTORY_OWN_WORDS: ReadonlySet<keyof Task> = new Set<keyof Task>([
+  "uid",
+  "number",
+  "createdAt",
+  "updatedAt",
+  "createdBy",
+  "formerNumbers",
+  "formerRoles",
+  "dependencies",
+  "notes",
+  "description",
+]);
+const FIRST: ReadonlyArray<keyof Task> = [
+  "status",
+  "claimedBy",
+  "priority",
+  "role",
+  "title",
+  "epic",
+  "mission",
+  "completedBy",
+];
 
 /**
  * The fields a history lists as `field: before → after`: read from the schema, so a field added
@@ -24,7 +44,9 @@ const FIRST: ReadonlyArray<keyof Task> = ["status", "claimedBy", "priority", "ro
  */
 export const HISTORY_FIELDS: ReadonlyArray<keyof Task> = [
   ...FIRST,
-  ...(Object.keys(TaskSchema.shape) as Array<keyof Task>).filter((f) => !FIRST.includes(f) && !HISTORY_OWN_WORDS.has(f)),
+  ...(Object.keys(TaskSchema.shape) as Array<keyof Task>).filter(
+    (f) => !FIRST.includes(f) && !HISTORY_OWN_WORDS.has(f),
+  ),
 ];
 
 /** References read as ids (`MSN-0001`, `EPC-H-0002`, `ENG-H-0007`) at the commit they changed in. */
@@ -44,7 +66,10 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
   if (!after) return ["removed"];
   if (!before) return [`created ${taskId(after)} as ${after.status}`];
   const name = await ids(snap);
-  const moved = before.number !== after.number ? [`renumbered ${taskId(before)} → ${taskId(after)} (its number was taken on the remote)`] : [];
+  const moved =
+    before.number !== after.number
+      ? [`renumbered ${taskId(before)} → ${taskId(after)} (its number was taken on the remote)`]
+      : [];
   const show = async (f: keyof Task, v: unknown): Promise<string> => {
     if (v === null || v === undefined) return "—";
     if (f === "mission") return name.mission(v as number);
@@ -53,7 +78,8 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
   };
   const out: string[] = [...moved];
   for (const f of HISTORY_FIELDS) {
-    if (JSON.stringify(before[f]) !== JSON.stringify(after[f])) out.push(`${f}: ${await show(f, before[f])} → ${await show(f, after[f])}`);
+    if (JSON.stringify(before[f]) !== JSON.stringify(after[f]))
+      out.push(`${f}: ${await show(f, before[f])} → ${await show(f, after[f])}`);
   }
   if (before.dependencies.join() !== after.dependencies.join()) {
     const list = async (ns: number[]) => (await Promise.all(ns.map(name.task))).join(", ");

@@ -24,7 +24,11 @@ export interface PlanResult {
  */
 export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   const store = await ctx.store();
-  if (!store.root) throw new UsageError("task plan writes into the working tree; this repository has none", "run it in a clone with a working tree");
+  if (!store.root)
+    throw new UsageError(
+      "task plan writes into the working tree; this repository has none",
+      "run it in a clone with a working tree",
+    );
   const snap = await store.snapshot();
   const task = await findTask(snap, id, ctx);
   const dir = join(store.root, ".pantheon", "planning");
@@ -44,6 +48,16 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   // text is escaped (renderTemplate, fenceData); the title sits on a heading line, so its line
   // breaks are escaped too.
   const description = task.description ? fenceData("Description", task.description) : "(no description)";
-  writeFileSync(join(dir, name), renderTemplate(template, { ...projectVariables(project), "task.id": taskId(task), "task.title": escapeInline(task.title), "task.description": description, "task.role": task.role, "task.priority": task.priority }));
+  writeFileSync(
+    join(dir, name),
+    renderTemplate(template, {
+      ...projectVariables(project),
+      "task.id": taskId(task),
+      "task.title": escapeInline(task.title),
+      "task.description": description,
+      "task.role": task.role,
+      "task.priority": task.priority,
+    }),
+  );
   return { task, path: rel, action: "created" };
 }

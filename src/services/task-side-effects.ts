@@ -27,7 +27,11 @@ export async function applyTaskSideEffects(ctx: Context, tx: Tx, i: SideEffectIn
     if (i.noReview) return [];
     const pending = (await tx.all("reviews")).some((r) => r.task === i.after.number && r.status === "PENDING");
     if (pending) return [];
-    const review = await requestReview(ctx, tx, i.actor, { title: `Review ${taskId(i.after)}: ${i.after.title}`.slice(0, 200), type: "task_completion", task: i.after });
+    const review = await requestReview(ctx, tx, i.actor, {
+      title: `Review ${taskId(i.after)}: ${i.after.title}`.slice(0, 200),
+      type: "task_completion",
+      task: i.after,
+    });
     return [reviewId(review.number)];
   }
   if (i.after.status === "COMPLETE" || i.after.status === "ABORTED") {

@@ -27,11 +27,21 @@ export interface TransitionResult {
 }
 
 /** The facts the state table's guards need, read with one path read per dependency. */
-export async function transitionFacts(snap: Snapshot, task: Task, actor: Actor, force: boolean): Promise<{ facts: TransitionFacts; refs: Refs }> {
+export async function transitionFacts(
+  snap: Snapshot,
+  task: Task,
+  actor: Actor,
+  force: boolean,
+): Promise<{ facts: TransitionFacts; refs: Refs }> {
   const refs = await loadRefs(snap, task);
   const claimMission = activeClaimant(task) && task.mission !== null ? await snap.get("missions", task.mission) : null;
   return {
-    facts: { actor, force, blockedBy: blockingOf(task, refs).blockedBy, claimMissionActive: claimMission?.status === "ACTIVE" },
+    facts: {
+      actor,
+      force,
+      blockedBy: blockingOf(task, refs).blockedBy,
+      claimMissionActive: claimMission?.status === "ACTIVE",
+    },
     refs,
   };
 }
@@ -44,10 +54,16 @@ interface Options {
 }
 
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
-async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, actor: Actor) => TaskEvent): Promise<TransitionResult> {
+async function transition(
+  ctx: Context,
+  o: Options,
+  op: string,
+  pick: (t: Task, actor: Actor) => TaskEvent,
+): Promise<TransitionResult> {
   const store = await ctx.store();
   // A claim is what others race for: it is made on the remote's latest state and published at once (DESIGN §3.5).
-  const mutate = <R>(fn: (tx: Tx) => Promise<MutationResult<R>>) => (op === "task.claim" ? publishedMutation(ctx, fn) : store.mutate(fn));
+  const mutate = <R>(fn: (tx: Tx) => Promise<MutationResult<R>>) =>
+    op === "task.claim" ? publishedMutation(ctx, fn) : store.mutate(fn);
   const { result } = await mutate(async (tx: Tx): Promise<MutationResult<TransitionResult>> => {
     const actor = await resolveActor(ctx, tx);
     const before = await findTask(tx, o.id, ctx);
@@ -58,11 +74,22 @@ async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, 
     const task = applyTaskEvent(before, event, facts, at, note);
     const unchanged = isNoChange(before, event);
     if (unchanged) {
-      if (note?.text.trim()) ctx.warn(`the note was not recorded (nothing else changed): pantheon task note ${taskId(before)} "..."`);
-      return { result: { task, refs, previous: before.status, event, actor, changed: [], unchanged }, commit: commitInfo(op, `task ${taskId(task)}`, actor) };
+      if (note?.text.trim())
+        ctx.warn(`the note was not recorded (nothing else changed): pantheon task note ${taskId(before)} "..."`);
+      return {
+        result: { task, refs, previous: before.status, event, actor, changed: [], unchanged },
+        commit: commitInfo(op, `task ${taskId(task)}`, actor),
+      };
     }
     tx.put("tasks", task);
-    const changed = await applyTaskSideEffects(ctx, tx, { before, after: task, event, actor, at, noReview: o.noReview ?? false });
+    const changed = await applyTaskSideEffects(ctx, tx, {
+      before,
+      after: task,
+      event,
+      actor,
+      at,
+      noReview: o.noReview ?? false,
+    });
     return {
       result: { task, refs, previous: before.status, event, actor, changed, unchanged },
       commit: commitInfo(op, `task ${taskId(task)}`, actor),
@@ -73,33 +100,59 @@ async function transition(ctx: Context, o: Options, op: string, pick: (t: Task, 
 
 /** Claims a TODO/READY task, or resumes a claim left on an ENDED mission. */
 export function claimTask(ctx: Context, o: { id: string; force?: boolean }): Promise<TransitionResult> {
-  return transition(ctx, o, "task.claim", (t) => (t.status === "TODO" || t.status === "READY" || t.status === "COMPLETE" || t.status === "ABORTED" ? "claim" : "resume"));
+  return transition(ctx, o, "task.claim", (t) =>
+    t.status === "TODO" || t.status === "READY" || t.status === "COMPLETE" || t.status === "ABORTED"
+      ? "claim"
+      : "resume",
+  );
 }
 
-const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = { UNDERWAY: "start", REVIEW: "submit", BLOCKED: "block", TODO: "unblock" };
+const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = {
+  UNDERWAY: "start",
+  REVIEW: "submit",
+  BLOCKED: "block",
+  TODO: "unblock",
+};
 
 /** `task update ID --status S`: the four status moves the table allows by that command. */
 export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus }): Promise<TransitionResult> {
   const event = STATUS_EVENTS[o.status];
-  const done = transition(ctx, { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") }, `task.${event ?? "update"}`, (task, actor) => {
-    if (event) return event;
-    // READY, COMPLETE and ABORTED have their own commands (they need a note or close a task).
-    const id = taskId(task);
-    const hint = o.status === "READY" ? `pantheon task handoff ${id} --notes "..."`
-      : o.status === "COMPLETE" ? `pantheon task close ${id}`
-      : `pantheon task close ${id} --status ABORTED --notes "why"`;
-    throw new InvalidTransitionError(`Cannot update ${id} (${task.status}) to ${o.status} as ${actor.name}: ${o.status} is set by another command`, hint, { task: id, status: task.status });
-  });
+  const done = transition(
+    ctx,
+    { ...o, notes: o.notes === undefined ? undefined : checkText(o.notes, "--notes") },
+    `task.${event ?? "update"}`,
+    (task, actor) => {
+      if (event) return event;
+      // READY, COMPLETE and ABORTED have their own commands (they need a note or close a task).
+      const id = taskId(task);
+      const hint =
+        o.status === "READY"
+          ? `pantheon task handoff ${id} --notes "..."`
+          : o.status === "COMPLETE"
+            ? `pantheon task close ${id}`
+            : `pantheon task close ${id} --status ABORTED --notes "why"`;
+      throw new InvalidTransitionError(
+        `Cannot update ${id} (${task.status}) to ${o.status} as ${actor.name}: ${o.status} is set by another command`,
+        hint,
+        { task: id, status: task.status },
+      );
+    },
+  );
   // Advice only after success: a refused command prints its ✗ line first and alone.
-  if (o.status === "BLOCKED" && !o.notes) return done.then((r) => (ctx.warn("note: say what blocks it next time with --notes, so others can help"), r));
+  if (o.status === "BLOCKED" && !o.notes)
+    return done.then((r) => (ctx.warn("note: say what blocks it next time with --notes, so others can help"), r));
   return done;
 }
 
 /** Closes a task as COMPLETE (default) or ABORTED (needs a note). */
 export function closeTask(ctx: Context, o: Options & { status?: "COMPLETE" | "ABORTED" }): Promise<TransitionResult> {
   const aborted = o.status === "ABORTED";
-  const notes = aborted ? requireNotes(o.notes, `pantheon task close ${o.id} --status ABORTED`) : checkText(o.notes, "--notes") || undefined;
-  return transition(ctx, { ...o, notes }, aborted ? "task.abort" : "task.complete", () => (aborted ? "abort" : "complete"));
+  const notes = aborted
+    ? requireNotes(o.notes, `pantheon task close ${o.id} --status ABORTED`)
+    : checkText(o.notes, "--notes") || undefined;
+  return transition(ctx, { ...o, notes }, aborted ? "task.abort" : "task.complete", () =>
+    aborted ? "abort" : "complete",
+  );
 }
 
 /** Hands a task to its role: READY, claim cleared, with a handoff note. */

@@ -3,24 +3,36 @@ import { MAX_TEXT, MAX_TITLE } from "../domain/constants.js";
 
 /** A title is any text that is not blank and at most MAX_TITLE characters; it is stored exactly. */
 export function checkTitle(title: string | undefined, flag = "--title"): string {
-  if (title === undefined) throw new UsageError(`${flag} is required`, `pantheon task create --title "Add login" --role engineer`);
-  if (title.trim().length === 0) throw new UsageError(`${flag} must not be blank`, `give it some words: ${flag} "Add login"`);
+  if (title === undefined)
+    throw new UsageError(`${flag} is required`, `pantheon task create --title "Add login" --role engineer`);
+  if (title.trim().length === 0)
+    throw new UsageError(`${flag} must not be blank`, `give it some words: ${flag} "Add login"`);
   if ([...title].length > MAX_TITLE || title.length > MAX_TITLE) {
-    throw new UsageError(`${flag} is ${title.length} characters; the limit is ${MAX_TITLE}`, "put the detail in --description");
+    throw new UsageError(
+      `${flag} is ${title.length} characters; the limit is ${MAX_TITLE}`,
+      "put the detail in --description",
+    );
   }
   return title;
 }
 
 export function checkText(text: string | undefined, flag: string): string {
   if (text === undefined) return "";
-  if (text.length > MAX_TEXT) throw new UsageError(`${flag} is ${text.length} characters; the limit is ${MAX_TEXT}`, "shorten it, or keep the long text in a file in the repository and link it");
+  if (text.length > MAX_TEXT)
+    throw new UsageError(
+      `${flag} is ${text.length} characters; the limit is ${MAX_TEXT}`,
+      "shorten it, or keep the long text in a file in the repository and link it",
+    );
   return text;
 }
 
 /** For commands whose table row needs a note (handoff, unassign, reopen, abort). */
 export function requireNotes(notes: string | undefined, command: string): string {
   if (notes === undefined || notes.trim() === "") {
-    throw new UsageError(`${command} needs --notes saying why`, `${command} --notes "what the next person should know"`);
+    throw new UsageError(
+      `${command} needs --notes saying why`,
+      `${command} --notes "what the next person should know"`,
+    );
   }
   return checkText(notes, "--notes");
 }

@@ -37,21 +37,45 @@ export async function checkWorktreeRemoval(ctx: Context, store: Store, mission: 
   if (!wt) throw new InvalidTransitionError(`${id} has no worktree`, `pantheon mission show ${id}`);
   const code = await store.code();
   const worktree = code.findWorktree(wt.path);
-  if (!worktree) throw new ConflictError(`${wt.path} is not a worktree of this clone (was ${id} started in another one?)`, "git worktree list");
+  if (!worktree)
+    throw new ConflictError(
+      `${wt.path} is not a worktree of this clone (was ${id} started in another one?)`,
+      "git worktree list",
+    );
   const main = code.mainWorktree();
   if (inside(ctx.cwd, wt.path)) {
-    throw new ConflictError(`Not removing ${wt.path}: this command runs inside it`, `cd ${main ?? dirname(wt.path)} && pantheon mission end ${id} --remove-worktree`);
+    throw new ConflictError(
+      `Not removing ${wt.path}: this command runs inside it`,
+      `cd ${main ?? dirname(wt.path)} && pantheon mission end ${id} --remove-worktree`,
+    );
   }
   const deleteBranch = worktree.branch === wt.branch ? wt.branch : null;
   const project = await (await store.snapshot()).project();
-  const loss = code.worktreeLosses(worktree, deleteBranch, copiedPaths(project, () => undefined));
+  const loss = code.worktreeLosses(
+    worktree,
+    deleteBranch,
+    copiedPaths(project, () => undefined),
+  );
   if (loss.commits.length > 0 || loss.files.length > 0) {
     const on = deleteBranch ?? (worktree.branch === null ? "its detached HEAD" : worktree.branch);
     const what = [
-      loss.commits.length > 0 ? `${loss.commits.length} commit(s) kept nowhere else, on ${on} (${loss.commits.slice(0, 3).map((c) => c.slice(0, 9)).join(", ")}${loss.commits.length > 3 ? ", …" : ""})` : "",
-      loss.files.length > 0 ? `changed files ${loss.files.slice(0, 5).join(", ")}${loss.files.length > 5 ? "…" : ""}` : "",
-    ].filter(Boolean).join(" and ");
-    throw new ConflictError(`Not removing ${wt.path}: it has ${what}`, `merge, push or rebase ${on} (a squash merge counts), commit or remove the files, then run again`, { commits: loss.commits, files: loss.files });
+      loss.commits.length > 0
+        ? `${loss.commits.length} commit(s) kept nowhere else, on ${on} (${loss.commits
+            .slice(0, 3)
+            .map((c) => c.slice(0, 9))
+            .join(", ")}${loss.commits.length > 3 ? ", …" : ""})`
+        : "",
+      loss.files.length > 0
+        ? `changed files ${loss.files.slice(0, 5).join(", ")}${loss.files.length > 5 ? "…" : ""}`
+        : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    throw new ConflictError(
+      `Not removing ${wt.path}: it has ${what}`,
+      `merge, push or rebase ${on} (a squash merge counts), commit or remove the files, then run again`,
+      { commits: loss.commits, files: loss.files },
+    );
   }
   return { code, worktree, deleteBranch, copies: loss.copies };
 }

@@ -27,7 +27,8 @@ export type SetupOutcome = "none" | "ran" | "failed" | "declined" | "unconfirmed
  */
 export function findSetupCommand(ctx: Context, code: CodeRepo, worktree: string): SetupCommand | null {
   const configured = safe(() => code.config(SETUP_CONFIG));
-  if (configured !== undefined) return configured.trim() ? { command: configured.trim(), source: `git config ${SETUP_CONFIG}` } : null;
+  if (configured !== undefined)
+    return configured.trim() ? { command: configured.trim(), source: `git config ${SETUP_CONFIG}` } : null;
   const file = join(worktree, SETUP_FILE);
   const st = lstatSync(file, { throwIfNoEntry: false });
   if (!st) return null;
@@ -46,7 +47,12 @@ export function findSetupCommand(ctx: Context, code: CodeRepo, worktree: string)
  * a terminal (an assistant, CI) an unconfirmed command is skipped with a warning. The hash of
  * the last confirmed command is kept in `<commondir>/pantheon/`, never shared.
  */
-export async function runWorktreeSetup(ctx: Context, code: CodeRepo, store: Pick<Store, "commonDir" | "writeCloneFile">, worktree: string): Promise<SetupOutcome> {
+export async function runWorktreeSetup(
+  ctx: Context,
+  code: CodeRepo,
+  store: Pick<Store, "commonDir" | "writeCloneFile">,
+  worktree: string,
+): Promise<SetupOutcome> {
   const setup = findSetupCommand(ctx, code, worktree);
   if (!setup) return "none";
   const hash = nodeCrypto().createHash("sha256").update(setup.command).digest("hex");
@@ -54,12 +60,17 @@ export async function runWorktreeSetup(ctx: Context, code: CodeRepo, store: Pick
   const confirmed = readConfirmed(record);
   if (confirmed !== hash) {
     if (!ctx.prompter?.interactive) {
-      ctx.warn(`worktree set-up not run: the command from ${setup.source} has not been confirmed in this clone${confirmed ? " since it changed" : ""}; run "pantheon summon --worktree" once from a terminal to confirm it, or run it yourself in ${worktree}`);
+      ctx.warn(
+        `worktree set-up not run: the command from ${setup.source} has not been confirmed in this clone${confirmed ? " since it changed" : ""}; run "pantheon summon --worktree" once from a terminal to confirm it, or run it yourself in ${worktree}`,
+      );
       return "unconfirmed";
     }
     const yes = await ctx.prompter.confirm({
       message: `Run this set-up command in the new worktree ${worktree}?`,
-      detail: [`${confirmed ? "The worktree set-up command changed" : "A worktree set-up command"} (from ${setup.source}) will run with sh -c:`, ...setup.command.split("\n").map((l) => `    ${l}`)],
+      detail: [
+        `${confirmed ? "The worktree set-up command changed" : "A worktree set-up command"} (from ${setup.source}) will run with sh -c:`,
+        ...setup.command.split("\n").map((l) => `    ${l}`),
+      ],
     });
     if (!yes) {
       ctx.warn(`worktree set-up not run (declined); it will be asked again next time`);

@@ -24,13 +24,19 @@ export async function parseYamlFile(text: string, file: string, hint: string): P
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const line = err.linePos?.[0]?.line;
-    throw new UsageError(`Invalid YAML in ${file}${line ? ` at line ${line}` : ""}: ${err.message.split("\n")[0]}`, hint);
+    throw new UsageError(
+      `Invalid YAML in ${file}${line ? ` at line ${line}` : ""}: ${err.message.split("\n")[0]}`,
+      hint,
+    );
   }
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (e) {
     if (e instanceof ReferenceError || /alias/i.test((e as Error).message)) {
-      throw new UsageError(`${file} expands too many YAML aliases (${(e as Error).message.split("\n")[0]})`, "write the values out instead of repeating aliases (*name)");
+      throw new UsageError(
+        `${file} expands too many YAML aliases (${(e as Error).message.split("\n")[0]})`,
+        "write the values out instead of repeating aliases (*name)",
+      );
     }
     throw e;
   }

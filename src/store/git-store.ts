@@ -1,6 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ContentionError, GitError, LockedError, RepositoryError, SharedPermError, UnsupportedRepositoryError } from "../errors.js";
+import {
+  ContentionError,
+  GitError,
+  LockedError,
+  RepositoryError,
+  SharedPermError,
+  UnsupportedRepositoryError,
+} from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { CachedSnapshot } from "./cache/cached-snapshot.js";
 import { ReadCache } from "./cache/read-cache.js";
@@ -13,7 +20,14 @@ import { loadGitConfig } from "./repo/git-config.js";
 import { commitIdentity, type CommitIdentity } from "./repo/git-identity.js";
 import { assertSupportedFormat } from "./repo/repo-format.js";
 import { reflogMessage, tzString } from "./git/reflog.js";
-import { adjustSharedPerm, mkdirShared, parseSharedPerm, registerSharedPerm, sharedPermOf, type SharedPerm } from "./git/shared-perm.js";
+import {
+  adjustSharedPerm,
+  mkdirShared,
+  parseSharedPerm,
+  registerSharedPerm,
+  sharedPermOf,
+  type SharedPerm,
+} from "./git/shared-perm.js";
 import { GitTreeSource } from "./state/git-tree-source.js";
 import { COUNTERS_PATH, PROJECT_PATH, REF } from "./state/layout.js";
 import { ObjectDb } from "./git/object-db.js";
@@ -23,7 +37,18 @@ import { loadSchemas } from "./state/schema-loader.js";
 import { breakLock, casRef, faultPoint, lockStatus, readRef, type CasResult, type ReflogNote } from "./git/ref-cas.js";
 import type { RepoPaths } from "./repo/repo.js";
 import { backoffMs, retryBudget, sleep } from "./state/retry.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutateOptions, MutateOutcome, MutationResult, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type {
+  CodeRepo,
+  CommitEntry,
+  CommitInfo,
+  MutateOptions,
+  MutateOutcome,
+  MutationResult,
+  Snapshot,
+  StateSync,
+  Store,
+  Tx,
+} from "./store.js";
 import { readRenumberLog, type RenumberLog } from "./sync/renumber-log.js";
 import { walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges } from "./git/tree-edit.js";
@@ -48,7 +73,10 @@ export class GitStore implements Store, StateWriter {
   private formatChecked = false;
   private writableChecked = false;
 
-  constructor(readonly paths: RepoPaths, private readonly opts: GitStoreOptions) {
+  constructor(
+    readonly paths: RepoPaths,
+    private readonly opts: GitStoreOptions,
+  ) {
     this.db = new ObjectDb(paths.commonDir);
     this.cache = new ReadCache(this.db, paths.commonDir);
     // Read on the first file this command creates in the common dir, not before.
@@ -57,7 +85,9 @@ export class GitStore implements Store, StateWriter {
 
   /** core.sharedRepository as git reads it (every config file, `git -c`); throws SharedPermError on a value git refuses. */
   sharedPerm(): SharedPerm {
-    return parseSharedPerm(loadGitConfig(this.paths.commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository"));
+    return parseSharedPerm(
+      loadGitConfig(this.paths.commonDir, this.opts.env, this.paths.gitDir).get("core.sharedrepository"),
+    );
   }
 
   /**
@@ -78,7 +108,14 @@ export class GitStore implements Store, StateWriter {
       this.sharedPerm();
       this.writableChecked = true;
     } catch (e) {
-      if (e instanceof SharedPermError) throw new UnsupportedRepositoryError("core.sharedRepository", e.value, e.why, {}, "git config core.sharedRepository group (or all, umask, or a mode such as 0660); git itself refuses this value");
+      if (e instanceof SharedPermError)
+        throw new UnsupportedRepositoryError(
+          "core.sharedRepository",
+          e.value,
+          e.why,
+          {},
+          "git config core.sharedRepository group (or all, umask, or a mode such as 0660); git itself refuses this value",
+        );
       throw e;
     }
   }
@@ -136,7 +173,16 @@ export class GitStore implements Store, StateWriter {
   /** The tip's snapshot, with list-type reads served by the read cache (cache/read-cache.ts). */
   private tipSnapshot(tip: string, head = this.cache.head()): CachedSnapshot {
     const rootTree = () => this.treeOf(tip);
-    return this.cache.snapshot(tip, { source: new GitTreeSource(this.db, rootTree), rootTree, warn: this.opts.warn, movedFrom: (kind, n) => this.movedFrom(kind, n) }, head);
+    return this.cache.snapshot(
+      tip,
+      {
+        source: new GitTreeSource(this.db, rootTree),
+        rootTree,
+        warn: this.opts.warn,
+        movedFrom: (kind, n) => this.movedFrom(kind, n),
+      },
+      head,
+    );
   }
 
   private movedFrom(kind: string, n: number): number[] {
@@ -148,9 +194,12 @@ export class GitStore implements Store, StateWriter {
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
     this.checkFormat();
     const obj = await this.db.read(commit);
-    if (obj.type !== "commit") throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
+    if (obj.type !== "commit")
+      throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
     const tree = parseCommit(obj.content).tree;
-    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) => this.movedFrom(kind, n));
+    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) =>
+      this.movedFrom(kind, n),
+    );
   }
 
   async mutate<R>(fn: (tx: Tx) => Promise<MutationResult<R>>, o: MutateOptions = {}): Promise<MutateOutcome<R>> {
@@ -235,7 +284,12 @@ export class GitStore implements Store, StateWriter {
   }
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  async writeCommit(parents: string[], baseTree: string | null, changes: TreeChanges, info: CommitInfo): Promise<string> {
+  async writeCommit(
+    parents: string[],
+    baseTree: string | null,
+    changes: TreeChanges,
+    info: CommitInfo,
+  ): Promise<string> {
     this.checkWritable();
     const tree = await writeTreeChanges(this.db, baseTree, changes);
     const id = await this.identity();
@@ -274,7 +328,12 @@ export class GitStore implements Store, StateWriter {
   async reflogNote(message: string): Promise<ReflogNote> {
     const id = await this.identity();
     const when = this.opts.now();
-    return { who: `${id.committer.name} <${id.committer.email}>`, time: Math.floor(when.getTime() / 1000), tz: tzString(-when.getTimezoneOffset()), message: reflogMessage(message) };
+    return {
+      who: `${id.committer.name} <${id.committer.email}>`,
+      time: Math.floor(when.getTime() / 1000),
+      tz: tzString(-when.getTimezoneOffset()),
+      message: reflogMessage(message),
+    };
   }
 
   private async summaryOf(commit: string): Promise<string> {
@@ -376,7 +435,9 @@ export class GitStore implements Store, StateWriter {
     if (id.source === "fallback") {
       const marker = join(this.paths.commonDir, "pantheon", "identity-notice");
       if (!existsSync(marker)) {
-        this.opts.warn(`git has no user.name/user.email here; committing as "${id.author.name} <${id.author.email}>" (set them with: git config --global user.email "you@example.com")`);
+        this.opts.warn(
+          `git has no user.name/user.email here; committing as "${id.author.name} <${id.author.email}>" (set them with: git config --global user.email "you@example.com")`,
+        );
         try {
           mkdirShared(join(this.paths.commonDir, "pantheon"), sharedPermOf(this.paths.commonDir));
           writeFileSync(marker, `${id.author.name} <${id.author.email}>\n`);
@@ -398,4 +459,3 @@ function notInitialized(): RepositoryError {
     "pantheon init (or pantheon sync, when a remote already has state)",
   );
 }
-

@@ -8,7 +8,18 @@ import { formatRecordKeys, trailerNames } from "./state/records-trailer.js";
 import { RecordTx } from "./state/record-tx.js";
 import { stateMigration } from "./state/state-migration.js";
 import { loadSchemas } from "./state/schema-loader.js";
-import type { CodeRepo, CommitEntry, CommitInfo, MutationResult, RecoveryCandidate, RepositoryStatus, Snapshot, StateSync, Store, Tx } from "./store.js";
+import type {
+  CodeRepo,
+  CommitEntry,
+  CommitInfo,
+  MutationResult,
+  RecoveryCandidate,
+  RepositoryStatus,
+  Snapshot,
+  StateSync,
+  Store,
+  Tx,
+} from "./store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -18,13 +29,17 @@ class MapSource implements TreeSource {
   async list(dir: string): Promise<string[] | null> {
     const prefix = `${dir}/`;
     const names = new Set<string>();
-    for (const path of this.files.keys()) if (path.startsWith(prefix)) names.add(path.slice(prefix.length).split("/")[0]!);
+    for (const path of this.files.keys())
+      if (path.startsWith(prefix)) names.add(path.slice(prefix.length).split("/")[0]!);
     if (names.size === 0) return null;
     return [...names].sort();
   }
 }
 
-function applyChanges(files: ReadonlyMap<string, Buffer>, changes: ReadonlyMap<string, Buffer | null>): Map<string, Buffer> {
+function applyChanges(
+  files: ReadonlyMap<string, Buffer>,
+  changes: ReadonlyMap<string, Buffer | null>,
+): Map<string, Buffer> {
   const out = new Map(files);
   for (const [path, bytes] of changes) {
     if (bytes) out.set(path, bytes);
@@ -45,7 +60,15 @@ export class MemoryStore implements Store {
   }
 
   async repository(): Promise<RepositoryStatus> {
-    return { unsupported: [], sharedRepository: { value: null, problem: null }, permissions: [], ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null }, reflog: true, keepListed: true, identity: { who: "Director <director@pantheon.invalid>", source: "git" } };
+    return {
+      unsupported: [],
+      sharedRepository: { value: null, problem: null },
+      permissions: [],
+      ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null },
+      reflog: true,
+      keepListed: true,
+      identity: { who: "Director <director@pantheon.invalid>", source: "git" },
+    };
   }
 
   async recoveryCandidates(): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }> {
@@ -123,15 +146,23 @@ export class MemoryStore implements Store {
 
   async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
     const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
-    const entries = this.commits.map((c, i): CommitEntry => ({
-      oid: String(i + 1),
-      parents: i === 0 ? [] : [String(i)],
-      author: c.info.authorName ?? c.info.actor,
-      date: new Date(0).toISOString(),
-      summary: c.info.summary,
-      trailers: { "Pantheon-Op": [c.info.op], "Pantheon-Actor": [c.info.actor], "Pantheon-Records": [formatRecordKeys(c.paths.map(recordKey))] },
-    }));
-    const matching = entries.reverse().filter((e) => !wanted || wanted.some((r) => trailerNames(e.trailers["Pantheon-Records"]!, r)));
+    const entries = this.commits.map(
+      (c, i): CommitEntry => ({
+        oid: String(i + 1),
+        parents: i === 0 ? [] : [String(i)],
+        author: c.info.authorName ?? c.info.actor,
+        date: new Date(0).toISOString(),
+        summary: c.info.summary,
+        trailers: {
+          "Pantheon-Op": [c.info.op],
+          "Pantheon-Actor": [c.info.actor],
+          "Pantheon-Records": [formatRecordKeys(c.paths.map(recordKey))],
+        },
+      }),
+    );
+    const matching = entries
+      .reverse()
+      .filter((e) => !wanted || wanted.some((r) => trailerNames(e.trailers["Pantheon-Records"]!, r)));
     return o.limit === undefined ? matching : matching.slice(0, o.limit);
   }
 

@@ -103,7 +103,10 @@ export interface CodeRepo {
   removeWorktree(path: string, deleteBranch: string | null): void;
   /** Whether a path is tracked by git (tracked files need no copying into a worktree). */
   isTracked(relPath: string): boolean;
-  missionCommits(number: string, codename: string): Array<{ oid: string; date: string; author: string; summary: string }>;
+  missionCommits(
+    number: string,
+    codename: string,
+  ): Array<{ oid: string; date: string; author: string; summary: string }>;
   /** `cli` runs this Pantheon when `pantheon` is not on PATH; never written into the working tree. */
   installCommitMsgHook(cli: string[]): HookInstall;
   /** A git config value (repository, then global and system), e.g. `pantheon.assistant`. */

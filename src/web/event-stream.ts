@@ -15,7 +15,11 @@ export class EventStream {
 
   /** Answers the request with the stream; the first event carries the current version. */
   open(res: ServerResponse, version: string): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive" });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "Content-Type": "text/event-stream; charset=utf-8",
+      Connection: "keep-alive",
+    });
     res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ version })}\n\n`);
     this.clients.add(res);
     res.on("close", () => this.clients.delete(res));

@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
  * in it is interpreted); a machine without one only misses the convenience.
  */
 export function openBrowser(url: string, platform: NodeJS.Platform = process.platform): Promise<boolean> {
-  const [cmd, args] = platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["explorer.exe", [url]] : ["xdg-open", [url]];
+  const [cmd, args] =
+    platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["explorer.exe", [url]] : ["xdg-open", [url]];
   return new Promise((resolve) => {
     try {
       const child = spawn(cmd, args, { stdio: "ignore", detached: true, shell: false });

@@ -26,16 +26,35 @@ export const cookieName = (port: number) => `pantheon_web_${port}`;
 export function guardRequest(r: GuardInput, o: { port: number; token: string }): GuardResult {
   const here = [`127.0.0.1:${o.port}`, `localhost:${o.port}`];
   if (r.host === undefined || !here.includes(r.host.toLowerCase())) {
-    return { ok: false, status: 403, code: "E_WEB_HOST", message: "This dashboard answers only to 127.0.0.1 and localhost", hint: `open http://127.0.0.1:${o.port}/ with the token pantheon web printed` };
+    return {
+      ok: false,
+      status: 403,
+      code: "E_WEB_HOST",
+      message: "This dashboard answers only to 127.0.0.1 and localhost",
+      hint: `open http://127.0.0.1:${o.port}/ with the token pantheon web printed`,
+    };
   }
   if (r.origin !== undefined && !here.map((h) => `http://${h}`).includes(r.origin.toLowerCase())) {
-    return { ok: false, status: 403, code: "E_WEB_ORIGIN", message: "Requests from other sites are refused", hint: "open the dashboard itself, not a page that calls it" };
+    return {
+      ok: false,
+      status: 403,
+      code: "E_WEB_ORIGIN",
+      message: "Requests from other sites are refused",
+      hint: "open the dashboard itself, not a page that calls it",
+    };
   }
   if (r.method !== "GET" && r.method !== "HEAD") {
-    return { ok: false, status: 405, code: "E_WEB_METHOD", message: `${r.method.slice(0, 20)} is not allowed: the dashboard is read-only`, hint: "change state with the pantheon CLI" };
+    return {
+      ok: false,
+      status: 405,
+      code: "E_WEB_METHOD",
+      message: `${r.method.slice(0, 20)} is not allowed: the dashboard is read-only`,
+      hint: "change state with the pantheon CLI",
+    };
   }
   if (r.queryToken !== null) {
-    if (same(r.queryToken, o.token)) return { ok: true, cookie: `${cookieName(o.port)}=${o.token}; HttpOnly; SameSite=Strict; Path=/` };
+    if (same(r.queryToken, o.token))
+      return { ok: true, cookie: `${cookieName(o.port)}=${o.token}; HttpOnly; SameSite=Strict; Path=/` };
     return refused("The token in the URL is wrong", o.port);
   }
   const sent = cookieValue(r.cookie, cookieName(o.port));
@@ -44,7 +63,13 @@ export function guardRequest(r: GuardInput, o: { port: number; token: string }):
 }
 
 function refused(message: string, port: number): GuardResult {
-  return { ok: false, status: 401, code: "E_WEB_TOKEN", message, hint: `open the URL pantheon web printed (http://127.0.0.1:${port}/?token=…)` };
+  return {
+    ok: false,
+    status: 401,
+    code: "E_WEB_TOKEN",
+    message,
+    hint: `open the URL pantheon web printed (http://127.0.0.1:${port}/?token=…)`,
+  };
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {

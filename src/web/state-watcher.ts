@@ -12,8 +12,17 @@ const SETTLE_MS = 40;
  * fs.watch on those folders, plus a slow poll. The version compared is the ref's value and the
  * live files' names, sizes and times, so only real changes are told.
  */
-export async function watchState(commonDir: string, tip: () => Promise<string | null>, onChange: (version: string) => void): Promise<{ version: () => string; close: () => void }> {
-  const dirs = [join(commonDir, "refs", "coordination"), commonDir, join(commonDir, "pantheon"), join(commonDir, "pantheon", "live")];
+export async function watchState(
+  commonDir: string,
+  tip: () => Promise<string | null>,
+  onChange: (version: string) => void,
+): Promise<{ version: () => string; close: () => void }> {
+  const dirs = [
+    join(commonDir, "refs", "coordination"),
+    commonDir,
+    join(commonDir, "pantheon"),
+    join(commonDir, "pantheon", "live"),
+  ];
   let last = await stateVersion(commonDir, tip);
   let timer: NodeJS.Timeout | undefined;
   let looking = false;

@@ -13,7 +13,11 @@ const FILES: Record<string, string> = {
   "/app.js": "app.js",
   "/app.css": "app.css",
 };
-const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
 
 /** dist/web beside the bundle (dist/), or beside the sources (src/web) under vitest. */
 export function findAssetsDir(): string {
@@ -22,12 +26,17 @@ export function findAssetsDir(): string {
     const dir = resolve(here, rel);
     if (existsSync(`${dir}/index.html`)) return dir;
   }
-  throw new PantheonError("E_WEB_ASSETS", "The web dashboard's page is not built", "npm run build (it writes dist/web/)");
+  throw new PantheonError(
+    "E_WEB_ASSETS",
+    "The web dashboard's page is not built",
+    "npm run build (it writes dist/web/)",
+  );
 }
 
 /** The page, its script and its style, read once: served from memory, nothing from a CDN. */
 export function loadAssets(dir = findAssetsDir()): Map<string, Asset> {
   const out = new Map<string, Asset>();
-  for (const [path, file] of Object.entries(FILES)) out.set(path, { type: TYPES[file.split(".").pop()!]!, body: readFileSync(`${dir}/${file}`) });
+  for (const [path, file] of Object.entries(FILES))
+    out.set(path, { type: TYPES[file.split(".").pop()!]!, body: readFileSync(`${dir}/${file}`) });
   return out;
 }

@@ -16,7 +16,13 @@ type Route = (q: URLSearchParams, id: string | undefined) => Promise<{ kind: str
 
 const NO_ROUTE = (path: string): Answer => ({
   status: 404,
-  doc: { error: { code: "E_WEB_ROUTE", message: `No such page: ${path.slice(0, 80)}`, hint: "the dashboard's API is under /api/ (dashboard, tasks, epics, reviews, search, graph, charts)" } },
+  doc: {
+    error: {
+      code: "E_WEB_ROUTE",
+      message: `No such page: ${path.slice(0, 80)}`,
+      hint: "the dashboard's API is under /api/ (dashboard, tasks, epics, reviews, search, graph, charts)",
+    },
+  },
 });
 
 /** Values of a repeatable query parameter (`?status=todo&status=ready` or `?status=todo,ready`). */
@@ -62,15 +68,32 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
     tasks: async (q) => ({
       kind: "tasks",
       data: await p.tasks.list({
-        status: many<TaskStatusInput>(q, "status"), role: many<TaskRoleInput>(q, "role"), priority: many<PriorityInput>(q, "priority"),
-        epic: opt(q, "epic"), claimedBy: opt(q, "claimedBy"), blocked: q.has("blocked"), ready: q.has("ready"), limit: num(q, "limit"), offset: num(q, "offset"),
+        status: many<TaskStatusInput>(q, "status"),
+        role: many<TaskRoleInput>(q, "role"),
+        priority: many<PriorityInput>(q, "priority"),
+        epic: opt(q, "epic"),
+        claimedBy: opt(q, "claimedBy"),
+        blocked: q.has("blocked"),
+        ready: q.has("ready"),
+        limit: num(q, "limit"),
+        offset: num(q, "offset"),
       }),
     }),
-    search: async (q) => ({ kind: "tasks", data: await p.tasks.search(required(q.get("q"), "words to search (?q=…)"), { limit: num(q, "limit") ?? 200 }) }),
+    search: async (q) => ({
+      kind: "tasks",
+      data: await p.tasks.search(required(q.get("q"), "words to search (?q=…)"), { limit: num(q, "limit") ?? 200 }),
+    }),
     epics: async () => ({ kind: "epics", data: await p.epics.list() }),
-    reviews: async (q) => ({ kind: "reviews", data: await p.reviews.list({ status: many<ReviewStatusInput>(q, "status") }) }),
+    reviews: async (q) => ({
+      kind: "reviews",
+      data: await p.reviews.list({ status: many<ReviewStatusInput>(q, "status") }),
+    }),
     graph: async (q) => {
-      const r = q.has("epic") ? { epic: q.get("epic")! } : q.has("task") ? { task: q.get("task")! } : { blocked: true as const };
+      const r = q.has("epic")
+        ? { epic: q.get("epic")! }
+        : q.has("task")
+          ? { task: q.get("task")! }
+          : { blocked: true as const };
       return { kind: "graph", data: graphView(await dependencyGraph(contexts.for(), r)) };
     },
     charts: async (q) => ({ kind: "charts", data: await chartHistory(contexts.for(), { epic: opt(q, "epic") }, memo) }),
@@ -100,7 +123,14 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
     } catch (e) {
       if (!(e instanceof PantheonError)) throw e;
       // An id in the path that names nothing, or is no id at all, is a page that does not exist.
-      const status = e.code === "E_NOT_FOUND" || (e.exitCode === 2 && found.id !== undefined) ? 404 : e.exitCode === 2 ? 400 : e.exitCode === 3 ? 503 : 500;
+      const status =
+        e.code === "E_NOT_FOUND" || (e.exitCode === 2 && found.id !== undefined)
+          ? 404
+          : e.exitCode === 2
+            ? 400
+            : e.exitCode === 3
+              ? 503
+              : 500;
       return { status, doc: { error: { code: e.code, message: e.message, hint: e.hint ?? null } } };
     }
   };

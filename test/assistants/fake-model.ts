@@ -66,7 +66,16 @@ export async function startFakeModel(script: ShellScript = () => null): Promise<
       } catch {
         body = raw;
       }
-      const rec: Recorded = { n: requests.length + 1, vendor: vendorOf(req), method: req.method ?? "", url: req.url ?? "", body, text: raw, main: false, answered: null };
+      const rec: Recorded = {
+        n: requests.length + 1,
+        vendor: vendorOf(req),
+        method: req.method ?? "",
+        url: req.url ?? "",
+        body,
+        text: raw,
+        main: false,
+        answered: null,
+      };
       requests.push(rec);
       try {
         answer(rec, req, res, current);
@@ -133,7 +142,14 @@ function plainCommand(c: string | null): string | null {
   return c === null ? null : c.replace(ESCALATE, "");
 }
 
-function decide(rec: Recorded, vendor: Vendor, lastUserText: string, resultCameBack: boolean, script: ShellScript, issued: Set<string>): string | null {
+function decide(
+  rec: Recorded,
+  vendor: Vendor,
+  lastUserText: string,
+  resultCameBack: boolean,
+  script: ShellScript,
+  issued: Set<string>,
+): string | null {
   rec.main = true;
   if (resultCameBack) return null;
   const command = script({ vendor, text: rec.text, lastUserText });
@@ -147,26 +163,67 @@ function decide(rec: Recorded, vendor: Vendor, lastUserText: string, resultCameB
 function anthropic(rec: Recorded, res: ServerResponse, script: Script): void {
   const b = rec.body ?? {};
   if (rec.url.includes("count_tokens")) return json(res, 200, { input_tokens: 100 });
-  const shellTool = ((b.tools ?? []) as Array<{ name?: string }>).map((t) => t.name).find((n) => n === "Bash" || n === "bash");
+  const shellTool = ((b.tools ?? []) as Array<{ name?: string }>)
+    .map((t) => t.name)
+    .find((n) => n === "Bash" || n === "bash");
   // claude 2.1 may put a "system" message after the user's: the turn is the last user message.
   const last = [...((b.messages ?? []) as any[])].reverse().find((m) => m?.role === "user");
   const resultCameBack = Array.isArray(last?.content) && last.content.some((c: any) => c?.type === "tool_result");
-  const command = shellTool ? plainCommand(decide(rec, "anthropic", textOf(last?.content), resultCameBack, script.run, script.issued)) : null;
+  const command = shellTool
+    ? plainCommand(decide(rec, "anthropic", textOf(last?.content), resultCameBack, script.run, script.issued))
+    : null;
   rec.answered = command ? { shell: command } : { text: REPLY };
   const id = `msg_${rec.n}`;
   const usage = { input_tokens: 10, output_tokens: 5 };
   if (!b.stream) {
-    const content = command ? [{ type: "tool_use", id: `toolu_${rec.n}`, name: shellTool, input: { command, description: "Run pantheon" } }] : [{ type: "text", text: REPLY }];
-    return json(res, 200, { id, type: "message", role: "assistant", model: b.model, content, stop_reason: command ? "tool_use" : "end_turn", stop_sequence: null, usage });
+    const content = command
+      ? [{ type: "tool_use", id: `toolu_${rec.n}`, name: shellTool, input: { command, description: "Run pantheon" } }]
+      : [{ type: "text", text: REPLY }];
+    return json(res, 200, {
+      id,
+      type: "message",
+      role: "assistant",
+      model: b.model,
+      content,
+      stop_reason: command ? "tool_use" : "end_turn",
+      stop_sequence: null,
+      usage,
+    });
   }
-  const block = command ? { type: "tool_use", id: `toolu_${rec.n}`, name: shellTool, input: {} } : { type: "text", text: "" };
-  const delta = command ? { type: "input_json_delta", partial_json: JSON.stringify({ command, description: "Run pantheon" }) } : { type: "text_delta", text: REPLY };
+  const block = command
+    ? { type: "tool_use", id: `toolu_${rec.n}`, name: shellTool, input: {} }
+    : { type: "text", text: "" };
+  const delta = command
+    ? { type: "input_json_delta", partial_json: JSON.stringify({ command, description: "Run pantheon" }) }
+    : { type: "text_delta", text: REPLY };
   sse(res, [
-    ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: b.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }],
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id,
+          type: "message",
+          role: "assistant",
+          model: b.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      },
+    ],
     ["content_block_start", { type: "content_block_start", index: 0, content_block: block }],
     ["content_block_delta", { type: "content_block_delta", index: 0, delta }],
     ["content_block_stop", { type: "content_block_stop", index: 0 }],
-    ["message_delta", { type: "message_delta", delta: { stop_reason: command ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }],
+    [
+      "message_delta",
+      {
+        type: "message_delta",
+        delta: { stop_reason: command ? "tool_use" : "end_turn", stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+    ],
     ["message_stop", { type: "message_stop" }],
   ]);
 }
@@ -177,7 +234,8 @@ function anthropic(rec: Recorded, res: ServerResponse, script: Script): void {
 function sample(schema: any): unknown {
   const type = String(schema?.type ?? "").toLowerCase();
   if (schema?.enum?.length) return schema.enum[0];
-  if (type === "object") return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+  if (type === "object")
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]));
   if (type === "integer" || type === "number") return 10;
   if (type === "boolean") return false;
   if (type === "array") return [];
@@ -187,13 +245,28 @@ function sample(schema: any): unknown {
 function gemini(rec: Recorded, req: IncomingMessage, res: ServerResponse, script: Script): void {
   const b = rec.body ?? {};
   if (rec.url.includes(":countTokens")) return json(res, 200, { totalTokens: 100 });
-  const tools = ((b.tools ?? []) as Array<{ functionDeclarations?: Array<{ name: string }> }>).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name));
+  const tools = ((b.tools ?? []) as Array<{ functionDeclarations?: Array<{ name: string }> }>).flatMap((t) =>
+    (t.functionDeclarations ?? []).map((f) => f.name),
+  );
   const contents = (b.contents ?? []) as Array<{ role?: string; parts?: any[] }>;
   const last = contents.at(-1);
   const resultCameBack = Boolean(last?.parts?.some((p) => p?.functionResponse));
-  const command = tools.includes("run_shell_command") ? plainCommand(decide(rec, "gemini", last?.role === "user" ? textOf(last.parts) : "", resultCameBack, script.run, script.issued)) : null;
+  const command = tools.includes("run_shell_command")
+    ? plainCommand(
+        decide(
+          rec,
+          "gemini",
+          last?.role === "user" ? textOf(last.parts) : "",
+          resultCameBack,
+          script.run,
+          script.issued,
+        ),
+      )
+    : null;
   const schema = b.generationConfig?.responseJsonSchema ?? b.generationConfig?.responseSchema;
-  const part = command ? { functionCall: { name: "run_shell_command", args: { command, description: "Run pantheon" } } } : { text: schema ? JSON.stringify(sample(schema)) : REPLY };
+  const part = command
+    ? { functionCall: { name: "run_shell_command", args: { command, description: "Run pantheon" } } }
+    : { text: schema ? JSON.stringify(sample(schema)) : REPLY };
   rec.answered = command ? { shell: command } : { text: String((part as { text?: string }).text) };
   const payload = {
     candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
@@ -213,25 +286,55 @@ function openai(rec: Recorded, res: ServerResponse, script: Script): void {
   const lastUser = [...input].reverse().find((i) => i?.type === "message" && i?.role === "user");
   // Codex 0.169 offers its shell inside "code mode": a custom `exec` tool whose JavaScript calls
   // tools.exec_command. Older codex offered exec_command/shell as plain functions.
-  const nested = input.filter((i) => i?.type === "additional_tools").flatMap((i) => i.tools ?? []).flatMap((t: any) => t.tools ?? [t]);
-  const exec = nested.find((t: any) => t?.type === "custom" && t?.name === "exec" && String(t?.description ?? "").includes("exec_command"));
-  const plain = [...((b.tools ?? []) as any[]), ...nested].find((t: any) => ["exec_command", "shell_command", "shell"].includes(t?.name) && t?.type === "function");
-  const decided = exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script.run, script.issued) : null;
+  const nested = input
+    .filter((i) => i?.type === "additional_tools")
+    .flatMap((i) => i.tools ?? [])
+    .flatMap((t: any) => t.tools ?? [t]);
+  const exec = nested.find(
+    (t: any) => t?.type === "custom" && t?.name === "exec" && String(t?.description ?? "").includes("exec_command"),
+  );
+  const plain = [...((b.tools ?? []) as any[]), ...nested].find(
+    (t: any) => ["exec_command", "shell_command", "shell"].includes(t?.name) && t?.type === "function",
+  );
+  const decided =
+    exec || plain ? decide(rec, "openai", textOf(lastUser?.content), resultCameBack, script.run, script.issued) : null;
   const escalate = decided?.startsWith(ESCALATE) ?? false;
   const command = decided === null ? null : decided.replace(ESCALATE, "");
-  const extra = escalate ? `, sandbox_permissions: "require_escalated", justification: "The Director asked for this file"` : "";
+  const extra = escalate
+    ? `, sandbox_permissions: "require_escalated", justification: "The Director asked for this file"`
+    : "";
   rec.answered = command ? { shell: command } : { text: REPLY };
   let item: unknown;
   if (command && exec) {
-    item = { type: "custom_tool_call", call_id: `call_${rec.n}`, name: "exec", input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)}${extra} });\ntext(r.output);` };
+    item = {
+      type: "custom_tool_call",
+      call_id: `call_${rec.n}`,
+      name: "exec",
+      input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)}${extra} });\ntext(r.output);`,
+    };
   } else if (command) {
     const props = plain.parameters?.properties ?? {};
-    const args = { ...(props.cmd ? { cmd: command } : props.command?.type === "array" ? { command: ["bash", "-lc", command] } : { command }), ...(escalate ? { sandbox_permissions: "require_escalated", justification: "The Director asked for this file" } : {}) };
+    const args = {
+      ...(props.cmd
+        ? { cmd: command }
+        : props.command?.type === "array"
+          ? { command: ["bash", "-lc", command] }
+          : { command }),
+      ...(escalate
+        ? { sandbox_permissions: "require_escalated", justification: "The Director asked for this file" }
+        : {}),
+    };
     item = { type: "function_call", call_id: `call_${rec.n}`, name: plain.name, arguments: JSON.stringify(args) };
   } else {
     item = { type: "message", role: "assistant", id: `msg_${rec.n}`, content: [{ type: "output_text", text: REPLY }] };
   }
-  const usage = { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: null,
+    output_tokens: 5,
+    output_tokens_details: null,
+    total_tokens: 15,
+  };
   sse(res, [
     ["response.created", { type: "response.created", response: { id: `resp_${rec.n}` } }],
     ["response.output_item.done", { type: "response.output_item.done", item }],

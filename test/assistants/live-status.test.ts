@@ -40,13 +40,17 @@ function binDirOf(ctx: TestContext, name: string): string {
 
 const HANDLE = /persona of Pantheon mission (MSN-\d{4}:[a-z]+-[a-z]+)/;
 /** What each shows when it asks before running a command. */
-const APPROVAL = /Do you want to proceed\?|Allow execution of|Would you like to run|Permission required|requires approval|Allow once/;
+const APPROVAL =
+  /Do you want to proceed\?|Allow execution of|Would you like to run|Permission required|requires approval|Allow once/;
 
 /** A `notify-send` in the world's bin folder that appends its argv, one JSON line a call. */
 function fakeNotifySend(w: World): string {
   const log = join(w.root, "notify-send.jsonl");
   const exe = join(w.root, "bin", "notify-send");
-  writeFileSync(exe, `#!/bin/sh\nexec '${process.execPath}' -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' '${log}' "$@"\n`);
+  writeFileSync(
+    exe,
+    `#!/bin/sh\nexec '${process.execPath}' -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' '${log}' "$@"\n`,
+  );
   chmodSync(exe, 0o755);
   return log;
 }
@@ -74,11 +78,19 @@ function statusLive(w: World, persona: string): any {
 }
 
 function dashboardLive(w: World, persona: string): any {
-  return JSON.parse(w.pantheon("dashboard", "--json")).data.missions.find((x: any) => x.persona === persona)?.live ?? null;
+  return (
+    JSON.parse(w.pantheon("dashboard", "--json")).data.missions.find((x: any) => x.persona === persona)?.live ?? null
+  );
 }
 
 function notifications(log: string): string[][] {
-  return existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as string[]) : [];
+  return existsSync(log)
+    ? readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 }
 
 /** `states` in this order within `seen` (other states may come between). */
@@ -105,12 +117,21 @@ function suite(a: AssistantName, install: string = a): void {
     it(`a summoned ${a} session goes starting → working → needs-input → idle → ended as its hooks fire; status and dashboard --json show each state; notify-send and the watching terminal are told`, async (ctx) => {
       const binDir = binDirOf(ctx, install);
       // Not under /tmp: gemini reads a settings file only where no folder above it is writable by others.
-      const w = makeWorld({ assistant: a, binDir, modelUrl: model.url, parent: join(homedir(), ".cache", "pantheon-real-worlds") });
+      const w = makeWorld({
+        assistant: a,
+        binDir,
+        modelUrl: model.url,
+        parent: join(homedir(), ".cache", "pantheon-real-worlds"),
+      });
       world = w;
       const notifyLog = fakeNotifySend(w);
       askBeforeCommands(a, w);
       const marker = `live-${a}.txt`;
-      model.setScript(({ lastUserText }) => (HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next") ? escalated(`touch ${marker}`) : null));
+      model.setScript(({ lastUserText }) =>
+        HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next")
+          ? escalated(`touch ${marker}`)
+          : null,
+      );
 
       const watch = new Terminal(w.root);
       terms.push(watch);
@@ -128,7 +149,12 @@ function suite(a: AssistantName, install: string = a): void {
       let trusted = false;
       const poll = (state: string) => () => {
         // codex asks once to trust the session's hooks: the Director answers in its terminal.
-        if (a === "codex" && !trusted && /Hooks need review/.test(t.screen()) && /Trust all and continue/.test(t.screen())) {
+        if (
+          a === "codex" &&
+          !trusted &&
+          /Hooks need review/.test(t.screen()) &&
+          /Trust all and continue/.test(t.screen())
+        ) {
           trusted = true;
           t.keys("2");
           t.keys("Enter");
@@ -144,24 +170,45 @@ function suite(a: AssistantName, install: string = a): void {
       expect(asking.assistant).toBe(a);
       await t.until("the assistant to ask the Director", () => APPROVAL.test(t.screen()), 30_000);
       expect(dashboardLive(w, "Goibniu")).toMatchObject({ state: "needs-input" });
-      await t.until("notify-send told of needs-input", () => notifications(notifyLog).some((n) => n[2] === "Goibniu needs your input"), 20_000);
-      await watch.until("the watching terminal rang", () => readFileSync(raw, "utf8").includes("\u0007\u001b]9;Goibniu needs your input"), 20_000);
+      await t.until(
+        "notify-send told of needs-input",
+        () => notifications(notifyLog).some((n) => n[2] === "Goibniu needs your input"),
+        20_000,
+      );
+      await watch.until(
+        "the watching terminal rang",
+        () => readFileSync(raw, "utf8").includes("\u0007\u001b]9;Goibniu needs your input"),
+        20_000,
+      );
       expect(readFileSync(raw, "utf8")).toMatch(/\u001b\]777;notify;Pantheon;Goibniu needs your input/);
 
       t.keys("Enter"); // approve once
       const idle = await t.until("status --json to show idle", poll("idle"), 120_000);
       expect(existsSync(join(w.repo, marker)), "the approved command ran").toBe(true);
       expect(dashboardLive(w, "Goibniu")).toMatchObject({ state: "idle" });
-      await t.until("notify-send told of idle", () => notifications(notifyLog).some((n) => n[2] === "Goibniu is waiting for you"), 20_000);
+      await t.until(
+        "notify-send told of idle",
+        () => notifications(notifyLog).some((n) => n[2] === "Goibniu is waiting for you"),
+        20_000,
+      );
       await watch.until("the watch listed the idle persona", () => /Goibniu.*idle/.test(watch.screen()), 20_000);
 
       const mission = w.missions().find((m: any) => m.persona === "Goibniu");
       t.close();
-      await t.until("the mission to end", () => w.missions().find((m: any) => m.id === mission.id)?.status === "ENDED", 60_000);
+      await t.until(
+        "the mission to end",
+        () => w.missions().find((m: any) => m.id === mission.id)?.status === "ENDED",
+        60_000,
+      );
       const file = liveFile(w);
       const history = (file.history as Array<{ state: string; event: string }>).map((h) => h.state);
-      console.log(`[measure] ${install}: live states ${history.join(" → ")} (events ${file.history.map((h: any) => h.event).join(", ")}); seen by status --json: ${seen.join(" → ")}; session ${idle.sessionId}`);
-      expect(inOrder(history, ["starting", "working", "needs-input", "working", "idle", "ended"]), history.join(" → ")).toBe(true);
+      console.log(
+        `[measure] ${install}: live states ${history.join(" → ")} (events ${file.history.map((h: any) => h.event).join(", ")}); seen by status --json: ${seen.join(" → ")}; session ${idle.sessionId}`,
+      );
+      expect(
+        inOrder(history, ["starting", "working", "needs-input", "working", "idle", "ended"]),
+        history.join(" → "),
+      ).toBe(true);
       // How long after a hook wrote a state status --json showed it (polled back to back; a figure, not an assertion).
       const lags = observed.map((o) => {
         const h = [...file.history].reverse().find((x: any) => x.state === o.state && Date.parse(x.at) <= o.at);
@@ -184,14 +231,22 @@ function suite(a: AssistantName, install: string = a): void {
         const t = new Terminal(w.root);
         terms.push(t);
         t.start(w.repo, w.env, ["pantheon", "summon", "--resume", first.id]);
-        const turn = await t.until("the resumed session's first turn", () => model.requests.slice(before).find((r) => r.main && r.text.includes("resuming on mission")), 120_000);
+        const turn = await t.until(
+          "the resumed session's first turn",
+          () => model.requests.slice(before).find((r) => r.main && r.text.includes("resuming on mission")),
+          120_000,
+        );
         const resumed = w.missions().find((m: any) => m.persona === "Goibniu" && m.id !== first.id);
         expect(resumed).toMatchObject({ status: "ACTIVE", assistant: "claude", sessionId: first.sessionId });
         expect(turn.text, "the earlier conversation came back with the session").toContain(`touch live-${a}.txt`);
         expect(turn.text).toContain(`${first.id} ended; this one continues it`);
         expect(JSON.parse(turn.body.metadata.user_id).session_id, "the same claude session").toBe(first.sessionId);
         t.close();
-        await t.until("the resumed mission to end", () => w.missions().find((m: any) => m.id === resumed.id)?.status === "ENDED", 60_000);
+        await t.until(
+          "the resumed mission to end",
+          () => w.missions().find((m: any) => m.id === resumed.id)?.status === "ENDED",
+          60_000,
+        );
       }, 300_000);
     }
   });
@@ -218,7 +273,13 @@ describe("four personas at once (the Director's screen)", () => {
   it("claude asks (needs-input), gemini is done (idle), codex's summon died (stalled), opencode runs a long command (working): pantheon status lists who waits longest first", async (ctx) => {
     for (const a of ["claude", "gemini", "codex", "opencode"]) binDirOf(ctx, a);
     const installs = inject("assistantInstalls");
-    const w = makeWorld({ assistant: "claude", alsoFor: ["gemini", "codex", "opencode"], binDir: installs.claude!.binDir!, modelUrl: model.url, parent: join(homedir(), ".cache", "pantheon-real-worlds") });
+    const w = makeWorld({
+      assistant: "claude",
+      alsoFor: ["gemini", "codex", "opencode"],
+      binDir: installs.claude!.binDir!,
+      modelUrl: model.url,
+      parent: join(homedir(), ".cache", "pantheon-real-worlds"),
+    });
     world = w;
     const path = ["claude", "gemini", "codex", "opencode"].map((a) => installs[a]!.binDir!).join(":");
     const env = { ...w.env, PATH: `${w.env.PATH}:${path}` };
@@ -231,22 +292,38 @@ describe("four personas at once (the Director's screen)", () => {
     };
     model.setScript(({ lastUserText }) => {
       const who = /You are (\w+), the/.exec(lastUserText)?.[1];
-      return who && HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next") ? (plan[who]?.command ?? null) : null;
+      return who && HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next")
+        ? (plan[who]?.command ?? null)
+        : null;
     });
-    const want: Record<string, string> = { Hephaestus: "needs-input", Athena: "idle", Hermes: "idle", Apollo: "working" };
+    const want: Record<string, string> = {
+      Hephaestus: "needs-input",
+      Athena: "idle",
+      Hermes: "idle",
+      Apollo: "working",
+    };
     for (const [persona, p] of Object.entries(plan)) {
       const t = new Terminal(w.root);
       terms.push(t);
       t.start(w.repo, env, ["pantheon", "summon", "engineer", "--assistant", p.assistant, "--persona", persona]);
       let trusted = false;
-      await t.until(`${persona} (${p.assistant}) to be ${want[persona]}`, () => {
-        if (p.assistant === "codex" && !trusted && /Hooks need review/.test(t.screen()) && /Trust all and continue/.test(t.screen())) {
-          trusted = true;
-          t.keys("2");
-          t.keys("Enter");
-        }
-        return statusLive(w, persona)?.state === want[persona];
-      }, 180_000);
+      await t.until(
+        `${persona} (${p.assistant}) to be ${want[persona]}`,
+        () => {
+          if (
+            p.assistant === "codex" &&
+            !trusted &&
+            /Hooks need review/.test(t.screen()) &&
+            /Trust all and continue/.test(t.screen())
+          ) {
+            trusted = true;
+            t.keys("2");
+            t.keys("Enter");
+          }
+          return statusLive(w, persona)?.state === want[persona];
+        },
+        180_000,
+      );
     }
     // Hermes's summon dies (killed hard): the mission is stalled.
     const hermes = JSON.parse(w.pantheon("status", "--json")).data.missions.find((m: any) => m.persona === "Hermes");
@@ -254,15 +331,24 @@ describe("four personas at once (the Director's screen)", () => {
     const screen = new Terminal(w.root);
     terms.push(screen);
     screen.start(w.repo, { ...env, NO_COLOR: "1", COLUMNS: "150" }, ["sh", "-c", "pantheon status; sleep 30"]);
-    const shown = await screen.until("the status screen", () => (/Hermes.*stalled/.test(screen.screen()) ? screen.screen() : undefined), 30_000);
+    const shown = await screen.until(
+      "the status screen",
+      () => (/Hermes.*stalled/.test(screen.screen()) ? screen.screen() : undefined),
+      30_000,
+    );
     console.log(`[screen] pantheon status with four personas:\n${shown.trimEnd()}`);
-    const rows = shown.split("\n").filter((l) => /^(Hephaestus|Athena|Hermes|Apollo)\s/.test(l)).map((l) => l.split(/\s+/)[0]);
+    const rows = shown
+      .split("\n")
+      .filter((l) => /^(Hephaestus|Athena|Hermes|Apollo)\s/.test(l))
+      .map((l) => l.split(/\s+/)[0]);
     // Waiting first (needs-input and idle, longest first), then stalled, then working.
     expect(rows).toEqual(["Hephaestus", "Athena", "Hermes", "Apollo"]);
     expect(shown).toMatch(/Hephaestus\s+engineer\s+MSN-\d{4} [a-z-]+\s+claude\s+needs-input/);
     expect(shown).toMatch(/Athena\s+engineer\s+MSN-\d{4} [a-z-]+\s+gemini\s+idle/);
     expect(shown).toMatch(/Hermes\s+engineer\s+MSN-\d{4} [a-z-]+\s+codex\s+stalled/);
     expect(shown).toMatch(/Apollo\s+engineer\s+MSN-\d{4} [a-z-]+\s+opencode\s+working/);
-    expect(shown).toMatch(/stalled MSN-\d{4}: pantheon summon --resume MSN-\d{4} \(or pantheon mission end MSN-\d{4}\)/);
+    expect(shown).toMatch(
+      /stalled MSN-\d{4}: pantheon summon --resume MSN-\d{4} \(or pantheon mission end MSN-\d{4}\)/,
+    );
   }, 600_000);
 });

@@ -15,7 +15,8 @@ const BIN = resolve(__dirname, "../../dist/pantheon.js");
 
 function binDirOf(ctx: TestContext, name: string): string {
   const r = inject("assistantInstalls")[name];
-  if (!r?.ok || !r.binDir) return ctx.skip(`${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`);
+  if (!r?.ok || !r.binDir)
+    return ctx.skip(`${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`);
   return r.binDir;
 }
 
@@ -30,11 +31,25 @@ function initialised(assistant: string): { s: Sandbox; shims: string; stdout: st
   sandboxes.push(s);
   const shims = join(s.root, "shims");
   mkdirSync(shims);
-  writeFileSync(join(shims, "pantheon"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
+  writeFileSync(
+    join(shims, "pantheon"),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
   chmodSync(join(shims, "pantheon"), 0o755);
-  const env = { ...s.env(shims), GIT_AUTHOR_NAME: "Director", GIT_AUTHOR_EMAIL: "d@example.com", GIT_COMMITTER_NAME: "Director", GIT_COMMITTER_EMAIL: "d@example.com", GIT_CONFIG_GLOBAL: "/dev/null" };
+  const env = {
+    ...s.env(shims),
+    GIT_AUTHOR_NAME: "Director",
+    GIT_AUTHOR_EMAIL: "d@example.com",
+    GIT_COMMITTER_NAME: "Director",
+    GIT_COMMITTER_EMAIL: "d@example.com",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+  };
   execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "initial"], { cwd: s.repo, env });
-  const stdout = execFileSync(join(shims, "pantheon"), ["init", "--yes", "--mcp", "--assistant", assistant], { cwd: s.repo, env, encoding: "utf8" });
+  const stdout = execFileSync(join(shims, "pantheon"), ["init", "--yes", "--mcp", "--assistant", assistant], {
+    cwd: s.repo,
+    env,
+    encoding: "utf8",
+  });
   return { s, shims, stdout };
 }
 
@@ -72,11 +87,18 @@ describe("init --mcp, read by the real assistants", () => {
     const { s, shims, stdout } = initialised("codex");
     const env = s.env(`${shims}:${bin}`);
     mkdirSync(join(s.home, ".codex"), { recursive: true });
-    writeFileSync(join(s.home, ".codex/config.toml"), `[projects.${JSON.stringify(s.repo)}]\ntrust_level = "trusted"\n`);
+    writeFileSync(
+      join(s.home, ".codex/config.toml"),
+      `[projects.${JSON.stringify(s.repo)}]\ntrust_level = "trusted"\n`,
+    );
     const r = await run("codex", ["mcp", "list"], { cwd: s.repo, env, timeoutSec: 60 });
     expect(r.out, tail(r)).toMatch(/^pantheon\s+pantheon\s+mcp\s+.*enabled/m);
     // The lines init printed for the user's global file, in an untrusted project.
-    const lines = stdout.split("\n").filter((l) => /^ {6}\S/.test(l)).map((l) => l.slice(6)).join("\n");
+    const lines = stdout
+      .split("\n")
+      .filter((l) => /^ {6}\S/.test(l))
+      .map((l) => l.slice(6))
+      .join("\n");
     expect(lines).toBe(readFileSync(join(s.repo, ".codex/config.toml"), "utf8").trimEnd());
     writeFileSync(join(s.home, ".codex/config.toml"), `${lines}\n`);
     const other = join(s.root, "elsewhere");

@@ -45,7 +45,8 @@ const BASE_PROMPT: Record<AssistantName, RegExp> = {
   opencode: /You are OpenCode/,
 };
 /** What each shows when it asks before running a command. */
-const APPROVAL = /Do you want to proceed\?|Allow execution of|Would you like to run|Permission required|requires approval|Allow once/;
+const APPROVAL =
+  /Do you want to proceed\?|Allow execution of|Would you like to run|Permission required|requires approval|Allow once/;
 /** gemini's notice when two files it loads define one command name. */
 const RENAMED = /Conflicts detected|workspace\.summon|summon1/;
 /** The input line of each, once it is ready for the Director. */
@@ -68,13 +69,25 @@ function binDirOf(ctx: TestContext, name: string): string {
 /** Every text of a request where the model reads it, by role: system/developer, and the first user turn. */
 function partsOf(a: AssistantName, r: Recorded): { system: string; user: string } {
   const b = r.body;
-  const texts = (v: unknown): string => (typeof v === "string" ? v : Array.isArray(v) ? v.map((x: any) => (typeof x === "string" ? x : (x?.text ?? texts(x?.content) ?? ""))).join("\n") : "");
-  if (a === "claude" || a === "opencode") return { system: texts(b.system), user: texts(b.messages?.map((m: any) => m.content)) };
+  const texts = (v: unknown): string =>
+    typeof v === "string"
+      ? v
+      : Array.isArray(v)
+        ? v.map((x: any) => (typeof x === "string" ? x : (x?.text ?? texts(x?.content) ?? ""))).join("\n")
+        : "";
+  if (a === "claude" || a === "opencode")
+    return { system: texts(b.system), user: texts(b.messages?.map((m: any) => m.content)) };
   if (a === "gemini") return { system: texts(b.systemInstruction?.parts), user: texts(b.contents?.[0]?.parts) };
   const input = (b.input ?? []) as any[];
   return {
-    system: input.filter((i) => i.role === "developer").map((i) => texts(i.content)).join("\n"),
-    user: input.filter((i) => i.role === "user").map((i) => texts(i.content)).join("\n"),
+    system: input
+      .filter((i) => i.role === "developer")
+      .map((i) => texts(i.content))
+      .join("\n"),
+    user: input
+      .filter((i) => i.role === "user")
+      .map((i) => texts(i.content))
+      .join("\n"),
   };
 }
 
@@ -92,7 +105,14 @@ const BIG = (tag: string) => `${tag}: ${"the quick brown fox jumps over the lazy
 /** Ten handoffs with 20,000-character notes: before the brief was bounded, its argv passed 128 KiB. */
 function addHandoffs(w: World): void {
   const file = join(w.root, "tasks.json");
-  const tasks = [{ title: "Add login", role: "engineer", description: BIG("login") }, ...Array.from({ length: 10 }, (_, i) => ({ title: `Handoff ${i + 2}`, role: "engineer", description: BIG(`d${i}`) }))];
+  const tasks = [
+    { title: "Add login", role: "engineer", description: BIG("login") },
+    ...Array.from({ length: 10 }, (_, i) => ({
+      title: `Handoff ${i + 2}`,
+      role: "engineer",
+      description: BIG(`d${i}`),
+    })),
+  ];
   writeFileSync(file, JSON.stringify(tasks));
   w.pantheon("task", "import", file);
   w.pantheon("mission", "start", "--role", "engineer", "--persona", "Daedalus");
@@ -136,7 +156,9 @@ function suite(a: AssistantName, install: string = a): void {
       addHandoffs(world);
       model.setScript(({ lastUserText }) => {
         const handle = HANDLE.exec(lastUserText)?.[1];
-        return handle && lastUserText.includes("Start with pantheon task next") ? `pantheon task claim ENG-M-0001 --mission ${handle}` : null;
+        return handle && lastUserText.includes("Start with pantheon task next")
+          ? `pantheon task claim ENG-M-0001 --mission ${handle}`
+          : null;
       });
       term = new Terminal(world.root);
       term.start(world.repo, world.env, ["pantheon", "summon", "engineer", "--assistant", a, "--persona", "Goibniu"]);
@@ -145,23 +167,40 @@ function suite(a: AssistantName, install: string = a): void {
 
       // The claim lands on the ref: run in the default sandbox, with no key pressed.
       let trusted = false;
-      const claimed = await t.until("the scripted pantheon task claim to land on the ref", () => {
-        // codex asks once to trust the live-status hooks summon installs (issue 17).
-        if (a === "codex" && !trusted && /Hooks need review/.test(t.screen()) && /Trust all and continue/.test(t.screen())) {
-          trusted = true;
-          t.keys("2");
-          t.keys("Enter");
-        }
-        const task = w.task("ENG-M-0001");
-        return task.status === "UNDERWAY" ? task : undefined;
-      }, 150_000);
+      const claimed = await t.until(
+        "the scripted pantheon task claim to land on the ref",
+        () => {
+          // codex asks once to trust the live-status hooks summon installs (issue 17).
+          if (
+            a === "codex" &&
+            !trusted &&
+            /Hooks need review/.test(t.screen()) &&
+            /Trust all and continue/.test(t.screen())
+          ) {
+            trusted = true;
+            t.keys("2");
+            t.keys("Enter");
+          }
+          const task = w.task("ENG-M-0001");
+          return task.status === "UNDERWAY" ? task : undefined;
+        },
+        150_000,
+      );
       const mission = w.missions().find((m: any) => m.persona === "Goibniu");
       expect(claimed).toMatchObject({ claimedBy: "Goibniu", mission: mission.id });
       expect(mission).toMatchObject({ status: "ACTIVE", assistant: a });
       if (a === "claude" || a === "gemini") expect(mission.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      if (a === "claude") expect(JSON.parse(model.mainTurns()[0]!.body.metadata.user_id).session_id, "claude runs under the session id kept on the mission").toBe(mission.sessionId);
+      if (a === "claude")
+        expect(
+          JSON.parse(model.mainTurns()[0]!.body.metadata.user_id).session_id,
+          "claude runs under the session id kept on the mission",
+        ).toBe(mission.sessionId);
       expect(t.screen(), "no approval was asked").not.toMatch(APPROVAL);
-      const back = await t.until("the command's output back at the model", () => model.mainTurns().find((r) => r.text.includes("Claimed ENG-M-0001")), 60_000);
+      const back = await t.until(
+        "the command's output back at the model",
+        () => model.mainTurns().find((r) => r.text.includes("Claimed ENG-M-0001")),
+        60_000,
+      );
       expect(back.answered, "turn two is text").toEqual({ text: expect.any(String) });
 
       const first = model.mainTurns()[0]!;
@@ -175,20 +214,31 @@ function suite(a: AssistantName, install: string = a): void {
       const personaWhere = a === "gemini" ? user : system;
       expect(personaWhere, "the persona").toContain(PERSONA_MARK);
       expect(personaWhere).toContain("Goibniu");
-      expect(first.text, "the project block (AGENTS.md, through CLAUDE.md or GEMINI.md where needed)").toContain(BLOCK_MARK);
+      expect(first.text, "the project block (AGENTS.md, through CLAUDE.md or GEMINI.md where needed)").toContain(
+        BLOCK_MARK,
+      );
       const part = missionPartIn(personaWhere);
       expect(part.length, `the mission part is bounded:\n${part}`).toBeLessThanOrEqual(1_500);
-      const brief = personaWhere.slice(personaWhere.indexOf("# Goibniu, engineer of"), personaWhere.indexOf(part) + part.length);
+      const brief = personaWhere.slice(
+        personaWhere.indexOf("# Goibniu, engineer of"),
+        personaWhere.indexOf(part) + part.length,
+      );
       // Measured figures for docs/assistants.md (visible with --reporter=verbose or in the log).
-      console.log(`[measure] ${install}: brief ${brief.length} characters (mission part ${part.length}); request ${first.text.length} bytes; session ${mission.sessionId ?? "named by the assistant"}`);
+      console.log(
+        `[measure] ${install}: brief ${brief.length} characters (mission part ${part.length}); request ${first.text.length} bytes; session ${mission.sessionId ?? "named by the assistant"}`,
+      );
       expect(part).toContain("Handed off to your role and waiting: 10");
 
       // Closing the terminal ends the mission within seconds.
       t.close();
-      const ended = await t.until("the mission to end after the terminal closed", () => {
-        const m = w.missions().find((x: any) => x.id === mission.id);
-        return m.status === "ENDED" ? m : undefined;
-      }, 30_000);
+      const ended = await t.until(
+        "the mission to end after the terminal closed",
+        () => {
+          const m = w.missions().find((x: any) => x.id === mission.id);
+          return m.status === "ENDED" ? m : undefined;
+        },
+        30_000,
+      );
       expect(ended.summary).toMatch(/terminal was closed/);
     }, 300_000);
 
@@ -208,7 +258,13 @@ function suite(a: AssistantName, install: string = a): void {
         const lines = w.initOutput.split("\n");
         const at = lines.findIndex((l) => l.includes("~/.codex/config.toml"));
         expect(at, `init names codex's writable root:\n${w.initOutput}`).toBeGreaterThanOrEqual(0);
-        appendFileSync(join(w.home, ".codex", "config.toml"), `\n${lines.slice(at + 1, at + 3).map((l) => l.trim()).join("\n")}\n`);
+        appendFileSync(
+          join(w.home, ".codex", "config.toml"),
+          `\n${lines
+            .slice(at + 1, at + 3)
+            .map((l) => l.trim())
+            .join("\n")}\n`,
+        );
       }
       term = new Terminal(w.root);
       const t = term;
@@ -225,24 +281,41 @@ function suite(a: AssistantName, install: string = a): void {
       const turn = firstTurn()!;
       // Point 1: what reaches the model is Pantheon's command text, not the words typed.
       const typed = turn.text.indexOf("summon engineer");
-      expect(turn.text.includes(SUMMON_MARK), `the command's text reached the model; it got: ${turn.text.slice(Math.max(0, typed - 200), typed + 100)}`).toBe(true);
+      expect(
+        turn.text.includes(SUMMON_MARK),
+        `the command's text reached the model; it got: ${turn.text.slice(Math.max(0, typed - 200), typed + 100)}`,
+      ).toBe(true);
       expect(turn.text).toMatch(/engineer/);
       // A session the Director started follows the Director's own approval settings: answer a
       // prompt if one comes (claude's command pre-approves pantheon while it runs).
       let asked = false;
-      const started = await t.until("the scripted mission start to land on the ref", () => {
-        if (APPROVAL.test(t.screen()) && !asked) {
-          asked = true;
-          t.keys("Enter");
-        }
-        return w.missions().find((m: any) => m.persona === "Brigid");
-      }, 150_000);
+      const started = await t.until(
+        "the scripted mission start to land on the ref",
+        () => {
+          if (APPROVAL.test(t.screen()) && !asked) {
+            asked = true;
+            t.keys("Enter");
+          }
+          return w.missions().find((m: any) => m.persona === "Brigid");
+        },
+        150_000,
+      );
       expect(started).toMatchObject({ status: "ACTIVE", role: "engineer", assistant: a });
       if (a === "claude") expect(asked, "claude's /summon pre-approves pantheon (allowed-tools)").toBe(false);
-      console.log(`[measure] ${install}: /summon in a session the Director started: approval ${asked ? "asked" : "not asked"} for pantheon mission start`);
+      console.log(
+        `[measure] ${install}: /summon in a session the Director started: approval ${asked ? "asked" : "not asked"} for pantheon mission start`,
+      );
       if (a === "codex") {
-        const output = await t.until("the command's output back at the model", () => model.requests.slice(before).find((r) => r.text.includes("custom_tool_call_output") && r.text.includes("Brigid")), 60_000);
-        for (const h of earlier) expect(output.text, `a summon's mission (${h}) leaked into this session`).not.toContain(h);
+        const output = await t.until(
+          "the command's output back at the model",
+          () =>
+            model.requests
+              .slice(before)
+              .find((r) => r.text.includes("custom_tool_call_output") && r.text.includes("Brigid")),
+          60_000,
+        );
+        for (const h of earlier)
+          expect(output.text, `a summon's mission (${h}) leaked into this session`).not.toContain(h);
       }
       if (a === "gemini") expect(t.screen(), "no command was renamed").not.toMatch(RENAMED);
       t.close();
@@ -276,7 +349,11 @@ describe("gemini's first run", () => {
       t.keys("Enter"); // "Use Gemini API Key" is preselected when GEMINI_API_KEY is set
       await t.until("the key prompt", () => /Enter Gemini API Key|Press Enter to submit/.test(t.screen()), 60_000);
       t.keys("Enter");
-      await t.until("gemini ready", () => READY.gemini.test(t.screen()) && !/Enter Gemini API Key/.test(t.screen()), 60_000);
+      await t.until(
+        "gemini ready",
+        () => READY.gemini.test(t.screen()) && !/Enter Gemini API Key/.test(t.screen()),
+        60_000,
+      );
       const hello = () => model.mainTurns().find((r) => r.text.includes('"text":"hello"'));
       await t.submit("hello", () => hello() !== undefined);
       const turn = hello()!;

@@ -25,7 +25,9 @@ export function makeSandbox(): Sandbox {
   const home = join(root, "home");
   const repo = join(root, "repo");
   for (const d of [home, repo, join(root, "tmp")]) mkdirSync(d, { recursive: true });
-  const git = spawnSync("git", ["init", "-q", repo], { env: { PATH: "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+  const git = spawnSync("git", ["init", "-q", repo], {
+    env: { PATH: "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
   return {
     root,
@@ -89,13 +91,23 @@ export function run(command: string, args: string[], o: RunOptions): Promise<Run
     const timer = setTimeout(stop, o.timeoutSec * 1000);
     child.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
-      if (o.stopWhenLine && stdout.split("\n").slice(0, -1).some((l) => o.stopWhenLine!.test(l))) stop();
+      if (
+        o.stopWhenLine &&
+        stdout
+          .split("\n")
+          .slice(0, -1)
+          .some((l) => o.stopWhenLine!.test(l))
+      )
+        stop();
     });
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      const out = `${stdout}\n${stderr}`.replace(/^WARNING: proceeding, even though we could not create PATH aliases.*\n?/gm, "");
+      const out = `${stdout}\n${stderr}`.replace(
+        /^WARNING: proceeding, even though we could not create PATH aliases.*\n?/gm,
+        "",
+      );
       resolve({ rc: stopped ? 124 : (code ?? 128), stdout, stderr, out });
     });
   });

@@ -17,7 +17,12 @@ export class Terminal {
   start(cwd: string, env: Record<string, string>, argv: string[]): void {
     const envFile = join(this.scratch, `env-${this.socket}.sh`);
     const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-    writeFileSync(envFile, `${Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`).join("\n")}\ncd ${q(cwd)}\nexec ${argv.map(q).join(" ")}\n`);
+    writeFileSync(
+      envFile,
+      `${Object.entries(env)
+        .map(([k, v]) => `export ${k}=${q(v)}`)
+        .join("\n")}\ncd ${q(cwd)}\nexec ${argv.map(q).join(" ")}\n`,
+    );
     const conf = join(this.scratch, `tmux-${this.socket}.conf`);
     // remain-on-exit: a program that exits at once (a refused start) leaves its last words on screen.
     writeFileSync(conf, "set -g history-limit 5000\nset -g remain-on-exit on\n");
@@ -26,7 +31,11 @@ export class Terminal {
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color" }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("tmux", ["-L", this.socket, ...args], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color" },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   }
 
   /** The screen and its scrollback, lines joined. Empty once the session is gone. */
@@ -77,12 +86,17 @@ export class Terminal {
   }
 
   /** Polls until `check` returns something, or fails with the screen in the message. */
-  async until<T>(what: string, check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+  async until<T>(
+    what: string,
+    check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+    timeoutMs = 60_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = await check();
       if (v !== undefined && v !== null && v !== false) return v;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen was:\n${this.screen()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen was:\n${this.screen()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

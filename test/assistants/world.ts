@@ -50,7 +50,11 @@ export interface WorldOptions {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { PATH: "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
 }
 
 export function makeWorld(o: WorldOptions): World {
@@ -61,7 +65,10 @@ export function makeWorld(o: WorldOptions): World {
   const bin = join(root, "bin");
   for (const d of [home, repo, bin, join(root, "tmp")]) mkdirSync(d, { recursive: true });
   // PANTHEON_REAL_BIN runs another build (an older one, to see a test fail without its fix).
-  writeFileSync(join(bin, "pantheon"), `#!/bin/sh\nexec '${process.execPath}' '${process.env.PANTHEON_REAL_BIN ?? BIN}' "$@"\n`);
+  writeFileSync(
+    join(bin, "pantheon"),
+    `#!/bin/sh\nexec '${process.execPath}' '${process.env.PANTHEON_REAL_BIN ?? BIN}' "$@"\n`,
+  );
   chmodSync(join(bin, "pantheon"), 0o755);
   git(root, "init", "-q", "-b", "main", repo);
   git(repo, "config", "user.name", "Test Director");
@@ -88,7 +95,8 @@ export function makeWorld(o: WorldOptions): World {
   // user's profile puts their tools back, as ours puts pantheon.
   writeFileSync(join(home, ".bash_profile"), `export PATH='${bin}':"$PATH"\n`);
 
-  const pantheon = (...args: string[]) => execFileSync(join(bin, "pantheon"), args, { cwd: repo, env, encoding: "utf8" });
+  const pantheon = (...args: string[]) =>
+    execFileSync(join(bin, "pantheon"), args, { cwd: repo, env, encoding: "utf8" });
   const initOutput = pantheon("init", "--yes");
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "Set up Pantheon");
@@ -135,42 +143,58 @@ function seedHome(a: AssistantName, home: string, repo: string, url: string): vo
   };
   switch (a) {
     case "claude":
-      write(".claude.json", JSON.stringify({
-        hasCompletedOnboarding: true,
-        theme: "dark",
-        numStartups: 3,
-        // The answer to "Do you want to use this API key?" (claude keeps the last 20 characters).
-        customApiKeyResponses: { approved: [CLAUDE_KEY.slice(-20)], rejected: [] },
-        projects: { [repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-      }));
+      write(
+        ".claude.json",
+        JSON.stringify({
+          hasCompletedOnboarding: true,
+          theme: "dark",
+          numStartups: 3,
+          // The answer to "Do you want to use this API key?" (claude keeps the last 20 characters).
+          customApiKeyResponses: { approved: [CLAUDE_KEY.slice(-20)], rejected: [] },
+          projects: { [repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+        }),
+      );
       return;
     case "gemini":
-      write(".gemini/settings.json", JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } }, general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false } }));
+      write(
+        ".gemini/settings.json",
+        JSON.stringify({
+          security: { auth: { selectedType: "gemini-api-key" } },
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+          privacy: { usageStatisticsEnabled: false },
+        }),
+      );
       write(".gemini/trustedFolders.json", JSON.stringify({ [repo]: "TRUST_FOLDER" }));
       return;
     case "codex":
-      write(".codex/config.toml", [
-        'model_provider = "pantheon-test"',
-        "",
-        "[model_providers.pantheon-test]",
-        'name = "Pantheon test model"',
-        `base_url = "${url}/v1"`,
-        `env_key = "${FAKE_OPENAI_KEY_VAR}"`,
-        'wire_api = "responses"',
-        "",
-        `[projects."${repo}"]`,
-        'trust_level = "trusted"',
-        "",
-      ].join("\n"));
+      write(
+        ".codex/config.toml",
+        [
+          'model_provider = "pantheon-test"',
+          "",
+          "[model_providers.pantheon-test]",
+          'name = "Pantheon test model"',
+          `base_url = "${url}/v1"`,
+          `env_key = "${FAKE_OPENAI_KEY_VAR}"`,
+          'wire_api = "responses"',
+          "",
+          `[projects."${repo}"]`,
+          'trust_level = "trusted"',
+          "",
+        ].join("\n"),
+      );
       return;
     case "opencode":
-      write(".config/opencode/opencode.json", JSON.stringify({
-        $schema: "https://opencode.ai/config.json",
-        model: "anthropic/claude-sonnet-4-5",
-        autoupdate: false,
-        share: "disabled",
-        provider: { anthropic: { options: { baseURL: `${url}/v1`, apiKey: "pantheon-test-anthropic" } } },
-      }));
+      write(
+        ".config/opencode/opencode.json",
+        JSON.stringify({
+          $schema: "https://opencode.ai/config.json",
+          model: "anthropic/claude-sonnet-4-5",
+          autoupdate: false,
+          share: "disabled",
+          provider: { anthropic: { options: { baseURL: `${url}/v1`, apiKey: "pantheon-test-anthropic" } } },
+        }),
+      );
       return;
   }
 }

@@ -34,10 +34,22 @@ function userProject(files: Record<string, string>): string {
   symlinkSync(ROOT, join(dir, "node_modules/pantheon"), "dir");
   symlinkSync(join(ROOT, "node_modules/@types/node"), join(dir, "node_modules/@types/node"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "api-user", private: true, type: "module" }));
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", types: ["node"], outDir: "out", rootDir: "src", skipLibCheck: false },
-    include: ["src"],
-  }));
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        types: ["node"],
+        outDir: "out",
+        rootDir: "src",
+        skipLibCheck: false,
+      },
+      include: ["src"],
+    }),
+  );
   mkdirSync(join(dir, "src"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, "src", name), text);
   return dir;
@@ -62,7 +74,10 @@ describe("docs/api.md", () => {
   const compile = () => {
     if (compiled) return compiled;
     const blocks = examples();
-    const dir = userProject({ ...Object.fromEntries(blocks.map((b, i) => [`example-${i + 1}.ts`, b])), "wrong.ts": WRONG });
+    const dir = userProject({
+      ...Object.fromEntries(blocks.map((b, i) => [`example-${i + 1}.ts`, b])),
+      "wrong.ts": WRONG,
+    });
     compiled = { dir, ...tsc(dir), count: blocks.length };
     return compiled;
   };
@@ -85,7 +100,11 @@ describe("docs/api.md", () => {
     const repo = makeRepo();
     expect(runBin(["init", "--yes"], { cwd: repo }).exitCode).toBe(0);
     const before = stateRef(repo);
-    const out = execFileSync(process.execPath, [join(dir, "out/example-1.js")], { cwd: repo, env: testEnv(), encoding: "utf8" });
+    const out = execFileSync(process.execPath, [join(dir, "out/example-1.js")], {
+      cwd: repo,
+      env: testEnv(),
+      encoding: "utf8",
+    });
     expect(out).toBe("REVIEW\nMSN-0001 ENDED\n");
     expect(stateRef(repo)).not.toBe(before);
     const task = JSON.parse(runBin(["task", "show", "1", "--json"], { cwd: repo }).stdout).data;
@@ -95,8 +114,20 @@ describe("docs/api.md", () => {
   it("is published: package.json exports pantheon/api with its declarations, and npm pack includes them", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
     expect(pkg.exports["./api"]).toEqual({ types: "./dist/types/api/index.d.ts", default: "./dist/api.cjs" });
-    const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: ROOT,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    );
     const files = new Set((packed[0].files as Array<{ path: string }>).map((f) => f.path));
-    for (const f of ["dist/api.cjs", "dist/types/api/index.d.ts", "dist/types/errors.d.ts", "dist/types/render/task-view.d.ts"]) expect(files, f).toContain(f);
+    for (const f of [
+      "dist/api.cjs",
+      "dist/types/api/index.d.ts",
+      "dist/types/errors.d.ts",
+      "dist/types/render/task-view.d.ts",
+    ])
+      expect(files, f).toContain(f);
   });
 });

@@ -59,7 +59,10 @@ function waitForGo() {
       watcher = undefined; // the poll below still sees it
     }
     const poll = setInterval(() => finish(), POLL_MS);
-    const timer = setTimeout(() => finish(new Error(`barrier: no ${goPath} after ${BARRIER_TIMEOUT_MS} ms`)), BARRIER_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(new Error(`barrier: no ${goPath} after ${BARRIER_TIMEOUT_MS} ms`)),
+      BARRIER_TIMEOUT_MS,
+    );
     writeFileSync(join(dir, `ready-${index}`), `${process.pid}\n`);
     finish();
   });
@@ -91,7 +94,15 @@ for (const step of job.steps) {
   try {
     argv = substitute(step.argv, results);
   } catch (err) {
-    results.push({ argv: step.argv, exitCode: null, signal: null, stdout: "", stderr: "", skipped: err.message, ms: 0 });
+    results.push({
+      argv: step.argv,
+      exitCode: null,
+      signal: null,
+      stdout: "",
+      stderr: "",
+      skipped: err.message,
+      ms: 0,
+    });
     continue;
   }
   const t0 = Date.now();
@@ -112,5 +123,8 @@ for (const step of job.steps) {
 }
 
 const out = join(dir, `result-${index}.json`);
-writeFileSync(`${out}.tmp`, JSON.stringify({ index, pid: process.pid, released, finished: Date.now(), results }, null, 1));
+writeFileSync(
+  `${out}.tmp`,
+  JSON.stringify({ index, pid: process.pid, released, finished: Date.now(), results }, null, 1),
+);
 renameSync(`${out}.tmp`, out);

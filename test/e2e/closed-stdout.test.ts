@@ -26,7 +26,11 @@ describe("stdout closed by its reader", () => {
     expect(runBin(["init", "--yes"], { cwd: dir }).exitCode).toBe(0);
     // Far more than a pipe holds (64 KiB), so pantheon is still writing when head exits.
     const long = "word ".repeat(3_900);
-    const entries = Array.from({ length: 300 }, (_, i) => ({ title: `Task ${i + 1}`, role: "engineer", description: long }));
+    const entries = Array.from({ length: 300 }, (_, i) => ({
+      title: `Task ${i + 1}`,
+      role: "engineer",
+      description: long,
+    }));
     writeFileSync(join(dir, "tasks.json"), JSON.stringify(entries));
     expect(runBin(["task", "import", "tasks.json"], { cwd: dir }).exitCode).toBe(0);
     for (let i = 0; i < 20; i++) expect(runBin(["task", "note", "1", long], { cwd: dir }).exitCode).toBe(0);

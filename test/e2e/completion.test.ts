@@ -30,7 +30,9 @@ function ok(argv: string[], cwd = repo): string {
 function bash(line: string, cwd = repo): string[] {
   const words = line.split(" ");
   const program = `source ${JSON.stringify(scripts.bash)}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMP_LINE='${line}'; _pantheon; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync("bash", ["--norc", "--noprofile", "-c", program], { cwd, env: env(), encoding: "utf8" }).split("\n").filter(Boolean);
+  return execFileSync("bash", ["--norc", "--noprofile", "-c", program], { cwd, env: env(), encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 }
 
 describe("pantheon completion", () => {
@@ -44,7 +46,10 @@ describe("pantheon completion", () => {
     git(repo, "commit", "-q", "--allow-empty", "-m", "initial");
     shims = join(dir, "bin");
     mkdirSync(shims);
-    writeFileSync(join(shims, "pantheon"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
+    writeFileSync(
+      join(shims, "pantheon"),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+    );
     chmodSync(join(shims, "pantheon"), 0o755);
     ok(["init", "--yes"]);
     ok(["epic", "create", "--title", "Login", "--priority", "high"]);
@@ -64,7 +69,9 @@ describe("pantheon completion", () => {
   it("bash: `pantheon ta<TAB>` completes the command, and subcommands after it", () => {
     expect(bash("pantheon ta")).toEqual(["task"]);
     expect(bash("pantheon task cl")).toEqual(["claim", "close"]);
-    expect(bash("pantheon ")).toEqual(expect.arrayContaining(["task", "epic", "mission", "review", "dashboard", "completion", "mcp"]));
+    expect(bash("pantheon ")).toEqual(
+      expect.arrayContaining(["task", "epic", "mission", "review", "dashboard", "completion", "mcp"]),
+    );
     expect(bash("pantheon ")).not.toContain("__complete");
   });
 
@@ -84,7 +91,9 @@ describe("pantheon completion", () => {
   });
 
   it("bash: options, and enum values in any case", () => {
-    expect(bash("pantheon task update ENG-M-0002 --")).toEqual(expect.arrayContaining(["--status", "--notes", "--no-review", "--json", "--mission"]));
+    expect(bash("pantheon task update ENG-M-0002 --")).toEqual(
+      expect.arrayContaining(["--status", "--notes", "--no-review", "--json", "--mission"]),
+    );
     expect(bash("pantheon task update ENG-M-0002 --status ")).toEqual(["UNDERWAY", "REVIEW", "BLOCKED", "TODO"]);
     expect(bash("pantheon task list --status rev")).toEqual(["REVIEW"]);
     expect(bash("pantheon task create --title x --role e")).toEqual(["engineer"]);
@@ -104,7 +113,10 @@ describe("pantheon completion", () => {
   it("answers ids from the cache without the CLI, and through the CLI when the cache cannot", async () => {
     expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toEqual(["ENG-H-0001"]);
     ok(["task", "create", "--title", "five", "--role", "engineer"]); // the journal carries it
-    expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toEqual(["ENG-H-0001", "ENG-M-0005"]);
+    expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toEqual([
+      "ENG-H-0001",
+      "ENG-M-0005",
+    ]);
     // A commit made by git breaks the journal's chain: the fast path declines, the CLI answers.
     const tip = git(repo, "rev-parse", "refs/coordination/main").trim();
     const tree = git(repo, "rev-parse", `${tip}^{tree}`).trim();
@@ -113,7 +125,10 @@ describe("pantheon completion", () => {
     expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toBeNull();
     expect(ok(["__complete", "task-claimable", "E"])).toBe("ENG-H-0001\nENG-M-0005\n");
     // The CLI saved the cache on the way: the next TAB is fast again.
-    expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toEqual(["ENG-H-0001", "ENG-M-0005"]);
+    expect(await fastCandidates(["__complete", "task-claimable", "E"], repo, testEnv())).toEqual([
+      "ENG-H-0001",
+      "ENG-M-0005",
+    ]);
     expect(await fastCandidates(["__complete", "task-claimable", "--json"], repo, testEnv())).toBeNull();
     const probe = (argv: string[]) => {
       const code = `process.on("exit", () => process.stderr.write("CORE:" + Object.keys(require.cache).some((k) => k.endsWith("core-loader.cjs"))));process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ...${JSON.stringify(argv)}];require(${JSON.stringify(BIN)});`;
@@ -131,7 +146,17 @@ describe("pantheon completion", () => {
   it("zsh: the same completion through bashcompinit", (ctx) => {
     if (!has("zsh")) return ctx.skip("zsh is not installed");
     const run = (words: string[]) =>
-      execFileSync("zsh", ["-f", "-c", `autoload -U +X compinit && compinit -u; source ${JSON.stringify(scripts.zsh)}; emulate -L sh; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _pantheon; printf '%s\\n' "\${COMPREPLY[@]}"`], { cwd: repo, env: env(), encoding: "utf8" }).split("\n").filter(Boolean);
+      execFileSync(
+        "zsh",
+        [
+          "-f",
+          "-c",
+          `autoload -U +X compinit && compinit -u; source ${JSON.stringify(scripts.zsh)}; emulate -L sh; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _pantheon; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { cwd: repo, env: env(), encoding: "utf8" },
+      )
+        .split("\n")
+        .filter(Boolean);
     expect(run(["pantheon", "ta"])).toEqual(["task"]);
     expect(run(["pantheon", "task", "claim", "ENG"])).toEqual(["ENG-H-0001", "ENG-M-0005"]);
   });
@@ -139,7 +164,14 @@ describe("pantheon completion", () => {
   it("fish: the same completion from its own script", (ctx) => {
     if (!has("fish")) return ctx.skip("fish is not installed");
     const run = (line: string) =>
-      execFileSync("fish", ["--no-config", "-c", `source ${JSON.stringify(scripts.fish)}; complete -C ${JSON.stringify(line)}`], { cwd: repo, env: env(), encoding: "utf8" }).split("\n").filter(Boolean).map((l) => l.split("\t")[0]);
+      execFileSync(
+        "fish",
+        ["--no-config", "-c", `source ${JSON.stringify(scripts.fish)}; complete -C ${JSON.stringify(line)}`],
+        { cwd: repo, env: env(), encoding: "utf8" },
+      )
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split("\t")[0]);
     expect(run("pantheon ta")).toEqual(["task"]);
     expect(run("pantheon task claim ENG")).toEqual(["ENG-H-0001", "ENG-M-0005"]);
     expect(run("pantheon task update ENG-M-0002 --status ")).toEqual(["BLOCKED", "REVIEW", "TODO", "UNDERWAY"]);

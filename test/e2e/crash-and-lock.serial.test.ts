@@ -63,7 +63,10 @@ function listTasks(dir: string): TaskJson[] {
 }
 
 function jsonError(r: CliResult): { code: string; message: string; hint: string | null } {
-  const line = r.stderr.trim().split("\n").find((l) => l.startsWith("{"));
+  const line = r.stderr
+    .trim()
+    .split("\n")
+    .find((l) => l.startsWith("{"));
   if (!line) throw new Error(`no JSON error on stderr: ${r.stderr}`);
   return (JSON.parse(line) as { error: { code: string; message: string; hint: string | null } }).error;
 }
@@ -71,7 +74,9 @@ function jsonError(r: CliResult): { code: string; message: string; hint: string 
 /** `git fsck --strict` exits 0 and reports nothing but dangling objects (a killed writer's orphans). */
 function expectFsckClean(dir: string): void {
   const r = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: testEnv(), encoding: "utf8" });
-  const complaints = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
+  const complaints = `${r.stdout}\n${r.stderr}`
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
   expect({ status: r.status, complaints }).toEqual({ status: 0, complaints: [] });
 }
 
@@ -95,7 +100,10 @@ interface Killed {
 function killAtFault(dir: string, argv: string[], point: string, env: NodeJS.ProcessEnv = {}): Promise<Killed> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, ...argv], { cwd: dir, env: testEnv({ NO_COLOR: "1", ...env, PANTHEON_FAULT_AT: point }) });
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      cwd: dir,
+      env: testEnv({ NO_COLOR: "1", ...env, PANTHEON_FAULT_AT: point }),
+    });
     let stdout = "";
     let stderr = "";
     let faultAfterMs = -1;
@@ -111,7 +119,8 @@ function killAtFault(dir: string, argv: string[], point: string, env: NodeJS.Pro
     child.on("error", reject);
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
-      if (faultAfterMs < 0) reject(new Error(`never reached ${point} (exit ${exitCode}, ${signal})\nstdout: ${stdout}\nstderr: ${stderr}`));
+      if (faultAfterMs < 0)
+        reject(new Error(`never reached ${point} (exit ${exitCode}, ${signal})\nstdout: ${stdout}\nstderr: ${stderr}`));
       else resolve({ stdout, stderr, exitCode, signal, faultAfterMs });
     });
   });
@@ -132,78 +141,92 @@ function prng(seed: number): () => number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("a process killed during a mutation", () => {
-  it.each(["after-objects", "holding-lock", "after-rename"] as const)("killed at %s: the ref names a valid commit, printed tasks survive", async (point) => {
-    const dir = initRepo();
-    const kept = [createTask(dir, "kept one"), createTask(dir, "kept two")];
-    const before = expectRefIsCommit(dir);
+  it.each(["after-objects", "holding-lock", "after-rename"] as const)(
+    "killed at %s: the ref names a valid commit, printed tasks survive",
+    async (point) => {
+      const dir = initRepo();
+      const kept = [createTask(dir, "kept one"), createTask(dir, "kept two")];
+      const before = expectRefIsCommit(dir);
 
-    const killed = await killAtFault(dir, ["task", "create", "--title", "doomed", "--role", "engineer"], point);
-    expect(killed.signal).toBe("SIGKILL");
-    expect(killed.stdout).not.toContain("✓");
+      const killed = await killAtFault(dir, ["task", "create", "--title", "doomed", "--role", "engineer"], point);
+      expect(killed.signal).toBe("SIGKILL");
+      expect(killed.stdout).not.toContain("✓");
 
-    const tip = expectRefIsCommit(dir);
-    expectFsckClean(dir);
-    if (point === "after-rename") {
-      // The ref moved: the new commit is a child of the old tip and holds the task.
-      expect(tip).not.toBe(before);
-      expect(git(dir, "rev-parse", `${tip}^`).trim()).toBe(before);
-      expect(git(dir, "rev-list", "--count", `${before}..${tip}`).trim()).toBe("1");
-      expect(JSON.parse(readStateFile(dir, "tasks/03/3.json"))).toMatchObject({ number: 3, title: "doomed" });
-    } else {
-      expect(tip).toBe(before);
-    }
-    expect(existsSync(lockPath(dir))).toBe(point === "holding-lock");
+      const tip = expectRefIsCommit(dir);
+      expectFsckClean(dir);
+      if (point === "after-rename") {
+        // The ref moved: the new commit is a child of the old tip and holds the task.
+        expect(tip).not.toBe(before);
+        expect(git(dir, "rev-parse", `${tip}^`).trim()).toBe(before);
+        expect(git(dir, "rev-list", "--count", `${before}..${tip}`).trim()).toBe("1");
+        expect(JSON.parse(readStateFile(dir, "tasks/03/3.json"))).toMatchObject({ number: 3, title: "doomed" });
+      } else {
+        expect(tip).toBe(before);
+      }
+      expect(existsSync(lockPath(dir))).toBe(point === "holding-lock");
 
-    // Reads work (they never take the lock), and every task a ✓ was printed for is there.
-    const ids = listTasks(dir).map((t) => t.id);
-    for (const id of kept) expect(ids).toContain(id);
+      // Reads work (they never take the lock), and every task a ✓ was printed for is there.
+      const ids = listTasks(dir).map((t) => t.id);
+      for (const id of kept) expect(ids).toContain(id);
 
-    if (point === "holding-lock") {
-      const lock = lockPath(dir);
-      // The lock holds the commit the killed process was about to publish: a valid child of the tip.
-      const pending = readFileSync(lock, "utf8").trim();
-      expect(git(dir, "cat-file", "-t", pending).trim()).toBe("commit");
-      expect(git(dir, "rev-parse", `${pending}^`).trim()).toBe(before);
+      if (point === "holding-lock") {
+        const lock = lockPath(dir);
+        // The lock holds the commit the killed process was about to publish: a valid child of the tip.
+        const pending = readFileSync(lock, "utf8").trim();
+        expect(git(dir, "cat-file", "-t", pending).trim()).toBe("commit");
+        expect(git(dir, "rev-parse", `${pending}^`).trim()).toBe(before);
 
-      // Real git honours the same lock.
-      const gu = spawnSync("git", ["update-ref", REF, before, before], { cwd: dir, env: testEnv(), encoding: "utf8" });
-      expect(gu.status).not.toBe(0);
-      expect(gu.stderr).toContain("main.lock");
+        // Real git honours the same lock.
+        const gu = spawnSync("git", ["update-ref", REF, before, before], {
+          cwd: dir,
+          env: testEnv(),
+          encoding: "utf8",
+        });
+        expect(gu.status).not.toBe(0);
+        expect(gu.stderr).toContain("main.lock");
 
-      const human = pantheon(dir, ["task", "create", "--title", "blocked", "--role", "engineer"], { PANTHEON_RETRY_BUDGET_MS: "300" });
-      expect(human.exitCode, human.stderr).toBe(3);
-      expect(human.stdout).toBe("");
-      expect(human.stderr).toContain(lock);
-      expect(human.stderr).toMatch(/\d+ (s|min|h) old/);
-      expect(human.stderr).toMatch(/^✗ /m);
-      expect(human.stderr).toMatch(/^\s*hint: .*pantheon doctor --break-lock/m);
+        const human = pantheon(dir, ["task", "create", "--title", "blocked", "--role", "engineer"], {
+          PANTHEON_RETRY_BUDGET_MS: "300",
+        });
+        expect(human.exitCode, human.stderr).toBe(3);
+        expect(human.stdout).toBe("");
+        expect(human.stderr).toContain(lock);
+        expect(human.stderr).toMatch(/\d+ (s|min|h) old/);
+        expect(human.stderr).toMatch(/^✗ /m);
+        expect(human.stderr).toMatch(/^\s*hint: .*pantheon doctor --break-lock/m);
 
-      const asJson = pantheon(dir, ["task", "create", "--title", "blocked", "--role", "engineer", "--json"], { PANTHEON_RETRY_BUDGET_MS: "300" });
-      expect(asJson.exitCode, asJson.stderr).toBe(3);
-      expect(asJson.stdout).toBe("");
-      const err = jsonError(asJson);
-      expect(err.code).toBe("E_LOCKED");
-      expect(err.message).toContain(lock);
-      expect(err.message).toMatch(/\d+ (s|min|h) old/);
-      expect(err.hint).toContain("--break-lock");
+        const asJson = pantheon(dir, ["task", "create", "--title", "blocked", "--role", "engineer", "--json"], {
+          PANTHEON_RETRY_BUDGET_MS: "300",
+        });
+        expect(asJson.exitCode, asJson.stderr).toBe(3);
+        expect(asJson.stdout).toBe("");
+        const err = jsonError(asJson);
+        expect(err.code).toBe("E_LOCKED");
+        expect(err.message).toContain(lock);
+        expect(err.message).toMatch(/\d+ (s|min|h) old/);
+        expect(err.hint).toContain("--break-lock");
 
-      expect(stateRef(dir)).toBe(before);
-      expect(existsSync(lock)).toBe(true); // refusing is not breaking
+        expect(stateRef(dir)).toBe(before);
+        expect(existsSync(lock)).toBe(true); // refusing is not breaking
 
-      rmSync(lock); // what `pantheon doctor --break-lock` will do
-    }
+        rmSync(lock); // what `pantheon doctor --break-lock` will do
+      }
 
-    // The next command just works, and takes the next number.
-    const next = createTask(dir, "after the crash");
-    const tasks = listTasks(dir);
-    const expected = point === "after-rename" ? ["kept one", "kept two", "doomed", "after the crash"] : ["kept one", "kept two", "after the crash"];
-    expect(tasks.map((t) => t.title)).toEqual(expected);
-    expect(tasks.map((t) => t.number)).toEqual(expected.map((_, i) => i + 1));
-    expect(tasks.at(-1)!.id).toBe(next);
-    expect(JSON.parse(readStateFile(dir, "counters.json")).tasks).toBe(expected.length);
-    expect(existsSync(lockPath(dir))).toBe(false);
-    expectFsckClean(dir);
-  });
+      // The next command just works, and takes the next number.
+      const next = createTask(dir, "after the crash");
+      const tasks = listTasks(dir);
+      const expected =
+        point === "after-rename"
+          ? ["kept one", "kept two", "doomed", "after the crash"]
+          : ["kept one", "kept two", "after the crash"];
+      expect(tasks.map((t) => t.title)).toEqual(expected);
+      expect(tasks.map((t) => t.number)).toEqual(expected.map((_, i) => i + 1));
+      expect(tasks.at(-1)!.id).toBe(next);
+      expect(JSON.parse(readStateFile(dir, "counters.json")).tasks).toBe(expected.length);
+      expect(existsSync(lockPath(dir))).toBe(false);
+      expectFsckClean(dir);
+    },
+  );
 });
 
 describe("a held lock", () => {
@@ -240,7 +263,9 @@ describe("a held lock", () => {
     const lock = lockPath(dir);
     writeFileSync(lock, `${before}\n`);
 
-    const r = pantheon(dir, ["task", "create", "--title", "contended", "--role", "engineer", "--json"], { PANTHEON_RETRY_BUDGET_MS: "200" });
+    const r = pantheon(dir, ["task", "create", "--title", "contended", "--role", "engineer", "--json"], {
+      PANTHEON_RETRY_BUDGET_MS: "200",
+    });
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stdout).toBe("");
     expect(jsonError(r).code).toMatch(/^E_(LOCKED|CONTENTION)$/);
@@ -281,7 +306,16 @@ describe("kill loop", () => {
     // kill processes that had not begun. Aim the 0-40 ms window at the mutation instead: start it
     // ~20 ms before the moment a create has its objects written (measured here, on this machine).
     const calib: number[] = [];
-    for (let i = 0; i < 2; i++) calib.push((await killAtFault(dir, ["task", "create", "--title", `calibration ${i}`, "--role", "engineer"], "after-objects")).faultAfterMs);
+    for (let i = 0; i < 2; i++)
+      calib.push(
+        (
+          await killAtFault(
+            dir,
+            ["task", "create", "--title", `calibration ${i}`, "--role", "engineer"],
+            "after-objects",
+          )
+        ).faultAfterMs,
+      );
     const base = Math.max(0, Math.min(...calib) - 20);
     const ITERATIONS = 40;
 
@@ -291,12 +325,17 @@ describe("kill loop", () => {
     let killed = 0;
     for (let i = 0; i < ITERATIONS; i++) {
       const delay = base + Math.floor(rand() * 41);
-      const child = spawn(process.execPath, [BIN, "task", "create", "--title", `t${i}`, "--role", "engineer"], { cwd: dir, env: testEnv({ NO_COLOR: "1" }) });
+      const child = spawn(process.execPath, [BIN, "task", "create", "--title", `t${i}`, "--role", "engineer"], {
+        cwd: dir,
+        env: testEnv({ NO_COLOR: "1" }),
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d) => (stdout += d));
       child.stderr.on("data", (d) => (stderr += d));
-      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on("close", (code, signal) => r({ code, signal })));
+      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+        child.on("close", (code, signal) => r({ code, signal })),
+      );
       const timer = setTimeout(() => child.kill("SIGKILL"), delay);
       const { code, signal } = await exit;
       clearTimeout(timer);
@@ -339,7 +378,9 @@ describe("kill loop", () => {
     expect(listTasks(dir).at(-1)!.id).toBe(last);
     expectFsckClean(dir);
     if (process.env.PANTHEON_TEST_VERBOSE) {
-      console.info(`kill loop: base ${base} ms, ${killed} killed, ${completed} completed, ${printed.size} printed, ${tasks.length} landed, locks broken at ${JSON.stringify(locksBroken)}`);
+      console.info(
+        `kill loop: base ${base} ms, ${killed} killed, ${completed} completed, ${printed.size} printed, ${tasks.length} landed, locks broken at ${JSON.stringify(locksBroken)}`,
+      );
     }
   });
 });

@@ -24,7 +24,8 @@ describe("pantheon demo", () => {
       "INS-M-0006\tTODO\tReview the docs\t\tDOC-M-0007",
       "sync merge with origin",
       "(the temporary repositories were removed; --keep keeps them, and pantheon -C <dir> web shows them)",
-    ]) expect(out, expected).toContain(expected);
+    ])
+      expect(out, expected).toContain(expected);
     expect(out).toMatch(/\*\s+[0-9a-f]{7} [^\n]*: sync merge with origin\n\|\\/);
   });
 });

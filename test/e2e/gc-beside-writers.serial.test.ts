@@ -36,7 +36,8 @@ function gcLoop(dir: string, steps: string[][]) {
       const r = await gitAsync(dir, step);
       seen.runs++;
       if (r.code !== 0) seen.failures.push(`git ${step.join(" ")}: ${r.out.trim()}`);
-      if ((await gitAsync(dir, ["cat-file", "-e", `${REF}^{commit}`])).code !== 0) seen.missing.push(`after git ${step.join(" ")}`);
+      if ((await gitAsync(dir, ["cat-file", "-e", `${REF}^{commit}`])).code !== 0)
+        seen.missing.push(`after git ${step.join(" ")}`);
     }
   })();
   return async () => {
@@ -46,11 +47,27 @@ function gcLoop(dir: string, steps: string[][]) {
   };
 }
 
-const list = (dir: string) => jsonData(runBin(["task", "list", "--json"], { cwd: dir, env: { NO_COLOR: "1" } }), "tasks").map((t: { id: string; title: string }) => `${t.id} ${t.title}`);
+const list = (dir: string) =>
+  jsonData(runBin(["task", "list", "--json"], { cwd: dir, env: { NO_COLOR: "1" } }), "tasks").map(
+    (t: { id: string; title: string }) => `${t.id} ${t.title}`,
+  );
 
 describe.each([
-  ["git gc and git repack -ad", [["gc", "-q"], ["repack", "-adq"]]],
-  ["git gc --prune=now, git repack -ad and git gc", [["gc", "-q", "--prune=now"], ["repack", "-adq"], ["gc", "-q"]]],
+  [
+    "git gc and git repack -ad",
+    [
+      ["gc", "-q"],
+      ["repack", "-adq"],
+    ],
+  ],
+  [
+    "git gc --prune=now, git repack -ad and git gc",
+    [
+      ["gc", "-q", "--prune=now"],
+      ["repack", "-adq"],
+      ["gc", "-q"],
+    ],
+  ],
 ])("writers beside %s", (_name, steps) => {
   it("fail no command, lose no record, never leave the ref on a missing object; a deleted ref is recovered", async () => {
     const dir = makeRepo();
@@ -68,13 +85,23 @@ describe.each([
     const runs = await race(jobs);
     const gc = await stop();
 
-    const failed = runs.flatMap((r, w) => r.results.filter((s) => s.exitCode !== 0).map((s) => `worker ${w}: ${s.argv.join(" ")} → ${s.exitCode}: ${s.stderr.trim()}`));
+    const failed = runs.flatMap((r, w) =>
+      r.results
+        .filter((s) => s.exitCode !== 0)
+        .map((s) => `worker ${w}: ${s.argv.join(" ")} → ${s.exitCode}: ${s.stderr.trim()}`),
+    );
     expect(failed).toEqual([]);
     expect(gc.failures).toEqual([]);
     expect(gc.missing).toEqual([]);
     expect(gc.runs).toBeGreaterThan(0);
-    const titles = list(dir).map((l: string) => l.replace(/^\S+ /, "")).sort();
-    expect(titles).toEqual(Array.from({ length: WORKERS }, (_, w) => Array.from({ length: TASKS_EACH }, (_, i) => `w${w} t${i}`)).flat().sort());
+    const titles = list(dir)
+      .map((l: string) => l.replace(/^\S+ /, ""))
+      .sort();
+    expect(titles).toEqual(
+      Array.from({ length: WORKERS }, (_, w) => Array.from({ length: TASKS_EACH }, (_, i) => `w${w} t${i}`))
+        .flat()
+        .sort(),
+    );
     git(dir, "fsck", "--connectivity-only", "--no-dangling");
     git(dir, "gc", "-q", "--prune=now");
     git(dir, "fsck", "--strict", "--no-dangling");

@@ -17,7 +17,15 @@ const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
 const SKIP_REASON = "tmux is not installed (the wizard needs a real terminal)";
 if (!hasTmux) console.warn(`init-wizard.serial.test.ts skipped: ${SKIP_REASON}`);
 
-const MARKERS = ["CI", "CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "AGENT"];
+const MARKERS = [
+  "CI",
+  "CLAUDECODE",
+  "GEMINI_CLI",
+  "CODEX_THREAD_ID",
+  "CODEX_SANDBOX_NETWORK_DISABLED",
+  "OPENCODE",
+  "AGENT",
+];
 
 /** One detached tmux session on a private socket, removed when the test finishes. */
 class Pane {
@@ -43,7 +51,11 @@ class Pane {
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { env: this.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("tmux", ["-L", this.socket, ...args], {
+      env: this.env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   }
 
   screen(): string {
@@ -126,8 +138,16 @@ describe.skipIf(!hasTmux)(`pantheon init in a real terminal${hasTmux ? "" : ` (s
 
     const screen = await pane.waitFor(/✓ Initialized Pantheon for "Wizard Demo"/, "the ✓ line");
     expect(await pane.exitCode()).toBe(0);
-    const questions = [...screen.matchAll(/^✔ (Project name|Project type|Description|Features to enable|Persona roles to include)/gm)].map((m) => m[1]);
-    expect(questions, `five questions, in order, no more; the screen was:\n${screen}`).toEqual(["Project name", "Project type", "Description", "Features to enable", "Persona roles to include"]);
+    const questions = [
+      ...screen.matchAll(/^✔ (Project name|Project type|Description|Features to enable|Persona roles to include)/gm),
+    ].map((m) => m[1]);
+    expect(questions, `five questions, in order, no more; the screen was:\n${screen}`).toEqual([
+      "Project name",
+      "Project type",
+      "Description",
+      "Features to enable",
+      "Persona roles to include",
+    ]);
 
     const project = JSON.parse(readStateFile(dir, "project.json"));
     expect(project).toMatchObject({
@@ -137,7 +157,13 @@ describe.skipIf(!hasTmux)(`pantheon init in a real terminal${hasTmux ? "" : ` (s
       features: { pmSystem: true, sessionTracking: true, commitGuidelines: true, daemonNaming: false },
       roles: ["administrator", "architect", "engineer", "tester", "inspector"],
     });
-    expect(readdirSync(join(dir, ".pantheon", "personas")).sort()).toEqual(["administrator.md", "architect.md", "engineer.md", "inspector.md", "tester.md"]);
+    expect(readdirSync(join(dir, ".pantheon", "personas")).sort()).toEqual([
+      "administrator.md",
+      "architect.md",
+      "engineer.md",
+      "inspector.md",
+      "tester.md",
+    ]);
     expect(existsSync(join(dir, ".pantheon", "procedures", "commit-guidelines.md"))).toBe(true);
   });
 
@@ -163,7 +189,25 @@ describe.skipIf(!hasTmux)(`pantheon init in a real terminal${hasTmux ? "" : ` (s
     delete env.TMUX;
     onTestFinished(() => void spawnSync("tmux", ["-L", socket, "kill-server"], { env }));
     writeFileSync(join(scratch, "tmux.conf"), "set -g remain-on-exit on\n");
-    execFileSync("tmux", ["-L", socket, "-f", join(scratch, "tmux.conf"), "new-session", "-d", "-x", "120", "-y", "40", "-c", dir, `env CI=true '${process.execPath}' '${BIN}' init; echo $? > '${rc}'`], { env });
+    execFileSync(
+      "tmux",
+      [
+        "-L",
+        socket,
+        "-f",
+        join(scratch, "tmux.conf"),
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-c",
+        dir,
+        `env CI=true '${process.execPath}' '${BIN}' init; echo $? > '${rc}'`,
+      ],
+      { env },
+    );
     const deadline = Date.now() + 20_000;
     while (!(existsSync(rc) && readFileSync(rc, "utf8").endsWith("\n"))) {
       if (Date.now() > deadline) throw new Error("init did not exit under CI=true");

@@ -18,7 +18,11 @@ describe("npm install -g . from the clone puts a working pantheon on the PATH", 
   it("then pantheon init --yes and pantheon dashboard work in another repository", () => {
     expect(existsSync(BIN), "the bundle is built (npm test builds it)").toBe(true);
     const prefix = tempDir("pantheon-prefix-");
-    const install = spawnSync("npm", ["install", "-g", "--prefix", prefix, "--ignore-scripts", "--offline", "--no-audit", "--no-fund", "."], { cwd: ROOT, env: testEnv(), encoding: "utf8" });
+    const install = spawnSync(
+      "npm",
+      ["install", "-g", "--prefix", prefix, "--ignore-scripts", "--offline", "--no-audit", "--no-fund", "."],
+      { cwd: ROOT, env: testEnv(), encoding: "utf8" },
+    );
     expect(install.status, install.stderr).toBe(0);
     const bin = join(prefix, "bin");
     expect(realpathSync(join(bin, "pantheon"))).toBe(realpathSync(BIN));
@@ -29,7 +33,10 @@ describe("npm install -g . from the clone puts a working pantheon on the PATH", 
     const init = run("init", "--yes");
     expect(init.status, init.stderr).toBe(0);
     expect(init.stdout).toMatch(/^✓ Initialized Pantheon for "pantheon-test-\w+" on refs\/coordination\/main/);
-    expect(existsSync(join(repo, ".pantheon", "personas", "engineer.md")), "templates are found through the linked package").toBe(true);
+    expect(
+      existsSync(join(repo, ".pantheon", "personas", "engineer.md")),
+      "templates are found through the linked package",
+    ).toBe(true);
     const dashboard = run("dashboard");
     expect(dashboard.status, dashboard.stderr).toBe(0);
     expect(dashboard.stdout).toMatch(/^Pantheon · pantheon-test-/);

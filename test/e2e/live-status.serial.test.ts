@@ -6,7 +6,14 @@ import { BIN, jsonData, runBin } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { git, tempDir } from "../helpers/repo.js";
 import { initialized, type Repo } from "../integration/persona/fixture.js";
-import { missions, requireBundle, standIns, waitFor, type AssistantName, type StandIns } from "../integration/persona/stand-ins.js";
+import {
+  missions,
+  requireBundle,
+  standIns,
+  waitFor,
+  type AssistantName,
+  type StandIns,
+} from "../integration/persona/stand-ins.js";
 
 /**
  * Issue 17 (DESIGN §5, live status): `pantheon hook event`, run by a summoned session's hooks,
@@ -31,7 +38,10 @@ interface Session {
 function fakeNotifySend(): { dir: string; log: string } {
   const dir = tempDir("pantheon-notify-");
   const log = join(dir, "calls.jsonl");
-  writeFileSync(join(dir, "notify-send"), `#!/bin/sh\nexec '${process.execPath}' -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' '${log}' "$@"\n`);
+  writeFileSync(
+    join(dir, "notify-send"),
+    `#!/bin/sh\nexec '${process.execPath}' -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' '${log}' "$@"\n`,
+  );
   chmodSync(join(dir, "notify-send"), 0o755);
   return { dir, log };
 }
@@ -42,7 +52,11 @@ async function summoned(assistant: AssistantName = "claude"): Promise<Session> {
   const notify = fakeNotifySend();
   const wait = join(s.records, "release");
   const env = testEnv(s.env({ STANDIN_WAIT_FILE: wait, PATH: `${s.bin}:${notify.dir}:${process.env.PATH}` }));
-  const child: ChildProcess = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", assistant, "--persona", "Hephaestus"], { cwd: p.dir, env, stdio: "ignore" });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [BIN, "summon", "engineer", "--assistant", assistant, "--persona", "Hephaestus"],
+    { cwd: p.dir, env, stdio: "ignore" },
+  );
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   onTestFinished(() => {
     writeFileSync(wait, "");
@@ -66,7 +80,12 @@ async function summoned(assistant: AssistantName = "claude"): Promise<Session> {
 }
 
 /** The hook as an assistant runs it: `pantheon hook event <assistant> <event>`, the payload on stdin. */
-function hook(cwd: string, env: NodeJS.ProcessEnv, args: string[], payload: unknown): { stdout: string; stderr: string; status: number | null } {
+function hook(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  payload: unknown,
+): { stdout: string; stderr: string; status: number | null } {
   const input = typeof payload === "string" ? payload : JSON.stringify(payload);
   const r = spawnSync(process.execPath, [BIN, "hook", "event", ...args], { cwd, env, input, encoding: "utf8" });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
@@ -96,21 +115,39 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
     const steps: Array<[event: string, payload: Record<string, unknown>, state: string, detail: RegExp]> = [
       ["SessionStart", { source: "startup" }, "starting", /session started/],
       ["UserPromptSubmit", { prompt: "start" }, "working", /working on a prompt/],
-      ["PreToolUse", { tool_name: "Bash", tool_input: { command: "pantheon task next" } }, "working", /Bash: pantheon task next/],
-      ["Notification", { notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" }, "needs-input", /needs your permission/],
+      [
+        "PreToolUse",
+        { tool_name: "Bash", tool_input: { command: "pantheon task next" } },
+        "working",
+        /Bash: pantheon task next/,
+      ],
+      [
+        "Notification",
+        { notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" },
+        "needs-input",
+        /needs your permission/,
+      ],
       ["PostToolUse", { tool_name: "Bash", tool_input: { command: "rm -rf build" } }, "working", /Bash: rm -rf build/],
       ["Stop", {}, "idle", /turn finished/],
       ["SessionEnd", { reason: "prompt_input_exit" }, "ended", /session ended/],
     ];
     for (const [event, payload, state, detail] of steps) {
-      const r = hook(x.p.dir, x.env, ["claude", event], { session_id: SID, hook_event_name: event, cwd: x.p.dir, ...payload });
+      const r = hook(x.p.dir, x.env, ["claude", event], {
+        session_id: SID,
+        hook_event_name: event,
+        cwd: x.p.dir,
+        ...payload,
+      });
       expect(r, `the hook prints nothing and exits 0 (${event})`).toEqual({ stdout: "", stderr: "", status: 0 });
       const st = statusOf(x.p, id);
       expect(st.live, event).toMatchObject({ state, sessionId: SID, assistant: "claude" });
       expect(st.live.detail).toMatch(detail);
       expect(dashboardLive(x.p, id), `dashboard --json after ${event}`).toMatchObject({ state, sessionId: SID });
     }
-    const calls = readFileSync(x.notifyLog, "utf8").trim().split("\n").map((l) => JSON.parse(l) as string[]);
+    const calls = readFileSync(x.notifyLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as string[]);
     expect(calls).toEqual([
       ["--app-name=pantheon", "--", "Hephaestus needs your input", "Claude needs your permission to use Bash"],
       ["--app-name=pantheon", "--", "Hephaestus is waiting for you", "turn finished; waiting for the Director"],
@@ -118,9 +155,19 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
     expect(await x.finish()).toBe(0);
     const ended = (await missions(x.p.dir)).find((m) => m.id === id);
     expect(ended.status).toBe("ENDED");
-    expect(readdirSync(join(x.p.dir, ".git", "pantheon", "live")).filter((f) => f.startsWith(x.uid)), "summon removes its record; the live file keeps the end").toEqual([`${x.uid}.state`]);
+    expect(
+      readdirSync(join(x.p.dir, ".git", "pantheon", "live")).filter((f) => f.startsWith(x.uid)),
+      "summon removes its record; the live file keeps the end",
+    ).toEqual([`${x.uid}.state`]);
     const live = JSON.parse(readFileSync(join(x.p.dir, ".git", "pantheon", "live", `${x.uid}.state`), "utf8"));
-    expect(live.history.map((h: any) => h.state)).toEqual(["starting", "working", "needs-input", "working", "idle", "ended"]);
+    expect(live.history.map((h: any) => h.state)).toEqual([
+      "starting",
+      "working",
+      "needs-input",
+      "working",
+      "idle",
+      "ended",
+    ]);
   });
 
   it("a session that names itself (codex): the hooks' session id is kept on the mission when it ends", async () => {
@@ -129,7 +176,10 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
     hook(x.p.dir, x.env, ["codex", "SessionStart"], { session_id: "019a7c1e-thread", hook_event_name: "SessionStart" });
     expect(statusOf(x.p, x.mission.id)).toMatchObject({ sessionId: "019a7c1e-thread", live: { state: "starting" } });
     await x.finish();
-    expect((await missions(x.p.dir)).find((m) => m.id === x.mission.id)).toMatchObject({ status: "ENDED", sessionId: "019a7c1e-thread" });
+    expect((await missions(x.p.dir)).find((m) => m.id === x.mission.id)).toMatchObject({
+      status: "ENDED",
+      sessionId: "019a7c1e-thread",
+    });
   });
 
   it("pantheon.notify none: no desktop notification; status lists who waits longest first", async () => {
@@ -149,7 +199,11 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
 
   it("a working session silent for longer than pantheon.stallAfter is stalled, with the command that resumes or ends it", async () => {
     const x = await summoned("claude");
-    hook(x.p.dir, x.env, ["claude", "PreToolUse"], { session_id: SID, tool_name: "Bash", tool_input: { command: "make" } });
+    hook(x.p.dir, x.env, ["claude", "PreToolUse"], {
+      session_id: SID,
+      tool_name: "Bash",
+      tool_input: { command: "make" },
+    });
     const file = join(x.p.dir, ".git", "pantheon", "live", `${x.uid}.state`);
     const live = JSON.parse(readFileSync(file, "utf8"));
     const old = new Date(Date.now() - 10 * 60_000).toISOString();
@@ -157,22 +211,40 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
     expect(statusOf(x.p, x.mission.id).live.state, "the default is 15 minutes").toBe("working");
     git(x.p.dir, "config", "pantheon.stallAfter", "5");
     const st = statusOf(x.p, x.mission.id).live;
-    expect(st).toMatchObject({ state: "stalled", next: `pantheon summon --resume ${x.mission.id} (or pantheon mission end ${x.mission.id})` });
+    expect(st).toMatchObject({
+      state: "stalled",
+      next: `pantheon summon --resume ${x.mission.id} (or pantheon mission end ${x.mission.id})`,
+    });
     expect(st.detail).toMatch(/no event for 5 min while working \(last: Bash: make\)/);
-    expect(runBin(["status"], { cwd: x.p.dir }).stdout).toContain(`stalled ${x.mission.id}: pantheon summon --resume ${x.mission.id}`);
-    expect(runBin(["dashboard"], { cwd: x.p.dir }).stdout).toContain(`stalled: pantheon summon --resume ${x.mission.id}`);
+    expect(runBin(["status"], { cwd: x.p.dir }).stdout).toContain(
+      `stalled ${x.mission.id}: pantheon summon --resume ${x.mission.id}`,
+    );
+    expect(runBin(["dashboard"], { cwd: x.p.dir }).stdout).toContain(
+      `stalled: pantheon summon --resume ${x.mission.id}`,
+    );
     expect(dashboardLive(x.p, x.mission.id).state).toBe("stalled");
   });
 
   it("status --watch redraws on a hook event and rings the terminal (bell, OSC 9 and OSC 777) when a persona starts waiting", async () => {
     const x = await summoned("claude");
-    const watcher = spawn(process.execPath, [BIN, "status", "--watch"], { cwd: x.p.dir, env: testEnv({ NO_COLOR: "1" }) });
+    const watcher = spawn(process.execPath, [BIN, "status", "--watch"], {
+      cwd: x.p.dir,
+      env: testEnv({ NO_COLOR: "1" }),
+    });
     onTestFinished(() => void watcher.kill("SIGKILL"));
     let out = "";
     watcher.stdout.on("data", (d) => (out += d));
     await waitFor("the first frame", () => out.includes("starting"), 20_000);
-    hook(x.p.dir, x.env, ["claude", "PermissionRequest"], { session_id: SID, tool_name: "Bash", tool_input: { command: "rm -rf \u001b[2J build" } });
-    const seen = await waitFor("the watch to redraw with needs-input", () => (out.includes("needs-input") ? out : undefined), 20_000);
+    hook(x.p.dir, x.env, ["claude", "PermissionRequest"], {
+      session_id: SID,
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf \u001b[2J build" },
+    });
+    const seen = await waitFor(
+      "the watch to redraw with needs-input",
+      () => (out.includes("needs-input") ? out : undefined),
+      20_000,
+    );
     const notice = "Hephaestus needs your input: permission: Bash: rm -rf \\e[2J build";
     await waitFor("the notice", () => out.includes("\u0007\u001b]9;"));
     expect(out).toContain(`\u0007\u001b]9;${notice}\u0007\u001b]777;notify;Pantheon;${notice}\u0007`);
@@ -187,17 +259,31 @@ describe("dashboard --watch", () => {
   it("shows the live state, redraws on a hook event and rings the terminal when a persona becomes idle; pantheon.notify desktop alone keeps the terminal quiet", async () => {
     const x = await summoned("claude");
     const watch = (env: NodeJS.ProcessEnv = {}) => {
-      const child = spawn(process.execPath, [BIN, "dashboard", "--watch"], { cwd: x.p.dir, env: testEnv({ NO_COLOR: "1", ...env }) });
+      const child = spawn(process.execPath, [BIN, "dashboard", "--watch"], {
+        cwd: x.p.dir,
+        env: testEnv({ NO_COLOR: "1", ...env }),
+      });
       onTestFinished(() => void child.kill("SIGKILL"));
       const seen = { out: "" };
       child.stdout.on("data", (d) => (seen.out += d));
       return { child, seen };
     };
     const a = watch();
-    await waitFor("the first frame", () => a.seen.out.includes("Hephaestus") && a.seen.out.includes("starting"), 20_000);
+    await waitFor(
+      "the first frame",
+      () => a.seen.out.includes("Hephaestus") && a.seen.out.includes("starting"),
+      20_000,
+    );
     hook(x.p.dir, x.env, ["claude", "Stop"], { session_id: SID });
     await waitFor("the redraw with idle", () => /Hephaestus .* idle turn finished/.test(a.seen.out), 20_000);
-    await waitFor("the notice", () => a.seen.out.includes("\u0007\u001b]9;Hephaestus is waiting for you: turn finished; waiting for the Director\u0007"), 20_000);
+    await waitFor(
+      "the notice",
+      () =>
+        a.seen.out.includes(
+          "\u0007\u001b]9;Hephaestus is waiting for you: turn finished; waiting for the Director\u0007",
+        ),
+      20_000,
+    );
     a.child.kill("SIGINT");
 
     git(x.p.dir, "config", "pantheon.notify", "desktop");
@@ -226,7 +312,8 @@ describe("pantheon hook event never fails the assistant", () => {
       [["claude", "Stop"], {}, { ...x.env, PANTHEON_LIVE: "ffffffffffffffff" }],
       [["claude", "Stop"], {}, testEnv()],
     ];
-    for (const [args, payload, env] of cases) expect(hook(x.p.dir, env, args, payload), JSON.stringify(args)).toEqual({ stdout: "", stderr: "", status: 0 });
+    for (const [args, payload, env] of cases)
+      expect(hook(x.p.dir, env, args, payload), JSON.stringify(args)).toEqual({ stdout: "", stderr: "", status: 0 });
     expect(readdirSync(join(x.p.dir, ".git", "pantheon", "live")).filter((f) => !f.startsWith(x.uid))).toEqual([]);
     // Garbage stdin still says which event fired: the event name alone sets the state.
     expect(statusOf(x.p, x.mission.id).live.state).toBe("working");
@@ -243,13 +330,23 @@ describe("pantheon hook event never fails the assistant", () => {
     const state = join(x.p.dir, ".git", "pantheon", "live", `${x.uid}.state`);
     rmSync(state, { force: true });
     mkdirSync(join(state, "blocker"), { recursive: true });
-    expect(hook(x.p.dir, x.env, ["claude", "Stop"], { session_id: SID })).toEqual({ stdout: "", stderr: "", status: 0 });
-    expect(readFileSync(join(x.p.dir, ".git", "pantheon", "live", "hook.log"), "utf8")).toMatch(/hook event \["claude","Stop"\]: .*(EISDIR|ENOTEMPTY|EEXIST|directory)/);
+    expect(hook(x.p.dir, x.env, ["claude", "Stop"], { session_id: SID })).toEqual({
+      stdout: "",
+      stderr: "",
+      status: 0,
+    });
+    expect(readFileSync(join(x.p.dir, ".git", "pantheon", "live", "hook.log"), "utf8")).toMatch(
+      /hook event \["claude","Stop"\]: .*(EISDIR|ENOTEMPTY|EEXIST|directory)/,
+    );
   });
 
   it("stdin left open (a terminal, or a pipe never closed) does not hold the assistant", async () => {
     const x = await summoned("claude");
-    const child = spawn(process.execPath, [BIN, "hook", "event", "claude", "Stop"], { cwd: x.p.dir, env: x.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "hook", "event", "claude", "Stop"], {
+      cwd: x.p.dir,
+      env: x.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     child.stdin.write(JSON.stringify({ session_id: SID }));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     child.stdin.destroy();

@@ -17,7 +17,13 @@ afterEach(async () => {
 });
 
 async function connect(cwd: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args, "mcp"], cwd, env: testEnv(env) as Record<string, string>, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args, "mcp"],
+    cwd,
+    env: testEnv(env) as Record<string, string>,
+    stderr: "ignore",
+  });
   const client = new Client({ name: "pantheon-test", version: "1.0.0" });
   await client.connect(transport);
   open.push(client);
@@ -42,7 +48,21 @@ describe("pantheon mcp", () => {
   it("lists a small set of tools, each with a one-line description and an input schema, under 2,000 tokens", async () => {
     const c = await connect(initialised());
     const list = await c.listTools();
-    expect(list.tools.map((t) => t.name).sort()).toEqual(["claim", "close", "create", "handoff", "mission_end", "mission_start", "next", "note", "report", "review", "search", "show", "update"]);
+    expect(list.tools.map((t) => t.name).sort()).toEqual([
+      "claim",
+      "close",
+      "create",
+      "handoff",
+      "mission_end",
+      "mission_start",
+      "next",
+      "note",
+      "report",
+      "review",
+      "search",
+      "show",
+      "update",
+    ]);
     for (const t of list.tools) {
       expect(t.description, t.name).toMatch(/^[^\n]{10,90}$/);
       expect(t.inputSchema.type, t.name).toBe("object");
@@ -61,30 +81,54 @@ describe("pantheon mcp", () => {
     expect(m).toMatchObject({ id: "MSN-0001", status: "ACTIVE", role: "engineer" });
     const t = await call(engineer, "create", { title: "Add login", role: "engineer", priority: "high" });
     expect(t.id).toBe("ENG-H-0001");
-    expect((await call(engineer, "next"))[0]).toMatchObject({ id: "ENG-H-0001", reason: expect.stringContaining("HIGH priority") });
+    expect((await call(engineer, "next"))[0]).toMatchObject({
+      id: "ENG-H-0001",
+      reason: expect.stringContaining("HIGH priority"),
+    });
     // No mission argument: the session's own mission (mission_start) acts.
-    expect(await call(engineer, "claim", { id: "1" })).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus", mission: "MSN-0001" });
+    expect(await call(engineer, "claim", { id: "1" })).toMatchObject({
+      status: "UNDERWAY",
+      claimedBy: "Hephaestus",
+      mission: "MSN-0001",
+    });
     expect((await call(engineer, "show", { id: "ENG-H-0001" })).allowedActions).toContain("update --status REVIEW");
     await call(engineer, "note", { id: "1", text: "token refresh needs a lock" });
-    expect(await call(engineer, "update", { id: "1", status: "review", notes: "ready" })).toMatchObject({ status: "REVIEW" });
+    expect(await call(engineer, "update", { id: "1", status: "review", notes: "ready" })).toMatchObject({
+      status: "REVIEW",
+    });
 
     // The tester's assistant was started with PANTHEON_MISSION (as summon does).
-    const tester = JSON.parse(runBin(["mission", "start", "--role", "tester", "--persona", "Artemis", "--json"], { cwd: dir }).stdout).data;
+    const tester = JSON.parse(
+      runBin(["mission", "start", "--role", "tester", "--persona", "Artemis", "--json"], { cwd: dir }).stdout,
+    ).data;
     const reviewer = await connect(dir, { PANTHEON_MISSION: tester.handle });
-    const approved = await call(reviewer, "review", { id: "RVW-001", decision: "approve", notes: "tests cover expiry" });
+    const approved = await call(reviewer, "review", {
+      id: "RVW-001",
+      decision: "approve",
+      notes: "tests cover expiry",
+    });
     expect(approved).toMatchObject({ id: "RVW-001", status: "APPROVED", reviewer: "Artemis", task: "ENG-H-0001" });
     const task = JSON.parse(runBin(["task", "show", "1", "--json"], { cwd: dir }).stdout).data;
     expect(task).toMatchObject({ status: "COMPLETE", completedBy: "Hephaestus" });
-    expect(task.notes.map((n: { by: string; text: string }) => `${n.by}: ${n.text}`)).toEqual(expect.arrayContaining(["Hephaestus: token refresh needs a lock"]));
+    expect(task.notes.map((n: { by: string; text: string }) => `${n.by}: ${n.text}`)).toEqual(
+      expect.arrayContaining(["Hephaestus: token refresh needs a lock"]),
+    );
 
     expect(await call(engineer, "report")).toMatchObject({ total: 1, completionRate: 1 });
-    expect(await call(engineer, "mission_end", { summary: "login done" })).toMatchObject({ id: "MSN-0001", status: "ENDED" });
+    expect(await call(engineer, "mission_end", { summary: "login done" })).toMatchObject({
+      id: "MSN-0001",
+      status: "ENDED",
+    });
   });
 
   it("takes the actor per call, and from --mission for the whole session", async () => {
     const dir = initialised();
-    const a = JSON.parse(runBin(["mission", "start", "--role", "engineer", "--persona", "Hephaestus", "--json"], { cwd: dir }).stdout).data;
-    const b = JSON.parse(runBin(["mission", "start", "--role", "engineer", "--persona", "Vulcan", "--json"], { cwd: dir }).stdout).data;
+    const a = JSON.parse(
+      runBin(["mission", "start", "--role", "engineer", "--persona", "Hephaestus", "--json"], { cwd: dir }).stdout,
+    ).data;
+    const b = JSON.parse(
+      runBin(["mission", "start", "--role", "engineer", "--persona", "Vulcan", "--json"], { cwd: dir }).stdout,
+    ).data;
     runBin(["task", "create", "--title", "one", "--role", "engineer"], { cwd: dir });
     runBin(["task", "create", "--title", "two", "--role", "engineer"], { cwd: dir });
     const c = await connect(dir, {}, ["--mission", a.handle]);
@@ -101,7 +145,10 @@ describe("pantheon mcp", () => {
     expect(claim.isError).toBe(true);
     expect(claim.content[0]!.text).toMatch(/^E_INVALID_TRANSITION: .*\nhint: /);
     const bad = (await c.callTool({ name: "create", arguments: { title: "x", role: "wizard" } })) as Result;
-    expect(bad).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^E_USAGE: Unknown role "wizard"/) }] });
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^E_USAGE: Unknown role "wizard"/) }],
+    });
     const missing = (await c.callTool({ name: "show", arguments: {} })) as Result;
     expect(missing.isError).toBe(true);
     expect(stateRef(dir)).toBe(before);
@@ -115,7 +162,14 @@ describe("pantheon mcp", () => {
       const r = spawnSync(process.execPath, ["-e", probe], { cwd: dir, env: testEnv(), input, encoding: "utf8" });
       return Number(/SDK:(\d+)/.exec(r.stderr)?.[1] ?? -1);
     };
-    for (const argv of [["--version"], ["task", "list"], ["dashboard"], ["task", "create", "--title", "x", "--role", "eng"], ["--help"]]) expect(loaded(argv), argv.join(" ")).toBe(0);
+    for (const argv of [
+      ["--version"],
+      ["task", "list"],
+      ["dashboard"],
+      ["task", "create", "--title", "x", "--role", "eng"],
+      ["--help"],
+    ])
+      expect(loaded(argv), argv.join(" ")).toBe(0);
     expect(loaded(["mcp"])).toBeGreaterThan(0);
   });
 });

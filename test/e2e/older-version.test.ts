@@ -14,7 +14,9 @@ import { git, makeRepo, stateRef, tempDir } from "../helpers/repo.js";
 import { previousReleaseBin, runPrevious } from "../helpers/previous-release.js";
 import { stateJson } from "../helpers/state-plumbing.js";
 
-const UPGRADE = new RegExp(`^✗ The coordination state has schemaVersion ${SCHEMA_VERSION}; this pantheon understands up to 1\\n  hint: upgrade pantheon`);
+const UPGRADE = new RegExp(
+  `^✗ The coordination state has schemaVersion ${SCHEMA_VERSION}; this pantheon understands up to 1\\n  hint: upgrade pantheon`,
+);
 
 function ok(r: CliResult, what: string): CliResult {
   if (r.exitCode !== 0) throw new Error(`${what} exited ${r.exitCode}\n${r.stdout}\n${r.stderr}`);
@@ -49,7 +51,10 @@ describe("the previous release meeting a state this version migrated", () => {
     const cfg = join(tempDir(), "pantheon.yaml");
     writeFileSync(cfg, "worktree:\n  setup: npm ci\n");
     ok(runPrevious(["init", "--config", cfg], { cwd: dir }), "previous init");
-    ok(runPrevious(["task", "create", "--title", "made by the previous release", "--role", "engineer"], { cwd: dir }), "previous task create");
+    ok(
+      runPrevious(["task", "create", "--title", "made by the previous release", "--role", "engineer"], { cwd: dir }),
+      "previous task create",
+    );
     expect(stateJson(dir, "project.json")).toMatchObject({ schemaVersion: 1, worktree: { copy: [], setup: "npm ci" } });
 
     const upgrade = ok(runBin(["task", "note", "1", "upgraded"], { cwd: dir, env: { NO_COLOR: "1" } }), "task note");
@@ -70,10 +75,21 @@ describe("the previous release meeting a state this version migrated", () => {
     ok(runPrevious(["init", "--yes"], { cwd: first }), "previous init");
     ok(runPrevious(["sync"], { cwd: first }), "previous sync");
     for (const dir of [behind, diverged]) ok(runPrevious(["sync"], { cwd: dir }), "previous sync");
-    ok(runPrevious(["task", "create", "--title", "local work, not yet published", "--role", "engineer"], { cwd: diverged }), "previous task create");
+    ok(
+      runPrevious(["task", "create", "--title", "local work, not yet published", "--role", "engineer"], {
+        cwd: diverged,
+      }),
+      "previous task create",
+    );
 
     // The first clone upgrades: its first write migrates, its sync publishes schema 2.
-    ok(runBin(["task", "create", "--title", "after the upgrade", "--role", "engineer"], { cwd: first, env: { NO_COLOR: "1" } }), "task create");
+    ok(
+      runBin(["task", "create", "--title", "after the upgrade", "--role", "engineer"], {
+        cwd: first,
+        env: { NO_COLOR: "1" },
+      }),
+      "task create",
+    );
     ok(runBin(["sync"], { cwd: first, env: { NO_COLOR: "1" } }), "sync");
     const published = git(origin, "rev-parse", REF).trim();
     expect(JSON.parse(git(origin, "cat-file", "-p", `${REF}:project.json`)).schemaVersion).toBe(SCHEMA_VERSION);

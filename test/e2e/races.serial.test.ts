@@ -28,14 +28,14 @@ beforeAll(() => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
 });
 
-
 /** Asserts the barrier did its job: every racer was released before any racer had finished. */
 function expectOverlap(runs: WorkerRun[]): void {
   const lastRelease = Math.max(...runs.map((r) => r.released));
   const firstFinish = Math.min(...runs.map((r) => r.finished));
-  expect(lastRelease, "a racer was released only after another had finished: no race happened").toBeLessThan(firstFinish);
+  expect(lastRelease, "a racer was released only after another had finished: no race happened").toBeLessThan(
+    firstFinish,
+  );
 }
-
 
 function pantheon(cwd: string, argv: string[], env: NodeJS.ProcessEnv = {}): CliResult {
   return runBin(argv, { cwd, env: { NO_COLOR: "1", ...env } });
@@ -61,7 +61,12 @@ function initRepo(): string {
 }
 
 function startMission(dir: string, persona: string): { id: string; persona: string } {
-  const m = data<{ id: string; persona: string }>(ok(pantheon(dir, ["mission", "start", "--role", "engineer", "--persona", persona, "--json"]), `mission start ${persona}`));
+  const m = data<{ id: string; persona: string }>(
+    ok(
+      pantheon(dir, ["mission", "start", "--role", "engineer", "--persona", persona, "--json"]),
+      `mission start ${persona}`,
+    ),
+  );
   expect(m.persona).toBe(persona);
   return m;
 }
@@ -73,7 +78,9 @@ function listTasks(dir: string): TaskJson[] {
 /** `git fsck --strict`: exit 0, and nothing reported but dangling objects (losers' unreferenced commits). */
 function expectFsckClean(dir: string): void {
   const r = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: testEnv(), encoding: "utf8" });
-  const complaints = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
+  const complaints = `${r.stdout}\n${r.stderr}`
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
   expect({ status: r.status, complaints }).toEqual({ status: 0, complaints: [] });
 }
 
@@ -105,7 +112,9 @@ describe("racing processes (barrier start)", () => {
     const PER = 25;
     const jobs: Job[] = Array.from({ length: WORKERS }, (_, w) => ({
       cwd: w < 4 ? dir : wt,
-      steps: Array.from({ length: PER }, (_, k) => ({ argv: ["task", "create", "--title", `w${w} t${k}`, "--role", "engineer", "--json"] })),
+      steps: Array.from({ length: PER }, (_, k) => ({
+        argv: ["task", "create", "--title", `w${w} t${k}`, "--role", "engineer", "--json"],
+      })),
     }));
     const runs = await race(jobs);
     expectOverlap(runs);
@@ -142,7 +151,9 @@ describe("racing processes (barrier start)", () => {
 
     expectFsckClean(dir);
     expectLinearHistory(dir, 201);
-    const ops = git(dir, "log", "--format=%(trailers:key=Pantheon-Op,valueonly)", REF).split("\n").filter((l) => l.trim() !== "");
+    const ops = git(dir, "log", "--format=%(trailers:key=Pantheon-Op,valueonly)", REF)
+      .split("\n")
+      .filter((l) => l.trim() !== "");
     expect(ops.filter((o) => o.trim() === "task.create")).toHaveLength(200);
   });
 
@@ -153,7 +164,14 @@ describe("racing processes (barrier start)", () => {
     const ROUNDS = 5;
     const ids: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      ids.push(data<TaskJson>(ok(pantheon(dir, ["task", "create", "--title", `contested ${i}`, "--role", "engineer", "--json"]), "task create")).id);
+      ids.push(
+        data<TaskJson>(
+          ok(
+            pantheon(dir, ["task", "create", "--title", `contested ${i}`, "--role", "engineer", "--json"]),
+            "task create",
+          ),
+        ).id,
+      );
     }
 
     const winners: string[] = [];
@@ -161,14 +179,22 @@ describe("racing processes (barrier start)", () => {
       // Alternate which racer is spawned (and so usually released) first.
       const racers = round % 2 === 0 ? [a, b] : [b, a];
       const before = stateRef(dir);
-      const runs = await race(racers.map((m) => ({ cwd: dir, steps: [{ argv: ["--mission", m.id, "task", "claim", id] }] })));
+      const runs = await race(
+        racers.map((m) => ({ cwd: dir, steps: [{ argv: ["--mission", m.id, "task", "claim", id] }] })),
+      );
       expectOverlap(runs);
       const results = runs.map((r) => r.results);
       const outcomes = results.map((steps, i) => ({ mission: racers[i]!, r: steps[0]! }));
       const won = outcomes.filter((o) => o.r.exitCode === 0);
       const lost = outcomes.filter((o) => o.r.exitCode !== 0);
-      expect(won.map((o) => o.r.exitCode), outcomes.map((o) => describeFailure(o.r)).join("\n")).toEqual([0]);
-      expect(lost.map((o) => o.r.exitCode), lost.map((o) => describeFailure(o.r)).join("\n")).toEqual([1]);
+      expect(
+        won.map((o) => o.r.exitCode),
+        outcomes.map((o) => describeFailure(o.r)).join("\n"),
+      ).toEqual([0]);
+      expect(
+        lost.map((o) => o.r.exitCode),
+        lost.map((o) => describeFailure(o.r)).join("\n"),
+      ).toEqual([1]);
       const winner = won[0]!.mission.persona;
       winners.push(winner);
       expect(won[0]!.r.stdout).toContain(`Claimed ${id}`);
@@ -225,11 +251,18 @@ describe("racing processes (barrier start)", () => {
     const tasks = listTasks(dir);
     expect(tasks).toHaveLength(missions.length * PER);
     expect(new Set(tasks.map((t) => t.number)).size).toBe(tasks.length);
-    expect(tasks.map((t) => t.number).sort((x, y) => x - y)).toEqual(Array.from({ length: tasks.length }, (_, i) => i + 1));
+    expect(tasks.map((t) => t.number).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: tasks.length }, (_, i) => i + 1),
+    );
     for (const [id, persona] of done) {
       const t = tasks.find((x) => x.id === id);
       expect(t, id).toBeDefined();
-      expect({ id, status: t!.status, claimedBy: t!.claimedBy, completedBy: t!.completedBy }).toEqual({ id, status: "COMPLETE", claimedBy: persona, completedBy: persona });
+      expect({ id, status: t!.status, claimedBy: t!.claimedBy, completedBy: t!.completedBy }).toEqual({
+        id,
+        status: "COMPLETE",
+        claimedBy: persona,
+        completedBy: persona,
+      });
     }
     expect(counters(dir).tasks).toBe(missions.length * PER);
     expect(git(dir, "status", "--porcelain")).toBe("");

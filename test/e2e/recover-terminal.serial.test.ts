@@ -13,7 +13,15 @@ import { git, makeRepo, stateRef, tempDir } from "../helpers/repo.js";
  */
 
 const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
-const MARKERS = ["CI", "CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "AGENT"];
+const MARKERS = [
+  "CI",
+  "CLAUDECODE",
+  "GEMINI_CLI",
+  "CODEX_THREAD_ID",
+  "CODEX_SANDBOX_NETWORK_DISABLED",
+  "OPENCODE",
+  "AGENT",
+];
 const REF = "refs/coordination/main";
 
 class Pane {
@@ -31,12 +39,28 @@ class Pane {
     const conf = join(scratch, "tmux.conf");
     writeFileSync(conf, "set -g remain-on-exit on\nset -g history-limit 2000\n");
     const unset = MARKERS.flatMap((k) => ["-u", k]).join(" ");
-    this.tmux("-f", conf, "new-session", "-d", "-x", "160", "-y", "40", "-c", cwd, `env ${unset} '${process.execPath}' '${BIN}' ${args}; echo $? > '${this.rcFile}'`);
+    this.tmux(
+      "-f",
+      conf,
+      "new-session",
+      "-d",
+      "-x",
+      "160",
+      "-y",
+      "40",
+      "-c",
+      cwd,
+      `env ${unset} '${process.execPath}' '${BIN}' ${args}; echo $? > '${this.rcFile}'`,
+    );
     onTestFinished(() => void spawnSync("tmux", ["-L", this.socket, "kill-server"], { env: this.env }));
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync("tmux", ["-L", this.socket, ...args], { env: this.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("tmux", ["-L", this.socket, ...args], {
+      env: this.env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   }
 
   keys(...keys: string[]): void {
@@ -56,7 +80,8 @@ class Pane {
   async exitCode(timeoutMs = 20_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (existsSync(this.rcFile) && readFileSync(this.rcFile, "utf8").endsWith("\n")) return Number(readFileSync(this.rcFile, "utf8").trim());
+      if (existsSync(this.rcFile) && readFileSync(this.rcFile, "utf8").endsWith("\n"))
+        return Number(readFileSync(this.rcFile, "utf8").trim());
       if (Date.now() > deadline) throw new Error("pantheon did not exit");
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -66,7 +91,8 @@ class Pane {
 function lostRef(): { dir: string; tip: string; older: string } {
   const dir = makeRepo();
   expect(runBin(["init", "--yes"], { cwd: dir }).exitCode).toBe(0);
-  for (const t of ["One", "Two", "Three"]) expect(runBin(["task", "create", "--title", t, "--role", "engineer"], { cwd: dir }).exitCode).toBe(0);
+  for (const t of ["One", "Two", "Three"])
+    expect(runBin(["task", "create", "--title", t, "--role", "engineer"], { cwd: dir }).exitCode).toBe(0);
   const tip = stateRef(dir)!;
   const older = git(dir, "rev-parse", `${tip}~1`).trim();
   git(dir, "update-ref", "-d", REF);
@@ -77,13 +103,19 @@ describe.skipIf(!hasTmux)("doctor --recover at a terminal", () => {
   it("asks which state, the newest first and preselected, confirms, and restores the one chosen", async () => {
     const { dir, tip, older } = lostRef();
     const pane = new Pane(dir, "doctor --recover");
-    await pane.waitFor(new RegExp(`Restore refs/coordination/main to which state\\?[\\s\\S]*❯ ${tip.slice(0, 12)}`), "the question, on the newest state");
+    await pane.waitFor(
+      new RegExp(`Restore refs/coordination/main to which state\\?[\\s\\S]*❯ ${tip.slice(0, 12)}`),
+      "the question, on the newest state",
+    );
     pane.keys("Down");
     await pane.waitFor(new RegExp(`❯ ${older.slice(0, 12)}`), "the cursor on the older state");
     pane.keys("Enter");
     await pane.waitFor(new RegExp(`Restore the state of ${older.slice(0, 12)} as a new commit\\?`), "the confirmation");
     pane.keys("Enter");
-    await pane.waitFor(new RegExp(`✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)}`), "the ✓ line");
+    await pane.waitFor(
+      new RegExp(`✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)}`),
+      "the ✓ line",
+    );
     expect(await pane.exitCode()).toBe(0);
     expect(git(dir, "rev-parse", `${REF}^`).trim()).toBe(older);
   });

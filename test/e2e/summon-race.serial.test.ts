@@ -20,7 +20,10 @@ describe("concurrent summons", () => {
     const release = join(s.records, "..", "release");
     const N = 4;
     const runs = Array.from({ length: N }, (_, i) =>
-      runBinAsync(["summon", "engineer", "--assistant", (["claude", "opencode", "codex", "gemini"] as const)[i]!], { cwd: p.dir, env: s.env({ STANDIN_WAIT_FILE: release, STANDIN_EXIT: String(10 + i) }) }),
+      runBinAsync(["summon", "engineer", "--assistant", (["claude", "opencode", "codex", "gemini"] as const)[i]!], {
+        cwd: p.dir,
+        env: s.env({ STANDIN_WAIT_FILE: release, STANDIN_EXIT: String(10 + i) }),
+      }),
     );
     try {
       await waitFor(`${N} assistants started`, () => s.all().length === N, 60_000);
@@ -35,7 +38,10 @@ describe("concurrent summons", () => {
       writeFileSync(release, "");
     }
     const results = await Promise.all(runs);
-    expect(results.map((r) => r.exitCode), results.map((r) => r.stderr).join("\n")).toEqual([10, 11, 12, 13]);
+    expect(
+      results.map((r) => r.exitCode),
+      results.map((r) => r.stderr).join("\n"),
+    ).toEqual([10, 11, 12, 13]);
     const ended = await missions(p.dir);
     expect(ended.map((m) => m.status)).toEqual(Array(N).fill("ENDED"));
     git(p.dir, "fsck", "--strict", "--no-progress");

@@ -27,8 +27,16 @@ function liveFiles(p: Repo): string[] {
 }
 
 /** The built bundle's summon as a real process, its stand-in assistant waiting (bounded) to be told to exit. */
-function startSummon(p: Repo, s: StandIns, env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", "claude"], { cwd: p.dir, env: testEnv(s.env({ STANDIN_WAIT_FILE: join(s.records, "never"), ...env })), stdio: "ignore" });
+function startSummon(
+  p: Repo,
+  s: StandIns,
+  env: Record<string, string>,
+): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", "claude"], {
+    cwd: p.dir,
+    env: testEnv(s.env({ STANDIN_WAIT_FILE: join(s.records, "never"), ...env })),
+    stdio: "ignore",
+  });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   onTestFinished(() => {
     for (const r of s.all()) {
@@ -53,33 +61,58 @@ async function activeMission(p: Repo, s: StandIns): Promise<any> {
 describe("summon ends its mission on every way the session ends", () => {
   beforeAll(requireBundle);
 
-  it.skipIf(!hasTmux)("closing the terminal (tmux kill-session) forwards the hangup and ends the mission within seconds", async () => {
-    const p = await initialized();
-    const s = standIns();
-    const socket = `pantheon-sig-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    const env = testEnv(s.env({ STANDIN_WAIT_FILE: join(s.records, "never"), STANDIN_TRAP: "record", TERM: "xterm-256color" }));
-    delete env.TMUX;
-    const envFile = join(tempDir("pantheon-sig-"), "env");
-    // The pane's command is pantheon itself (exec), as when a terminal runs it directly.
-    writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`).join("\n"));
-    const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    tmux("new-session", "-d", "-x", "120", "-y", "30", "-c", p.dir, `. '${envFile}'; exec '${process.execPath}' '${BIN}' summon engineer --assistant claude`);
-    onTestFinished(() => void spawnSync("tmux", ["-L", socket, "kill-server"], { env }));
-    const m = await activeMission(p, s);
-    expect(liveFiles(p), "summon keeps a record while it runs").toHaveLength(1);
+  it.skipIf(!hasTmux)(
+    "closing the terminal (tmux kill-session) forwards the hangup and ends the mission within seconds",
+    async () => {
+      const p = await initialized();
+      const s = standIns();
+      const socket = `pantheon-sig-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+      const env = testEnv(
+        s.env({ STANDIN_WAIT_FILE: join(s.records, "never"), STANDIN_TRAP: "record", TERM: "xterm-256color" }),
+      );
+      delete env.TMUX;
+      const envFile = join(tempDir("pantheon-sig-"), "env");
+      // The pane's command is pantheon itself (exec), as when a terminal runs it directly.
+      writeFileSync(
+        envFile,
+        Object.entries(env)
+          .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`)
+          .join("\n"),
+      );
+      const tmux = (...args: string[]) =>
+        execFileSync("tmux", ["-L", socket, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      tmux(
+        "new-session",
+        "-d",
+        "-x",
+        "120",
+        "-y",
+        "30",
+        "-c",
+        p.dir,
+        `. '${envFile}'; exec '${process.execPath}' '${BIN}' summon engineer --assistant claude`,
+      );
+      onTestFinished(() => void spawnSync("tmux", ["-L", socket, "kill-server"], { env }));
+      const m = await activeMission(p, s);
+      expect(liveFiles(p), "summon keeps a record while it runs").toHaveLength(1);
 
-    tmux("kill-session", "-t", "0");
-    const ended = await waitFor("the mission to end after the terminal closed", async () => {
-      const [x] = await missions(p.dir);
-      return x.status === "ENDED" ? x : undefined;
-    }, 20_000);
-    expect(ended.summary).toMatch(/the terminal was closed/);
-    expect(s.signals(s.one("claude")), "the assistant heard the hangup").toContain("SIGHUP");
-    // The record is removed right after the mission's commit (in that order: a crash between
-    // them leaves a stalled record, never an ACTIVE mission without one).
-    await waitFor("the summon record to go with the mission", () => liveFiles(p).length === 0);
-    expect(m.number).toBe(ended.number);
-  });
+      tmux("kill-session", "-t", "0");
+      const ended = await waitFor(
+        "the mission to end after the terminal closed",
+        async () => {
+          const [x] = await missions(p.dir);
+          return x.status === "ENDED" ? x : undefined;
+        },
+        20_000,
+      );
+      expect(ended.summary).toMatch(/the terminal was closed/);
+      expect(s.signals(s.one("claude")), "the assistant heard the hangup").toContain("SIGHUP");
+      // The record is removed right after the mission's commit (in that order: a crash between
+      // them leaves a stalled record, never an ACTIVE mission without one).
+      await waitFor("the summon record to go with the mission", () => liveFiles(p).length === 0);
+      expect(m.number).toBe(ended.number);
+    },
+  );
 
   it("SIGTERM to summon is forwarded to the assistant first; then the mission ends and summon exits with the assistant's code", async () => {
     const p = await initialized();
@@ -137,7 +170,10 @@ describe("a summon that died without ending its mission", () => {
     const fix = await p.ok(["doctor", "--fix"]);
     expect(fix.stdout).toContain(`${m.id}: ended (its summon process was gone)`);
     const after = Object.fromEntries((await missions(p.dir)).map((x) => [x.id, x]));
-    expect(after[m.id]).toMatchObject({ status: "ENDED", summary: "ended by doctor --fix: its summon process was gone" });
+    expect(after[m.id]).toMatchObject({
+      status: "ENDED",
+      summary: "ended by doctor --fix: its summon process was gone",
+    });
     expect(after["MSN-0002"].status).toBe("ACTIVE");
     expect(liveFiles(p)).toEqual([]);
     expect((await p.ok(["doctor"])).stdout).toMatch(/State is healthy/);
@@ -147,12 +183,30 @@ describe("a summon that died without ending its mission", () => {
     const p = await initialized();
     const a = await p.json(["mission", "start", "--role", "engineer", "--persona", "Wayland"], "mission");
     const b = await p.json(["mission", "start", "--role", "engineer", "--persona", "Ptah"], "mission");
-    const uid = (n: number) => JSON.parse(execFileSync("git", ["cat-file", "-p", `refs/coordination/main:missions/0${n}/${n}.json`], { cwd: p.dir, encoding: "utf8" })).uid as string;
+    const uid = (n: number) =>
+      JSON.parse(
+        execFileSync("git", ["cat-file", "-p", `refs/coordination/main:missions/0${n}/${n}.json`], {
+          cwd: p.dir,
+          encoding: "utf8",
+        }),
+      ).uid as string;
     const dir = join(p.dir, ".git", "pantheon", "live");
     const write = (n: number, host: string) => {
       mkdirSync(dir, { recursive: true });
       // This test process is alive, but it did not start at time "1": the pid was reused.
-      writeFileSync(join(dir, `${uid(n)}.json`), JSON.stringify({ mission: `MSN-000${n}`, uid: uid(n), host, pid: process.pid, processStart: "1", assistant: "codex", sessionId: null, since: new Date().toISOString() }));
+      writeFileSync(
+        join(dir, `${uid(n)}.json`),
+        JSON.stringify({
+          mission: `MSN-000${n}`,
+          uid: uid(n),
+          host,
+          pid: process.pid,
+          processStart: "1",
+          assistant: "codex",
+          sessionId: null,
+          since: new Date().toISOString(),
+        }),
+      );
     };
     write(1, hostname());
     write(2, "another-machine.example");

@@ -32,7 +32,12 @@ describe("syncs of one clone at the same time", () => {
         { argv: ["sync", "--json"] },
       ]).flat(),
     });
-    const runs = await race([sideJob(c1.dir, "main worktree"), sideJob(linked, "linked worktree"), sideJob(c1.dir, "main again"), sideJob(c0.dir, "other clone")]);
+    const runs = await race([
+      sideJob(c1.dir, "main worktree"),
+      sideJob(linked, "linked worktree"),
+      sideJob(c1.dir, "main again"),
+      sideJob(c0.dir, "other clone"),
+    ]);
     expect(Math.max(...runs.map((r) => r.released))).toBeLessThan(Math.min(...runs.map((r) => r.finished)));
     for (const [w, run] of runs.entries()) {
       for (const s of run.results) {

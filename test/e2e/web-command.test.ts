@@ -48,7 +48,10 @@ describe("pantheon web (the bundle, as a user runs it)", () => {
     expect(runBin(["init", "--yes"], { cwd: dir }).exitCode).toBe(0);
     const bin = tempDir();
     const log = join(bin, "argv.json");
-    writeFileSync(join(bin, "xdg-open"), `#!${process.execPath}\nrequire("fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)));\n`);
+    writeFileSync(
+      join(bin, "xdg-open"),
+      `#!${process.execPath}\nrequire("fs").writeFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)));\n`,
+    );
     chmodSync(join(bin, "xdg-open"), 0o755);
     const web = startBin(dir, ["--open"], { PATH: `${bin}:${process.env.PATH}` });
     const url = await web.url;
@@ -73,7 +76,11 @@ describe("pantheon web (the bundle, as a user runs it)", () => {
     const url = await web.url;
     web.child.kill("SIGTERM");
     expect(await web.closed).toBe(0);
-    expect(JSON.parse(web.output())).toEqual({ schemaVersion: 1, kind: "web", data: { url, port: Number(new URL(url).port) } });
+    expect(JSON.parse(web.output())).toEqual({
+      schemaVersion: 1,
+      kind: "web",
+      data: { url, port: Number(new URL(url).port) },
+    });
   });
 
   it("refuses a repository without Pantheon state, before listening", () => {

@@ -43,7 +43,10 @@ const STRING = /^(["'])([^"'`]*)\1$/;
 
 /** The text with the insides of strings blanked (same length), to find code that only looks like code outside them. */
 function blankStrings(text: string): string {
-  return text.replace(/(["'`])((?:\\.|(?!\1)[^\\])*)\1/g, (_m, q: string, body: string) => q + " ".repeat(body.length) + q);
+  return text.replace(
+    /(["'`])((?:\\.|(?!\1)[^\\])*)\1/g,
+    (_m, q: string, body: string) => q + " ".repeat(body.length) + q,
+  );
 }
 
 /** Every import of a file; `nonLiteral` holds the dynamic imports whose module is not a plain string (no checker can see where they lead). */
@@ -54,10 +57,16 @@ export function parseImports(text: string): { refs: ImportRef[]; nonLiteral: str
   for (const m of src.matchAll(/(?:^|[;}\n])\s*(import|export)\s+(type\s+)?([^;]*?)\bfrom\s*(["'])([^"']+)\4/g)) {
     const names = m[3]!;
     const braces = /\{([^}]*)\}/.exec(names);
-    const allTyped = braces !== null && !/^[\s,]*$/.test(braces[1]!) && braces[1]!.split(",").every((n) => /^\s*(type\s+\S|$)/.test(n)) && !/^\s*[\w$]+\s*,/.test(names) && !names.includes("*");
+    const allTyped =
+      braces !== null &&
+      !/^[\s,]*$/.test(braces[1]!) &&
+      braces[1]!.split(",").every((n) => /^\s*(type\s+\S|$)/.test(n)) &&
+      !/^\s*[\w$]+\s*,/.test(names) &&
+      !names.includes("*");
     refs.push({ spec: m[5]!, form: m[1] as "import" | "export", typeOnly: Boolean(m[2]) || allTyped });
   }
-  for (const m of src.matchAll(/(?:^|[;}\n])\s*import\s*(["'])([^"']+)\1/g)) refs.push({ spec: m[2]!, form: "side-effect", typeOnly: false });
+  for (const m of src.matchAll(/(?:^|[;}\n])\s*import\s*(["'])([^"']+)\1/g))
+    refs.push({ spec: m[2]!, form: "side-effect", typeOnly: false });
   const bare = blankStrings(src);
   for (const m of bare.matchAll(/(^|[^.\w$])import\s*\(/g)) {
     const before = src.slice(0, m.index! + m[1]!.length).trimEnd();
@@ -71,7 +80,10 @@ export function parseImports(text: string): { refs: ImportRef[]; nonLiteral: str
       j++;
     }
     if (/^\s*[{:]/.test(src.slice(j))) continue; // `import(file: string): ...` or `import(a) {`: a declaration
-    const arg = src.slice(open, j - 1).split(",")[0]!.trim();
+    const arg = src
+      .slice(open, j - 1)
+      .split(",")[0]!
+      .trim();
     const lit = STRING.exec(arg);
     if (lit) refs.push({ spec: lit[2]!, form: "dynamic", typeOnly: /\btypeof\s*$/.test(before) });
     else nonLiteral.push(arg);
@@ -91,7 +103,20 @@ export const MAY_IMPORT: Record<string, string[]> = {
   store: ["store", "domain", "errors", "lazy-require", "random-bytes"],
   services: ["services", "domain", "errors", "store", "assistants", "lazy-require"],
   assistants: ["assistants", "domain", "errors"],
-  cli: ["cli", "api", "mcp", "web", "services", "render", "domain", "store", "errors", "assistants", "lazy-require", "random-bytes"],
+  cli: [
+    "cli",
+    "api",
+    "mcp",
+    "web",
+    "services",
+    "render",
+    "domain",
+    "store",
+    "errors",
+    "assistants",
+    "lazy-require",
+    "random-bytes",
+  ],
   // pantheon/api: wiring like the CLI's (a concrete store per call), then services and views.
   api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
   // The MCP server is another face of the API: it sees nothing below it.
@@ -115,7 +140,11 @@ const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
  * code). The top of src/store holds only the port and the two stores that implement it.
  */
 export const STORE_ROOMS = ["git", "state", "cache", "repo", "sync", "code"] as const;
-export const STORE_TOP: ReadonlySet<string> = new Set(["store/store.ts", "store/git-store.ts", "store/memory-store.ts"]);
+export const STORE_TOP: ReadonlySet<string> = new Set([
+  "store/store.ts",
+  "store/git-store.ts",
+  "store/memory-store.ts",
+]);
 
 /** The room of a path under src/ inside store/ ("store/cache/read-cache.ts" → "cache"), "top" for the files at its top. */
 function roomOf(rel: string): string | null {
@@ -137,9 +166,12 @@ export function checkClient(rel: string, text: string): string[] {
   const out: string[] = [];
   for (const { spec, typeOnly } of parseImports(text).refs) {
     if (spec.startsWith("./") || spec === "@dagrejs/dagre" || typeOnly) continue;
-    out.push(`${rel}: imports ${spec}; the browser app imports only itself and @dagrejs/dagre, and the server's types as types only`);
+    out.push(
+      `${rel}: imports ${spec}; the browser app imports only itself and @dagrejs/dagre, and the server's types as types only`,
+    );
   }
-  if (/innerHTML|outerHTML|insertAdjacentHTML|document\.write/.test(stripComments(text))) out.push(`${rel}: writes HTML from a string; the browser app builds DOM nodes`);
+  if (/innerHTML|outerHTML|insertAdjacentHTML|document\.write/.test(stripComments(text)))
+    out.push(`${rel}: writes HTML from a string; the browser app builds DOM nodes`);
   return out;
 }
 
@@ -150,35 +182,59 @@ export function checkSource(rel: string, text: string): string[] {
   const layer = layerOf(rel);
   const { refs, nonLiteral } = parseImports(text);
   const code = stripComments(text);
-  for (const arg of nonLiteral) out.push(`${rel}: import(${arg}) names its module by an expression; use a string literal so the layer rules can see it`);
+  for (const arg of nonLiteral)
+    out.push(
+      `${rel}: import(${arg}) names its module by an expression; use a string literal so the layer rules can see it`,
+    );
   for (const { spec, form, typeOnly } of refs) {
     const resolved = spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(rel), spec)) : null;
     if (resolved !== null) {
       const target = layerOf(resolved);
       if (!MAY_IMPORT[layer]?.includes(target)) out.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
-      if (layer === "services" && target === "store" && resolved !== "store/store.js") out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
-      if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel)) out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
-      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly || target === "store")) out.push(`${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and imports nothing from the store's rooms`);
+      if (layer === "services" && target === "store" && resolved !== "store/store.js")
+        out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
+      if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel))
+        out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
+      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly || target === "store"))
+        out.push(
+          `${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and imports nothing from the store's rooms`,
+        );
       const from = roomOf(rel);
       const to = roomOf(resolved);
       if (from !== null && from !== "top" && to !== null && to !== from) {
         const below = STORE_ROOMS.slice(0, STORE_ROOMS.indexOf(from as (typeof STORE_ROOMS)[number]));
-        if (to === "top" ? resolved !== "store/store.js" : !(below as readonly string[]).includes(to)) out.push(`${rel}: imports ${spec}; the ${from} room imports only the port and the rooms below it (${below.join(", ") || "none"})`);
+        if (to === "top" ? resolved !== "store/store.js" : !(below as readonly string[]).includes(to))
+          out.push(
+            `${rel}: imports ${spec}; the ${from} room imports only the port and the rooms below it (${below.join(", ") || "none"})`,
+          );
       }
-      if (layer !== "mcp" && /(^|\/)mcp\//.test(resolved) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; the MCP server is reached only by a dynamic import`);
-      if (layer !== "web" && target === "web" && (form !== "dynamic" || rel !== "cli/commands/web.ts")) out.push(`${rel}: imports ${spec}; the web server is reached only by a dynamic import from cli/commands/web.ts`);
-      if (layer === "api" && /^cli\//.test(resolved)) out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
+      if (layer !== "mcp" && /(^|\/)mcp\//.test(resolved) && form !== "dynamic" && !typeOnly)
+        out.push(`${rel}: imports ${spec} statically; the MCP server is reached only by a dynamic import`);
+      if (layer !== "web" && target === "web" && (form !== "dynamic" || rel !== "cli/commands/web.ts"))
+        out.push(
+          `${rel}: imports ${spec}; the web server is reached only by a dynamic import from cli/commands/web.ts`,
+        );
+      if (layer === "api" && /^cli\//.test(resolved))
+        out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
     } else {
-      if (layer === "domain" && !/^zod(\/mini)?$/.test(spec)) out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);
-      if (spec.startsWith("isomorphic-git") && layer !== "store") out.push(`${rel}: imports ${spec}; only store/ imports isomorphic-git`);
-      if (/^(commander|@inquirer\/|picocolors)/.test(spec) && layer !== "cli") out.push(`${rel}: imports ${spec}; only cli/ imports commander, @inquirer and picocolors`);
-      if (spec.startsWith("@modelcontextprotocol/") && layer !== "mcp") out.push(`${rel}: imports ${spec}; only mcp/ imports the MCP SDK`);
-      if (HEAVY.test(spec) && form !== "dynamic" && !typeOnly) out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
+      if (layer === "domain" && !/^zod(\/mini)?$/.test(spec))
+        out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);
+      if (spec.startsWith("isomorphic-git") && layer !== "store")
+        out.push(`${rel}: imports ${spec}; only store/ imports isomorphic-git`);
+      if (/^(commander|@inquirer\/|picocolors)/.test(spec) && layer !== "cli")
+        out.push(`${rel}: imports ${spec}; only cli/ imports commander, @inquirer and picocolors`);
+      if (spec.startsWith("@modelcontextprotocol/") && layer !== "mcp")
+        out.push(`${rel}: imports ${spec}; only mcp/ imports the MCP SDK`);
+      if (HEAVY.test(spec) && form !== "dynamic" && !typeOnly)
+        out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
     }
   }
   const room = roomOf(rel);
-  if (room === "top" && !STORE_TOP.has(rel)) out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
-  if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room)) out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);
-  if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code)) out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
+  if (room === "top" && !STORE_TOP.has(rel))
+    out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
+  if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room))
+    out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);
+  if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code))
+    out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
   return out;
 }

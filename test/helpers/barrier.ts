@@ -54,10 +54,15 @@ export async function race(jobs: Job[]): Promise<WorkerRun[]> {
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("close", (code) => resolve({ code, output })));
+    return new Promise<{ code: number | null; output: string }>((resolve) =>
+      child.on("close", (code) => resolve({ code, output })),
+    );
   });
   let early: string | null = null;
-  exits.forEach((p, i) => void p.then((e) => (early ??= `worker ${i} exited before the barrier opened (code ${e.code}): ${e.output}`)));
+  exits.forEach(
+    (p, i) =>
+      void p.then((e) => (early ??= `worker ${i} exited before the barrier opened (code ${e.code}): ${e.output}`)),
+  );
 
   const deadline = Date.now() + 30_000;
   try {

@@ -87,7 +87,9 @@ function describeRun(argv: string[], dir: string, r: CliResult): string {
 /** A pantheon runner in `dir`: in-process (runCli) or the built bundle (runBin). */
 export function cloneAt(dir: string, index: number, o: { bin?: boolean } = {}): Clone {
   const run = async (argv: string[], ro: RunOptions = {}): Promise<CliResult> =>
-    o.bin ? runBin(argv, { cwd: dir, env: { NO_COLOR: "1", ...ro.env } }) : runCli(argv, { cwd: dir, ...(ro.env && { env: ro.env }) });
+    o.bin
+      ? runBin(argv, { cwd: dir, env: { NO_COLOR: "1", ...ro.env } })
+      : runCli(argv, { cwd: dir, ...(ro.env && { env: ro.env }) });
   const ok = async (argv: string[], ro: RunOptions = {}) => {
     const r = await run(argv, ro);
     if (r.exitCode !== 0) throw new Error(describeRun(argv, dir, r));
@@ -98,7 +100,8 @@ export function cloneAt(dir: string, index: number, o: { bin?: boolean } = {}): 
     dir,
     run,
     ok,
-    json: async <T>(argv: string[], kind: string, ro: RunOptions = {}) => jsonData<T>(await ok([...argv, "--json"], ro), kind),
+    json: async <T>(argv: string[], kind: string, ro: RunOptions = {}) =>
+      jsonData<T>(await ok([...argv, "--json"], ro), kind),
     git: (...args: string[]) => git(dir, ...args),
     ref: () => refIn(dir),
     baselineStatus: "",
@@ -106,7 +109,9 @@ export function cloneAt(dir: string, index: number, o: { bin?: boolean } = {}): 
     expectUntouched(extra: string[] = []) {
       const lines = (s: string) => s.split("\n").filter(Boolean).sort();
       const status = git(dir, "status", "--porcelain", "--untracked-files=all");
-      expect(lines(status), `git status --porcelain in clone ${index} (${dir})`).toEqual([...lines(clone.baselineStatus), ...extra].sort());
+      expect(lines(status), `git status --porcelain in clone ${index} (${dir})`).toEqual(
+        [...lines(clone.baselineStatus), ...extra].sort(),
+      );
       expect(git(dir, "rev-parse", "HEAD").trim(), `HEAD of clone ${index}`).toBe(clone.baselineHead);
       expect(git(dir, "diff", "--cached", "--name-only"), `index of clone ${index}`).toBe("");
     },
@@ -159,5 +164,7 @@ export async function syncUntilEqual(clones: Clone[], rounds = 3): Promise<numbe
     const refs = new Set(clones.map((c) => c.ref()));
     if (refs.size === 1) return round;
   }
-  throw new Error(`clones did not converge in ${rounds} rounds: ${clones.map((c) => `${c.index}=${c.ref()}`).join(" ")}`);
+  throw new Error(
+    `clones did not converge in ${rounds} rounds: ${clones.map((c) => `${c.index}=${c.ref()}`).join(" ")}`,
+  );
 }

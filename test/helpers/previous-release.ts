@@ -21,7 +21,11 @@ export function previousReleaseBin(): string {
   const tmp = `${CACHE}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const tar = execFileSync("git", ["archive", "--format=tar", PREVIOUS_RELEASE], { cwd: ROOT, env: testEnv(), maxBuffer: 256 * 1024 * 1024 });
+  const tar = execFileSync("git", ["archive", "--format=tar", PREVIOUS_RELEASE], {
+    cwd: ROOT,
+    env: testEnv(),
+    maxBuffer: 256 * 1024 * 1024,
+  });
   execFileSync("tar", ["-x", "-C", tmp], { input: tar });
   // Same dependencies as this version (its lock file is unchanged since): shared, not reinstalled.
   symlinkSync(join(ROOT, "node_modules"), join(tmp, "node_modules"));
@@ -36,6 +40,10 @@ export function previousReleaseBin(): string {
 
 /** Runs the previous release as a real process, as a teammate who has not upgraded would. */
 export function runPrevious(argv: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): CliResult {
-  const r = spawnSync(process.execPath, [previousReleaseBin(), ...argv], { cwd: o.cwd, env: testEnv({ NO_COLOR: "1", ...o.env }), encoding: "utf8" });
+  const r = spawnSync(process.execPath, [previousReleaseBin(), ...argv], {
+    cwd: o.cwd,
+    env: testEnv({ NO_COLOR: "1", ...o.env }),
+    encoding: "utf8",
+  });
   return { stdout: r.stdout, stderr: r.stderr, exitCode: r.status ?? -1 };
 }

@@ -17,8 +17,10 @@ export async function initializedProject() {
     expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
     return r;
   };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
-  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> => JSON.parse((await ok([...argv, "--json"])).stdout);
+  const json = async <T = any>(argv: string[], kind: string): Promise<T> =>
+    jsonData<T>(await ok([...argv, "--json"]), kind);
+  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> =>
+    JSON.parse((await ok([...argv, "--json"])).stdout);
   const refused = async (argv: string[], exitCode: number, message?: RegExp): Promise<CliResult> => {
     const before = stateRef(dir);
     const r = await run(argv);

@@ -9,7 +9,13 @@ import { testEnv } from "./env.js";
 const REF = "refs/coordination/main";
 
 function gitIn(dir: string, args: string[], input?: string): string {
-  return execFileSync("git", args, { cwd: dir, env: testEnv(), encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"] });
+  return execFileSync("git", args, {
+    cwd: dir,
+    env: testEnv(),
+    encoding: "utf8",
+    input,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 /** A record's new content: JSON text, a function of the record as stored, or null to delete the path. */
@@ -17,7 +23,9 @@ export type StateEdit = string | null | ((stored: any) => unknown);
 
 function editTree(dir: string, tree: string | null, edits: Map<string, string | null>): string {
   const entries = new Map<string, string>();
-  if (tree) for (const line of gitIn(dir, ["ls-tree", "-z", tree]).split("\0").filter(Boolean)) entries.set(line.split("\t")[1]!, line.split("\t")[0]!);
+  if (tree)
+    for (const line of gitIn(dir, ["ls-tree", "-z", tree]).split("\0").filter(Boolean))
+      entries.set(line.split("\t")[1]!, line.split("\t")[0]!);
   const below = new Map<string, Map<string, string | null>>();
   for (const [path, text] of edits) {
     const slash = path.indexOf("/");
@@ -39,7 +47,15 @@ function editTree(dir: string, tree: string | null, edits: Map<string, string | 
 /** Canonical JSON as Pantheon stores it (sorted keys, 2-space indent, newline), built here independently. */
 export function storedJson(value: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v !== null && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v !== null && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return `${JSON.stringify(sort(value), null, 2)}\n`;
 }
 
@@ -53,7 +69,11 @@ export function stateJson(dir: string, path: string, at = REF): any {
 }
 
 /** One new commit over the ref's tip with the edits applied; returns its id. */
-export function rewriteState(dir: string, edits: Record<string, StateEdit>, message = "written by another version"): string {
+export function rewriteState(
+  dir: string,
+  edits: Record<string, StateEdit>,
+  message = "written by another version",
+): string {
   const parent = gitIn(dir, ["rev-parse", REF]).trim();
   const texts = new Map<string, string | null>();
   for (const [path, edit] of Object.entries(edits)) {

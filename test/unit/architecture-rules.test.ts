@@ -12,46 +12,82 @@ describe("the architecture rules catch", () => {
     expect(caught("cli/commands/task.ts", 'import { GitStore } from "../../store/git-store.js";\n')).toEqual([
       expect.stringContaining("only cli/open-store.ts and api/api-context.ts may name a concrete store"),
     ]);
-    expect(caught("cli/commands/task.ts", 'const { MemoryStore } = await import("../../store/memory-store.js");\n')).toHaveLength(1);
+    expect(
+      caught("cli/commands/task.ts", 'const { MemoryStore } = await import("../../store/memory-store.js");\n'),
+    ).toHaveLength(1);
     expect(caught("cli/open-store.ts", 'import { GitStore } from "../store/git-store.js";\n')).toEqual([]);
   });
 
   it("the port importing or re-exporting an implementation", () => {
-    expect(caught("store/store.ts", 'export { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("store/store.ts: re-exports ./git-store.js")]);
-    expect(caught("store/store.ts", 'export type { GitStore } from "./git-store.js";\n')).toEqual([expect.stringContaining("store/store.ts: re-exports ./git-store.js")]);
-    expect(caught("store/store.ts", 'export * from "./state/layout.js";\n')).toEqual([expect.stringContaining("re-exports ./state/layout.js")]);
-    expect(caught("store/store.ts", 'import { SCHEMA_VERSION } from "../domain/constants.js";\n')).toEqual([expect.stringContaining("holds interfaces and types only")]);
+    expect(caught("store/store.ts", 'export { GitStore } from "./git-store.js";\n')).toEqual([
+      expect.stringContaining("store/store.ts: re-exports ./git-store.js"),
+    ]);
+    expect(caught("store/store.ts", 'export type { GitStore } from "./git-store.js";\n')).toEqual([
+      expect.stringContaining("store/store.ts: re-exports ./git-store.js"),
+    ]);
+    expect(caught("store/store.ts", 'export * from "./state/layout.js";\n')).toEqual([
+      expect.stringContaining("re-exports ./state/layout.js"),
+    ]);
+    expect(caught("store/store.ts", 'import { SCHEMA_VERSION } from "../domain/constants.js";\n')).toEqual([
+      expect.stringContaining("holds interfaces and types only"),
+    ]);
     // Types from the domain are what a port holds.
-    expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\nexport type { Task } from "../domain/schemas/task.js";\nimport { type A, type B } from "../domain/x.js";\n')).toEqual([]);
+    expect(
+      caught(
+        "store/store.ts",
+        'import type { Task } from "../domain/schemas/task.js";\nexport type { Task } from "../domain/schemas/task.js";\nimport { type A, type B } from "../domain/x.js";\n',
+      ),
+    ).toEqual([]);
   });
 
   it("the port importing anything of the store's rooms, even a type", () => {
-    expect(caught("store/store.ts", 'import type { RecordKind } from "./state/layout.js";\n')).toEqual([expect.stringContaining("imports nothing from the store's rooms")]);
+    expect(caught("store/store.ts", 'import type { RecordKind } from "./state/layout.js";\n')).toEqual([
+      expect.stringContaining("imports nothing from the store's rooms"),
+    ]);
     expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\n')).toEqual([]);
   });
 
   it("a store room importing a room above it, or the stores at the top", () => {
-    expect(caught("store/git/object-db.ts", 'import { loadKind } from "../cache/cache-files.js";\n')).toEqual([expect.stringContaining("the git room imports only the port and the rooms below it (none)")]);
-    expect(caught("store/state/layout.ts", 'import type { Journal } from "../cache/cache-journal.js";\n')).toEqual([expect.stringContaining("(git)")]);
-    expect(caught("store/sync/git-sync.ts", 'import type { GitStore } from "../git-store.js";\n')).toEqual([expect.stringContaining("the sync room imports only the port")]);
-    expect(caught("store/cache/read-cache.ts", 'import type { RecordKind } from "../store.js";\nimport { RECORD_KINDS } from "../state/layout.js";\nimport { sha1 } from "../git/sha1.js";\n')).toEqual([]);
+    expect(caught("store/git/object-db.ts", 'import { loadKind } from "../cache/cache-files.js";\n')).toEqual([
+      expect.stringContaining("the git room imports only the port and the rooms below it (none)"),
+    ]);
+    expect(caught("store/state/layout.ts", 'import type { Journal } from "../cache/cache-journal.js";\n')).toEqual([
+      expect.stringContaining("(git)"),
+    ]);
+    expect(caught("store/sync/git-sync.ts", 'import type { GitStore } from "../git-store.js";\n')).toEqual([
+      expect.stringContaining("the sync room imports only the port"),
+    ]);
+    expect(
+      caught(
+        "store/cache/read-cache.ts",
+        'import type { RecordKind } from "../store.js";\nimport { RECORD_KINDS } from "../state/layout.js";\nimport { sha1 } from "../git/sha1.js";\n',
+      ),
+    ).toEqual([]);
     expect(caught("store/git-store.ts", 'import { ReadCache } from "./cache/read-cache.js";\n')).toEqual([]);
   });
 
   it("a store file outside the rooms", () => {
-    expect(caught("store/new-thing.ts", "export const x = 1;\n")).toEqual([expect.stringContaining("every store file belongs to a room")]);
-    expect(caught("store/misc/new-thing.ts", "export const x = 1;\n")).toEqual([expect.stringContaining("not one of the store's rooms")]);
+    expect(caught("store/new-thing.ts", "export const x = 1;\n")).toEqual([
+      expect.stringContaining("every store file belongs to a room"),
+    ]);
+    expect(caught("store/misc/new-thing.ts", "export const x = 1;\n")).toEqual([
+      expect.stringContaining("not one of the store's rooms"),
+    ]);
   });
 
   it("a template-literal or computed import()", () => {
-    expect(caught("cli/program.ts", "const m = await import(`./commands/${name}.js`);\n")).toEqual([expect.stringContaining("names its module by an expression")]);
+    expect(caught("cli/program.ts", "const m = await import(`./commands/${name}.js`);\n")).toEqual([
+      expect.stringContaining("names its module by an expression"),
+    ]);
     expect(caught("cli/program.ts", "const m = await import(path);\n")).toHaveLength(1);
     // What such an import would hide: a store implementation reached from a command.
     expect(parseImports("await import(`../../store/${'git'}-store.js`)").refs).toEqual([]);
   });
 
   it("a static import of any @inquirer package, even inside cli", () => {
-    expect(caught("cli/init-wizard.ts", 'import { select } from "@inquirer/select";\n')).toEqual([expect.stringContaining("heavy modules are loaded by a dynamic import only")]);
+    expect(caught("cli/init-wizard.ts", 'import { select } from "@inquirer/select";\n')).toEqual([
+      expect.stringContaining("heavy modules are loaded by a dynamic import only"),
+    ]);
     expect(caught("cli/init-wizard.ts", 'import "@inquirer/prompts";\n')).toHaveLength(1);
     expect(caught("services/ask.ts", 'import { confirm } from "@inquirer/confirm";\n')).toHaveLength(2); // not cli, and static
     expect(caught("cli/init-wizard.ts", 'const { select } = await import("@inquirer/prompts");\n')).toEqual([]);
@@ -59,33 +95,61 @@ describe("the architecture rules catch", () => {
   });
 
   it("an import pointing up a layer, and services reaching past the port", () => {
-    expect(caught("domain/task-lifecycle.ts", 'import { view } from "../render/view.js";\n')).toEqual([expect.stringContaining("domain may not import render")]);
-    expect(caught("services/claim.ts", 'import { casRef } from "../store/ref-cas.js";\n')).toEqual([expect.stringContaining("only through store/store.ts")]);
-    expect(caught("domain/x.ts", 'import { readFileSync } from "node:fs";\n')).toEqual([expect.stringContaining("only zod")]);
+    expect(caught("domain/task-lifecycle.ts", 'import { view } from "../render/view.js";\n')).toEqual([
+      expect.stringContaining("domain may not import render"),
+    ]);
+    expect(caught("services/claim.ts", 'import { casRef } from "../store/ref-cas.js";\n')).toEqual([
+      expect.stringContaining("only through store/store.ts"),
+    ]);
+    expect(caught("domain/x.ts", 'import { readFileSync } from "node:fs";\n')).toEqual([
+      expect.stringContaining("only zod"),
+    ]);
   });
 
   it("the packages each layer owns, the MCP server and the API", () => {
-    expect(caught("services/x.ts", 'const git = await import("isomorphic-git");\n')).toEqual([expect.stringContaining("only store/ imports isomorphic-git")]);
+    expect(caught("services/x.ts", 'const git = await import("isomorphic-git");\n')).toEqual([
+      expect.stringContaining("only store/ imports isomorphic-git"),
+    ]);
     expect(caught("render/x.ts", 'import pc from "picocolors";\n')).toEqual([expect.stringContaining("only cli/")]);
-    expect(caught("cli/commands/mcp.ts", 'import { serve } from "../../mcp/serve.js";\n')).toEqual([expect.stringContaining("reached only by a dynamic import")]);
-    expect(caught("api/x.ts", 'import { main } from "../cli/main.js";\n')).toEqual([expect.stringContaining("api may not import cli"), expect.stringContaining("never imports the CLI")]);
+    expect(caught("cli/commands/mcp.ts", 'import { serve } from "../../mcp/serve.js";\n')).toEqual([
+      expect.stringContaining("reached only by a dynamic import"),
+    ]);
+    expect(caught("api/x.ts", 'import { main } from "../cli/main.js";\n')).toEqual([
+      expect.stringContaining("api may not import cli"),
+      expect.stringContaining("never imports the CLI"),
+    ]);
   });
 
   it("the web server reached other than by cli/commands/web.ts's dynamic import", () => {
-    expect(caught("cli/commands/web.ts", 'import { serveWeb } from "../../web/serve-web.js";\n')).toEqual([expect.stringContaining("reached only by a dynamic import from cli/commands/web.ts")]);
-    expect(caught("cli/commands/task.ts", 'const { serveWeb } = await import("../../web/serve-web.js");\n')).toHaveLength(1);
+    expect(caught("cli/commands/web.ts", 'import { serveWeb } from "../../web/serve-web.js";\n')).toEqual([
+      expect.stringContaining("reached only by a dynamic import from cli/commands/web.ts"),
+    ]);
+    expect(
+      caught("cli/commands/task.ts", 'const { serveWeb } = await import("../../web/serve-web.js");\n'),
+    ).toHaveLength(1);
     expect(caught("services/x.ts", 'import { serveWeb } from "../web/serve-web.js";\n')).toHaveLength(2); // a layer above, and not by the command
     expect(caught("cli/commands/web.ts", 'const { serveWeb } = await import("../../web/serve-web.js");\n')).toEqual([]);
   });
 
   it("the browser app importing the server, or writing HTML from strings", () => {
-    expect(caught("web/client/main.ts", 'import { taskView } from "../../render/task-view.js";\n')).toEqual([expect.stringContaining("the browser app imports only itself")]);
-    expect(caught("web/client/dom.ts", "el.innerHTML = text;\n")).toEqual([expect.stringContaining("writes HTML from a string")]);
-    expect(caught("web/client/main.ts", 'import type { TaskView } from "../../render/task-view.js";\nimport dagre from "@dagrejs/dagre";\nimport { el } from "./dom.js";\n')).toEqual([]);
+    expect(caught("web/client/main.ts", 'import { taskView } from "../../render/task-view.js";\n')).toEqual([
+      expect.stringContaining("the browser app imports only itself"),
+    ]);
+    expect(caught("web/client/dom.ts", "el.innerHTML = text;\n")).toEqual([
+      expect.stringContaining("writes HTML from a string"),
+    ]);
+    expect(
+      caught(
+        "web/client/main.ts",
+        'import type { TaskView } from "../../render/task-view.js";\nimport dagre from "@dagrejs/dagre";\nimport { el } from "./dom.js";\n',
+      ),
+    ).toEqual([]);
   });
 
   it("an error class outside the catalogue", () => {
-    expect(caught("cli/watch.ts", "export class WatchEnded extends Error {}\n")).toEqual([expect.stringContaining("every error class lives in the catalogue")]);
+    expect(caught("cli/watch.ts", "export class WatchEnded extends Error {}\n")).toEqual([
+      expect.stringContaining("every error class lives in the catalogue"),
+    ]);
     expect(caught("store/git/x.ts", "class Gone extends PantheonError {}\n")).toHaveLength(1);
     expect(caught("errors/command-exits.ts", "export class WatchEnded extends QuietExit {}\n")).toEqual([]);
   });
@@ -95,12 +159,15 @@ describe("the import reader", () => {
   it("ignores comments, methods named import, and text in strings", () => {
     const text = [
       '// import { GitStore } from "../store/git-store.js";',
-      '/* await import(`x${y}`) */',
+      "/* await import(`x${y}`) */",
       "interface Api { import(file: string, o?: Options): Promise<void>; }",
       "const api = { async import(file, o) { return file; } };",
       'const s = "import(nothing)";',
-      "const t = (require(\"node:tty\") as typeof import(\"node:tty\"));",
+      'const t = (require("node:tty") as typeof import("node:tty"));',
     ].join("\n");
-    expect(parseImports(text)).toEqual({ refs: [{ spec: "node:tty", form: "dynamic", typeOnly: true }], nonLiteral: [] });
+    expect(parseImports(text)).toEqual({
+      refs: [{ spec: "node:tty", form: "dynamic", typeOnly: true }],
+      nonLiteral: [],
+    });
   });
 });

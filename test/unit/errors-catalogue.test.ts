@@ -2,7 +2,16 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exitCodeFor } from "../../src/cli/exit-code.js";
-import { AssistantExit, CancelledError, ERROR_EXIT_CODES, GitError, OutputClosed, PantheonError, UsageError, WatchEnded } from "../../src/errors.js";
+import {
+  AssistantExit,
+  CancelledError,
+  ERROR_EXIT_CODES,
+  GitError,
+  OutputClosed,
+  PantheonError,
+  UsageError,
+  WatchEnded,
+} from "../../src/errors.js";
 
 const ROOT = join(__dirname, "../..");
 
@@ -20,7 +29,11 @@ function table(doc: string, heading: string): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of section.split("\n")) {
     const m = /^\| `([A-Z0-9_]+)` \|(.*)\|\s*$/.exec(line);
-    if (m) rows.set(m[1]!, m[2]!.split("|").map((c) => c.trim()));
+    if (m)
+      rows.set(
+        m[1]!,
+        m[2]!.split("|").map((c) => c.trim()),
+      );
   }
   return rows;
 }
@@ -32,7 +45,9 @@ const WEB = table(DOC, "Web dashboard responses");
 
 /** Every string literal in src that reads as a code ("E_..." or "W_..."). */
 const SOURCE_CODES = new Set(
-  files(join(ROOT, "src")).flatMap((f) => [...readFileSync(f, "utf8").matchAll(/["'`]([EW]_[A-Z0-9]+(?:_[A-Z0-9]+)*)["'`]/g)].map((m) => m[1]!)),
+  files(join(ROOT, "src")).flatMap((f) =>
+    [...readFileSync(f, "utf8").matchAll(/["'`]([EW]_[A-Z0-9]+(?:_[A-Z0-9]+)*)["'`]/g)].map((m) => m[1]!),
+  ),
 );
 
 describe("the error catalogue and docs/errors.md", () => {
@@ -44,23 +59,29 @@ describe("the error catalogue and docs/errors.md", () => {
   });
 
   it("documents no error code the catalogue does not have", () => {
-    for (const code of ERRORS.keys()) expect(Object.keys(ERROR_EXIT_CODES), `docs/errors.md lists ${code}`).toContain(code);
+    for (const code of ERRORS.keys())
+      expect(Object.keys(ERROR_EXIT_CODES), `docs/errors.md lists ${code}`).toContain(code);
   });
 
   it("every code written in src is in the catalogue or is a documented doctor finding", () => {
     for (const code of SOURCE_CODES) {
       const known = code in ERROR_EXIT_CODES || FINDINGS.has(code) || WEB.has(code);
-      expect(known, `${code} is used in src but is neither in errors/error-codes.ts nor under "Doctor findings" or "Web dashboard responses" in docs/errors.md`).toBe(true);
+      expect(
+        known,
+        `${code} is used in src but is neither in errors/error-codes.ts nor under "Doctor findings" or "Web dashboard responses" in docs/errors.md`,
+      ).toBe(true);
     }
   });
 
   it("every documented doctor finding and web response is raised somewhere in src", () => {
-    for (const code of [...FINDINGS.keys(), ...WEB.keys()]) expect(SOURCE_CODES.has(code), `docs/errors.md lists the finding ${code}, which src never reports`).toBe(true);
+    for (const code of [...FINDINGS.keys(), ...WEB.keys()])
+      expect(SOURCE_CODES.has(code), `docs/errors.md lists the finding ${code}, which src never reports`).toBe(true);
   });
 
   it("no code is the bare E_GIT any more", () => {
     expect(SOURCE_CODES.has("E_GIT")).toBe(false);
-    for (const code of Object.keys(ERROR_EXIT_CODES).filter((c) => c.startsWith("E_GIT"))) expect(code).toMatch(/^E_GIT_[A-Z_]+$/);
+    for (const code of Object.keys(ERROR_EXIT_CODES).filter((c) => c.startsWith("E_GIT")))
+      expect(code).toMatch(/^E_GIT_[A-Z_]+$/);
   });
 });
 

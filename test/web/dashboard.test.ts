@@ -16,7 +16,17 @@ const CHROMIUM = process.env.PANTHEON_CHROMIUM;
 let browser: Browser;
 
 /** The flags this machine's closed network needs (no background calls home), headless, no GPU. */
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--host-resolver-rules=MAP evil.test 127.0.0.1"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--host-resolver-rules=MAP evil.test 127.0.0.1",
+];
 
 beforeAll(async () => {
   if (!CHROMIUM) throw new Error("run through npm run test:web (it finds or installs chromium)");
@@ -41,7 +51,8 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; error
   return { page, errors };
 }
 
-const rendered = (page: Page, view: string) => page.waitForSelector(`body[data-rendered="${view}"] .view[data-view="${view}"]`);
+const rendered = (page: Page, view: string) =>
+  page.waitForSelector(`body[data-rendered="${view}"] .view[data-view="${view}"]`);
 
 describe("pantheon web in Chromium", () => {
   let web: WebServer;

@@ -32,7 +32,11 @@ export async function richProject(): Promise<{ dir: string; hephaestus: string }
   const tick = (hours: number) => (now += hours * 3_600_000);
   const login = await p.epics.create({ title: "Login and sessions", priority: "high", description: "Users sign in" });
   const billing = await p.epics.create({ title: "Billing", priority: "medium" });
-  const athena = await p.missions.start({ role: "architect", persona: "Athena", objective: "Design the login and billing flows" });
+  const athena = await p.missions.start({
+    role: "architect",
+    persona: "Athena",
+    objective: "Design the login and billing flows",
+  });
   const heph = await p.missions.start({ role: "engineer", persona: "Hephaestus", objective: "Build login" });
   const artemis = await p.missions.start({ role: "tester", persona: "Artemis", objective: "Test what lands" });
   const created: string[] = [];
@@ -52,7 +56,8 @@ export async function richProject(): Promise<{ dir: string; hephaestus: string }
   await make("Refunds", "engineer", "low", billing.id, [pay]);
   await make("Billing docs", "documentarian", "low", billing.id, [pay]);
   await make('<img src=x onerror="alert(1)"> hostile <script>alert(2)</script> title', "operator", "low", undefined);
-  for (let i = 0; i < 8; i++) await make(`Chore ${i + 1}: tidy module ${"abcdefgh"[i]}`, "engineer", i % 3 ? "low" : "medium", undefined);
+  for (let i = 0; i < 8; i++)
+    await make(`Chore ${i + 1}: tidy module ${"abcdefgh"[i]}`, "engineer", i % 3 ? "low" : "medium", undefined);
   const as = (m: { id: string }) => ({ mission: m.id });
   tick(20);
   await p.tasks.claim(design, as(athena));
@@ -94,8 +99,19 @@ export async function richProject(): Promise<{ dir: string; hephaestus: string }
   const missions = await p.missions.list({ active: true });
   const m = missions.find((x) => x.persona === "Hephaestus")!;
   const commonDir = join(dir, git(dir, "rev-parse", "--git-common-dir").trim());
-  const uid = JSON.parse(git(dir, "cat-file", "-p", `refs/coordination/main:missions/${String(m.number % 100).padStart(2, "0")}/${m.number}.json`)).uid as string;
-  writeSummonRecord(commonDir, { uid }, { mission: m.handle, assistant: "claude", sessionId: null, since: new Date().toISOString() });
+  const uid = JSON.parse(
+    git(
+      dir,
+      "cat-file",
+      "-p",
+      `refs/coordination/main:missions/${String(m.number % 100).padStart(2, "0")}/${m.number}.json`,
+    ),
+  ).uid as string;
+  writeSummonRecord(
+    commonDir,
+    { uid },
+    { mission: m.handle, assistant: "claude", sessionId: null, since: new Date().toISOString() },
+  );
   return { dir, hephaestus: heph.id };
 }
 
@@ -106,7 +122,13 @@ export async function largeProject(size: number): Promise<string> {
   const roles = ["architect", "engineer", "tester", "documentarian", "inspector", "operator"];
   const entries = Array.from({ length: size }, (_, k) => {
     const i = k + 1;
-    return { key: `k${i}`, title: `Task ${i}: ${["login", "billing", "search", "export", "sync"][i % 5]} work item ${i % 97}`, role: roles[i % roles.length], priority: ["critical", "high", "medium", "low"][i % 4], ...(i > 10 && i % 3 === 0 ? { depends_on: [`k${i - 7}`] } : {}) };
+    return {
+      key: `k${i}`,
+      title: `Task ${i}: ${["login", "billing", "search", "export", "sync"][i % 5]} work item ${i % 97}`,
+      role: roles[i % roles.length],
+      priority: ["critical", "high", "medium", "low"][i % 4],
+      ...(i > 10 && i % 3 === 0 ? { depends_on: [`k${i - 7}`] } : {}),
+    };
   });
   const file = join(dir, "import.json");
   writeFileSync(file, JSON.stringify(entries));

@@ -16,13 +16,18 @@ export function registerDashboardCommand(program: Command, app: App): void {
       .option("--epic <id>", "one epic: its header, bar and tasks")
       .option("--role <role>", "only this role's missions and tasks")
       .option("--watch", "redraw when the state changes, until Ctrl-C")
-      .action(run(app, async (o: { epic?: string; role?: string; watch?: boolean }) => {
-        const input = { ...(o.epic !== undefined && { epic: o.epic }), ...(o.role !== undefined && { role: parseTaskRole(o.role) }) };
-        const render = async () => dashboardView(await buildDashboard(app.context(), input));
-        if (o.watch) await watchDashboard(app, render);
-        const data = await render();
-        return view("dashboard", data, (s) => dashboardText(data, s));
-      })),
+      .action(
+        run(app, async (o: { epic?: string; role?: string; watch?: boolean }) => {
+          const input = {
+            ...(o.epic !== undefined && { epic: o.epic }),
+            ...(o.role !== undefined && { role: parseTaskRole(o.role) }),
+          };
+          const render = async () => dashboardView(await buildDashboard(app.context(), input));
+          if (o.watch) await watchDashboard(app, render);
+          const data = await render();
+          return view("dashboard", data, (s) => dashboardText(data, s));
+        }),
+      ),
     ["pantheon dashboard", "pantheon dashboard --epic EPC-H-0001", "pantheon dashboard --role engineer --watch"],
   );
 }

@@ -10,10 +10,12 @@ export function registerDemoCommand(program: Command, app: App): void {
       .command("demo")
       .description("Watch personas coordinate in a throwaway repository (no assistant needed)")
       .option("--keep", "keep the temporary repository and print its path")
-      .action(run(app, async (o: { keep?: boolean }) => {
-        const r = await runDemo(app, Boolean(o.keep));
-        return view("demo", { repository: r.dir, steps: r.steps.length, kept: r.kept }, () => r.transcript);
-      })),
+      .action(
+        run(app, async (o: { keep?: boolean }) => {
+          const r = await runDemo(app, Boolean(o.keep));
+          return view("demo", { repository: r.dir, steps: r.steps.length, kept: r.kept }, () => r.transcript);
+        }),
+      ),
     ["pantheon demo", "pantheon demo --keep"],
   );
 }

@@ -14,23 +14,36 @@ export function registerDoctorCommand(program: Command, app: App): void {
   examples(
     program
       .command("doctor")
-      .description("Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)")
+      .description(
+        "Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)",
+      )
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
-      .option("--recover [commit]", "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT")
-      .action(run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
-        if (o.recover !== undefined) return recoverView(app, o.recover === true ? null : String(o.recover));
-        const r = await runDoctor(app.context(), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) });
-        const v = view("doctor", r, (s) => doctorText(r, s.paint));
-        const errors = r.findings.filter((f) => f.severity === "error").length;
-        if (errors > 0) {
-          // The report is the result; the exit code says something is wrong.
-          app.result = v;
-          throw Object.assign(new DoctorFoundProblems(errors), { report: true });
-        }
-        return v;
-      })),
-    ["pantheon doctor", "pantheon doctor --fix", "pantheon doctor --break-lock", "pantheon doctor --recover", "pantheon doctor --recover 3f2a9c1d5e7b"],
+      .option(
+        "--recover [commit]",
+        "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT",
+      )
+      .action(
+        run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
+          if (o.recover !== undefined) return recoverView(app, o.recover === true ? null : String(o.recover));
+          const r = await runDoctor(app.context(), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) });
+          const v = view("doctor", r, (s) => doctorText(r, s.paint));
+          const errors = r.findings.filter((f) => f.severity === "error").length;
+          if (errors > 0) {
+            // The report is the result; the exit code says something is wrong.
+            app.result = v;
+            throw Object.assign(new DoctorFoundProblems(errors), { report: true });
+          }
+          return v;
+        }),
+      ),
+    [
+      "pantheon doctor",
+      "pantheon doctor --fix",
+      "pantheon doctor --break-lock",
+      "pantheon doctor --recover",
+      "pantheon doctor --recover 3f2a9c1d5e7b",
+    ],
   );
 }
 
@@ -49,7 +62,11 @@ async function recoverView(app: App, commit: string | null): Promise<View> {
   const v = view("recovery", plan, (s) => recoveryText(plan, s.paint));
   if (plan.ref.state === "ok") return v;
   const newest = plan.candidates[0];
-  if (!newest) throw new NotFoundError(`refs/coordination/main is ${plan.ref.state} and no earlier state can be restored: ${plan.incomplete} commit(s) named by the reflogs are incomplete (pruned) or not Pantheon's`, "git fsck --lost-found lists dangling commits; pantheon doctor --recover <commit> restores one");
+  if (!newest)
+    throw new NotFoundError(
+      `refs/coordination/main is ${plan.ref.state} and no earlier state can be restored: ${plan.incomplete} commit(s) named by the reflogs are incomplete (pruned) or not Pantheon's`,
+      "git fsck --lost-found lists dangling commits; pantheon doctor --recover <commit> restores one",
+    );
   if (!app.json && isInteractive(app.io)) {
     app.io.stderr.write(`${recoveryText(plan, PLAIN)}\n`);
     const chosen = await pickRecoveryCandidate(plan.candidates);
@@ -61,21 +78,38 @@ async function recoverView(app: App, commit: string | null): Promise<View> {
   throw Object.assign(new RecoveryNeedsChoice(newest.commit), { report: true });
 }
 
-function recoveryText(r: RecoveryReport, p: { green(s: string): string; red(s: string): string; dim(s: string): string }): string {
-  if (r.restored) return `${p.green("✓")} Restored refs/coordination/main to the state of ${r.restored.from.slice(0, 12)} as commit ${r.restored.commit.slice(0, 12)}`;
-  if (r.ref.state === "ok") return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
-  const lines = [`${p.red("✗")} refs/coordination/main is ${r.ref.state}${r.ref.detail ? ` (${escapeText(r.ref.detail)})` : ""}; states it can be restored to, newest first:`];
-  for (const c of r.candidates) lines.push(`  ${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}  ${p.dim(`(${c.source})`)}`);
-  if (r.incomplete > 0) lines.push(p.dim(`  (${r.incomplete} more named by the logs are incomplete or not Pantheon's state)`));
+function recoveryText(
+  r: RecoveryReport,
+  p: { green(s: string): string; red(s: string): string; dim(s: string): string },
+): string {
+  if (r.restored)
+    return `${p.green("✓")} Restored refs/coordination/main to the state of ${r.restored.from.slice(0, 12)} as commit ${r.restored.commit.slice(0, 12)}`;
+  if (r.ref.state === "ok")
+    return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
+  const lines = [
+    `${p.red("✗")} refs/coordination/main is ${r.ref.state}${r.ref.detail ? ` (${escapeText(r.ref.detail)})` : ""}; states it can be restored to, newest first:`,
+  ];
+  for (const c of r.candidates)
+    lines.push(
+      `  ${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}  ${p.dim(`(${c.source})`)}`,
+    );
+  if (r.incomplete > 0)
+    lines.push(p.dim(`  (${r.incomplete} more named by the logs are incomplete or not Pantheon's state)`));
   return lines.join("\n");
 }
 
-function doctorText(r: DoctorReport, p: { green(s: string): string; red(s: string): string; yellow(s: string): string; dim(s: string): string }): string {
+function doctorText(
+  r: DoctorReport,
+  p: { green(s: string): string; red(s: string): string; yellow(s: string): string; dim(s: string): string },
+): string {
   const lines: string[] = [];
   for (const f of r.fixed) lines.push(`${p.green("✓")} ${escapeText(f)}`);
   if (r.commit) lines.push(p.dim(`  repairs committed as ${r.commit.slice(0, 12)}`));
   const c = r.counts;
-  if (r.findings.length === 0) lines.push(`${p.green("✓")} State is healthy: ${c.tasks} tasks, ${c.epics} epics, ${c.missions} missions, ${c.reviews} reviews`);
+  if (r.findings.length === 0)
+    lines.push(
+      `${p.green("✓")} State is healthy: ${c.tasks} tasks, ${c.epics} epics, ${c.missions} missions, ${c.reviews} reviews`,
+    );
   for (const f of r.findings) {
     const mark = f.severity === "error" ? p.red("✗") : p.yellow("!");
     lines.push(`${mark} ${escapeText(f.message)}`, `  ${p.dim("fix:")} ${escapeText(f.fix)}`);

@@ -38,7 +38,10 @@ async function configFromFile(app: App, file: string): Promise<unknown> {
   try {
     text = readFileSync(path, "utf8");
   } catch {
-    throw new UsageError(`Cannot read config file ${file}`, "pantheon init --config pantheon.yaml (see docs/cli.md for its keys)");
+    throw new UsageError(
+      `Cannot read config file ${file}`,
+      "pantheon init --config pantheon.yaml (see docs/cli.md for its keys)",
+    );
   }
   return parseYamlFile(text, file, "check the file's indentation and quoting");
 }
@@ -54,7 +57,9 @@ function groupPaths(paths: string[]): string {
     const top = p.includes("/") ? `${p.split("/")[0]}/` : p;
     groups.set(top, (groups.get(top) ?? 0) + 1);
   }
-  return [...groups].map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top)).join(", ");
+  return [...groups]
+    .map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top))
+    .join(", ");
 }
 
 /** `mcp     claude .mcp.json (created), ...`, then what to add by hand where merging was not safe. */
@@ -63,7 +68,13 @@ function mcpLines(mcp: McpRegistration[]): string[] {
   const lines = [`  ${"mcp".padEnd(7)} ${mcp.map((m) => `${m.assistant} ${m.path} (${m.action})`).join(", ")}`];
   for (const m of mcp) {
     if (m.note) lines.push(`  ${m.assistant}: ${escapeText(m.note)}`);
-    if (m.add && m.action !== "existing") lines.push(...m.add.trimEnd().split("\n").map((l) => `      ${escapeText(l)}`));
+    if (m.add && m.action !== "existing")
+      lines.push(
+        ...m.add
+          .trimEnd()
+          .split("\n")
+          .map((l) => `      ${escapeText(l)}`),
+      );
   }
   return lines;
 }
@@ -73,90 +84,165 @@ export function registerInitCommand(program: Command, app: App): void {
     program
       .command("init")
       .description("Set up Pantheon in this repository: the state ref and the .pantheon/ folder")
-      .option("--config <file>", "answers from a YAML file (project, features, customization, roles, assistant, worktree)")
+      .option(
+        "--config <file>",
+        "answers from a YAML file (project, features, customization, roles, assistant, worktree)",
+      )
       .option("--yes", "accept the defaults without asking")
       .option("--force", "rewrite the files Pantheon wrote (marked pantheon:generated); never a file of yours")
-      .option("--assistant <name>", "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)", collect)
+      .option(
+        "--assistant <name>",
+        "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)",
+        collect,
+      )
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
       .option("--mcp", "register `pantheon mcp` in each assistant's project MCP configuration (merged only when safe)")
-      .option("--new-state", "start a new state even though .pantheon/ is committed and no reachable remote has its state (a second, separate history)")
-      .action(run(app, async (o: InitOptions) => {
-        const ctx = app.context();
-        const root = (await ctx.store()).root;
-        const defaults = defaultSettings(defaultProjectName(root, ctx.cwd), detectProjectType(root));
-        let settings: ProjectSettings;
-        const fromFile = o.config !== undefined ? await configFromFile(app, o.config) : undefined;
-        // On a project already set up, the file's keys are laid over the current settings.
-        const apply = o.config !== undefined ? (current: ProjectSettings) => settingsFromConfig(fromFile, current, o.config!) : undefined;
-        if (apply) settings = apply(defaults);
-        else if (o.yes || (await (await ctx.store()).exists())) settings = defaults; // re-running: the answers are on the ref already
-        else if (isInteractive(app.io)) {
-          const { askProjectSettings } = await import("../init-wizard.js");
-          settings = await askProjectSettings(defaults);
-        } else {
-          throw new UsageError(
-            "init needs answers: project name, type, description, features and roles, and there is no terminal to ask",
-            "pantheon init --yes (defaults) or pantheon init --config pantheon.yaml",
-          );
-        }
-        const assistants = o.assistant?.map((a) => adapterFor(a).name);
-        const r = await initProject(ctx, settings, { force: Boolean(o.force), ...(assistants && { assistants }), hooks: o.hooks ? hookCommand() : null, ...(apply && { apply }), newState: Boolean(o.newState) });
-        const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
-        const data = { project: r.project, stateCreated: r.stateCreated, adopted: r.adopted, refspecAdded: r.refspecAdded, commit: r.commit, created: r.files.created, updated: r.files.updated, existing: r.files.existing, leftAlone: r.files.leftAlone, changes: r.changes, hook: r.hook?.result ?? null, hookFile: r.hook?.file ?? null, hookLine: r.hook?.line ?? null, mcp, codexWritableRoot: r.codexWritableRoot };
-        return view("init", data, (s) => {
-          const name = escapeText(r.project.name);
-          const lines = [
-            r.adopted
-              ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
-              : r.stateCreated
-                ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
-                : o.config === undefined
-                  ? check(s, `Pantheon is already set up for "${name}"; added what was missing`)
-                  : check(s, `Pantheon is already set up for "${name}"; ${r.changes.length === 0 ? `${escapeText(o.config)} changes no setting` : `applied ${escapeText(o.config)}:`}`),
-            ...r.changes.map((c) => `  ${changeLine(c)}`),
-          ];
-          const files = (list: string[]) => list.filter((f) => !f.endsWith("/"));
-          // A folder is worth naming only when nothing inside it is named (an empty planning/).
-          const shown = (list: string[]) => list.filter((f) => !f.endsWith("/") || !list.some((g) => g !== f && g.startsWith(f)));
-          for (const [label, list] of [["created", shown(r.files.created)], ["updated", shown(r.files.updated)], ["kept", shown(r.files.existing)]] as const) {
-            if (list.length === 0) continue;
-            const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
-            lines.push(label === "kept" ? s.paint.dim(text) : text);
-          }
-          for (const f of r.files.leftAlone) lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
-          lines.push(...mcpLines(mcp));
-          const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
-          const toCommit = [...new Set([...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!))];
-          if (toCommit.length > 0) lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
-          if (r.refspecAdded) lines.push(`  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`);
-          if (r.hook?.result === "manual") {
-            lines.push(`  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`, `    ${r.hook.line}`);
-          } else if (r.hook) lines.push(`  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`);
-          if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
-            // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
-            lines.push("", "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:", "  [sandbox_workspace_write]", `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`);
-          }
-          // The first day only: a re-run is about files and settings.
-          if (r.stateCreated || r.adopted) {
-            const role = r.project.roles.includes("engineer") ? "engineer" : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");
-            lines.push(
-              "",
-              "Next:",
-              `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
-              `  pantheon task create --title "..." --role ${role}`,
-              "  pantheon dashboard            who works on what, what is blocked, what waits for review",
-              r.adopted
-                ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
-                : "  pantheon sync                 share the state with teammates through your git remote (publish it once now)",
-              "",
-              r.adopted
-                ? `Teammates get the state the same way: git clone, then any pantheon command (it takes ${r.adopted}'s state).`
-                : "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
+      .option(
+        "--new-state",
+        "start a new state even though .pantheon/ is committed and no reachable remote has its state (a second, separate history)",
+      )
+      .action(
+        run(app, async (o: InitOptions) => {
+          const ctx = app.context();
+          const root = (await ctx.store()).root;
+          const defaults = defaultSettings(defaultProjectName(root, ctx.cwd), detectProjectType(root));
+          let settings: ProjectSettings;
+          const fromFile = o.config !== undefined ? await configFromFile(app, o.config) : undefined;
+          // On a project already set up, the file's keys are laid over the current settings.
+          const apply =
+            o.config !== undefined
+              ? (current: ProjectSettings) => settingsFromConfig(fromFile, current, o.config!)
+              : undefined;
+          if (apply) settings = apply(defaults);
+          else if (o.yes || (await (await ctx.store()).exists()))
+            settings = defaults; // re-running: the answers are on the ref already
+          else if (isInteractive(app.io)) {
+            const { askProjectSettings } = await import("../init-wizard.js");
+            settings = await askProjectSettings(defaults);
+          } else {
+            throw new UsageError(
+              "init needs answers: project name, type, description, features and roles, and there is no terminal to ask",
+              "pantheon init --yes (defaults) or pantheon init --config pantheon.yaml",
             );
           }
-          return lines.join("\n");
-        });
-      })),
-    ["pantheon init --yes", "pantheon init --config pantheon.yaml", "pantheon init --yes --new-state   # .pantheon/ is committed but its state was never published: start over", "pantheon init --force   # refresh Pantheon's own files after an upgrade", "pantheon init --mcp --assistant claude", "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add"],
+          const assistants = o.assistant?.map((a) => adapterFor(a).name);
+          const r = await initProject(ctx, settings, {
+            force: Boolean(o.force),
+            ...(assistants && { assistants }),
+            hooks: o.hooks ? hookCommand() : null,
+            ...(apply && { apply }),
+            newState: Boolean(o.newState),
+          });
+          const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
+          const data = {
+            project: r.project,
+            stateCreated: r.stateCreated,
+            adopted: r.adopted,
+            refspecAdded: r.refspecAdded,
+            commit: r.commit,
+            created: r.files.created,
+            updated: r.files.updated,
+            existing: r.files.existing,
+            leftAlone: r.files.leftAlone,
+            changes: r.changes,
+            hook: r.hook?.result ?? null,
+            hookFile: r.hook?.file ?? null,
+            hookLine: r.hook?.line ?? null,
+            mcp,
+            codexWritableRoot: r.codexWritableRoot,
+          };
+          return view("init", data, (s) => {
+            const name = escapeText(r.project.name);
+            const lines = [
+              r.adopted
+                ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
+                : r.stateCreated
+                  ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
+                  : o.config === undefined
+                    ? check(s, `Pantheon is already set up for "${name}"; added what was missing`)
+                    : check(
+                        s,
+                        `Pantheon is already set up for "${name}"; ${r.changes.length === 0 ? `${escapeText(o.config)} changes no setting` : `applied ${escapeText(o.config)}:`}`,
+                      ),
+              ...r.changes.map((c) => `  ${changeLine(c)}`),
+            ];
+            const files = (list: string[]) => list.filter((f) => !f.endsWith("/"));
+            // A folder is worth naming only when nothing inside it is named (an empty planning/).
+            const shown = (list: string[]) =>
+              list.filter((f) => !f.endsWith("/") || !list.some((g) => g !== f && g.startsWith(f)));
+            for (const [label, list] of [
+              ["created", shown(r.files.created)],
+              ["updated", shown(r.files.updated)],
+              ["kept", shown(r.files.existing)],
+            ] as const) {
+              if (list.length === 0) continue;
+              const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
+              lines.push(label === "kept" ? s.paint.dim(text) : text);
+            }
+            for (const f of r.files.leftAlone)
+              lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
+            lines.push(...mcpLines(mcp));
+            const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
+            const toCommit = [
+              ...new Set(
+                [...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!),
+              ),
+            ];
+            if (toCommit.length > 0)
+              lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
+            if (r.refspecAdded)
+              lines.push(
+                `  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`,
+              );
+            if (r.hook?.result === "manual") {
+              lines.push(
+                `  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`,
+                `    ${r.hook.line}`,
+              );
+            } else if (r.hook)
+              lines.push(
+                `  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`,
+              );
+            if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
+              // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
+              lines.push(
+                "",
+                "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:",
+                "  [sandbox_workspace_write]",
+                `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`,
+              );
+            }
+            // The first day only: a re-run is about files and settings.
+            if (r.stateCreated || r.adopted) {
+              const role = r.project.roles.includes("engineer")
+                ? "engineer"
+                : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");
+              lines.push(
+                "",
+                "Next:",
+                `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
+                `  pantheon task create --title "..." --role ${role}`,
+                "  pantheon dashboard            who works on what, what is blocked, what waits for review",
+                r.adopted
+                  ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
+                  : "  pantheon sync                 share the state with teammates through your git remote (publish it once now)",
+                "",
+                r.adopted
+                  ? `Teammates get the state the same way: git clone, then any pantheon command (it takes ${r.adopted}'s state).`
+                  : "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
+              );
+            }
+            return lines.join("\n");
+          });
+        }),
+      ),
+    [
+      "pantheon init --yes",
+      "pantheon init --config pantheon.yaml",
+      "pantheon init --yes --new-state   # .pantheon/ is committed but its state was never published: start over",
+      "pantheon init --force   # refresh Pantheon's own files after an upgrade",
+      "pantheon init --mcp --assistant claude",
+      "pantheon init --yes --hooks   # with husky (core.hooksPath in the repo): prints the line to add",
+    ],
   );
 }

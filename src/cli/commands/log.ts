@@ -13,12 +13,26 @@ export function registerLogCommand(program: Command, app: App): void {
       .command("log")
       .description("Who did what: the newest commits of refs/coordination/main")
       .option("-n <count>", "how many (default 20)", intOption("-n", 1))
-      .action(run(app, async (o: { n?: number }) => {
-        const entries = await readLog(app.context(), { ...(o.n !== undefined && { limit: o.n }) });
-        const data = entries.map(logEntryView);
-        return view("log", data, (s) =>
-          data.map((d) => fitLine(s, [{ text: d.commit.slice(0, 9), color: s.paint.yellow }, " ", { text: d.date.replace("T", " ").slice(0, 16), color: s.paint.dim }, " ", d.merge ? "(merge) " : "", escapeText(d.summary)])).join("\n"));
-      })),
+      .action(
+        run(app, async (o: { n?: number }) => {
+          const entries = await readLog(app.context(), { ...(o.n !== undefined && { limit: o.n }) });
+          const data = entries.map(logEntryView);
+          return view("log", data, (s) =>
+            data
+              .map((d) =>
+                fitLine(s, [
+                  { text: d.commit.slice(0, 9), color: s.paint.yellow },
+                  " ",
+                  { text: d.date.replace("T", " ").slice(0, 16), color: s.paint.dim },
+                  " ",
+                  d.merge ? "(merge) " : "",
+                  escapeText(d.summary),
+                ]),
+              )
+              .join("\n"),
+          );
+        }),
+      ),
     ["pantheon log -n 5", "pantheon log --json | jq -r '.data[] | .actor + \" \" + .op'"],
   );
 }

@@ -18,18 +18,28 @@ export function registerPersonaCommands(program: Command, app: App): void {
       .command("list")
       .description("Names of the project's theme (and added ones), with missions so far and who is on one now")
       .option("--role <role>", "only this role")
-      .action(run(app, async (o: { role?: string }) => {
-        const entries = await listPersonas(app.context(), { role: o.role === undefined ? undefined : parseRole(o.role) });
-        const data = entries.map(personaEntryView);
-        return view("personas", data, (s) =>
-          table(
-            [{ header: "NAME" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ACTIVE", color: (v) => (v ? s.paint.green : undefined) }, { header: "BIO", flex: true }],
-            data.map((d) => [d.name, d.role, String(d.missions), d.activeMission ?? "", d.bio]),
-            s,
-            "No persona names: pantheon persona add NAME --role ROLE",
-          ),
-        );
-      })),
+      .action(
+        run(app, async (o: { role?: string }) => {
+          const entries = await listPersonas(app.context(), {
+            role: o.role === undefined ? undefined : parseRole(o.role),
+          });
+          const data = entries.map(personaEntryView);
+          return view("personas", data, (s) =>
+            table(
+              [
+                { header: "NAME" },
+                { header: "ROLE" },
+                { header: "MISSIONS" },
+                { header: "ACTIVE", color: (v) => (v ? s.paint.green : undefined) },
+                { header: "BIO", flex: true },
+              ],
+              data.map((d) => [d.name, d.role, String(d.missions), d.activeMission ?? "", d.bio]),
+              s,
+              "No persona names: pantheon persona add NAME --role ROLE",
+            ),
+          );
+        }),
+      ),
     ["pantheon persona list --role engineer"],
   );
   registerPersonaQuestionCommands(persona, app);
@@ -40,11 +50,17 @@ export function registerPersonaCommands(program: Command, app: App): void {
       .option("--force", FORCE_RENUMBERED)
       .requiredOption("--role <role>", "its role")
       .option("--bio <text>", "one sentence about it")
-      .action(run(app, async (name: string, o: { role: string; bio?: string }) => {
-        const p = await addPersona(app.context(), { name, role: parseRole(o.role), ...(o.bio !== undefined && { bio: o.bio }) });
-        const data = personaView(p);
-        return view("persona", data, (s) => check(s, `Added persona ${escapeText(p.name)} (${p.role})`));
-      })),
+      .action(
+        run(app, async (name: string, o: { role: string; bio?: string }) => {
+          const p = await addPersona(app.context(), {
+            name,
+            role: parseRole(o.role),
+            ...(o.bio !== undefined && { bio: o.bio }),
+          });
+          const data = personaView(p);
+          return view("persona", data, (s) => check(s, `Added persona ${escapeText(p.name)} (${p.role})`));
+        }),
+      ),
     ['pantheon persona add Brigid --role engineer --bio "Celtic smith and poet"'],
   );
 }
@@ -54,10 +70,16 @@ export function registerPersonaQuestionCommands(persona: Command, app: App): voi
     persona
       .command("suggest <role>")
       .description("The name `mission start --role ROLE` would pick: the least-used free one of the theme")
-      .action(run(app, async (role: string) => {
-        const data = await suggestPersona(app.context(), parseRole(role));
-        return view("persona", data, (s) => (data.name ? `${s.paint.bold(data.name)}${data.bio ? ` — ${data.bio}` : ""}` : s.paint.dim(`every ${role} name of ${data.theme} is on a mission; pass --persona NAME`)));
-      })),
+      .action(
+        run(app, async (role: string) => {
+          const data = await suggestPersona(app.context(), parseRole(role));
+          return view("persona", data, (s) =>
+            data.name
+              ? `${s.paint.bold(data.name)}${data.bio ? ` — ${data.bio}` : ""}`
+              : s.paint.dim(`every ${role} name of ${data.theme} is on a mission; pass --persona NAME`),
+          );
+        }),
+      ),
     ["pantheon persona suggest tester"],
   );
 
@@ -65,16 +87,31 @@ export function registerPersonaQuestionCommands(persona: Command, app: App): voi
     persona
       .command("activity")
       .description("Per persona: missions, completed missions and tasks completed")
-      .action(run(app, async () => {
-        const data = await personaActivity(app.context());
-        return view("activity", data, (s) =>
-          table(
-            [{ header: "PERSONA" }, { header: "ROLE" }, { header: "MISSIONS" }, { header: "ENDED" }, { header: "TASKS COMPLETED" }],
-            data.map((d) => [d.persona, d.role, String(d.missions), String(d.completedMissions), String(d.tasksCompleted)]),
-            s,
-            "No activity yet: missions and completed tasks show here",
-          ));
-      })),
+      .action(
+        run(app, async () => {
+          const data = await personaActivity(app.context());
+          return view("activity", data, (s) =>
+            table(
+              [
+                { header: "PERSONA" },
+                { header: "ROLE" },
+                { header: "MISSIONS" },
+                { header: "ENDED" },
+                { header: "TASKS COMPLETED" },
+              ],
+              data.map((d) => [
+                d.persona,
+                d.role,
+                String(d.missions),
+                String(d.completedMissions),
+                String(d.tasksCompleted),
+              ]),
+              s,
+              "No activity yet: missions and completed tasks show here",
+            ),
+          );
+        }),
+      ),
     ["pantheon persona activity --json"],
   );
 }

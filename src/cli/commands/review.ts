@@ -13,7 +13,17 @@ import { check, view, type View } from "../view.js";
 function decisionView(r: DecisionResult, verb: string): View {
   const data = reviewView(r.review, r.refs);
   const task = r.task ? taskSummaryView(r.task, r.refs) : null;
-  return view("review", data, (s) => [check(s, `${verb} ${reviewLabel(data)}`), ...(task ? [`  ${taskLabel(task)}`] : []), ...r.changed.filter((c) => c !== task?.id).map((c) => `  also: ${c}`)].join("\n"), task ? [task, ...r.changed.filter((c) => c !== task.id).map((id) => ({ id }))] : undefined);
+  return view(
+    "review",
+    data,
+    (s) =>
+      [
+        check(s, `${verb} ${reviewLabel(data)}`),
+        ...(task ? [`  ${taskLabel(task)}`] : []),
+        ...r.changed.filter((c) => c !== task?.id).map((c) => `  also: ${c}`),
+      ].join("\n"),
+    task ? [task, ...r.changed.filter((c) => c !== task.id).map((id) => ({ id }))] : undefined,
+  );
 }
 
 export function registerReviewCommands(program: Command, app: App): void {
@@ -28,11 +38,18 @@ export function registerReviewCommands(program: Command, app: App): void {
       .option("--type <type>", `${REVIEW_TYPES.join(", ")} (default: task_completion with --task, else general)`)
       .option("--task <id>", "the task it is about")
       .option("--artifact <text>", "what to look at: a branch, a commit, a path")
-      .action(run(app, async (o: { title: string; type?: string; task?: string; artifact?: string }) => {
-        const r = await createReview(app.context(), { title: o.title, ...(o.type !== undefined && { type: parseReviewType(o.type) }), ...(o.task !== undefined && { task: o.task }), ...(o.artifact !== undefined && { artifact: o.artifact }) });
-        const data = reviewView(r.review, r.refs);
-        return view("review", data, (s) => check(s, `Requested ${reviewLabel(data)}`));
-      })),
+      .action(
+        run(app, async (o: { title: string; type?: string; task?: string; artifact?: string }) => {
+          const r = await createReview(app.context(), {
+            title: o.title,
+            ...(o.type !== undefined && { type: parseReviewType(o.type) }),
+            ...(o.task !== undefined && { task: o.task }),
+            ...(o.artifact !== undefined && { artifact: o.artifact }),
+          });
+          const data = reviewView(r.review, r.refs);
+          return view("review", data, (s) => check(s, `Requested ${reviewLabel(data)}`));
+        }),
+      ),
     ['pantheon review create --title "Token store design" --type design --artifact docs/adr/001.md'],
   );
 
@@ -41,11 +58,13 @@ export function registerReviewCommands(program: Command, app: App): void {
       .command("list")
       .description("List reviews")
       .option("--status <s>", "PENDING, APPROVED, REJECTED, WITHDRAWN (repeatable)", collect)
-      .action(run(app, async (o: { status?: string[] }) => {
-        const r = await listReviews(app.context(), { status: list(o.status, parseReviewStatus) });
-        const data = r.reviews.map((x) => reviewView(x, r.refs));
-        return view("reviews", data, (s) => reviewTable(data, s));
-      })),
+      .action(
+        run(app, async (o: { status?: string[] }) => {
+          const r = await listReviews(app.context(), { status: list(o.status, parseReviewStatus) });
+          const data = r.reviews.map((x) => reviewView(x, r.refs));
+          return view("reviews", data, (s) => reviewTable(data, s));
+        }),
+      ),
     ["pantheon review list --status pending"],
   );
 
@@ -53,11 +72,13 @@ export function registerReviewCommands(program: Command, app: App): void {
     review
       .command("show <id>")
       .description("Show a review")
-      .action(run(app, async (id: string) => {
-        const r = await showReview(app.context(), id);
-        const data = reviewView(r.review, r.refs);
-        return view("review", data, (s) => reviewDetailText(data, s));
-      })),
+      .action(
+        run(app, async (id: string) => {
+          const r = await showReview(app.context(), id);
+          const data = reviewView(r.review, r.refs);
+          return view("review", data, (s) => reviewDetailText(data, s));
+        }),
+      ),
     ["pantheon review show RVW-001"],
   );
 
@@ -67,8 +88,12 @@ export function registerReviewCommands(program: Command, app: App): void {
       .description("Approve a review; its task, if in REVIEW, becomes COMPLETE in the same commit")
       .option("--notes <text>", "what you checked")
       .option("--force", "approve your own request, or through a number a sync renumbered")
-      .action(run(app, async (id: string, o: { notes?: string; force?: boolean }) => decisionView(await approveReview(app.context(), { id, notes: o.notes, force: o.force }), "Approved"))),
-    ["pantheon --as Argus review approve RVW-001 --notes \"tests cover expiry\""],
+      .action(
+        run(app, async (id: string, o: { notes?: string; force?: boolean }) =>
+          decisionView(await approveReview(app.context(), { id, notes: o.notes, force: o.force }), "Approved"),
+        ),
+      ),
+    ['pantheon --as Argus review approve RVW-001 --notes "tests cover expiry"'],
   );
 
   examples(
@@ -77,7 +102,11 @@ export function registerReviewCommands(program: Command, app: App): void {
       .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with the reason as a note")
       .requiredOption("--reason <text>", "what must change")
       .option("--force", "reject your own request, or through a number a sync renumbered")
-      .action(run(app, async (id: string, o: { reason: string; force?: boolean }) => decisionView(await rejectReview(app.context(), { id, reason: o.reason, force: o.force }), "Rejected"))),
+      .action(
+        run(app, async (id: string, o: { reason: string; force?: boolean }) =>
+          decisionView(await rejectReview(app.context(), { id, reason: o.reason, force: o.force }), "Rejected"),
+        ),
+      ),
     ['pantheon --as Argus review reject RVW-001 --reason "no test for token expiry"'],
   );
 }

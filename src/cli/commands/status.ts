@@ -10,14 +10,21 @@ export function registerStatusCommand(program: Command, app: App): void {
   examples(
     program
       .command("status")
-      .description("Live state of every ACTIVE persona summoned here (starting, working, needs-input, idle, stalled, ended), who waits longest first")
-      .option("--watch", "redraw within a second of a change and ring the terminal when a persona needs you, until Ctrl-C")
-      .action(run(app, async (o: { watch?: boolean }) => {
-        if (o.watch) await watchStatus(app);
-        const data = statusView(await liveStatus(app.context()));
-        const now = app.context().now();
-        return view("status", data, (s) => statusText(data, s, now));
-      })),
+      .description(
+        "Live state of every ACTIVE persona summoned here (starting, working, needs-input, idle, stalled, ended), who waits longest first",
+      )
+      .option(
+        "--watch",
+        "redraw within a second of a change and ring the terminal when a persona needs you, until Ctrl-C",
+      )
+      .action(
+        run(app, async (o: { watch?: boolean }) => {
+          if (o.watch) await watchStatus(app);
+          const data = statusView(await liveStatus(app.context()));
+          const now = app.context().now();
+          return view("status", data, (s) => statusText(data, s, now));
+        }),
+      ),
     ["pantheon status", "pantheon status --json", "pantheon status --watch"],
   );
 }

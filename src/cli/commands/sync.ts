@@ -28,16 +28,35 @@ function shown(v: unknown): string {
 }
 
 function reportText(r: SyncReport, s: Style): string {
-  const lines = [check(s, `Synced with ${r.remote}: ${ACTIONS[r.action]} (${r.received} record${r.received === 1 ? "" : "s"} received, ${r.sent} sent${r.merges > 1 ? `, ${r.merges} merges` : ""})`)];
-  if (r.replayed > 0 || r.action === "rewrite-accepted") lines.push(`  replayed this clone's ${r.replayed} unpublished commit${r.replayed === 1 ? "" : "s"} onto ${r.remote}'s rewritten state as one commit; the old history is no longer on refs/coordination/main`);
-  if (r.action === "joined") lines.push(`  kept ${r.remote}'s state and re-created this clone's ${r.joined} record${r.joined === 1 ? "" : "s"} on it, renumbered, as one commit (both histories stay in git log refs/coordination/main)`);
+  const lines = [
+    check(
+      s,
+      `Synced with ${r.remote}: ${ACTIONS[r.action]} (${r.received} record${r.received === 1 ? "" : "s"} received, ${r.sent} sent${r.merges > 1 ? `, ${r.merges} merges` : ""})`,
+    ),
+  ];
+  if (r.replayed > 0 || r.action === "rewrite-accepted")
+    lines.push(
+      `  replayed this clone's ${r.replayed} unpublished commit${r.replayed === 1 ? "" : "s"} onto ${r.remote}'s rewritten state as one commit; the old history is no longer on refs/coordination/main`,
+    );
+  if (r.action === "joined")
+    lines.push(
+      `  kept ${r.remote}'s state and re-created this clone's ${r.joined} record${r.joined === 1 ? "" : "s"} on it, renumbered, as one commit (both histories stay in git log refs/coordination/main)`,
+    );
   for (const l of decisionLines(r, r.remote, s.paint)) lines.push(`  ${l}`);
   for (const p of r.keptRemote) lines.push(`  ${escapeText(p)} changed on both sides: ${r.remote}'s version kept`);
-  for (const c of r.projectChanges) lines.push(`  project.json ${escapeText(c.field)}: ${escapeText(shown(c.from))} → ${escapeText(shown(c.to))}`);
-  for (const u of r.unreadable) lines.push(`  ${u} is unreadable on one side: ${r.remote}'s version kept (pantheon doctor)`);
+  for (const c of r.projectChanges)
+    lines.push(`  project.json ${escapeText(c.field)}: ${escapeText(shown(c.from))} → ${escapeText(shown(c.to))}`);
+  for (const u of r.unreadable)
+    lines.push(`  ${u} is unreadable on one side: ${r.remote}'s version kept (pantheon doctor)`);
   for (const p of r.problems) lines.push(`  ${s.paint.yellow("!")} received ${escapeText(p)}`);
-  if (r.refspecMigrated) lines.push(`  replaced the exact fetch refspec of an earlier version (and its tracking ref refs/coordination/remotes/${r.remote}) with the glob below`);
-  if (r.refspecAdded || r.refspecMigrated) lines.push(`  remote.${r.remote}.fetch has +refs/coordination/main*:refs/coordination/remotes/${r.remote}/main* (git fetch now brings the state too)`);
+  if (r.refspecMigrated)
+    lines.push(
+      `  replaced the exact fetch refspec of an earlier version (and its tracking ref refs/coordination/remotes/${r.remote}) with the glob below`,
+    );
+  if (r.refspecAdded || r.refspecMigrated)
+    lines.push(
+      `  remote.${r.remote}.fetch has +refs/coordination/main*:refs/coordination/remotes/${r.remote}/main* (git fetch now brings the state too)`,
+    );
   for (const k of r.earlier) lines.push(...keptLines(k, s.paint).map((l) => `  ${l}`));
   return lines.join("\n");
 }
@@ -50,27 +69,54 @@ export function registerSyncCommand(program: Command, app: App): void {
   examples(
     program
       .command("sync [remote]")
-      .description("Share the state with a remote: fetch, merge (three-way), push; default: the branch's upstream, else origin")
+      .description(
+        "Share the state with a remote: fetch, merge (three-way), push; default: the branch's upstream, else origin",
+      )
       .option("--all", "every remote, one after another; a failing remote does not stop the others (exit 3 at the end)")
-      .option("--accept-rewrite", "the remote rewrote its history: take its state and replay only this clone's unpublished commits onto it")
-      .option("--adopt-remote", "the remote's state and this clone's were started apart: keep the remote's and re-create this clone's records on it (renumbered, one commit)")
-      .action(run(app, async (remote: string | undefined, o: { all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean }) => {
-        const ctx = app.context();
-        const remotes = await pickRemotes(ctx, { ...(remote !== undefined && { remote }), ...(o.all && { all: true }) });
-        const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
-        if (!o.all) {
-          const r = await syncWith(ctx, remotes[0]!, flags);
-          return view("sync", r, (s) => reportText(r, s));
-        }
-        const results = await syncAll(ctx, remotes, flags);
-        const v = view("syncs", results, (s) => results.map((r) => (r.action === "failed" ? failureText(r as SyncFailure, s) : reportText(r as SyncReport, s))).join("\n"));
-        const failed = results.filter((r): r is SyncFailure => r.action === "failed");
-        if (failed.length === 0) return v;
-        // Every remote was tried and reported; the exit code says some did not sync.
-        app.result = v;
-        const list = failed.map((f) => f.remote).join(", ");
-        throw Object.assign(new SyncError(`Could not sync with ${failed.length} of ${results.length} remotes: ${list} (the others synced)`, `pantheon sync ${failed[0]!.remote} shows why`, { failed: list }), { report: true });
-      })),
+      .option(
+        "--accept-rewrite",
+        "the remote rewrote its history: take its state and replay only this clone's unpublished commits onto it",
+      )
+      .option(
+        "--adopt-remote",
+        "the remote's state and this clone's were started apart: keep the remote's and re-create this clone's records on it (renumbered, one commit)",
+      )
+      .action(
+        run(
+          app,
+          async (remote: string | undefined, o: { all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean }) => {
+            const ctx = app.context();
+            const remotes = await pickRemotes(ctx, {
+              ...(remote !== undefined && { remote }),
+              ...(o.all && { all: true }),
+            });
+            const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
+            if (!o.all) {
+              const r = await syncWith(ctx, remotes[0]!, flags);
+              return view("sync", r, (s) => reportText(r, s));
+            }
+            const results = await syncAll(ctx, remotes, flags);
+            const v = view("syncs", results, (s) =>
+              results
+                .map((r) => (r.action === "failed" ? failureText(r as SyncFailure, s) : reportText(r as SyncReport, s)))
+                .join("\n"),
+            );
+            const failed = results.filter((r): r is SyncFailure => r.action === "failed");
+            if (failed.length === 0) return v;
+            // Every remote was tried and reported; the exit code says some did not sync.
+            app.result = v;
+            const list = failed.map((f) => f.remote).join(", ");
+            throw Object.assign(
+              new SyncError(
+                `Could not sync with ${failed.length} of ${results.length} remotes: ${list} (the others synced)`,
+                `pantheon sync ${failed[0]!.remote} shows why`,
+                { failed: list },
+              ),
+              { report: true },
+            );
+          },
+        ),
+      ),
     [
       "pantheon sync",
       "pantheon sync upstream",

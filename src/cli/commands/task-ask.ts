@@ -19,12 +19,17 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .description("What to work on: ready tasks of a role by priority then age, each with a reason")
       .option("--role <role>", "the role (default: your mission's)")
       .option("--count <n>", "how many (default 5)", intOption("--count", 1))
-      .action(run(app, async (o: { role?: string; count?: number }) => {
-        const r = await nextForRole(app.context(), { ...(o.role !== undefined && { role: parseTaskRole(o.role) }), ...(o.count !== undefined && { count: o.count }) });
-        const now = app.context().now();
-        const data = r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
-        return view("tasks", data, (s) => nextText(data, s, r.role));
-      })),
+      .action(
+        run(app, async (o: { role?: string; count?: number }) => {
+          const r = await nextForRole(app.context(), {
+            ...(o.role !== undefined && { role: parseTaskRole(o.role) }),
+            ...(o.count !== undefined && { count: o.count }),
+          });
+          const now = app.context().now();
+          const data = r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
+          return view("tasks", data, (s) => nextText(data, s, r.role));
+        }),
+      ),
     ["pantheon task next --role engineer", "pantheon --mission MSN-0003 task next --count 1 --json"],
   );
 
@@ -32,11 +37,17 @@ export function registerTaskAskCommands(task: Command, app: App): void {
     task
       .command("report")
       .description("Counts per status and the completion rate (COMPLETE / (total − ABORTED))")
-      .action(run(app, async () => {
-        const data = await reportTasks(app.context());
-        return view("report", data, (s) =>
-          [`${data.total} tasks, ${percent(data.completionRate)} complete  ${bar(data.completionRate, 20, s)}`, ...TASK_STATUSES.map((st) => `  ${st.padEnd(9)} ${String(data.byStatus[st]).padStart(5)}`)].join("\n"));
-      })),
+      .action(
+        run(app, async () => {
+          const data = await reportTasks(app.context());
+          return view("report", data, (s) =>
+            [
+              `${data.total} tasks, ${percent(data.completionRate)} complete  ${bar(data.completionRate, 20, s)}`,
+              ...TASK_STATUSES.map((st) => `  ${st.padEnd(9)} ${String(data.byStatus[st]).padStart(5)}`),
+            ].join("\n"),
+          );
+        }),
+      ),
     ["pantheon task report --json | jq .data.completionRate"],
   );
 
@@ -44,11 +55,13 @@ export function registerTaskAskCommands(task: Command, app: App): void {
     task
       .command("blocked")
       .description("Open tasks with unfinished dependencies, and what blocks them")
-      .action(run(app, async () => {
-        const r = await listBlocked(app.context());
-        const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-        return view("tasks", data, (s) => taskTable(data, s, "Nothing is blocked."));
-      })),
+      .action(
+        run(app, async () => {
+          const r = await listBlocked(app.context());
+          const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
+          return view("tasks", data, (s) => taskTable(data, s, "Nothing is blocked."));
+        }),
+      ),
     ["pantheon task blocked"],
   );
 
@@ -57,23 +70,30 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .command("search <words...>")
       .description("Ranked full-text search over titles, descriptions and notes")
       .option("--limit <n>", "at most n results (default 20)", intOption("--limit", 1))
-      .action(run(app, async (words: string[], o: { limit?: number }) => {
-        const r = await search(app.context(), { words: words.join(" "), ...(o.limit !== undefined && { limit: o.limit }) });
-        const data = r.tasks.map((t, i) => searchResultView(t, r.refs, r.scores[i]!));
-        return view("tasks", data, (s) => taskTable(data, s, "No task matches."));
-      })),
-    ["pantheon task search login token", "pantheon task search \"rate limit\" --json"],
+      .action(
+        run(app, async (words: string[], o: { limit?: number }) => {
+          const r = await search(app.context(), {
+            words: words.join(" "),
+            ...(o.limit !== undefined && { limit: o.limit }),
+          });
+          const data = r.tasks.map((t, i) => searchResultView(t, r.refs, r.scores[i]!));
+          return view("tasks", data, (s) => taskTable(data, s, "No task matches."));
+        }),
+      ),
+    ["pantheon task search login token", 'pantheon task search "rate limit" --json'],
   );
 
   examples(
     task
       .command("prereqs <id>")
       .description("Everything unfinished that a goal depends on, in an order that can be worked, with who holds each")
-      .action(run(app, async (id: string) => {
-        const r = await prereqsOf(app.context(), id);
-        const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-        return view("tasks", data, (s) => prereqText(taskSummaryView(r.goal, r.refs), data, s));
-      })),
+      .action(
+        run(app, async (id: string) => {
+          const r = await prereqsOf(app.context(), id);
+          const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
+          return view("tasks", data, (s) => prereqText(taskSummaryView(r.goal, r.refs), data, s));
+        }),
+      ),
     ["pantheon task prereqs OPR-H-0012"],
   );
 
@@ -81,11 +101,13 @@ export function registerTaskAskCommands(task: Command, app: App): void {
     task
       .command("mine")
       .description("Your live claims (as --as, --mission or PANTHEON_MISSION)")
-      .action(run(app, async () => {
-        const r = await myTasks(app.context());
-        const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-        return view("tasks", data, (s) => taskTable(data, s, `${r.persona} holds no task: pantheon task next`));
-      })),
+      .action(
+        run(app, async () => {
+          const r = await myTasks(app.context());
+          const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
+          return view("tasks", data, (s) => taskTable(data, s, `${r.persona} holds no task: pantheon task next`));
+        }),
+      ),
     ["pantheon --mission MSN-0003 task mine"],
   );
 
@@ -93,14 +115,20 @@ export function registerTaskAskCommands(task: Command, app: App): void {
     task
       .command("history <id>")
       .description("A task's changes, from the commit log")
-      .action(run(app, async (id: string) => {
-        const r = await taskHistory(app.context(), id);
-        const data = r.events;
-        return view("history", data, (s) =>
-          data
-            .map((e) => `${s.paint.dim(e.date.replace("T", " ").slice(0, 16))} ${s.paint.bold(escapeText(e.actor))} ${e.op}\n${e.changes.map((c) => `    ${escapeText(c)}`).join("\n")}`)
-            .join("\n"));
-      })),
+      .action(
+        run(app, async (id: string) => {
+          const r = await taskHistory(app.context(), id);
+          const data = r.events;
+          return view("history", data, (s) =>
+            data
+              .map(
+                (e) =>
+                  `${s.paint.dim(e.date.replace("T", " ").slice(0, 16))} ${s.paint.bold(escapeText(e.actor))} ${e.op}\n${e.changes.map((c) => `    ${escapeText(c)}`).join("\n")}`,
+              )
+              .join("\n"),
+          );
+        }),
+      ),
     ["pantheon task history ENG-H-0007"],
   );
 }

@@ -26,11 +26,13 @@ export function registerTaskReadCommands(task: Command, app: App): void {
     task
       .command("show <id>")
       .description("Show a task, its notes and what you may do with it")
-      .action(run(app, async (id: string) => {
-        const r = await showTask(app.context(), id);
-        const data = taskDetailView(r.task, r.refs, r.allowedActions);
-        return view("task", data, (s) => taskDetailText(data, s));
-      })),
+      .action(
+        run(app, async (id: string) => {
+          const r = await showTask(app.context(), id);
+          const data = taskDetailView(r.task, r.refs, r.allowedActions);
+          return view("task", data, (s) => taskDetailText(data, s));
+        }),
+      ),
     ["pantheon task show ENG-H-0007", "pantheon task show 7 --json | jq .data.allowedActions"],
   );
 
@@ -38,7 +40,11 @@ export function registerTaskReadCommands(task: Command, app: App): void {
     task
       .command("list")
       .description("List tasks by number; every filter narrows the list")
-      .option("--status <s>", "TODO, READY, UNDERWAY, REVIEW, BLOCKED, COMPLETE, ABORTED (repeatable or comma-separated)", collect)
+      .option(
+        "--status <s>",
+        "TODO, READY, UNDERWAY, REVIEW, BLOCKED, COMPLETE, ABORTED (repeatable or comma-separated)",
+        collect,
+      )
       .option("--role <r>", "task role (repeatable)", collect)
       .option("--priority <p>", "priority (repeatable)", collect)
       .option("--epic <id>", "tasks of this epic")
@@ -47,25 +53,34 @@ export function registerTaskReadCommands(task: Command, app: App): void {
       .option("--ready", "TODO or READY tasks with nothing blocking them")
       .option("--limit <n>", "at most n tasks", intOption("--limit", 1))
       .option("--offset <n>", "skip the first n matches", intOption("--offset"))
-      .action(run(app, async (o: ListOptions) => {
-        const page = await listTasks(app.context(), {
-          status: list(o.status, (s) => parseTaskStatus(s)),
-          role: list(o.role, (r) => parseTaskRole(r)),
-          priority: list(o.priority, (p) => parsePriority(p)),
-          ...(o.epic !== undefined && { epic: o.epic }),
-          ...(o.claimedBy !== undefined && { claimedBy: o.claimedBy }),
-          ...(o.blocked && { blocked: true }),
-          ...(o.ready && { ready: true }),
-          ...(o.limit !== undefined && { limit: o.limit }),
-          ...(o.offset !== undefined && { offset: o.offset }),
-        });
-        const data = new MappedList(page.tasks, (t) => taskSummaryView(t, page.refs));
-        return view("tasks", data, (s) => {
-          const body = taskTable(data.toJSON(), s);
-          const more = page.total > data.length && s.tty ? `\n${s.paint.dim(`${data.length} of ${page.total} shown (--limit, --offset)`)}` : "";
-          return body + more;
-        });
-      })),
-    ["pantheon task list --status underway,review", "pantheon task list --role eng --ready --limit 10", "pantheon task list --json | jq -r '.data[].id'"],
+      .action(
+        run(app, async (o: ListOptions) => {
+          const page = await listTasks(app.context(), {
+            status: list(o.status, (s) => parseTaskStatus(s)),
+            role: list(o.role, (r) => parseTaskRole(r)),
+            priority: list(o.priority, (p) => parsePriority(p)),
+            ...(o.epic !== undefined && { epic: o.epic }),
+            ...(o.claimedBy !== undefined && { claimedBy: o.claimedBy }),
+            ...(o.blocked && { blocked: true }),
+            ...(o.ready && { ready: true }),
+            ...(o.limit !== undefined && { limit: o.limit }),
+            ...(o.offset !== undefined && { offset: o.offset }),
+          });
+          const data = new MappedList(page.tasks, (t) => taskSummaryView(t, page.refs));
+          return view("tasks", data, (s) => {
+            const body = taskTable(data.toJSON(), s);
+            const more =
+              page.total > data.length && s.tty
+                ? `\n${s.paint.dim(`${data.length} of ${page.total} shown (--limit, --offset)`)}`
+                : "";
+            return body + more;
+          });
+        }),
+      ),
+    [
+      "pantheon task list --status underway,review",
+      "pantheon task list --role eng --ready --limit 10",
+      "pantheon task list --json | jq -r '.data[].id'",
+    ],
   );
 }

@@ -10,7 +10,10 @@ export function registerTaskCommands(program: Command, app: App): void {
   const task = program
     .command("task")
     .description("Create, claim, move and ask about tasks")
-    .addHelpText("after", "\nIds: ENG-H-0007, or just its number (7). Statuses: TODO READY UNDERWAY REVIEW BLOCKED COMPLETE ABORTED.\n");
+    .addHelpText(
+      "after",
+      "\nIds: ENG-H-0007, or just its number (7). Statuses: TODO READY UNDERWAY REVIEW BLOCKED COMPLETE ABORTED.\n",
+    );
   registerTaskWriteCommands(task, app);
   registerTaskEditCommands(task, app);
   registerTaskReadCommands(task, app);

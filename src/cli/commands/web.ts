@@ -30,27 +30,40 @@ export function registerWebCommand(program: Command, app: App): void {
       .description("Serve a live, read-only web dashboard on 127.0.0.1 (personas, epics, board, graph, charts)")
       .option("--port <n>", "the port to listen on (0: any free port)", intOption("--port"), 0)
       .option("--open", "open the dashboard in the system's browser (xdg-open / open)")
-      .addHelpText("after", "\nThe printed URL carries a random token: only this machine's browser with that URL gets in.\nThe page follows every change of the state (any worktree, a sync) and the personas' live states.\n")
-      .action(run(app, async (o: { port: number; open?: boolean }) => {
-        if (o.port > 65535) throw new UsageError(`--port must be at most 65535, not ${o.port}`, "pantheon web --port 0 (picks a free port)");
-        // Loaded only here: the server and the page's assets never touch another command's start-up.
-        const { serveWeb } = await import("../../web/serve-web.js");
-        const signals = stopSignals();
-        try {
-          const server = await serveWeb({ cwd: app.cwd(), env: app.io.env, port: o.port, log: (m) => app.warn(m) });
-          if (app.json) app.io.stdout.write(`${JSON.stringify({ schemaVersion: 1, kind: "web", data: { url: server.url, port: server.port } })}\n`);
-          else app.io.stdout.write(`✓ Pantheon dashboard on ${server.url}\n  read-only; Ctrl-C stops it\n`);
-          if (o.open) {
-            const { openBrowser } = await import("../../web/open-browser.js");
-            if (!(await openBrowser(server.url))) app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+      .addHelpText(
+        "after",
+        "\nThe printed URL carries a random token: only this machine's browser with that URL gets in.\nThe page follows every change of the state (any worktree, a sync) and the personas' live states.\n",
+      )
+      .action(
+        run(app, async (o: { port: number; open?: boolean }) => {
+          if (o.port > 65535)
+            throw new UsageError(
+              `--port must be at most 65535, not ${o.port}`,
+              "pantheon web --port 0 (picks a free port)",
+            );
+          // Loaded only here: the server and the page's assets never touch another command's start-up.
+          const { serveWeb } = await import("../../web/serve-web.js");
+          const signals = stopSignals();
+          try {
+            const server = await serveWeb({ cwd: app.cwd(), env: app.io.env, port: o.port, log: (m) => app.warn(m) });
+            if (app.json)
+              app.io.stdout.write(
+                `${JSON.stringify({ schemaVersion: 1, kind: "web", data: { url: server.url, port: server.port } })}\n`,
+              );
+            else app.io.stdout.write(`✓ Pantheon dashboard on ${server.url}\n  read-only; Ctrl-C stops it\n`);
+            if (o.open) {
+              const { openBrowser } = await import("../../web/open-browser.js");
+              if (!(await openBrowser(server.url)))
+                app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+            }
+            await signals.stopped;
+            await server.close();
+          } finally {
+            signals.dispose();
           }
-          await signals.stopped;
-          await server.close();
-        } finally {
-          signals.dispose();
-        }
-        return undefined; // the URL was the result, printed when the server was listening
-      })),
+          return undefined; // the URL was the result, printed when the server was listening
+        }),
+      ),
     ["pantheon web", "pantheon web --open", "pantheon web --port 8080", "pantheon -C ../other-clone web --port 0"],
   );
 }

@@ -55,7 +55,12 @@ function pick<T>(rec: T | null, group: ReadonlyArray<keyof T>): unknown[] | unde
   return group.map((f) => r[f]);
 }
 
-export function mergeFields<T extends object>(base: T | null, local: T, remote: T, spec: FieldSpec<T>): { merged: T; conflicts: FieldConflict[] } {
+export function mergeFields<T extends object>(
+  base: T | null,
+  local: T,
+  remote: T,
+  spec: FieldSpec<T>,
+): { merged: T; conflicts: FieldConflict[] } {
   const merged = { ...remote };
   const conflicts: FieldConflict[] = [];
   for (const group of spec.groups) {
@@ -69,7 +74,11 @@ export function mergeFields<T extends object>(base: T | null, local: T, remote: 
       });
       continue;
     }
-    conflicts.push({ fields: group.map(String), local: Object.fromEntries(group.map((f, i) => [f, l[i]])), remote: Object.fromEntries(group.map((f, i) => [f, r[i]])) });
+    conflicts.push({
+      fields: group.map(String),
+      local: Object.fromEntries(group.map((f, i) => [f, l[i]])),
+      remote: Object.fromEntries(group.map((f, i) => [f, r[i]])),
+    });
   }
   for (const key of Object.keys(spec.special) as Array<keyof T>) {
     const rule = spec.special[key]!;
@@ -92,7 +101,14 @@ function encoded(rec: object | null, key: string): string {
  * of the groups: one-sided change taken, a field added or removed on one side counting as a
  * change; changed differently on both, the published value stays and the local one is reported.
  */
-function mergeUnnamed<T extends object>(base: T | null, local: T, remote: T, spec: FieldSpec<T>, merged: Record<string, unknown>, conflicts: FieldConflict[]): void {
+function mergeUnnamed<T extends object>(
+  base: T | null,
+  local: T,
+  remote: T,
+  spec: FieldSpec<T>,
+  merged: Record<string, unknown>,
+  conflicts: FieldConflict[],
+): void {
   const named = new Set<string>([...spec.groups.flat().map(String), ...Object.keys(spec.special)]);
   const keys = new Set([...Object.keys(remote), ...Object.keys(local), ...(base ? Object.keys(base) : [])]);
   for (const key of keys) {
@@ -106,7 +122,11 @@ function mergeUnnamed<T extends object>(base: T | null, local: T, remote: T, spe
       else merged[key] = localValue;
       continue;
     }
-    conflicts.push({ fields: [key], local: { [key]: l === ABSENT ? null : localValue }, remote: { [key]: r === ABSENT ? null : (remote as Record<string, unknown>)[key] } });
+    conflicts.push({
+      fields: [key],
+      local: { [key]: l === ABSENT ? null : localValue },
+      remote: { [key]: r === ABSENT ? null : (remote as Record<string, unknown>)[key] },
+    });
   }
 }
 

@@ -8,7 +8,15 @@ import { missionViolations, reviewViolations, taskViolations } from "../record-i
 import { mergeFields, sameValue, stableHash, type FieldConflict, type FieldSpec } from "./merge-fields.js";
 import { EPIC_SPEC, MISSION_SPEC, REVIEW_SPEC, TASK_SPEC } from "./record-specs.js";
 import { roleSet } from "../roles.js";
-import { emptyRenumbering, remapEpic, remapMission, remapReview, remapTask, type Kind, type Renumbering } from "./renumber.js";
+import {
+  emptyRenumbering,
+  remapEpic,
+  remapMission,
+  remapReview,
+  remapTask,
+  type Kind,
+  type Renumbering,
+} from "./renumber.js";
 
 /** A side of a record: the parsed record, absent (null), or present but unreadable. */
 export const CORRUPT = { corrupt: true } as const;
@@ -24,7 +32,12 @@ export interface Touched<T> {
   remoteChanged: boolean;
 }
 
-interface KindTypes { tasks: Task; epics: Epic; missions: Mission; reviews: Review }
+interface KindTypes {
+  tasks: Task;
+  epics: Epic;
+  missions: Mission;
+  reviews: Review;
+}
 
 export interface MergeInput {
   touched: { [K in Kind]: Touched<KindTypes[K]>[] };
@@ -40,7 +53,10 @@ export interface MergeInput {
 }
 
 /** What to write over the remote tree: a record, the local blob as is, or a deletion. */
-export type Write<T> = { number: number; value: T } | { number: number; blob: "local" } | { number: number; delete: true };
+export type Write<T> =
+  | { number: number; value: T }
+  | { number: number; blob: "local" }
+  | { number: number; delete: true };
 
 export interface MergeOutput {
   writes: { [K in Kind]: Write<KindTypes[K]>[] };
@@ -85,13 +101,24 @@ export function mergeState(input: MergeInput): MergeOutput {
     conflicts: [],
     unreadable: [],
   };
-  for (const k of KINDS) out.counters[k] = Math.max(input.counters.local[k], input.counters.remote[k], ...input.touched[k].map((t) => t.number));
+  for (const k of KINDS)
+    out.counters[k] = Math.max(
+      input.counters.local[k],
+      input.counters.remote[k],
+      ...input.touched[k].map((t) => t.number),
+    );
   mergeUnknownCounters(input.counters.local, out.counters);
   // Joining (every readable local record moves): the new numbers follow the published ones,
   // above any number that stays in use (the remote's, below its counter or touched here, and an
   // unreadable local entry, which is carried where it is).
   const next: Record<Kind, number> = { tasks: 0, epics: 0, missions: 0, reviews: 0 };
-  for (const k of KINDS) next[k] = input.renumberAll ? Math.max(input.counters.remote[k], ...input.touched[k].filter((t) => t.remote !== null || !isRecord(t.local)).map((t) => t.number)) : out.counters[k];
+  for (const k of KINDS)
+    next[k] = input.renumberAll
+      ? Math.max(
+          input.counters.remote[k],
+          ...input.touched[k].filter((t) => t.remote !== null || !isRecord(t.local)).map((t) => t.number),
+        )
+      : out.counters[k];
 
   // 1. Collisions get new numbers first, so every local reference can be rewritten after.
   const renumbering = emptyRenumbering();
@@ -102,7 +129,8 @@ export function mergeState(input: MergeInput): MergeOutput {
       (t) =>
         isRecord(t.local) &&
         ((input.renumberAll && (!isRecord(t.remote) || t.local.uid !== t.remote.uid)) ||
-          (t.remoteChanged && ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)))),
+          (t.remoteChanged &&
+            ((isRecord(t.remote) && t.local.uid !== t.remote.uid) || (t.remote === CORRUPT && t.base === null)))),
     );
     for (const t of [...collided].sort((a, b) => a.number - b.number)) {
       next[k] += 1;
@@ -111,7 +139,8 @@ export function mergeState(input: MergeInput): MergeOutput {
     }
     out.counters[k] = Math.max(out.counters[k], next[k]);
   }
-  for (const k of KINDS) mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
+  for (const k of KINDS)
+    mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
   return out;
 }
 
@@ -129,19 +158,29 @@ function mergeUnknownCounters(local: Counters, merged: Counters): void {
   }
 }
 
-function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], renumbering: Renumbering, remoteName: string, out: MergeOutput): void {
+function mergeKind<K extends Kind>(
+  kind: K,
+  touched: Touched<KindTypes[K]>[],
+  renumbering: Renumbering,
+  remoteName: string,
+  out: MergeOutput,
+): void {
   const rules = RULES[kind] as unknown as KindRules<KindTypes[K]>;
   const writes = out.writes[kind] as Write<KindTypes[K]>[];
   for (const t of touched) {
     const local = isRecord(t.local) ? rules.remap(t.local, renumbering) : t.local;
     const moved = renumbering[kind].get(t.number);
     if (moved !== undefined && isRecord(local)) {
-      writes.push({ number: moved, value: { ...local, number: moved, formerNumbers: [...new Set([...local.formerNumbers, t.number])] } });
+      writes.push({
+        number: moved,
+        value: { ...local, number: moved, formerNumbers: [...new Set([...local.formerNumbers, t.number])] },
+      });
       continue;
     }
     if (!t.remoteChanged) {
       if (local === null) writes.push({ number: t.number, delete: true });
-      else if (isRecord(local) && isRecord(t.local) && !sameValue(local, t.local)) writes.push({ number: t.number, value: local });
+      else if (isRecord(local) && isRecord(t.local) && !sameValue(local, t.local))
+        writes.push({ number: t.number, value: local });
       else writes.push({ number: t.number, blob: "local" });
       continue;
     }
@@ -160,7 +199,12 @@ function mergeKind<K extends Kind>(kind: K, touched: Touched<KindTypes[K]>[], re
       lost = [{ fields: ["(whole record)"], local, remote: t.remote }];
     }
     for (const c of lost) out.conflicts.push({ kind, number: t.number, ...c });
-    if (kind === "tasks") result = rolesItHad(noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out), local as Task, t.remote as Task) as KindTypes[K];
+    if (kind === "tasks")
+      result = rolesItHad(
+        noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out),
+        local as Task,
+        t.remote as Task,
+      ) as KindTypes[K];
     if (!sameValue(result, t.remote)) writes.push({ number: t.number, value: result });
   }
 }
@@ -175,7 +219,14 @@ function rolesItHad(task: Task, local: Task, remote: Task): Task {
 }
 
 /** Keeps each losing value as a `conflict` note, and reports a dropped claim. */
-function noteConflicts(task: Task, local: Task, remote: Task, lost: FieldConflict[], remoteName: string, out: MergeOutput): Task {
+function noteConflicts(
+  task: Task,
+  local: Task,
+  remote: Task,
+  lost: FieldConflict[],
+  remoteName: string,
+  out: MergeOutput,
+): Task {
   if (lost.length === 0) return task;
   // A claim is dropped only when the merged task no longer carries it.
   const claimed = local.claimedBy !== null && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(local.status);
@@ -193,7 +244,19 @@ function noteConflicts(task: Task, local: Task, remote: Task, lost: FieldConflic
 
 function describe(v: unknown): string {
   if (v === null || typeof v !== "object") return String(v);
-  const fields = Object.entries(v as Record<string, unknown>).filter(([k]) => !["notes", "updatedAt", "createdAt", "uid"].includes(k));
-  const show = (k: string, x: unknown) => (x === null ? "none" : k === "mission" && typeof x === "number" ? `MSN-${String(x).padStart(4, "0")}` : typeof x === "object" ? JSON.stringify(x) : String(x));
-  return fields.map(([k, x]) => `${k} ${show(k, x)}`).join(", ").slice(0, 500);
+  const fields = Object.entries(v as Record<string, unknown>).filter(
+    ([k]) => !["notes", "updatedAt", "createdAt", "uid"].includes(k),
+  );
+  const show = (k: string, x: unknown) =>
+    x === null
+      ? "none"
+      : k === "mission" && typeof x === "number"
+        ? `MSN-${String(x).padStart(4, "0")}`
+        : typeof x === "object"
+          ? JSON.stringify(x)
+          : String(x);
+  return fields
+    .map(([k, x]) => `${k} ${show(k, x)}`)
+    .join(", ")
+    .slice(0, 500);
 }

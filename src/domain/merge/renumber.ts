@@ -19,7 +19,12 @@ const mapNull = (m: Map<number, number>, n: number | null) => (n === null ? null
  * rewritten: their references already mean the published records.
  */
 export function remapTask(t: Task, r: Renumbering): Task {
-  return { ...t, dependencies: t.dependencies.map((n) => map(r.tasks, n)), epic: mapNull(r.epics, t.epic), mission: mapNull(r.missions, t.mission) };
+  return {
+    ...t,
+    dependencies: t.dependencies.map((n) => map(r.tasks, n)),
+    epic: mapNull(r.epics, t.epic),
+    mission: mapNull(r.missions, t.mission),
+  };
 }
 
 export function remapReview(v: Review, r: Renumbering): Review {

@@ -14,7 +14,12 @@ export const V2_NO_WORKTREE_SETUP: MigrationStep = {
   to: 2,
   migrate(project) {
     const worktree = project.worktree;
-    if (worktree === null || typeof worktree !== "object" || Array.isArray(worktree) || !Object.hasOwn(worktree, "setup")) {
+    if (
+      worktree === null ||
+      typeof worktree !== "object" ||
+      Array.isArray(worktree) ||
+      !Object.hasOwn(worktree, "setup")
+    ) {
       return { project, notices: [] };
     }
     const { setup, ...rest } = worktree as RawRecord;
@@ -24,7 +29,10 @@ export const V2_NO_WORKTREE_SETUP: MigrationStep = {
 };
 
 function notice(setup: string): string {
-  const shown = setup.length > SHOWN ? `${quoted(setup.slice(0, SHOWN))}… (${setup.length - SHOWN} more characters)` : quoted(setup);
+  const shown =
+    setup.length > SHOWN
+      ? `${quoted(setup.slice(0, SHOWN))}… (${setup.length - SHOWN} more characters)`
+      : quoted(setup);
   return (
     `the shared project settings held a worktree set-up command, removed by the migration to schemaVersion 2 because Pantheon no longer runs commands from the shared state: ${shown} ` +
     `(in full: git log -p refs/coordination/main -- project.json). To keep one, review it, then commit it as .pantheon/worktree-setup or set it for this clone with git config pantheon.worktreeSetup`
@@ -33,5 +41,8 @@ function notice(setup: string): string {
 
 /** As a JSON string, with the C1 controls, DEL and bidirectional marks JSON leaves raw also escaped. */
 function quoted(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(s).replace(
+    /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -6,7 +6,9 @@ export const RecordNumber = z.int().check(z.positive());
 /** ISO-8601 timestamp; the clock is injected, so records never read Date.now() themselves. */
 export const Timestamp = z.string().check(z.minLength(10), z.maxLength(40));
 
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K] };
+type KnownKeys<T> = {
+  [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K];
+};
 
 /**
  * A record's type without the index signatures its loose schemas add, at every depth. Records

@@ -27,6 +27,5 @@ export const TaskSchema = z.looseObject({
 });
 export type Task = Known<z.infer<typeof TaskSchema>>;
 
-
 export type { TaskSummary } from "../task-summary.js";
 export { toTaskSummary } from "../task-summary.js";

@@ -53,12 +53,19 @@ export class BlockFile {
       fd = openSync(this.path, "r");
     } catch {
       // Only a hand-deleted cache gets here: a rewrite keeps the old files for a minute.
-      throw new ContentionError(`The read cache was removed while this command read it (${this.path})`, "run the command again");
+      throw new ContentionError(
+        `The read cache was removed while this command read it (${this.path})`,
+        "run the command again",
+      );
     }
     try {
       for (let at = start; at < end; ) {
         const got = readSync(fd, this.data!, at, end - at, at);
-        if (got <= 0) throw new ContentionError(`The read cache file ${this.path} is shorter than it says`, "run the command again, or pantheon doctor --fix");
+        if (got <= 0)
+          throw new ContentionError(
+            `The read cache file ${this.path} is shorter than it says`,
+            "run the command again, or pantheon doctor --fix",
+          );
         at += got;
       }
     } finally {

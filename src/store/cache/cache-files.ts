@@ -69,7 +69,12 @@ export function projectMemo(commonDir: string): ProjectMemo {
   return {
     load() {
       try {
-        const m = JSON.parse(readFileSync(file, "utf8")) as { text: string; record: Project; schema: number; oid?: string };
+        const m = JSON.parse(readFileSync(file, "utf8")) as {
+          text: string;
+          record: Project;
+          schema: number;
+          oid?: string;
+        };
         return m.schema === SCHEMA_VERSION && typeof m.text === "string" ? m : null;
       } catch {
         return null;
@@ -96,7 +101,14 @@ export function loadKind<K extends RecordKind>(commonDir: string, kind: K): Kind
   if (file?.version !== CACHE_VERSION || typeof file.commit !== "string" || !Array.isArray(file.rows)) return null;
   const rows = new Map<number, Row<SummaryTypes[K]>>();
   for (const [oid, value] of file.rows) rows.set(value.number, { oid, value: value as SummaryTypes[K] });
-  return { commit: file.commit, shards: new Map(Object.entries(file.shards)), rows, bad: new Map(Object.entries(file.bad)), stray: file.stray, reread: 0 };
+  return {
+    commit: file.commit,
+    shards: new Map(Object.entries(file.shards)),
+    rows,
+    bad: new Map(Object.entries(file.bad)),
+    stray: file.stray,
+    reread: 0,
+  };
 }
 
 /** The tasks' titles and timestamps, and their blob ids, at `commit`: immutable, named by it. */
@@ -111,7 +123,8 @@ function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
       // Checked now, read later block by block: a missing or short file means no cache at all.
       const text = sideFile(commonDir, h.commit, "text");
       const oids = sideFile(commonDir, h.commit, "oids");
-      if (statSync(text).size !== h.textBytes || statSync(oids).size !== h.oidBytes) throw new Error("side files do not match");
+      if (statSync(text).size !== h.textBytes || statSync(oids).size !== h.oidBytes)
+        throw new Error("side files do not match");
       return { text: new BlockFile(text, h.textBytes), oids: new BlockFile(oids, h.oidBytes) };
     });
   } catch {
@@ -120,7 +133,14 @@ function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
   if (!table) return null;
   // Rows are views into the table: nothing is decoded until a field is read.
   const m = table.meta;
-  return { commit: m.commit, shards: new Map(Object.entries(m.shards)), rows: new TableRows(table), bad: new Map(Object.entries(m.bad)), stray: m.stray, reread: 0 };
+  return {
+    commit: m.commit,
+    shards: new Map(Object.entries(m.shards)),
+    rows: new TableRows(table),
+    bad: new Map(Object.entries(m.bad)),
+    stray: m.stray,
+    reread: 0,
+  };
 }
 
 /**
@@ -135,7 +155,10 @@ function sweepStaleFiles(commonDir: string, keep: string): void {
     for (const f of readdirSync(cacheDir(commonDir))) {
       const side = /^tasks-v(\d+)-([0-9a-f]{40})\.(text|oids)$/.exec(f);
       const version = /-v(\d+)[.-]/.exec(f);
-      const stale = f.endsWith(".tmp") || (side ? side[2] !== keep : false) || (version !== null && Number(version[1]) !== CACHE_VERSION);
+      const stale =
+        f.endsWith(".tmp") ||
+        (side ? side[2] !== keep : false) ||
+        (version !== null && Number(version[1]) !== CACHE_VERSION);
       if (!stale) continue;
       const path = join(cacheDir(commonDir), f);
       if (Date.now() - statSync(path).mtimeMs > STALE_FILE_GRACE_MS) rmSync(path, { force: true });
@@ -148,14 +171,26 @@ function sweepStaleFiles(commonDir: string, keep: string): void {
 /** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
 export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
   const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-  const meta = { commit: s.commit, shards: Object.fromEntries(s.shards), bad: Object.fromEntries(s.bad), stray: s.stray };
+  const meta = {
+    commit: s.commit,
+    shards: Object.fromEntries(s.shards),
+    bad: Object.fromEntries(s.bad),
+    stray: s.stray,
+  };
   if (kind !== "tasks") {
-    writeAtomic(commonDir, kindFile(commonDir, kind), JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }));
+    writeAtomic(
+      commonDir,
+      kindFile(commonDir, kind),
+      JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }),
+    );
     return;
   }
   let table: EncodedTable;
   try {
-    table = encodeTaskTable(sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })), meta);
+    table = encodeTaskTable(
+      sorted.map((r) => ({ summary: r.value as TaskSummary, oid: r.oid })),
+      meta,
+    );
   } catch {
     return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
   }

@@ -108,7 +108,17 @@ export class Journal {
   /** The commit as the log walk needs it, when its line says (lines before this version do not). */
   logged(commit: string): LogItem | undefined {
     const l = this.parse(this.byCommit.get(commit))?.l;
-    if (!l || typeof l.t !== "number" || !Array.isArray(l.parents) || typeof l.author !== "string" || typeof l.date !== "string" || typeof l.summary !== "string" || typeof l.trailers !== "object" || l.trailers === null) return undefined;
+    if (
+      !l ||
+      typeof l.t !== "number" ||
+      !Array.isArray(l.parents) ||
+      typeof l.author !== "string" ||
+      typeof l.date !== "string" ||
+      typeof l.summary !== "string" ||
+      typeof l.trailers !== "object" ||
+      l.trailers === null
+    )
+      return undefined;
     const { t, ...entry } = l;
     return { time: t, entry: { oid: commit, ...entry } };
   }
@@ -138,7 +148,12 @@ export function readJournal(commonDir: string): Journal {
  * lead there; returns how many lines were applied, or null (nothing applied) when they do not:
  * the refresh from git then starts from the state as it was.
  */
-export function applyJournal<T>(state: KindState<T>, kind: RecordKind, byParent: Pick<Journal, "get" | "size">, tip: string): number | null {
+export function applyJournal<T>(
+  state: KindState<T>,
+  kind: RecordKind,
+  byParent: Pick<Journal, "get" | "size">,
+  tip: string,
+): number | null {
   // Stray entries (hostile or foreign state) are re-judged from git's trees, never from the journal.
   if (state.stray.length > 0) return null;
   const chain: JournalEntry[] = [];

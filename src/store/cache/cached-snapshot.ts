@@ -47,7 +47,8 @@ export class CachedSnapshot extends RecordSnapshot {
 
   override async checkVersion(): Promise<number | null> {
     if (this.knownVersion === undefined) return super.checkVersion();
-    if (this.knownVersion !== null && this.knownVersion > SCHEMA_VERSION) throw new SchemaVersionError(this.knownVersion, SCHEMA_VERSION);
+    if (this.knownVersion !== null && this.knownVersion > SCHEMA_VERSION)
+      throw new SchemaVersionError(this.knownVersion, SCHEMA_VERSION);
     return this.knownVersion;
   }
 
@@ -90,7 +91,10 @@ export class CachedSnapshot extends RecordSnapshot {
 
   private warnProblems<T>(k: KindState<T>): void {
     // Capped: state from someone else's clone must not be able to flood the terminal.
-    const notes = [...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`), ...[...k.bad.values()].map(([, m]) => `skipped ${m}`)];
+    const notes = [
+      ...k.stray.map((p) => `ignored stray entry ${p} at ${this.commit!.slice(0, 12)}`),
+      ...[...k.bad.values()].map(([, m]) => `skipped ${m}`),
+    ];
     for (const n of notes.slice(0, MAX_WARNINGS)) this.say(n);
     if (notes.length > MAX_WARNINGS) this.say(`... and ${notes.length - MAX_WARNINGS} more problems: pantheon doctor`);
   }

@@ -20,7 +20,13 @@ const RECORD = /^(tasks|epics|missions|reviews)\/(\d\d)\/([1-9]\d*)\.json$/;
  * rows, and the new tree ids of the shards they live in. Every object read here was written or
  * read moments ago, so none comes from disk. Null when the commit is not worth journaling.
  */
-export async function journalEntryFor(db: ObjectDb, parent: string, commit: string, changes: TreeChanges, schemas: Schemas): Promise<JournalEntry | null> {
+export async function journalEntryFor(
+  db: ObjectDb,
+  parent: string,
+  commit: string,
+  changes: TreeChanges,
+  schemas: Schemas,
+): Promise<JournalEntry | null> {
   const byKind = new Map<RecordKind, Array<{ shard: string; n: number; path: string; bytes: Buffer | null }>>();
   for (const [path, bytes] of changes) {
     const m = RECORD.exec(path);

@@ -5,7 +5,16 @@ import type { Schemas } from "../state/record-schemas.js";
 import type { TreeSource } from "../state/record-snapshot.js";
 import { RECORD_KINDS } from "../state/layout.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import { dropCacheFiles, kindFile, loadHead, loadKind, projectMemo, saveHead, saveKind, type CacheHead } from "./cache-files.js";
+import {
+  dropCacheFiles,
+  kindFile,
+  loadHead,
+  loadKind,
+  projectMemo,
+  saveHead,
+  saveKind,
+  type CacheHead,
+} from "./cache-files.js";
 import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-journal.js";
 import { CACHE_VERSION } from "./cache-version.js";
 import { journalEntryFor } from "./journal-entry.js";
@@ -67,7 +76,17 @@ export class ReadCache {
     const known = head?.commit === tip ? head.schemaVersion : undefined;
     const projectOid = () => this.journalAt(tip).projectAt(tip);
     const hashBlob = (bytes: Buffer) => this.db.hash("blob", bytes);
-    return new CachedSnapshot(parts.source, tip, parts.warn, parts.movedFrom, this.kinds(tip, parts.rootTree), known, projectMemo(this.commonDir), projectOid, hashBlob);
+    return new CachedSnapshot(
+      parts.source,
+      tip,
+      parts.warn,
+      parts.movedFrom,
+      this.kinds(tip, parts.rootTree),
+      known,
+      projectMemo(this.commonDir),
+      projectOid,
+      hashBlob,
+    );
   }
 
   /** Each kind's rows at `tip`, loaded when a list of it is first asked for (only the tiny head file up front). */
@@ -82,7 +101,8 @@ export class ReadCache {
           const held = memo.get(key);
           // A memo older than the side files' grace may point at files a newer save swept away
           // (a long-running `dashboard --watch`): reload from disk instead.
-          const memoed = held && Date.now() - held.at < MEMO_TTL_MS ? (held.state as KindState<SummaryTypes[K]>) : undefined;
+          const memoed =
+            held && Date.now() - held.at < MEMO_TTL_MS ? (held.state as KindState<SummaryTypes[K]>) : undefined;
           let prev = memoed ?? loadKind(commonDir, kind);
           if (prev?.commit === tip) return prev;
           // Rewriting a kind's cache costs more than catching up: reads catch up from the saved
@@ -90,14 +110,23 @@ export class ReadCache {
           let caughtUp: number | null = null;
           if (prev) {
             // The memo may be shared with a snapshot of an earlier commit: applied to a copy.
-            const own = memoed ? { ...prev, shards: new Map(prev.shards), rows: prev.rows.copy?.() ?? new Map(prev.rows), bad: new Map(prev.bad) } : prev;
+            const own = memoed
+              ? {
+                  ...prev,
+                  shards: new Map(prev.shards),
+                  rows: prev.rows.copy?.() ?? new Map(prev.rows),
+                  bad: new Map(prev.bad),
+                }
+              : prev;
             caughtUp = applyJournal(own, kind, this.journalAt(tip), tip);
             if (caughtUp !== null) prev = own;
           }
-          const next = caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
+          const next =
+            caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
           // Where the journal could not lead (a sync's merge, a dropped journal), saving now lets
           // the journal's next lines start from this commit.
-          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL)) saveKind(commonDir, kind, next);
+          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL))
+            saveKind(commonDir, kind, next);
           memo.set(key, { state: next, at: Date.now() });
           return next;
         })();
@@ -112,7 +141,13 @@ export class ReadCache {
    * schema version is `schemaVersion`, so the next command reads no git object it need not.
    * Best effort: the ref has moved, and a failure here only means a refresh from git later.
    */
-  async afterCommit(parent: string, commit: string, changes: TreeChanges, schemas: Schemas, schemaVersion: number): Promise<void> {
+  async afterCommit(
+    parent: string,
+    commit: string,
+    changes: TreeChanges,
+    schemas: Schemas,
+    schemaVersion: number,
+  ): Promise<void> {
     try {
       const entry = await journalEntryFor(this.db, parent, commit, changes, schemas);
       if (entry) appendJournal(this.commonDir, entry);
@@ -127,7 +162,13 @@ export class ReadCache {
     const out: Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }> = [];
     for (const kind of RECORD_KINDS) {
       const s = loadKind(this.commonDir, kind);
-      if (s) out.push({ kind, path: kindFile(this.commonDir, kind), commit: s.commit, values: [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value) });
+      if (s)
+        out.push({
+          kind,
+          path: kindFile(this.commonDir, kind),
+          commit: s.commit,
+          values: [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value),
+        });
     }
     return out;
   }

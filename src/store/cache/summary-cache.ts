@@ -79,7 +79,14 @@ async function listOrNull(db: ObjectDb, oid: string): Promise<TreeEntry[] | stri
  * tree id) is kept without opening it; a changed one is listed and only its changed blobs are
  * read (in one `git cat-file --batch` when there are many).
  */
-export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: string, commit: string, rootTree: string, kind: K, prev: KindState<SummaryTypes[K]> | null): Promise<KindState<SummaryTypes[K]>> {
+export async function refreshKind<K extends RecordKind>(
+  db: ObjectDb,
+  gitDir: string,
+  commit: string,
+  rootTree: string,
+  kind: K,
+  prev: KindState<SummaryTypes[K]> | null,
+): Promise<KindState<SummaryTypes[K]>> {
   const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
@@ -135,13 +142,18 @@ export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: st
   state.reread = toRead.length;
   if (toRead.length > 0) {
     const schemas = await loadSchemas();
-    const blobs = await readBlobs(db, gitDir, toRead.map((r) => r.oid));
+    const blobs = await readBlobs(
+      db,
+      gitDir,
+      toRead.map((r) => r.oid),
+    );
     for (const r of toRead) {
       try {
         const bytes = blobs.get(r.oid);
         if (!bytes) throw new CorruptRecordError(r.path, commit, "missing blob");
         const record = decodeRecord(schemas[kind] as never, bytes, r.path, commit) as { number: number };
-        if (record.number !== r.n) throw new CorruptRecordError(r.path, commit, `number is ${record.number}, but the path says ${r.n}`);
+        if (record.number !== r.n)
+          throw new CorruptRecordError(r.path, commit, `number is ${record.number}, but the path says ${r.n}`);
         state.rows.set(r.n, { oid: r.oid, value: kind === "tasks" ? toTaskSummary(record as Task) : record });
       } catch (e) {
         if (!(e instanceof CorruptRecordError)) throw e;
@@ -151,4 +163,3 @@ export async function refreshKind<K extends RecordKind>(db: ObjectDb, gitDir: st
   }
   return state as KindState<SummaryTypes[K]>;
 }
-

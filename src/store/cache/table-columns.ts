@@ -10,10 +10,28 @@ import type { TaskTable } from "./task-table.js";
  * (a page of `task list` reads none). The caller (TableRows.columns) declines when a change
  * removed a task or slotted one between the table's numbers.
  */
-export function tableColumns(t: TaskTable, changed: ReadonlyMap<number, TaskSummary>, added: readonly TaskSummary[]): TaskColumns {
+export function tableColumns(
+  t: TaskTable,
+  changed: ReadonlyMap<number, TaskSummary>,
+  added: readonly TaskSummary[],
+): TaskColumns {
   if (changed.size === 0 && added.length === 0) {
     const task = (i: number): TaskSummary => t.row(i);
-    return { count: t.count, number: t.n, status: t.s, role: t.r, priority: t.p, epic: t.e, mission: t.m, claimedBy: t.cl, names: t.names, depStart: t.do, depValues: t.dv, created: t.created, task };
+    return {
+      count: t.count,
+      number: t.n,
+      status: t.s,
+      role: t.r,
+      priority: t.p,
+      epic: t.e,
+      mission: t.m,
+      claimedBy: t.cl,
+      names: t.names,
+      depStart: t.do,
+      depValues: t.dv,
+      created: t.created,
+      task,
+    };
   }
   return new PatchedColumns(t, changed, added);
 }
@@ -43,7 +61,12 @@ class PatchedColumns implements TaskColumns {
   }
 
   /** The table's column copied to `count` entries, each patch's value written at its position. */
-  private patched<A extends Float64Array | Uint8Array>(key: string, from: Uint32Array | Uint8Array, make: (n: number) => A, value: (s: TaskSummary) => number): A {
+  private patched<A extends Float64Array | Uint8Array>(
+    key: string,
+    from: Uint32Array | Uint8Array,
+    make: (n: number) => A,
+    value: (s: TaskSummary) => number,
+  ): A {
     return this.column(key, () => {
       const out = make(this.count);
       out.set(from);
@@ -53,16 +76,66 @@ class PatchedColumns implements TaskColumns {
   }
 
   // Float64 for numbers: a newer writer's numbers need not fit the table's 32 bits.
-  get number() { return this.patched("number", this.t.n, (n) => new Float64Array(n), (s) => s.number); }
-  get status() { return this.patched("status", this.t.s, (n) => new Uint8Array(n), (s) => STATUS_CODE[s.status]); }
-  get role() { return this.patched("role", this.t.r, (n) => new Uint8Array(n), (s) => ROLE_CODE[s.role]); }
-  get priority() { return this.patched("priority", this.t.p, (n) => new Uint8Array(n), (s) => PRIORITY_CODE[s.priority]); }
-  get epic() { return this.patched("epic", this.t.e, (n) => new Float64Array(n), (s) => s.epic ?? 0); }
-  get mission() { return this.patched("mission", this.t.m, (n) => new Float64Array(n), (s) => s.mission ?? 0); }
-  get claimedBy() { return this.claimants().claimedBy; }
-  get names() { return this.claimants().names; }
-  get depStart() { return this.dependencies().depStart; }
-  get depValues() { return this.dependencies().depValues; }
+  get number() {
+    return this.patched(
+      "number",
+      this.t.n,
+      (n) => new Float64Array(n),
+      (s) => s.number,
+    );
+  }
+  get status() {
+    return this.patched(
+      "status",
+      this.t.s,
+      (n) => new Uint8Array(n),
+      (s) => STATUS_CODE[s.status],
+    );
+  }
+  get role() {
+    return this.patched(
+      "role",
+      this.t.r,
+      (n) => new Uint8Array(n),
+      (s) => ROLE_CODE[s.role],
+    );
+  }
+  get priority() {
+    return this.patched(
+      "priority",
+      this.t.p,
+      (n) => new Uint8Array(n),
+      (s) => PRIORITY_CODE[s.priority],
+    );
+  }
+  get epic() {
+    return this.patched(
+      "epic",
+      this.t.e,
+      (n) => new Float64Array(n),
+      (s) => s.epic ?? 0,
+    );
+  }
+  get mission() {
+    return this.patched(
+      "mission",
+      this.t.m,
+      (n) => new Float64Array(n),
+      (s) => s.mission ?? 0,
+    );
+  }
+  get claimedBy() {
+    return this.claimants().claimedBy;
+  }
+  get names() {
+    return this.claimants().names;
+  }
+  get depStart() {
+    return this.dependencies().depStart;
+  }
+  get depValues() {
+    return this.dependencies().depValues;
+  }
 
   get created(): Float64Array | null {
     const { t, patches } = this;
@@ -99,7 +172,11 @@ class PatchedColumns implements TaskColumns {
  * they were (a claim, a note, a status), so the table's lists are copied and the added tasks'
  * appended; only a changed list rebuilds them all.
  */
-function dependencies(t: TaskTable, changed: ReadonlyMap<number, TaskSummary>, added: readonly TaskSummary[]): { depStart: Uint32Array; depValues: Float64Array } {
+function dependencies(
+  t: TaskTable,
+  changed: ReadonlyMap<number, TaskSummary>,
+  added: readonly TaskSummary[],
+): { depStart: Uint32Array; depValues: Float64Array } {
   const N0 = t.count;
   const depStart = new Uint32Array(N0 + added.length + 1);
   const same = [...changed].every(([i, s]) => {

@@ -109,7 +109,11 @@ export class TableRows implements RowMap<TaskSummary> {
       else if (n > last) added.push(row.value);
       else return null;
     }
-    return tableColumns(table, byPosition, added.sort((a, b) => a.number - b.number));
+    return tableColumns(
+      table,
+      byPosition,
+      added.sort((a, b) => a.number - b.number),
+    );
   }
 
   copy(): TableRows {

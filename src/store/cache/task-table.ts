@@ -68,7 +68,10 @@ export interface EncodedTable {
 }
 
 /** Encodes rows (in number order) with the cache's bookkeeping. */
-export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid: string }>, meta: TableMeta): EncodedTable {
+export function encodeTaskTable(
+  rows: ReadonlyArray<{ summary: TaskSummary; oid: string }>,
+  meta: TableMeta,
+): EncodedTable {
   const N = rows.length;
   const names = new Map<string, number>();
   const name = (s: string | null) => (s === null ? 0 : (names.get(s) ?? names.set(s, names.size + 1).get(s)!));
@@ -86,7 +89,12 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
   let at = 0;
   rows.forEach(({ summary: t, oid: id }, i) => {
     // Columns hold what the schema allows today; anything else (a newer writer) means no cache.
-    if (![t.number, t.epic ?? 0, t.mission ?? 0, ...t.dependencies, ...t.formerNumbers].every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff)) throw new Error(`task ${t.number}: a number out of range`);
+    if (
+      ![t.number, t.epic ?? 0, t.mission ?? 0, ...t.dependencies, ...t.formerNumbers].every(
+        (x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff,
+      )
+    )
+      throw new Error(`task ${t.number}: a number out of range`);
     c[i] = createdKey(t.createdAt);
     n[i] = t.number;
     s[i] = known(STATUS_CODE, t.status);
@@ -119,8 +127,18 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
   // First: Float64 values need 8-aligned offsets.
   const parts: Record<Section, Uint8Array> = {
     c: new Uint8Array(c.buffer),
-    n: bytes(n), s, r, p, e: bytes(e), m: bytes(m), cl: bytes(cl), cb: bytes(cb),
-    do: bytes(dOff), dv: bytes(Uint32Array.from(deps)), fo: bytes(fOff), fv: bytes(Uint32Array.from(former)),
+    n: bytes(n),
+    s,
+    r,
+    p,
+    e: bytes(e),
+    m: bytes(m),
+    cl: bytes(cl),
+    cb: bytes(cb),
+    do: bytes(dOff),
+    dv: bytes(Uint32Array.from(deps)),
+    fo: bytes(fOff),
+    fv: bytes(Uint32Array.from(former)),
   };
   const text = Buffer.concat([bytes(so), ...texts]);
   const ascii = texts.every((b) => b.every((x) => x < 0x80));
@@ -130,7 +148,18 @@ export function encodeTaskTable(rows: ReadonlyArray<{ summary: TaskSummary; oid:
     sections[k] = [offset, b.length];
     offset = align(offset + b.length);
   }
-  const header: Header = { ...meta, le: LITTLE_ENDIAN, codes: CODES, createdKeys: c.every((x) => !Number.isNaN(x)), count: N, names: [...names.keys()], sections, textBytes: text.length, oidBytes: oid.length, ascii };
+  const header: Header = {
+    ...meta,
+    le: LITTLE_ENDIAN,
+    codes: CODES,
+    createdKeys: c.every((x) => !Number.isNaN(x)),
+    count: N,
+    names: [...names.keys()],
+    sections,
+    textBytes: text.length,
+    oidBytes: oid.length,
+    ascii,
+  };
   const head = Buffer.from(`${MAGIC}0000${JSON.stringify(header)}`, "utf8");
   head.writeUInt32LE(head.length - 8, 4);
   const start = align(head.length);
@@ -164,7 +193,10 @@ export function tableHeader(file: Buffer): Header | null {
  * A decoded table, its text and oids read through `files` when first asked for; null for
  * anything that is not a table (another version, another byte order, damage).
  */
-export function decodeTaskTable(file: Buffer, files: (h: Header) => { text: BlockFile; oids: BlockFile }): TaskTable | null {
+export function decodeTaskTable(
+  file: Buffer,
+  files: (h: Header) => { text: BlockFile; oids: BlockFile },
+): TaskTable | null {
   const header = tableHeader(file);
   if (!header) return null;
   try {
@@ -233,7 +265,13 @@ export class TaskTable {
     if (cLen !== 8 * N || cOff % 8 !== 0) throw new Error("inconsistent");
     const created = new Float64Array(buf.buffer, cOff, N);
     this.created = h.createdKeys ? created : null;
-    if ([this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) || this.do.length !== N + 1 || this.fo.length !== N + 1 || h.oidBytes !== 20 * N || h.textBytes < 4 * (3 * N + 1)) {
+    if (
+      [this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) ||
+      this.do.length !== N + 1 ||
+      this.fo.length !== N + 1 ||
+      h.oidBytes !== 20 * N ||
+      h.textBytes < 4 * (3 * N + 1)
+    ) {
       throw new Error("inconsistent");
     }
   }
@@ -243,9 +281,14 @@ export class TaskTable {
     // A question that reads many of one field (ordering thousands of ready tasks by age) is
     // better served by reading that field whole and slicing one string, which ASCII allows.
     let whole = this.whole[k];
-    if (whole === undefined && ++this.textReads[k]! > WHOLE_AFTER) whole = this.whole[k] = this.ascii ? this.readField(k) : null;
+    if (whole === undefined && ++this.textReads[k]! > WHOLE_AFTER)
+      whole = this.whole[k] = this.ascii ? this.readField(k) : null;
     const at = k * this.count + i;
-    if (whole) return whole.text.slice(whole.offsets[at - k * this.count]! - whole.start, whole.offsets[at - k * this.count + 1]! - whole.start);
+    if (whole)
+      return whole.text.slice(
+        whole.offsets[at - k * this.count]! - whole.start,
+        whole.offsets[at - k * this.count + 1]! - whole.start,
+      );
     const base = 4 * (3 * this.count + 1);
     const from = this.textFile.u32(4 * at);
     const to = this.textFile.u32(4 * (at + 1));
@@ -253,7 +296,11 @@ export class TaskTable {
   }
 
   private readonly textReads = [0, 0, 0];
-  private readonly whole: Array<{ offsets: Uint32Array; start: number; text: string } | null | undefined> = [undefined, undefined, undefined];
+  private readonly whole: Array<{ offsets: Uint32Array; start: number; text: string } | null | undefined> = [
+    undefined,
+    undefined,
+    undefined,
+  ];
 
   private readField(k: number): { offsets: Uint32Array; start: number; text: string } {
     const N = this.count;
@@ -304,20 +351,52 @@ export class TaskRow implements TaskSummary {
     private readonly t: TaskTable,
     private readonly i: number,
   ) {}
-  get number() { return this.t.n[this.i]!; }
-  get title() { return this.t.text(this.i, 0); }
-  get status() { return STATUSES[this.t.s[this.i]!]!; }
-  get role() { return ROLES[this.t.r[this.i]!]!; }
-  get priority() { return PRIORITIES[this.t.p[this.i]!]!; }
-  get dependencies() { return (this.deps ??= list(this.t.do, this.t.dv, this.i)); }
-  get epic() { return this.t.e[this.i] || null; }
-  get claimedBy() { return this.t.name(this.t.cl[this.i]!); }
-  get mission() { return this.t.m[this.i] || null; }
-  get completedBy() { return this.t.name(this.t.cb[this.i]!); }
-  get createdAt() { return this.t.text(this.i, 1); }
-  get updatedAt() { return this.t.text(this.i, 2); }
-  get formerNumbers() { return list(this.t.fo, this.t.fv, this.i); }
-  get oid() { return this.t.oid(this.i); }
-  get value(): TaskSummary { return this; }
-  toJSON(): TaskSummary { return toTaskSummary(this); }
+  get number() {
+    return this.t.n[this.i]!;
+  }
+  get title() {
+    return this.t.text(this.i, 0);
+  }
+  get status() {
+    return STATUSES[this.t.s[this.i]!]!;
+  }
+  get role() {
+    return ROLES[this.t.r[this.i]!]!;
+  }
+  get priority() {
+    return PRIORITIES[this.t.p[this.i]!]!;
+  }
+  get dependencies() {
+    return (this.deps ??= list(this.t.do, this.t.dv, this.i));
+  }
+  get epic() {
+    return this.t.e[this.i] || null;
+  }
+  get claimedBy() {
+    return this.t.name(this.t.cl[this.i]!);
+  }
+  get mission() {
+    return this.t.m[this.i] || null;
+  }
+  get completedBy() {
+    return this.t.name(this.t.cb[this.i]!);
+  }
+  get createdAt() {
+    return this.t.text(this.i, 1);
+  }
+  get updatedAt() {
+    return this.t.text(this.i, 2);
+  }
+  get formerNumbers() {
+    return list(this.t.fo, this.t.fv, this.i);
+  }
+  get oid() {
+    return this.t.oid(this.i);
+  }
+  get value(): TaskSummary {
+    return this;
+  }
+  toJSON(): TaskSummary {
+    return toTaskSummary(this);
+  }
 }

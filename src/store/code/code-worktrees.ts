@@ -15,7 +15,10 @@ import { parseWorktreeList, samePath } from "./worktree-list.js";
 export class CodeWorktrees {
   private commonPaths: RepoPaths | undefined;
 
-  constructor(private readonly paths: RepoPaths, private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    private readonly paths: RepoPaths,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** The common dir as git dir, run from the main worktree (from the common dir in a bare repository). */
   private get common(): RepoPaths {
@@ -49,9 +52,18 @@ export class CodeWorktrees {
 
   /** Creates `path` on a new `branch` from `base` (the current HEAD). */
   add(path: string, branch: string, base: string): void {
-    if (existsSync(path)) throw new ConflictError(`Cannot create the worktree: ${path} already exists`, "choose another --branch, or remove that folder");
+    if (existsSync(path))
+      throw new ConflictError(
+        `Cannot create the worktree: ${path} already exists`,
+        "choose another --branch, or remove that folder",
+      );
     const r = this.git(["worktree", "add", "-b", branch, path, base]);
-    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree add failed: ${gitReason(r.stderr)}`, `git worktree list; git branch --list ${branch}`);
+    if (r.status !== 0)
+      throw new GitError(
+        "E_GIT_WORKTREE",
+        `git worktree add failed: ${gitReason(r.stderr)}`,
+        `git worktree list; git branch --list ${branch}`,
+      );
   }
 
   /**
@@ -62,13 +74,22 @@ export class CodeWorktrees {
   losses(wt: LinkedWorktree, deleteBranch: string | null, copied: readonly string[]): LossReport {
     const [, ...linked] = this.list();
     const otherHeads = linked.filter((e) => !samePath(e.path, wt.path) && !e.prunable && e.head).map((e) => e.head!);
-    const commits = unsavedCommits(this.common, this.env, { branch: deleteBranch, head: wt.branch === null ? wt.head : null, otherHeads });
+    const commits = unsavedCommits(this.common, this.env, {
+      branch: deleteBranch,
+      head: wt.branch === null ? wt.head : null,
+      otherHeads,
+    });
     const files: string[] = [];
     const copies: string[] = [];
     if (!wt.missing && existsSync(wt.path)) {
       const main = this.common.workTree;
       const st = runGitIn(wt.path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"], this.env);
-      if (st.status !== 0) throw new GitError("E_GIT_WORKTREE", `git status failed in ${wt.path}: ${gitReason(st.stderr)}`, `git -C ${wt.path} status`);
+      if (st.status !== 0)
+        throw new GitError(
+          "E_GIT_WORKTREE",
+          `git status failed in ${wt.path}: ${gitReason(st.stderr)}`,
+          `git -C ${wt.path} status`,
+        );
       for (const entry of statusEntries(st.stdout)) {
         // Pantheon copied these from the main worktree; identical copies lose nothing.
         if (entry.code === "??" && main && sameFile(join(wt.path, entry.file), join(main, entry.file))) continue;
@@ -76,7 +97,20 @@ export class CodeWorktrees {
       }
       if (copied.length > 0) {
         // Ignored files only: tracked and untracked ones are in `files` already.
-        const ign = runGitIn(wt.path, ["--literal-pathspecs", "status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all", "--", ...copied], this.env);
+        const ign = runGitIn(
+          wt.path,
+          [
+            "--literal-pathspecs",
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--ignored=matching",
+            "--untracked-files=all",
+            "--",
+            ...copied,
+          ],
+          this.env,
+        );
         for (const entry of statusEntries(ign.stdout).filter((e) => e.code === "!!")) {
           for (const file of filesUnder(wt.path, entry.file.replace(/\/$/, ""))) {
             if (!main || !sameFile(join(wt.path, file), join(main, file))) copies.push(file);
@@ -90,17 +124,24 @@ export class CodeWorktrees {
   /** Removes the worktree (its folder may be gone already) and deletes `branch`; call only after losses() allowed it. */
   remove(path: string, branch: string | null): void {
     const r = this.git(["worktree", "remove", "--force", path]);
-    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree remove failed: ${gitReason(r.stderr)}`, "git worktree list");
+    if (r.status !== 0)
+      throw new GitError("E_GIT_WORKTREE", `git worktree remove failed: ${gitReason(r.stderr)}`, "git worktree list");
     if (!branch) return;
     // -D is safe here: losses() showed every commit of the branch is kept elsewhere.
     const b = this.git(["branch", "-D", branch]);
-    if (b.status !== 0) throw new GitError("E_GIT_WORKTREE", `The worktree is removed, but deleting ${branch} failed: ${gitReason(b.stderr)}`, `git branch -D ${branch}`);
+    if (b.status !== 0)
+      throw new GitError(
+        "E_GIT_WORKTREE",
+        `The worktree is removed, but deleting ${branch} failed: ${gitReason(b.stderr)}`,
+        `git branch -D ${branch}`,
+      );
   }
 }
 
 function listIn(paths: RepoPaths, env: NodeJS.ProcessEnv) {
   const r = runGit(paths, ["worktree", "list", "--porcelain", "-z"], env);
-  if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git worktree list failed: ${gitReason(r.stderr)}`, "git worktree list");
+  if (r.status !== 0)
+    throw new GitError("E_GIT_WORKTREE", `git worktree list failed: ${gitReason(r.stderr)}`, "git worktree list");
   return parseWorktreeList(r.stdout);
 }
 
@@ -122,7 +163,9 @@ function filesUnder(root: string, rel: string): string[] {
   const st = lstatSync(join(root, rel), { throwIfNoEntry: false });
   if (!st) return [];
   if (!st.isDirectory()) return [rel];
-  return readdirSync(join(root, rel), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(root, `${rel}/${d.name}`) : [`${rel}/${d.name}`]));
+  return readdirSync(join(root, rel), { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? filesUnder(root, `${rel}/${d.name}`) : [`${rel}/${d.name}`],
+  );
 }
 
 function sameFile(a: string, b: string): boolean {

@@ -43,10 +43,17 @@ const DIFF = ["-p", "--binary", "--full-index"];
 export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Dropped): string[] {
   const git = (args: string[]) => {
     const r = runGit(paths, args, env);
-    if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git ${args[0]} failed while checking what the removal would lose: ${r.stderr.trim().split("\n")[0]}`, "git fsck; git worktree list");
+    if (r.status !== 0)
+      throw new GitError(
+        "E_GIT_WORKTREE",
+        `git ${args[0]} failed while checking what the removal would lose: ${r.stderr.trim().split("\n")[0]}`,
+        "git fsck; git worktree list",
+      );
     return r.stdout.split("\n").filter(Boolean);
   };
-  const branchTip = d.branch && runGit(paths, ["rev-parse", "--verify", "--quiet", `refs/heads/${d.branch}^{commit}`], env).stdout.trim();
+  const branchTip =
+    d.branch &&
+    runGit(paths, ["rev-parse", "--verify", "--quiet", `refs/heads/${d.branch}^{commit}`], env).stdout.trim();
   const tips = [...new Set([branchTip || "", d.head ?? ""].filter(Boolean))];
   if (tips.length === 0) return [];
   // --exclude applies to the --branches that follows, matched without "refs/heads/".
@@ -66,7 +73,12 @@ export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Drop
   const copies = new Map<string, number>();
   for (const pid of elsewhereIds) copies.set(pid, (copies.get(pid) ?? 0) + 1);
   const single = commits.filter((c) => c.parents.length <= 1).reverse();
-  for (const [pid, oid] of patchIds(paths, env, ["diff-tree", "--stdin", "--root", ...DIFF], single.map((c) => c.oid))) {
+  for (const [pid, oid] of patchIds(
+    paths,
+    env,
+    ["diff-tree", "--stdin", "--root", ...DIFF],
+    single.map((c) => c.oid),
+  )) {
     const left = copies.get(pid) ?? 0;
     if (left > 0) {
       copies.set(pid, left - 1);
@@ -76,7 +88,8 @@ export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Drop
   // Rule 3.
   for (const c of commits.filter((x) => x.parents.length === 2 && unsafe.has(x.oid))) {
     const merged = runGit(paths, ["merge-tree", "--write-tree", c.parents[0]!, c.parents[1]!], env);
-    if (merged.status === 0 && merged.stdout.split("\n")[0]?.trim() === git(["rev-parse", `${c.oid}^{tree}`])[0]) unsafe.delete(c.oid);
+    if (merged.status === 0 && merged.stdout.split("\n")[0]?.trim() === git(["rev-parse", `${c.oid}^{tree}`])[0])
+      unsafe.delete(c.oid);
   }
 
   // Rule 4, per tip: the commits that tip alone would lose, and its fork points.
@@ -88,7 +101,9 @@ export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Drop
     if (!own.some(([oid]) => unsafe.has(oid!))) continue;
     const bases = [...new Set(own.flatMap(([, ...parents]) => parents.filter((p) => !dropped.has(p))))];
     if (bases.length === 0 || bases.length > MAX_BASES) continue;
-    const squashed = bases.some((base) => patchIds(paths, env, ["diff-tree", ...DIFF, base, tip], null).some(([pid]) => squashTargets.has(pid)));
+    const squashed = bases.some((base) =>
+      patchIds(paths, env, ["diff-tree", ...DIFF, base, tip], null).some(([pid]) => squashTargets.has(pid)),
+    );
     if (squashed) for (const [oid] of own) unsafe.delete(oid!);
   }
   return commits.map((c) => c.oid).filter((oid) => unsafe.has(oid));

@@ -16,7 +16,11 @@ export const HOOK_LINE = `[ -z "$PANTHEON_MISSION" ] || pantheon hook commit-msg
 /** The hooks folder git uses for this repository (core.hooksPath, else <commondir>/hooks). */
 export function hooksDir(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
   const configured = runGit(paths, ["rev-parse", "--git-path", "hooks"], env).stdout.trim();
-  return configured ? (configured.startsWith("/") ? configured : join(paths.workTree ?? paths.commonDir, configured)) : join(paths.commonDir, "hooks");
+  return configured
+    ? configured.startsWith("/")
+      ? configured
+      : join(paths.workTree ?? paths.commonDir, configured)
+    : join(paths.commonDir, "hooks");
 }
 
 /**
@@ -31,7 +35,8 @@ export function hooksDir(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
 export function installCommitMsgHook(paths: RepoPaths, env: NodeJS.ProcessEnv, cli: string[]): HookInstall {
   const dir = hooksDir(paths, env);
   const hook = join(dir, "commit-msg");
-  const shared = (p: string) => paths.workTree !== null && inside(p, paths.workTree) && !inside(p, paths.commonDir) && !inside(p, paths.gitDir);
+  const shared = (p: string) =>
+    paths.workTree !== null && inside(p, paths.workTree) && !inside(p, paths.commonDir) && !inside(p, paths.gitDir);
   if (paths.workTree && (shared(dir) || (existsSync(hook) && shared(hook)))) {
     // husky 9 points core.hooksPath at its generated .husky/_; the project's hook is .husky/commit-msg.
     const own = basename(dir) === "_" ? join(dirname(dir), "commit-msg") : hook;

@@ -11,7 +11,12 @@ import type { RepoPaths } from "../repo/repo.js";
  * `diff-tree --stdin`; null runs the diff as given. The diff goes through a temporary file, not
  * memory: a branch may carry large binaries.
  */
-export function patchIds(paths: RepoPaths, env: NodeJS.ProcessEnv, diffArgs: string[], commits: string[] | null): Array<[string, string]> {
+export function patchIds(
+  paths: RepoPaths,
+  env: NodeJS.ProcessEnv,
+  diffArgs: string[],
+  commits: string[] | null,
+): Array<[string, string]> {
   if (commits !== null && commits.length === 0) return [];
   const git = (args: string[]) => ["--git-dir=" + paths.gitDir, ...args];
   const cwd = paths.workTree ?? paths.commonDir;
@@ -22,7 +27,12 @@ export function patchIds(paths: RepoPaths, env: NodeJS.ProcessEnv, diffArgs: str
     try {
       const input = commits === null ? "" : `${commits.join("\n")}\n`;
       const diff = spawnSync("git", git(diffArgs), { cwd, env, input, stdio: ["pipe", out, "pipe"], encoding: "utf8" });
-      if (diff.status !== 0) throw new GitError("E_GIT_WORKTREE", `git ${diffArgs[0]} failed: ${(diff.stderr ?? "").trim().split("\n")[0]}`, "git fsck");
+      if (diff.status !== 0)
+        throw new GitError(
+          "E_GIT_WORKTREE",
+          `git ${diffArgs[0]} failed: ${(diff.stderr ?? "").trim().split("\n")[0]}`,
+          "git fsck",
+        );
     } finally {
       closeSync(out);
     }
@@ -30,10 +40,24 @@ export function patchIds(paths: RepoPaths, env: NodeJS.ProcessEnv, diffArgs: str
     for (const mode of ["--verbatim", "--stable"]) {
       const fd = openSync(file, "r");
       try {
-        const r = spawnSync("git", git(["patch-id", mode]), { cwd, env, stdio: [fd, "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
+        const r = spawnSync("git", git(["patch-id", mode]), {
+          cwd,
+          env,
+          stdio: [fd, "pipe", "pipe"],
+          encoding: "utf8",
+          maxBuffer: 64 << 20,
+        });
         if (r.status === 129 && mode === "--verbatim") continue;
-        if (r.status !== 0) throw new GitError("E_GIT_WORKTREE", `git patch-id failed: ${(r.stderr ?? "").trim().split("\n")[0]}`, "git --version");
-        return r.stdout.split("\n").filter(Boolean).map((l) => l.split(" ") as [string, string]);
+        if (r.status !== 0)
+          throw new GitError(
+            "E_GIT_WORKTREE",
+            `git patch-id failed: ${(r.stderr ?? "").trim().split("\n")[0]}`,
+            "git --version",
+          );
+        return r.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.split(" ") as [string, string]);
       } finally {
         closeSync(fd);
       }

@@ -34,5 +34,8 @@ export function addOriginAndClone(dir: string): string {
 
 /** `git log --graph` of the state ref, as the audit trail reads. */
 export function stateLogGraph(dir: string, max = 48): string {
-  return execFileSync("git", ["log", "--graph", `-n${max}`, "--format=%h %an: %s", REF], { cwd: dir, encoding: "utf8" });
+  return execFileSync("git", ["log", "--graph", `-n${max}`, "--format=%h %an: %s", REF], {
+    cwd: dir,
+    encoding: "utf8",
+  });
 }

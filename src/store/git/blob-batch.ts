@@ -12,7 +12,11 @@ const BATCH_THRESHOLD = 256;
 export async function readBlobs(db: ObjectDb, gitDir: string, oids: readonly string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (oids.length >= BATCH_THRESHOLD) {
-    const r = spawnSync("git", [`--git-dir=${gitDir}`, "cat-file", "--batch"], { input: `${oids.join("\n")}\n`, maxBuffer: 1 << 30, env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv });
+    const r = spawnSync("git", [`--git-dir=${gitDir}`, "cat-file", "--batch"], {
+      input: `${oids.join("\n")}\n`,
+      maxBuffer: 1 << 30,
+      env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
+    });
     if (r.status === 0 && r.stdout) {
       const buf = r.stdout;
       let pos = 0;

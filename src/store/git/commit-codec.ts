@@ -36,7 +36,8 @@ export function parseCommit(buf: Buffer): CommitData {
   }
   const one = (key: string): string => {
     const v = fields.get(key)?.[0];
-    if (v === undefined) throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt commit object: no ${key} header`, "git fsck");
+    if (v === undefined)
+      throw new GitError("E_GIT_CORRUPT_OBJECT", `Corrupt commit object: no ${key} header`, "git fsck");
     return v;
   };
   // git stores the message as bytes in the declared encoding; only Latin-1 is worth decoding here.
@@ -68,7 +69,12 @@ function parseSignature(s: string): Signature {
   const when = /^\s*(\d+)\s+([+-])(\d\d)(\d\d)/.exec(s.slice(gt + 1));
   // "-0000" (git's "unknown zone") would give -0; normalise so equal signatures compare equal.
   const tz = when ? (Number(when[3]) * 60 + Number(when[4])) * (when[2] === "-" ? -1 : 1) || 0 : 0;
-  return { name: s.slice(0, lt).trim(), email: s.slice(lt + 1, gt), timestamp: when ? Number(when[1]) : 0, tzOffsetMinutes: tz };
+  return {
+    name: s.slice(0, lt).trim(),
+    email: s.slice(lt + 1, gt),
+    timestamp: when ? Number(when[1]) : 0,
+    tzOffsetMinutes: tz,
+  };
 }
 
 function formatSignature(sig: Signature): string {

@@ -56,7 +56,8 @@ export function keepDirListed(objectsDir: string): boolean {
  * clone and rewrites the relative line into an absolute one naming the source's, which would
  * make every git command warn once the source is gone. Its objects were copied: the line goes.
  */
-const foreignKeep = (line: string, keep: string) => isAbsolute(line) && line !== keep && /[\\/]objects[\\/]pantheon$/.test(line);
+const foreignKeep = (line: string, keep: string) =>
+  isAbsolute(line) && line !== keep && /[\\/]objects[\\/]pantheon$/.test(line);
 
 /** Adds the keep dir to objects/info/alternates (temp file + rename); true when it was missing. */
 export function listKeepDir(objectsDir: string, commonDir: string): boolean {
@@ -189,7 +190,11 @@ export class LooseWriter {
         // A concurrent `git gc` removes object directories it emptied (prune-packed) between
         // two steps here; git's own raceproof_create_file retries the same way.
         if ((err as NodeJS.ErrnoException).code === "ENOENT" && attempt < ATTEMPTS) continue;
-        throw new GitError("E_GIT_WRITE_OBJECT", `Cannot write git object ${oid}: ${(err as Error).message}`, "check permissions on .git/objects");
+        throw new GitError(
+          "E_GIT_WRITE_OBJECT",
+          `Cannot write git object ${oid}: ${(err as Error).message}`,
+          "check permissions on .git/objects",
+        );
       }
     }
   }

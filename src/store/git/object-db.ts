@@ -61,8 +61,12 @@ function packFs(): { promises: Record<string, unknown> } {
   if (wrappedFs) return wrappedFs;
   const p = fs.promises as unknown as Record<string, unknown>;
   const promises: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(p)) if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
-  promises.readdir = async (...args: unknown[]) => ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter((n) => !String(n).startsWith(".tmp-"));
+  for (const [name, fn] of Object.entries(p))
+    if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
+  promises.readdir = async (...args: unknown[]) =>
+    ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter(
+      (n) => !String(n).startsWith(".tmp-"),
+    );
   wrappedFs = { promises };
   return wrappedFs;
 }
@@ -90,7 +94,8 @@ export class ObjectDb {
     const header = `${type} ${content.length}\0`;
     // Cold JavaScript hashes ~5 KB a millisecond: a 20 KB shard tree (50,000 tasks) or an import
     // is worth loading node:crypto for.
-    if (++this.hashed > JS_HASH_LIMIT || content.length > JS_HASH_MAX_BYTES) return nodeCrypto().createHash("sha1").update(header).update(content).digest("hex");
+    if (++this.hashed > JS_HASH_LIMIT || content.length > JS_HASH_MAX_BYTES)
+      return nodeCrypto().createHash("sha1").update(header).update(content).digest("hex");
     return sha1Hex(Buffer.concat([Buffer.from(header, "latin1"), content]));
   }
 
@@ -148,9 +153,17 @@ export class ObjectDb {
         this.memo.set(oid, viaGit);
         return viaGit;
       }
-      throw new GitError("E_GIT_READ_OBJECT", `Cannot read git object ${oid}: a pack of the object database cannot be read`, "git fsck (then git repack -ad to rewrite the packs)");
+      throw new GitError(
+        "E_GIT_READ_OBJECT",
+        `Cannot read git object ${oid}: a pack of the object database cannot be read`,
+        "git fsck (then git repack -ad to rewrite the packs)",
+      );
     }
-    throw new GitError("E_GIT_READ_OBJECT", `Missing git object ${oid}`, "git fsck; pantheon doctor --recover restores a state ref that points at lost objects");
+    throw new GitError(
+      "E_GIT_READ_OBJECT",
+      `Missing git object ${oid}`,
+      "git fsck; pantheon doctor --recover restores a state ref that points at lost objects",
+    );
   }
 
   /**
@@ -232,7 +245,9 @@ export class ObjectDb {
 
   private async readPacked(oid: string): Promise<GitObject | null> {
     // Its Node entry is CommonJS: in the ESM bundle the API may sit on `default`.
-    const mod = (await import("isomorphic-git")) as typeof import("isomorphic-git") & { default?: typeof import("isomorphic-git") };
+    const mod = (await import("isomorphic-git")) as typeof import("isomorphic-git") & {
+      default?: typeof import("isomorphic-git");
+    };
     const git = typeof mod.readObject === "function" ? mod : mod.default!;
     // isomorphic-git appends /objects to gitdir and knows nothing of alternates, so ask it once
     // per object store; an alternate is an objects dir, whose parent plays the gitdir.
@@ -242,7 +257,13 @@ export class ObjectDb {
       if (basename(objectsDir) !== "objects") continue;
       let r: Awaited<ReturnType<typeof git.readObject>>;
       try {
-        r = await git.readObject({ fs: packFs() as unknown as typeof fs, gitdir: dirname(objectsDir), oid, format: "content", cache: this.packCache });
+        r = await git.readObject({
+          fs: packFs() as unknown as typeof fs,
+          gitdir: dirname(objectsDir),
+          oid,
+          format: "content",
+          cache: this.packCache,
+        });
       } catch (err) {
         if ((err as { code?: string }).code === "NotFoundError") continue;
         // isomorphic-git's own words name its internals ("GitPackIndex", "packfile"): they stay
@@ -258,11 +279,15 @@ export class ObjectDb {
 
   /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
   private readWithGit(oid: string): GitObject | null {
-    const r = lazyRequire("node:child_process").spawnSync("git", [`--git-dir=${this.commonDir}`, "cat-file", "--batch"], {
-      input: `${oid}\n`,
-      maxBuffer: MAX_OBJECT_BYTES + 4096,
-      env: { ...process.env, GIT_DIR: undefined },
-    }) as { status: number | null; stdout: Buffer | null };
+    const r = lazyRequire("node:child_process").spawnSync(
+      "git",
+      [`--git-dir=${this.commonDir}`, "cat-file", "--batch"],
+      {
+        input: `${oid}\n`,
+        maxBuffer: MAX_OBJECT_BYTES + 4096,
+        env: { ...process.env, GIT_DIR: undefined },
+      },
+    ) as { status: number | null; stdout: Buffer | null };
     if (r.status !== 0 || !r.stdout) return null;
     const nl = r.stdout.indexOf(0x0a);
     const [got, type, size] = r.stdout.subarray(0, nl).toString("latin1").split(" ");

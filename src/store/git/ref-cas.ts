@@ -57,7 +57,11 @@ async function readLoose(commonDir: string, ref: string): Promise<string | undef
     throw err;
   }
   if (OID.test(text) || text.startsWith("ref:")) return text;
-  throw new GitError("E_GIT_READ_REF", `Ref ${ref} is corrupt: ${path} holds ${JSON.stringify(text.slice(0, 60))}`, "git fsck");
+  throw new GitError(
+    "E_GIT_READ_REF",
+    `Ref ${ref} is corrupt: ${path} holds ${JSON.stringify(text.slice(0, 60))}`,
+    "git fsck",
+  );
 }
 
 async function readPacked(commonDir: string, ref: string): Promise<string | null> {
@@ -81,7 +85,8 @@ async function readPacked(commonDir: string, ref: string): Promise<string | null
 async function readDirect(commonDir: string, ref: string): Promise<string | null> {
   const loose = await readLoose(commonDir, ref);
   if (loose === undefined) return readPacked(commonDir, ref);
-  if (loose.startsWith("ref:")) throw new GitError("E_GIT_REF_UPDATE", `Ref ${ref} is a symbolic ref; refusing to overwrite it`);
+  if (loose.startsWith("ref:"))
+    throw new GitError("E_GIT_REF_UPDATE", `Ref ${ref} is a symbolic ref; refusing to overwrite it`);
   return loose;
 }
 
@@ -92,12 +97,19 @@ export type ReflogNote = Omit<ReflogEntry, "old" | "next">;
  * Atomically moves `ref` from `expected` (null = must not exist) to `next`, with git's `.lock`
  * protocol; with `log`, the update is appended to the ref's reflog under the lock, as git does.
  */
-export async function casRef(commonDir: string, ref: string, expected: string | null, next: string, log?: ReflogNote): Promise<CasResult> {
+export async function casRef(
+  commonDir: string,
+  ref: string,
+  expected: string | null,
+  next: string,
+  log?: ReflogNote,
+): Promise<CasResult> {
   if (!OID.test(next)) throw new GitError("E_GIT_REF_UPDATE", `Invalid object id ${JSON.stringify(next)} for ${ref}`);
   const path = refFile(commonDir, ref);
   const lockPath = `${path}.lock`;
   const fd = createLock(commonDir, lockPath);
-  if (fd === null) return { ok: false, reason: "locked", ageMs: (await lockStatus(commonDir, ref))?.ageMs ?? 0, lockPath };
+  if (fd === null)
+    return { ok: false, reason: "locked", ageMs: (await lockStatus(commonDir, ref))?.ageMs ?? 0, lockPath };
   let renamed = false;
   let closed = false;
   try {
@@ -159,7 +171,11 @@ function createLock(commonDir: string, lockPath: string): number | null {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;
       if (code === "ENOENT" && attempt < 3) continue;
-      throw new GitError("E_GIT_REF_UPDATE", `Unable to create '${lockPath}': ${(err as Error).message}`, "check permissions on the git dir");
+      throw new GitError(
+        "E_GIT_REF_UPDATE",
+        `Unable to create '${lockPath}': ${(err as Error).message}`,
+        "check permissions on the git dir",
+      );
     }
   }
 }

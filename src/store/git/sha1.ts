@@ -33,7 +33,14 @@ export function sha1Hex(data: Uint8Array): string {
     let d = h3;
     let e = h4;
     for (let i = 0; i < 80; i++) {
-      const f = i < 20 ? ((b & c) | (~b & d)) + 0x5a827999 : i < 40 ? (b ^ c ^ d) + 0x6ed9eba1 : i < 60 ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc : (b ^ c ^ d) + 0xca62c1d6;
+      const f =
+        i < 20
+          ? ((b & c) | (~b & d)) + 0x5a827999
+          : i < 40
+            ? (b ^ c ^ d) + 0x6ed9eba1
+            : i < 60
+              ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
+              : (b ^ c ^ d) + 0xca62c1d6;
       const t = (((a << 5) | (a >>> 27)) + f + e + W[i]!) | 0;
       e = d;
       d = c;

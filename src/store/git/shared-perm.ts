@@ -36,7 +36,8 @@ export function parseSharedPerm(value: string | undefined): SharedPerm {
   if (octal === 0) return PERM_UMASK;
   if (octal === 1) return PERM_GROUP;
   if (octal === 2) return PERM_EVERYBODY;
-  if ((octal & 0o600) !== 0o600) throw new SharedPermError(value, "the owner of files must always have read and write permissions");
+  if ((octal & 0o600) !== 0o600)
+    throw new SharedPermError(value, "the owner of files must always have read and write permissions");
   // Others never get write permission; x bits of directories are derived from r bits.
   return -(octal & 0o666);
 }

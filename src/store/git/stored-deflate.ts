@@ -73,6 +73,7 @@ export function storedInflate(z: Uint8Array, max: number): Buffer | null {
     if (header & 1) break;
   }
   const out = parts.length === 1 ? Buffer.from(parts[0]!) : Buffer.concat(parts, size);
-  if (p + 4 > z.length || ((z[p]! << 24) | (z[p + 1]! << 16) | (z[p + 2]! << 8) | z[p + 3]!) >>> 0 !== adler32(out)) throw new Error("bad checksum");
+  if (p + 4 > z.length || ((z[p]! << 24) | (z[p + 1]! << 16) | (z[p + 2]! << 8) | z[p + 3]!) >>> 0 !== adler32(out))
+    throw new Error("bad checksum");
   return out;
 }

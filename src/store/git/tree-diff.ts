@@ -32,7 +32,13 @@ const blobOf = (e: TreeEntry | undefined) => (e && !isTreeMode(e.mode) ? e.oid :
  * a subtree the local side did not change is never opened, so the cost follows the local
  * changes, not the size of the state (DESIGN §3.3).
  */
-export async function localChanges(db: ObjectDb, base: string | null, local: string | null, remote: string | null, prefix = ""): Promise<ChangedPath[]> {
+export async function localChanges(
+  db: ObjectDb,
+  base: string | null,
+  local: string | null,
+  remote: string | null,
+  prefix = "",
+): Promise<ChangedPath[]> {
   if (base === local) return [];
   const [b, l, r] = await Promise.all([entries(db, base), entries(db, local), entries(db, remote)]);
   const out: ChangedPath[] = [];
@@ -43,7 +49,8 @@ export async function localChanges(db: ObjectDb, base: string | null, local: str
     if (eb?.oid === el?.oid && eb?.mode === el?.mode) continue;
     const path = prefix + name;
     // No push(...spread): a hostile tree of 100,000+ entries would overflow the call stack.
-    if (treeOf(eb) || treeOf(el)) for (const c of await localChanges(db, treeOf(eb), treeOf(el), treeOf(er), `${path}/`)) out.push(c);
+    if (treeOf(eb) || treeOf(el))
+      for (const c of await localChanges(db, treeOf(eb), treeOf(el), treeOf(er), `${path}/`)) out.push(c);
     if (blobOf(eb) || blobOf(el)) out.push({ path, base: blobOf(eb), local: blobOf(el), remote: blobOf(er) });
   }
   return out;
@@ -58,7 +65,12 @@ export async function changedPaths(db: ObjectDb, a: string | null, b: string | n
  * Blob paths that differ between two trees, with the blob's id in `b` (null: gone, or a tree
  * over the size limit, named with a trailing note).
  */
-export async function changedBlobs(db: ObjectDb, a: string | null, b: string | null, prefix = ""): Promise<Array<{ path: string; oid: string | null }>> {
+export async function changedBlobs(
+  db: ObjectDb,
+  a: string | null,
+  b: string | null,
+  prefix = "",
+): Promise<Array<{ path: string; oid: string | null }>> {
   if (a === b) return [];
   const [x, y] = await Promise.all([entries(db, a), entries(db, b)]);
   const out: Array<{ path: string; oid: string | null }> = [];
@@ -68,7 +80,8 @@ export async function changedBlobs(db: ObjectDb, a: string | null, b: string | n
     if (ex?.oid === ey?.oid) continue;
     if (treeOf(ex) || treeOf(ey)) {
       const inner = await changedBlobs(db, treeOf(ex), treeOf(ey), `${prefix}${name}/`);
-      if (inner.length === 0 && treeOf(ey) && (await tooLarge(db, treeOf(ey)!))) out.push({ path: `${prefix}${name}/ (over the size limit for a tree of the state)`, oid: null });
+      if (inner.length === 0 && treeOf(ey) && (await tooLarge(db, treeOf(ey)!)))
+        out.push({ path: `${prefix}${name}/ (over the size limit for a tree of the state)`, oid: null });
       for (const p of inner) out.push(p);
     }
     if (blobOf(ex) || blobOf(ey)) out.push({ path: prefix + name, oid: blobOf(ey) });

@@ -20,13 +20,18 @@ const TREE_MODE = "40000";
 /** Lists a tree's entries; E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree. */
 export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
   const obj = await db.read(treeOid);
-  if (obj.type !== "tree") throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
+  if (obj.type !== "tree")
+    throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
   if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length, MAX_TREE_BYTES);
   return parseTree(obj.content);
 }
 
 /** Resolves one path ("tasks/07/107.json") inside a tree; null when any segment is absent. */
-export async function readTreePath(db: ObjectDb, treeOid: string, path: string): Promise<{ oid: string; mode: string } | null> {
+export async function readTreePath(
+  db: ObjectDb,
+  treeOid: string,
+  path: string,
+): Promise<{ oid: string; mode: string } | null> {
   let current = { oid: treeOid, mode: TREE_MODE };
   for (const segment of path.split("/").filter((s) => s !== "")) {
     if (!isTreeMode(current.mode)) return null;
@@ -53,7 +58,12 @@ interface Group {
 }
 
 /** Rewrites one tree level; returns null when the tree ends up empty (so the parent drops it). */
-async function applyLevel(db: ObjectDb, treeOid: string | null, changes: TreeChanges, prefix: string): Promise<string | null> {
+async function applyLevel(
+  db: ObjectDb,
+  treeOid: string | null,
+  changes: TreeChanges,
+  prefix: string,
+): Promise<string | null> {
   const groups = new Map<string, Group>();
   for (const [path, content] of changes) {
     const slash = path.indexOf("/");
@@ -66,7 +76,10 @@ async function applyLevel(db: ObjectDb, treeOid: string | null, changes: TreeCha
     if (slash < 0) group.leaf = content;
     else group.below.set(path.slice(slash + 1), content);
     if (group.leaf !== undefined && group.below.size > 0 && group.leaf !== null) {
-      throw new GitError("E_GIT_WRITE_OBJECT", `Path ${prefix}${name} cannot be both a file and a directory in one change`);
+      throw new GitError(
+        "E_GIT_WRITE_OBJECT",
+        `Path ${prefix}${name} cannot be both a file and a directory in one change`,
+      );
     }
   }
   const entries = new Map<string, TreeEntry>();

@@ -2,7 +2,6 @@ import { spawnSync } from "node:child_process";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { MAX_TREE_BYTES } from "./tree-edit.js";
 
-
 export interface KindListing {
   /** The kind tree's entries (shards, and anything stray beside them). */
   shards: TreeEntry[];
@@ -18,7 +17,10 @@ export interface KindListing {
  * the trees itself.
  */
 export function listKindWithGit(gitDir: string, kindTree: string): KindListing | null {
-  const r = spawnSync("git", [`--git-dir=${gitDir}`, "ls-tree", "-r", "-t", "-z", kindTree], { maxBuffer: 1 << 30, env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv });
+  const r = spawnSync("git", [`--git-dir=${gitDir}`, "ls-tree", "-r", "-t", "-z", kindTree], {
+    maxBuffer: 1 << 30,
+    env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
+  });
   if (r.error || r.status !== 0 || !r.stdout) return null;
   const shards: TreeEntry[] = [];
   const files = new Map<string, TreeEntry[]>();

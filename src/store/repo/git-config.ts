@@ -167,14 +167,19 @@ export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv, 
     // git reads exactly this file; "/dev/null" (or any missing file) means no global config.
     if (env.GIT_CONFIG_GLOBAL !== "") readConfigFile(env.GIT_CONFIG_GLOBAL, home, entries, 0);
   } else {
-    const xdg = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, "git", "config") : join(home, ".config", "git", "config");
+    const xdg = env.XDG_CONFIG_HOME
+      ? join(env.XDG_CONFIG_HOME, "git", "config")
+      : join(home, ".config", "git", "config");
     readConfigFile(xdg, home, entries, 0);
     readConfigFile(join(home, ".gitconfig"), home, entries, 0);
   }
   if (commonDir !== null) {
     const before = entries.length;
     readConfigFile(join(commonDir, "config"), home, entries, 0);
-    const worktreeConfig = entries.slice(before).filter((e) => e.key === "extensions.worktreeconfig").at(-1)?.value;
+    const worktreeConfig = entries
+      .slice(before)
+      .filter((e) => e.key === "extensions.worktreeconfig")
+      .at(-1)?.value;
     if (gitDir && isTruthy(worktreeConfig)) readConfigFile(join(gitDir, "config.worktree"), home, entries, 0);
   }
   // Pairs a script or a parent process set (git-config(1), ENVIRONMENT).
@@ -184,7 +189,8 @@ export function loadGitConfig(commonDir: string | null, env: NodeJS.ProcessEnv, 
     if (key) entries.push({ key: normalizeConfigKey(key), value: env[`GIT_CONFIG_VALUE_${n}`] ?? "" });
   }
   // `git -c` in a parent git (hooks, aliases, `git -c k=v pantheon`) reaches us through this one, last.
-  for (const [key, value] of parseConfigParameters(env.GIT_CONFIG_PARAMETERS ?? "")) entries.push({ key: normalizeConfigKey(key), value });
+  for (const [key, value] of parseConfigParameters(env.GIT_CONFIG_PARAMETERS ?? ""))
+    entries.push({ key: normalizeConfigKey(key), value });
   return configFromEntries(entries);
 }
 
@@ -285,8 +291,14 @@ export function resolveIdentity(env: NodeJS.ProcessEnv, config: GitConfig): Iden
     if (c) return { value: c, source: "config" as const };
     return null;
   };
-  const name = pick([env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME], [config.get("author.name"), config.get("user.name")]);
-  let email = pick([env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL], [config.get("author.email"), config.get("user.email")]);
+  const name = pick(
+    [env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME],
+    [config.get("author.name"), config.get("user.name")],
+  );
+  let email = pick(
+    [env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL],
+    [config.get("author.email"), config.get("user.email")],
+  );
   // git falls back to $EMAIL after the config, before guessing from the host name.
   if (!email && env.EMAIL?.trim()) email = { value: env.EMAIL.trim(), source: "env" };
   if (!name && !email) return { ...FALLBACK_IDENTITY, source: "fallback" };

@@ -39,15 +39,25 @@ const MAX_INCLUDE_DEPTH = 10;
  * GIT_* variables that cannot change an identity but do change from one invocation to the next
  * (a hook's index file, tracing, dates): left out of the key so they do not defeat the cache.
  */
-const VOLATILE = /^GIT_(INDEX_FILE|AUTHOR_DATE|COMMITTER_DATE|TRACE.*|REFLOG_ACTION|PREFIX|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH.*|TERMINAL_PROMPT|EXEC_PATH|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|QUARANTINE_PATH|PUSH_OPTION.*|PROTOCOL.*|HTTP_.*|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|OPTIONAL_LOCKS|FLUSH|PROGRESS_DELAY|MERGE_.*|DIFF.*|EXTERNAL_DIFF)$/;
+const VOLATILE =
+  /^GIT_(INDEX_FILE|AUTHOR_DATE|COMMITTER_DATE|TRACE.*|REFLOG_ACTION|PREFIX|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH.*|TERMINAL_PROMPT|EXEC_PATH|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|QUARANTINE_PATH|PUSH_OPTION.*|PROTOCOL.*|HTTP_.*|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|OPTIONAL_LOCKS|FLUSH|PROGRESS_DELAY|MERGE_.*|DIFF.*|EXTERNAL_DIFF)$/;
 
 /** The part of the key that needs no file system: environment, user, host, git dir and branch. */
 function envKey(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
   const vars = Object.keys(env)
-    .filter((k) => (k.startsWith("GIT_") && !VOLATILE.test(k)) || k === "EMAIL" || k === "HOME" || k === "XDG_CONFIG_HOME")
+    .filter(
+      (k) => (k.startsWith("GIT_") && !VOLATILE.test(k)) || k === "EMAIL" || k === "HOME" || k === "XDG_CONFIG_HOME",
+    )
     .sort()
     .map((k) => `${k}=${env[k]}`);
-  return JSON.stringify([vars, process.getuid?.() ?? -1, hostname(), paths.gitDir, paths.commonDir, branchOf(paths.gitDir)]);
+  return JSON.stringify([
+    vars,
+    process.getuid?.() ?? -1,
+    hostname(),
+    paths.gitDir,
+    paths.commonDir,
+    branchOf(paths.gitDir),
+  ]);
 }
 
 /** The branch HEAD names (includeIf onbranch:), or "(detached)": a detached HEAD matches no branch. */
@@ -79,7 +89,9 @@ function topConfigFiles(paths: RepoPaths, env: NodeJS.ProcessEnv): string[] {
   if (env.GIT_CONFIG_GLOBAL !== undefined) {
     if (env.GIT_CONFIG_GLOBAL !== "") files.push(env.GIT_CONFIG_GLOBAL);
   } else {
-    files.push(env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, "git", "config") : join(home, ".config", "git", "config"));
+    files.push(
+      env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, "git", "config") : join(home, ".config", "git", "config"),
+    );
     files.push(join(home, ".gitconfig"));
   }
   files.push(join(paths.commonDir, "config"), join(paths.gitDir, "config.worktree"));
@@ -87,14 +99,17 @@ function topConfigFiles(paths: RepoPaths, env: NodeJS.ProcessEnv): string[] {
   // content is not in the environment, so it is stat'ed like the others.
   const fromCommandLine: string[] = [];
   const params = env.GIT_CONFIG_PARAMETERS ?? "";
-  for (const m of params.matchAll(/'([^']*)'='((?:[^']|'\\'')*)'/g)) if (isInclude(m[1]!.toLowerCase())) fromCommandLine.push(m[2]!.replace(/'\\''/g, "'"));
+  for (const m of params.matchAll(/'([^']*)'='((?:[^']|'\\'')*)'/g))
+    if (isInclude(m[1]!.toLowerCase())) fromCommandLine.push(m[2]!.replace(/'\\''/g, "'"));
   for (let n = 0; n < Number(env.GIT_CONFIG_COUNT ?? 0) && n < 1000; n++) {
-    if (isInclude((env[`GIT_CONFIG_KEY_${n}`] ?? "").toLowerCase())) fromCommandLine.push(env[`GIT_CONFIG_VALUE_${n}`] ?? "");
+    if (isInclude((env[`GIT_CONFIG_KEY_${n}`] ?? "").toLowerCase()))
+      fromCommandLine.push(env[`GIT_CONFIG_VALUE_${n}`] ?? "");
   }
   return [...files, ...fromCommandLine.filter((f) => isAbsolute(f) || f.startsWith("~/"))];
 }
 
-const isInclude = (key: string): boolean => key === "include.path" || (key.startsWith("includeif.") && key.endsWith(".path"));
+const isInclude = (key: string): boolean =>
+  key === "include.path" || (key.startsWith("includeif.") && key.endsWith(".path"));
 
 /** Every file those include, at any depth and under any condition. */
 function withIncludes(files: string[], env: NodeJS.ProcessEnv): string[] {
@@ -178,7 +193,11 @@ function gitVar(paths: RepoPaths, env: NodeJS.ProcessEnv, name: string): Promise
     // In the worktree (or the git dir of a bare repository), as `git commit` there would run:
     // includeIf gitdir: and onbranch: then see this repository. GIT_DIR is left to the
     // environment, as a hook or an alias hands it over.
-    const child = spawn("git", ["var", name], { cwd: paths.workTree ?? paths.gitDir, env: { ...env, GIT_TERMINAL_PROMPT: "0" }, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn("git", ["var", name], {
+      cwd: paths.workTree ?? paths.gitDir,
+      env: { ...env, GIT_TERMINAL_PROMPT: "0" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d: string) => (out += d));

@@ -50,7 +50,11 @@ export function unsupportedSettings(configText: string): UnsupportedSetting[] {
   const versionText = last("core.repositoryformatversion") ?? "0";
   const version = /^\s*[+-]?\d+\s*$/.test(versionText) ? Number(versionText) : NaN;
   if (!(version === 0 || version === 1)) {
-    out.push({ key: "core.repositoryformatversion", value: versionText, why: "git itself only knows versions 0 and 1" });
+    out.push({
+      key: "core.repositoryformatversion",
+      value: versionText,
+      why: "git itself only knows versions 0 and 1",
+    });
     return out;
   }
   const seen = new Set<string>();

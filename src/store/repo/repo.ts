@@ -19,7 +19,11 @@ export function discoverRepo(start: string, env: NodeJS.ProcessEnv = process.env
     const gitDir = resolve(from, env.GIT_DIR);
     if (!isGitDir(gitDir)) throw notARepo(gitDir);
     // git's rule: with GIT_DIR and no GIT_WORK_TREE, the current directory is the top of the work tree.
-    const workTree = env.GIT_WORK_TREE ? existingDir(resolve(from, env.GIT_WORK_TREE)) : isBare(readCommonDir(gitDir)) ? null : from;
+    const workTree = env.GIT_WORK_TREE
+      ? existingDir(resolve(from, env.GIT_WORK_TREE))
+      : isBare(readCommonDir(gitDir))
+        ? null
+        : from;
     return { ...withCommonDir(null, realpathSync(gitDir)), workTree };
   }
   for (let dir = from; ; dir = dirname(dir)) {
@@ -64,7 +68,12 @@ function gitDirBehind(dotGit: string): string | null {
   const target = resolve(dirname(dotGit), m[1]);
   // A worktree whose gitdir was pruned leaves a dangling .git file; git stops with an error here
   // rather than walking further up into an unrelated repository, and so do we.
-  if (!isGitDir(target)) throw new RepositoryError("E_NOT_A_REPO", `Not a git repository: ${target} (named by ${dotGit})`, "git worktree prune");
+  if (!isGitDir(target))
+    throw new RepositoryError(
+      "E_NOT_A_REPO",
+      `Not a git repository: ${target} (named by ${dotGit})`,
+      "git worktree prune",
+    );
   return realpathSync(target);
 }
 

@@ -17,7 +17,13 @@ import { keepDirListed, listKeepDir } from "../git/loose-writer.js";
 import { readRef } from "../git/ref-cas.js";
 import { gitReflogPath, startReflog, ZERO_OID } from "../git/reflog.js";
 import { repositoryFormatProblems } from "./repo-format.js";
-import { adjustSharedPerm, ensureParentDir, parseSharedPerm, sharedPermOf, type SharedPerm } from "../git/shared-perm.js";
+import {
+  adjustSharedPerm,
+  ensureParentDir,
+  parseSharedPerm,
+  sharedPermOf,
+  type SharedPerm,
+} from "../git/shared-perm.js";
 import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
 import type { CommitInfo, RecoveryCandidate, RepositoryStatus } from "../store.js";
@@ -46,9 +52,16 @@ export class RepositoryCare {
       problem = e.why;
     }
     const octal = (m: number) => `0${m.toString(8)}`;
-    const permissions = sharedPermProblems(commonDir, perm).map((p) => ({ path: relative(commonDir, p.path), mode: octal(p.mode), want: octal(p.want) }));
+    const permissions = sharedPermProblems(commonDir, perm).map((p) => ({
+      path: relative(commonDir, p.path),
+      mode: octal(p.mode),
+      want: octal(p.want),
+    }));
     // In a format Pantheon does not implement, its idea of the ref would be wrong: not read.
-    const ref = unsupported.length > 0 ? { state: "missing" as const, oid: null, detail: "not read: the repository's format is not supported" } : await this.refState();
+    const ref =
+      unsupported.length > 0
+        ? { state: "missing" as const, oid: null, detail: "not read: the repository's format is not supported" }
+        : await this.refState();
     const id = unsupported.length > 0 ? null : await commitIdentity(this.paths, this.env);
     return {
       unsupported,
@@ -57,7 +70,9 @@ export class RepositoryCare {
       ref,
       reflog: existsSync(gitReflogPath(commonDir, REF)),
       keepListed: keepDirListed(this.store.db.objectsDir),
-      identity: id ? { who: `${id.committer.name} <${id.committer.email}>`, source: id.source } : { who: "", source: "git" },
+      identity: id
+        ? { who: `${id.committer.name} <${id.committer.email}>`, source: id.source }
+        : { who: "", source: "git" },
     };
   }
 
@@ -98,15 +113,25 @@ export class RepositoryCare {
     this.store.checkWritable();
     const state = await this.refState();
     if (state.state === "ok") {
-      throw new ConflictError(`${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`, "pantheon log shows its history; pantheon doctor checks it");
+      throw new ConflictError(
+        `${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`,
+        "pantheon log shows its history; pantheon doctor checks it",
+      );
     }
     if (state.state === "damaged" && state.oid === null) {
       // The ref file itself is unreadable: compare-and-swap needs a value to compare with.
-      throw new GitError("E_GIT_READ_REF", `${REF} cannot be read (${state.detail})`, "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)");
+      throw new GitError(
+        "E_GIT_READ_REF",
+        `${REF} cannot be read (${state.detail})`,
+        "git update-ref -d refs/coordination/main, then pantheon doctor --recover (Pantheon keeps its own copy of the reflog)",
+      );
     }
     const commit = this.resolveCandidate(commitText);
     if (!commit || !isComplete(this.paths, commit, this.env) || !(await this.isStateCommit(commit))) {
-      throw new NotFoundError(`${printableOid(commitText)} is not a complete Pantheon state in this repository`, "pantheon doctor --recover lists the states that can be restored");
+      throw new NotFoundError(
+        `${printableOid(commitText)} is not a complete Pantheon state in this repository`,
+        "pantheon doctor --recover lists the states that can be restored",
+      );
     }
     const info = infoFor(commit);
     const tree = parseCommit((await this.store.db.read(commit)).content).tree;
@@ -122,10 +147,20 @@ export class RepositoryCare {
     const t = text.trim().toLowerCase();
     if (/^[0-9a-f]{40}$/.test(t)) return t;
     if (!/^[0-9a-f]{4,39}$/.test(t)) return null;
-    const named = [...new Set(namedCommits(this.paths.commonDir).map((s) => s.commit).filter((c) => c.startsWith(t)))];
+    const named = [
+      ...new Set(
+        namedCommits(this.paths.commonDir)
+          .map((s) => s.commit)
+          .filter((c) => c.startsWith(t)),
+      ),
+    ];
     if (named.length === 1) return named[0]!;
     if (named.length > 1) return null;
-    const r = spawnSync("git", [`--git-dir=${this.paths.commonDir}`, "rev-parse", "--verify", "--quiet", `${t}^{commit}`], { env: { ...this.env, GIT_DIR: undefined } as NodeJS.ProcessEnv, encoding: "utf8" });
+    const r = spawnSync(
+      "git",
+      [`--git-dir=${this.paths.commonDir}`, "rev-parse", "--verify", "--quiet", `${t}^{commit}`],
+      { env: { ...this.env, GIT_DIR: undefined } as NodeJS.ProcessEnv, encoding: "utf8" },
+    );
     return r.status === 0 && /^[0-9a-f]{40}$/.test(r.stdout.trim()) ? r.stdout.trim() : null;
   }
 
@@ -139,7 +174,8 @@ export class RepositoryCare {
 
   writeCloneFile(relPath: string, text: string): string {
     const parts = relPath.split("/");
-    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === "..")) throw new GitError("E_GIT_CLONE_FILE", `Invalid clone file name ${JSON.stringify(relPath)}`);
+    if (parts.some((p) => !/^[A-Za-z0-9._-]+$/.test(p) || p === "." || p === ".."))
+      throw new GitError("E_GIT_CLONE_FILE", `Invalid clone file name ${JSON.stringify(relPath)}`);
     const path = join(this.paths.commonDir, "pantheon", ...parts);
     ensureParentDir(this.paths.commonDir, path);
     writeFileSync(path, text);

@@ -19,9 +19,10 @@ export interface GitRun {
  * wait for an answer. ssh gets BatchMode only where the user has no ssh command of their own.
  */
 function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): NodeJS.ProcessEnv {
-  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? env.GIT_TERMINAL_PROMPT ?? "1" : "0" };
+  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? (env.GIT_TERMINAL_PROMPT ?? "1") : "0" };
   const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
-  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand")) out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand"))
+    out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
   return out;
 }
 
@@ -29,17 +30,31 @@ function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): Node
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
  */
-export function runGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv, input?: string, net: NetOptions = {}): GitRun {
+export function runGit(
+  paths: RepoPaths,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  net: NetOptions = {},
+): GitRun {
   const r = spawnSync("git", [`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
     ...(input !== undefined && { input }),
     env: gitEnv(paths, env, net),
     encoding: "utf8",
     maxBuffer: 64 << 20,
-    ...(net.timeoutMs !== undefined && { timeout: Math.max(1, Math.round(net.timeoutMs)), killSignal: "SIGKILL" as const }),
+    ...(net.timeoutMs !== undefined && {
+      timeout: Math.max(1, Math.round(net.timeoutMs)),
+      killSignal: "SIGKILL" as const,
+    }),
   });
   if (r.error) {
-    if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT") throw new SyncError(`git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`, "check the remote: git remote -v", { timeout: true });
+    if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT")
+      throw new SyncError(
+        `git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+        "check the remote: git remote -v",
+        { timeout: true },
+      );
     throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
   }
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
@@ -56,12 +71,17 @@ export function runGitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): G
 }
 
 /** Lines git adds after the real cause; they say nothing about it. */
-const GENERIC = /could not read from remote repository|make sure you have the correct access rights|and the repository exists/i;
+const GENERIC =
+  /could not read from remote repository|make sure you have the correct access rights|and the repository exists/i;
 
 /** git's own reason, in one line: the first specific `fatal:`/`error:` line, else the last line. */
 export function gitReason(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const errors = lines.filter((l) => /^(fatal|error):/.test(l));
-  const reason = errors.find((l) => !GENERIC.test(l)) ?? errors.at(-1) ?? lines.find((l) => !GENERIC.test(l)) ?? lines.at(-1);
+  const reason =
+    errors.find((l) => !GENERIC.test(l)) ?? errors.at(-1) ?? lines.find((l) => !GENERIC.test(l)) ?? lines.at(-1);
   return (reason ?? "git failed").replace(/^(fatal|error):\s*/, "");
 }

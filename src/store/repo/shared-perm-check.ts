@@ -36,7 +36,10 @@ function* paths(commonDir: string): Generator<{ path: string; st: Stats }> {
 }
 
 /** Paths (relative to the common dir) whose mode is not what core.sharedRepository gives them. */
-export function sharedPermProblems(commonDir: string, perm: SharedPerm): Array<{ path: string; mode: number; want: number }> {
+export function sharedPermProblems(
+  commonDir: string,
+  perm: SharedPerm,
+): Array<{ path: string; mode: number; want: number }> {
   if (perm === PERM_UMASK) return [];
   const out: Array<{ path: string; mode: number; want: number }> = [];
   for (const { path, st } of paths(commonDir)) {

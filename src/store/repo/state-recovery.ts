@@ -85,7 +85,12 @@ export async function recoveryCandidates(
       continue;
     }
     const time = seen.time ?? about.time;
-    candidates.push({ commit: seen.commit, date: new Date(time * 1000).toISOString(), summary: about.summary, source: seen.source });
+    candidates.push({
+      commit: seen.commit,
+      date: new Date(time * 1000).toISOString(),
+      summary: about.summary,
+      source: seen.source,
+    });
   }
   return { candidates, incomplete };
 }

@@ -8,7 +8,12 @@ import type { CommitEntry } from "../store.js";
  * both sides), ordered by committer date like `git log`. Reads commit objects only, and not
  * those `known` already describes (the journal's lines).
  */
-export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; record?: string | readonly string[] }, known: (oid: string) => LogItem | undefined = () => undefined): Promise<CommitEntry[]> {
+export async function walkLog(
+  db: ObjectDb,
+  tip: string,
+  o: { limit?: number; record?: string | readonly string[] },
+  known: (oid: string) => LogItem | undefined = () => undefined,
+): Promise<CommitEntry[]> {
   const load = async (oid: string): Promise<LogItem> => known(oid) ?? logItem(oid, (await db.read(oid)).content);
   const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
   const out: CommitEntry[] = [];
@@ -17,7 +22,8 @@ export async function walkLog(db: ObjectDb, tip: string, o: { limit?: number; re
   while (queue.length > 0 && (o.limit === undefined || out.length < o.limit)) {
     queue.sort((a, b) => b.time - a.time);
     const next = queue.shift()!;
-    if (!wanted || wanted.some((r) => trailerNames(next.entry.trailers["Pantheon-Records"] ?? [], r))) out.push(next.entry);
+    if (!wanted || wanted.some((r) => trailerNames(next.entry.trailers["Pantheon-Records"] ?? [], r)))
+      out.push(next.entry);
     for (const p of next.entry.parents) {
       if (seen.has(p)) continue;
       seen.add(p);

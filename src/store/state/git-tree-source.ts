@@ -14,7 +14,10 @@ export class GitTreeSource implements TreeSource {
   readonly problems = new Map<string, string>();
 
   /** `rootTree` may be deferred: a read the cache answers never opens the commit at all. */
-  constructor(private readonly db: ObjectDb, private readonly rootTree: string | (() => Promise<string>)) {}
+  constructor(
+    private readonly db: ObjectDb,
+    private readonly rootTree: string | (() => Promise<string>),
+  ) {}
 
   async read(path: string): Promise<Buffer | null> {
     const slash = path.lastIndexOf("/");
@@ -58,7 +61,10 @@ export class GitTreeSource implements TreeSource {
     if (obj.type !== "tree") return null;
     // A shard holds ~500 records at 50,000; a tree of millions of entries is hostile or broken.
     if (obj.content.length > MAX_TREE_BYTES) {
-      this.problems.set(oid, `${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`);
+      this.problems.set(
+        oid,
+        `${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`,
+      );
       return null; // reported by scans as a stray entry with this reason; never parsed
     }
     return new Map(parseTree(obj.content).map((e) => [e.name, e]));

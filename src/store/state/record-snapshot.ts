@@ -5,7 +5,15 @@ import type { Persona } from "../../domain/schemas/persona.js";
 import type { Project } from "../../domain/schemas/project.js";
 import { TaskIndex, type TaskMap } from "../../domain/task-index.js";
 import { toTaskSummary, type TaskSummary } from "../../domain/task-summary.js";
-import { COUNTERS_PATH, PERSONAS_DIR, PROJECT_PATH, parseRecordFile, personaPath, recordPath, type RecordKind } from "./layout.js";
+import {
+  COUNTERS_PATH,
+  PERSONAS_DIR,
+  PROJECT_PATH,
+  parseRecordFile,
+  personaPath,
+  recordPath,
+  type RecordKind,
+} from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import { loadSchemas } from "./schema-loader.js";
 import type { ScanProblem, ScanResult, Snapshot } from "../store.js";
@@ -25,14 +33,23 @@ export interface TreeSource {
 }
 
 interface Parser<T> {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    v: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
 }
 
 /** Parses and validates one record, or throws CorruptRecordError naming path and commit. */
 export function decodeRecord<T>(schema: Parser<T>, bytes: Buffer, path: string, commit: string | null): T {
   // State can come from any collaborator's clone: a record far past any real one is refused
   // before parsing, so a crafted blob cannot exhaust memory or time.
-  if (bytes.length > MAX_RECORD_BYTES) throw new CorruptRecordError(path, commit, `${bytes.length} bytes, over the ${MAX_RECORD_BYTES}-byte limit for a record`);
+  if (bytes.length > MAX_RECORD_BYTES)
+    throw new CorruptRecordError(
+      path,
+      commit,
+      `${bytes.length} bytes, over the ${MAX_RECORD_BYTES}-byte limit for a record`,
+    );
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
@@ -65,7 +82,8 @@ export class RecordSnapshot implements Snapshot {
    */
   async checkVersion(): Promise<number | null> {
     const bytes = await this.source.read(PROJECT_PATH);
-    if (!bytes) throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
+    if (!bytes)
+      throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
     const version = peekSchemaVersion(bytes);
     if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
     return version;
@@ -74,7 +92,8 @@ export class RecordSnapshot implements Snapshot {
   async project(): Promise<Project> {
     if (this.projectCache) return this.projectCache;
     const bytes = await this.source.read(PROJECT_PATH);
-    if (!bytes) throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
+    if (!bytes)
+      throw new RepositoryError("E_NOT_INITIALIZED", "refs/coordination/main has no project.json", "pantheon doctor");
     // Check the version before the schema: a newer layout may not parse, and must say "upgrade".
     const version = peekSchemaVersion(bytes);
     if (version !== null && version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
@@ -98,13 +117,15 @@ export class RecordSnapshot implements Snapshot {
     const bytes = await this.source.read(path);
     if (!bytes) return null;
     const record = decodeRecord((await loadSchemas())[kind] as Parser<RecordTypes[K]>, bytes, path, this.commit);
-    if (record.number !== n) throw new CorruptRecordError(path, this.commit, `number is ${record.number}, but the path says ${n}`);
+    if (record.number !== n)
+      throw new CorruptRecordError(path, this.commit, `number is ${record.number}, but the path says ${n}`);
     return record;
   }
 
   async all<K extends RecordKind>(kind: K): Promise<RecordTypes[K][]> {
     const { records, problems } = await this.scan(kind);
-    for (const p of problems.slice(0, 20)) this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
+    for (const p of problems.slice(0, 20))
+      this.warn(p.kind === "stray" ? `ignored stray entry ${p.path} at ${this.short()}` : `skipped ${p.message}`);
     if (problems.length > 20) this.warn(`... and ${problems.length - 20} more problems: pantheon doctor`);
     return records;
   }
@@ -134,7 +155,11 @@ export class RecordSnapshot implements Snapshot {
         const n = parseRecordFile(shard, file);
         const path = `${kind}/${shard}/${file}`;
         if (n === null) {
-          problems.push({ kind: "stray", path, message: `${path} does not match the layout ${kind}/<NN>/<number>.json` });
+          problems.push({
+            kind: "stray",
+            path,
+            message: `${path} does not match the layout ${kind}/<NN>/<number>.json`,
+          });
           continue;
         }
         try {
@@ -199,4 +224,3 @@ function peekSchemaVersion(bytes: Buffer): number | null {
     return null;
   }
 }
-

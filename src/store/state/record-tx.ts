@@ -13,7 +13,10 @@ import type { Snapshot, Tx } from "../store.js";
 import type { ScanResult } from "./record-snapshot.js";
 
 interface Validator {
-  safeParse(v: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+  safeParse(v: unknown): {
+    success: boolean;
+    error?: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> };
+  };
 }
 
 /** Validates a record before it is written, so no command can store what a read would reject. */
@@ -22,7 +25,11 @@ export function encode(schema: Validator, value: unknown, path: string): Buffer 
   if (!parsed.success) {
     const issue = parsed.error?.issues[0];
     // A bug, not user input: services validate input first. Name it like a corrupt record.
-    throw new CorruptRecordError(path, null, `refusing to write an invalid record (${issue?.path.join(".")}: ${issue?.message})`);
+    throw new CorruptRecordError(
+      path,
+      null,
+      `refusing to write an invalid record (${issue?.path.join(".")}: ${issue?.message})`,
+    );
   }
   return Buffer.from(canonicalJson(value), "utf8");
 }
@@ -38,7 +45,10 @@ export class RecordTx implements Tx {
   private readonly records = new Map<string, unknown>();
   private countersCache: Counters | undefined;
 
-  constructor(private readonly base: Snapshot, private readonly schemas: Schemas) {}
+  constructor(
+    private readonly base: Snapshot,
+    private readonly schemas: Schemas,
+  ) {}
 
   get commit(): string | null {
     return this.base.commit;
@@ -83,7 +93,8 @@ export class RecordTx implements Tx {
 
   async taskSummaries(): Promise<TaskSummary[]> {
     const byNumber = new Map((await this.base.taskSummaries()).map((t) => [t.number, t]));
-    for (const [path, rec] of this.records) if (path.startsWith("tasks/")) byNumber.set((rec as Task).number, toTaskSummary(rec as Task));
+    for (const [path, rec] of this.records)
+      if (path.startsWith("tasks/")) byNumber.set((rec as Task).number, toTaskSummary(rec as Task));
     return [...byNumber.values()].sort((a, b) => a.number - b.number);
   }
 
@@ -135,7 +146,11 @@ export class RecordTx implements Tx {
     // A counter pushed past what an id can name (crafted, or hand-edited) would give a record no
     // command can address, and past 10 digits one the layout ignores: refuse before writing.
     if (counters[kind] > MAX_NUMBER) {
-      throw new CorruptRecordError(COUNTERS_PATH, this.commit, `the next ${kind} number would be ${counters[kind]}, past ${MAX_NUMBER}, the largest an id can name`);
+      throw new CorruptRecordError(
+        COUNTERS_PATH,
+        this.commit,
+        `the next ${kind} number would be ${counters[kind]}, past ${MAX_NUMBER}, the largest an id can name`,
+      );
     }
     this.countersCache = counters;
     this.changes.set(COUNTERS_PATH, encode(this.schemas.counters, counters, COUNTERS_PATH));

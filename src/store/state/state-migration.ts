@@ -37,8 +37,13 @@ export function stateMigration(bytes: Buffer | null, commit: string, schemas: Sc
   decodeRecord(schemas.project, text, PROJECT_PATH, commit);
   return {
     changes: new Map([[PROJECT_PATH, text]]),
-    info: { summary: `state migrated from schemaVersion ${m.from} to ${m.to}`, op: "migrate", actor: "pantheon", authorName: null, mission: null },
+    info: {
+      summary: `state migrated from schemaVersion ${m.from} to ${m.to}`,
+      op: "migrate",
+      actor: "pantheon",
+      authorName: null,
+      mission: null,
+    },
     notices: m.notices,
   };
 }
-

@@ -16,7 +16,12 @@ export function keepNotice(commonDir: string, value: unknown, now: Date, tag: st
   const folder = dir(commonDir);
   const perm = sharedPermOf(commonDir);
   mkdirShared(folder, perm);
-  const id = `${String(now.getTime()).padStart(13, "0")}-${tag.replace(/[^0-9a-z]/gi, "").toLowerCase().slice(0, 40) || "notice"}.json`;
+  const id = `${String(now.getTime()).padStart(13, "0")}-${
+    tag
+      .replace(/[^0-9a-z]/gi, "")
+      .toLowerCase()
+      .slice(0, 40) || "notice"
+  }.json`;
   const tmp = join(folder, `.${id}.${process.pid}.tmp`);
   writeFileSync(tmp, `${JSON.stringify(value)}\n`);
   adjustSharedPerm(tmp, perm);

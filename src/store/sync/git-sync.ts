@@ -44,15 +44,37 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
    * carries (the same migration on both sides gives one blob). Neither side may be newer (a
    * local state a newer version wrote, in a clone that went back).
    */
-  const threeWay = async (base: string | null, tipLocal: string, tipRemote: string, remoteName: string, parentsOf: (local: string, remote: string) => string[], info: CommitInfo, o: { renumberAll?: boolean } = {}): Promise<MergeReport> => {
+  const threeWay = async (
+    base: string | null,
+    tipLocal: string,
+    tipRemote: string,
+    remoteName: string,
+    parentsOf: (local: string, remote: string) => string[],
+    info: CommitInfo,
+    o: { renumberAll?: boolean } = {},
+  ): Promise<MergeReport> => {
     for (const tip of [tipLocal, tipRemote]) await (await store.snapshotAt(tip)).checkVersion();
     const schemas = await loadSchemas();
     const migrated = [await store.migrationOver(tipLocal, schemas), await store.migrationOver(tipRemote, schemas)];
     const local = migrated[0]?.commit ?? tipLocal;
     const remote = migrated[1]?.commit ?? tipRemote;
-    const [baseTree, localTree, remoteTree] = await Promise.all([base ? treeOf(base) : null, treeOf(local), treeOf(remote)]);
-    const snaps = { base: base ? await store.snapshotAt(base) : null, local: await store.snapshotAt(local), remote: await store.snapshotAt(remote) };
-    const r = await mergeTrees(store.db, { base: baseTree, local: localTree, remote: remoteTree }, snaps, remoteName, o);
+    const [baseTree, localTree, remoteTree] = await Promise.all([
+      base ? treeOf(base) : null,
+      treeOf(local),
+      treeOf(remote),
+    ]);
+    const snaps = {
+      base: base ? await store.snapshotAt(base) : null,
+      local: await store.snapshotAt(local),
+      remote: await store.snapshotAt(remote),
+    };
+    const r = await mergeTrees(
+      store.db,
+      { base: baseTree, local: localTree, remote: remoteTree },
+      snaps,
+      remoteName,
+      o,
+    );
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
     appendRenumberLog(paths.commonDir, r.output.renumbered);
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
@@ -82,7 +104,10 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     async lock(o = {}) {
       const wait = Number(env.PANTHEON_SYNC_WAIT_MS);
       if (o.waitMs !== undefined) return acquireSyncLock(paths.commonDir, { waitMs: o.waitMs });
-      return acquireSyncLock(paths.commonDir, Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {});
+      return acquireSyncLock(
+        paths.commonDir,
+        Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {},
+      );
     },
     async publishTarget() {
       return publishTarget(paths, env);
@@ -92,7 +117,8 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       // An earlier version kept no last synced tip; its tracking ref held the tip its last sync
       // fetched, and when the state here contains it, that tip was merged or pushed.
       const local = await store.tip();
-      if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local)) writeSyncedTip(paths.commonDir, remote, r.legacyTip);
+      if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local))
+        writeSyncedTip(paths.commonDir, remote, r.legacyTip);
       return { migrated: r.migrated, configured: r.configured };
     },
     async fetch(remote, net = {}) {
@@ -166,7 +192,12 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     },
     async refspecStatus(remote) {
       const s = await refspecStatus(paths, remote, env);
-      return { hasState: (await readRef(paths.commonDir, trackingRef(remote)).catch(() => null)) !== null || s.legacyTip !== null, configured: s.configured, legacy: s.legacy || s.legacyTip !== null };
+      return {
+        hasState:
+          (await readRef(paths.commonDir, trackingRef(remote)).catch(() => null)) !== null || s.legacyTip !== null,
+        configured: s.configured,
+        legacy: s.legacy || s.legacyTip !== null,
+      };
     },
     async checkVersion(commit) {
       await (await store.snapshotAt(commit)).checkVersion();
@@ -186,7 +217,11 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       }
       // An adoption checks every record: read them in one `git cat-file --batch` (10,000 records
       // one by one through the object db took seconds), then decode each as a read would.
-      const blobs = await readBlobs(store.db, paths.commonDir, records.map((r) => r.oid));
+      const blobs = await readBlobs(
+        store.db,
+        paths.commonDir,
+        records.map((r) => r.oid),
+      );
       const schemas = await loadSchemas();
       for (const r of records) {
         if (out.length >= 50) {
@@ -197,7 +232,8 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
           const bytes = blobs.get(r.oid);
           if (!bytes) throw new CorruptRecordError(r.path, to, "missing blob");
           const record = decodeRecord(schemas[r.kind] as never, bytes, r.path, to) as { number: number };
-          if (record.number !== r.n) throw new CorruptRecordError(r.path, to, `number is ${record.number}, but the path says ${r.n}`);
+          if (record.number !== r.n)
+            throw new CorruptRecordError(r.path, to, `number is ${record.number}, but the path says ${r.n}`);
         } catch (e) {
           if (e instanceof CorruptRecordError) out.push(e.message);
           else throw e;
@@ -207,7 +243,9 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     },
     async changedRecords(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];
-      return (await changedPaths(store.db, a, b)).filter((p) => /^(tasks|epics|missions|reviews)\/\d\d\/[1-9]\d*\.json$/.test(p)).length;
+      return (await changedPaths(store.db, a, b)).filter((p) =>
+        /^(tasks|epics|missions|reviews)\/\d\d\/[1-9]\d*\.json$/.test(p),
+      ).length;
     },
   };
 }

@@ -21,7 +21,10 @@ export function readRenumberLog(commonDir: string): RenumberLog {
   }
 }
 
-export function appendRenumberLog(commonDir: string, moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void {
+export function appendRenumberLog(
+  commonDir: string,
+  moves: ReadonlyArray<{ kind: string; from: number; to: number }>,
+): void {
   if (moves.length === 0) return;
   const log = readRenumberLog(commonDir);
   for (const m of moves) {

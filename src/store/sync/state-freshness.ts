@@ -25,7 +25,8 @@ interface CacheFile {
 }
 
 /** Sets an own property even for a key such as "__proto__" (a remote may be named anything git allows). */
-const put = <T>(o: Record<string, T>, key: string, value: T) => Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+const put = <T>(o: Record<string, T>, key: string, value: T) =>
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 
 const file = (commonDir: string) => join(commonDir, "pantheon", "freshness-v1.json");
 const TRACKING = /^refs\/coordination\/remotes\/([^/]+)\/main$/;
@@ -109,7 +110,12 @@ async function stepsBack(db: ObjectDb, from: string, to: string): Promise<number
  * carried forward by walking them, so a read after a write spawns no git. Only a moved
  * tracking ref (a fetch) or a merge costs one `git rev-list --left-right --count`.
  */
-export async function stateFreshness(paths: RepoPaths, db: ObjectDb, env: NodeJS.ProcessEnv, local: string): Promise<Freshness[]> {
+export async function stateFreshness(
+  paths: RepoPaths,
+  db: ObjectDb,
+  env: NodeJS.ProcessEnv,
+  local: string,
+): Promise<Freshness[]> {
   const cache = readCache(paths.commonDir);
   const tracked = trackedRemotes(paths.commonDir, cache);
   if (tracked.names.size === 0) return [];

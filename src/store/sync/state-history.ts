@@ -19,7 +19,12 @@ import { runGit } from "../repo/run-git.js";
 /** The commits `<commondir>/shallow` lists: git treats them as having no parents. */
 export function shallowCommits(paths: RepoPaths): Set<string> {
   try {
-    return new Set(readFileSync(join(paths.commonDir, "shallow"), "utf8").split("\n").map((l) => l.trim()).filter(Boolean));
+    return new Set(
+      readFileSync(join(paths.commonDir, "shallow"), "utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
   } catch {
     return new Set();
   }
@@ -30,7 +35,9 @@ export function cutHistory(paths: RepoPaths, tips: string[], env: NodeJS.Process
   const shallow = shallowCommits(paths);
   if (shallow.size === 0 || tips.length === 0) return [];
   // A grafted commit looks parentless to rev-list; real roots are not in the shallow file.
-  const roots = runGit(paths, ["rev-list", "--max-parents=0", ...tips], env).stdout.split("\n").map((l) => l.trim());
+  const roots = runGit(paths, ["rev-list", "--max-parents=0", ...tips], env)
+    .stdout.split("\n")
+    .map((l) => l.trim());
   return roots.filter((oid) => shallow.has(oid));
 }
 
@@ -48,7 +55,8 @@ export function requireFullHistory(paths: RepoPaths, remote: string, tips: strin
 /** Whether objects may be missing on purpose: a promisor remote, or packs fetched from one. */
 export function isPartialClone(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): boolean {
   const config = loadGitConfig(paths.commonDir, env);
-  if (config.get("extensions.partialclone") || /^(true|yes|on|1)$/i.test(config.get(`remote.${remote}.promisor`) ?? "")) return true;
+  if (config.get("extensions.partialclone") || /^(true|yes|on|1)$/i.test(config.get(`remote.${remote}.promisor`) ?? ""))
+    return true;
   try {
     return readdirSync(join(paths.commonDir, "objects", "pack")).some((f) => f.endsWith(".promisor"));
   } catch {
@@ -59,7 +67,10 @@ export function isPartialClone(paths: RepoPaths, remote: string, env: NodeJS.Pro
 /** Objects of the state from `tip` back to `have` that this clone does not hold (promised by a partial clone's remote). */
 function missingObjects(paths: RepoPaths, tip: string, have: string | null, env: NodeJS.ProcessEnv): string[] {
   const r = runGit(paths, ["rev-list", "--objects", "--missing=print", tip, ...(have ? ["--not", have] : [])], env);
-  return r.stdout.split("\n").filter((l) => l.startsWith("?")).map((l) => l.slice(1).trim());
+  return r.stdout
+    .split("\n")
+    .filter((l) => l.startsWith("?"))
+    .map((l) => l.slice(1).trim());
 }
 
 /**
@@ -68,11 +79,34 @@ function missingObjects(paths: RepoPaths, tip: string, have: string | null, env:
  * send them. A plain `git fetch` with the glob refspec brings the state filtered, so the sync
  * fetch alone (which then finds nothing new) is not enough.
  */
-export function completeObjects(paths: RepoPaths, remote: string, tip: string, have: string | null, env: NodeJS.ProcessEnv, net: NetOptions = {}): void {
+export function completeObjects(
+  paths: RepoPaths,
+  remote: string,
+  tip: string,
+  have: string | null,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): void {
   for (let round = 0; round < 3; round++) {
     const missing = missingObjects(paths, tip, have, env);
     if (missing.length === 0) return;
-    const r = runGit(paths, ["-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-filter", "--no-tags", "--quiet", "--no-write-fetch-head", "--stdin", remote], env, `${missing.join("\n")}\n`, net);
+    const r = runGit(
+      paths,
+      [
+        "-c",
+        "fetch.negotiationAlgorithm=noop",
+        "fetch",
+        "--no-filter",
+        "--no-tags",
+        "--quiet",
+        "--no-write-fetch-head",
+        "--stdin",
+        remote,
+      ],
+      env,
+      `${missing.join("\n")}\n`,
+      net,
+    );
     if (r.status !== 0) break;
   }
   const still = missingObjects(paths, tip, have, env);

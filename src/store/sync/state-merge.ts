@@ -68,9 +68,15 @@ export async function mergeTrees(
     if (c.remote !== c.base) keptRemote.push(c.path);
     else changes.set(c.path, c.local === null ? null : (await db.read(c.local)).content);
   }
-  const counters = async (s: Snapshot): Promise<Counters> => s.counters().catch(() => ({ tasks: 0, epics: 0, missions: 0, reviews: 0 }));
+  const counters = async (s: Snapshot): Promise<Counters> =>
+    s.counters().catch(() => ({ tasks: 0, epics: 0, missions: 0, reviews: 0 }));
   const schemas = await loadSchemas();
-  const output = mergeState({ touched, counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) }, remote: remoteName, renumberAll: Boolean(o.renumberAll) });
+  const output = mergeState({
+    touched,
+    counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) },
+    remote: remoteName,
+    renumberAll: Boolean(o.renumberAll),
+  });
   for (const kind of RECORD_KINDS) {
     for (const w of output.writes[kind]) {
       const path = recordPath(kind, w.number);

@@ -26,7 +26,10 @@ export interface RefspecStatus {
 }
 
 function fetchSpecs(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): string[] {
-  return runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
+  return runGit(paths, ["config", "--get-all", `remote.${remote}.fetch`], env)
+    .stdout.split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 async function readQuiet(paths: RepoPaths, ref: string): Promise<string | null> {
@@ -39,7 +42,11 @@ async function readQuiet(paths: RepoPaths, ref: string): Promise<string | null> 
 
 export async function refspecStatus(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): Promise<RefspecStatus> {
   const specs = fetchSpecs(paths, remote, env);
-  return { configured: specs.includes(fetchRefspec(remote)), legacy: specs.includes(legacyRefspec(remote)), legacyTip: await readQuiet(paths, legacyTrackingRef(remote)) };
+  return {
+    configured: specs.includes(fetchRefspec(remote)),
+    legacy: specs.includes(legacyRefspec(remote)),
+    legacyTip: await readQuiet(paths, legacyTrackingRef(remote)),
+  };
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -50,11 +57,16 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * `.../<remote>/main` needs a directory). Runs before every fetch: one `git config` read, and
  * more only when there is something to migrate. `legacyTip` is the old tracking ref's value.
  */
-export async function migrateRefspec(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv): Promise<RefspecStatus & { migrated: boolean }> {
+export async function migrateRefspec(
+  paths: RepoPaths,
+  remote: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RefspecStatus & { migrated: boolean }> {
   const status = await refspecStatus(paths, remote, env);
   if (!status.legacy && status.legacyTip === null) return { ...status, migrated: false };
   // A value pattern, not --fixed-value (git 2.30+): the refspec's `+` and `.` are escaped.
-  if (status.legacy) runGit(paths, ["config", "--unset-all", `remote.${remote}.fetch`, `^${escapeRegex(legacyRefspec(remote))}$`], env);
+  if (status.legacy)
+    runGit(paths, ["config", "--unset-all", `remote.${remote}.fetch`, `^${escapeRegex(legacyRefspec(remote))}$`], env);
   if (status.legacyTip !== null) runGit(paths, ["update-ref", "-d", legacyTrackingRef(remote)], env);
   const configured = status.configured || (status.legacy && ensureFetchRefspec(paths, remote, env));
   return { configured, legacy: false, legacyTip: status.legacyTip, migrated: true };

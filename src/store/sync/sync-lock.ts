@@ -14,7 +14,6 @@ import type { SyncLock } from "../store.js";
 export const SYNC_WAIT_MS = 30_000;
 export const SYNC_STALE_MS = 120_000;
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function create(path: string): number | null {
@@ -46,7 +45,10 @@ function breakStale(path: string, ino: number): void {
   }
 }
 
-export async function acquireSyncLock(commonDir: string, o: { waitMs?: number; staleMs?: number } = {}): Promise<SyncLock> {
+export async function acquireSyncLock(
+  commonDir: string,
+  o: { waitMs?: number; staleMs?: number } = {},
+): Promise<SyncLock> {
   const dir = join(commonDir, "pantheon");
   const path = join(dir, "sync.lock");
   const waitMs = o.waitMs ?? SYNC_WAIT_MS;

@@ -16,7 +16,9 @@ function readAll(commonDir: string): Map<string, string> {
   try {
     const parsed = JSON.parse(readFileSync(file(commonDir), "utf8")) as unknown;
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return new Map();
-    return new Map(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && OID.test(e[1])));
+    return new Map(
+      Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && OID.test(e[1])),
+    );
   } catch {
     return new Map();
   }

@@ -26,35 +26,79 @@ const DEEP = "--depth=2147483646";
  * in-process and cannot fetch one lazily. In a shallow repository the state's history is
  * deepened completely so the merge base is present.
  */
-export async function fetchState(paths: RepoPaths, remote: string, env: NodeJS.ProcessEnv, o: { deepen: boolean }, net: NetOptions = {}): Promise<string | null> {
+export async function fetchState(
+  paths: RepoPaths,
+  remote: string,
+  env: NodeJS.ProcessEnv,
+  o: { deepen: boolean },
+  net: NetOptions = {},
+): Promise<string | null> {
   // A handful of objects (a publishing command's catch-up) arrive loose: Pantheon reads loose
   // objects itself, where a pack would load isomorphic-git (~60-100 ms) to read them.
-  const args = ["-c", `fetch.unpackLimit=${LOOSE_FETCH_MAX}`, "fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--prune", "--no-filter", ...(o.deepen ? [DEEP] : []), remote, fetchRefspec(remote)];
+  const args = [
+    "-c",
+    `fetch.unpackLimit=${LOOSE_FETCH_MAX}`,
+    "fetch",
+    "--no-tags",
+    "--quiet",
+    "--no-write-fetch-head",
+    "--prune",
+    "--no-filter",
+    ...(o.deepen ? [DEEP] : []),
+    remote,
+    fetchRefspec(remote),
+  ];
   const r = runGit(paths, args, env, undefined, net);
-  if (r.status !== 0) throw new SyncError(`Cannot fetch from ${remote}: ${gitReason(r.stderr)}`, `check the remote: git remote -v; git fetch ${remote}`, { remote });
+  if (r.status !== 0)
+    throw new SyncError(
+      `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
+      `check the remote: git remote -v; git fetch ${remote}`,
+      { remote },
+    );
   return readRef(paths.commonDir, trackingRef(remote));
 }
 
 /** Lines git prints about its own refs; `remote:` lines are the server's text and decide nothing here. */
-const RETRYABLE = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*\((stale info|failed to update ref|cannot lock ref|failed to lock)|failed to update ref|cannot lock ref/i;
+const RETRYABLE =
+  /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*\((stale info|failed to update ref|cannot lock ref|failed to lock)|failed to update ref|cannot lock ref/i;
 
 /** The server's own words: `[remote rejected] ... (reason)` and the `remote:` lines a hook printed. */
 export function serverReason(stdout: string, stderr: string): string | null {
-  const rejected = stdout.split("\n").map((l) => /\[remote rejected\]\s*\((.*)\)\s*$/.exec(l)?.[1]).find(Boolean);
-  const said = stderr.split("\n").filter((l) => l.startsWith("remote:")).map((l) => l.slice(7).trim()).filter(Boolean);
+  const rejected = stdout
+    .split("\n")
+    .map((l) => /\[remote rejected\]\s*\((.*)\)\s*$/.exec(l)?.[1])
+    .find(Boolean);
+  const said = stderr
+    .split("\n")
+    .filter((l) => l.startsWith("remote:"))
+    .map((l) => l.slice(7).trim())
+    .filter(Boolean);
   if (!rejected && said.length === 0) return null;
   const text = `the server refused it${rejected ? ` (${rejected})` : ""}${said.length > 0 ? `: ${said.join(" / ")}` : ""}`;
   return text.length > 400 ? `${text.slice(0, 399)}…` : text;
 }
 
 /** Pushes without force: the remote's own ref update is the cross-clone compare-and-swap. */
-export function pushState(paths: RepoPaths, remote: string, commit: string, env: NodeJS.ProcessEnv, net: NetOptions = {}): "ok" | "rejected" {
+export function pushState(
+  paths: RepoPaths,
+  remote: string,
+  commit: string,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): "ok" | "rejected" {
   const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${REF}`], env, undefined, net);
   if (r.status === 0) return "ok";
-  const own = `${r.stdout}\n${r.stderr}`.split("\n").filter((l) => !l.startsWith("remote:")).join("\n");
+  const own = `${r.stdout}\n${r.stderr}`
+    .split("\n")
+    .filter((l) => !l.startsWith("remote:"))
+    .join("\n");
   if (RETRYABLE.test(own)) return "rejected";
   const reason = serverReason(r.stdout, r.stderr) ?? gitReason(r.stderr || r.stdout);
-  throw new SyncError(`Cannot push to ${remote}: ${reason}`, `check access and the server's rules: git push --dry-run ${remote} ${REF}`, { remote });
+  throw new SyncError(
+    `Cannot push to ${remote}: ${reason}`,
+    `check access and the server's rules: git push --dry-run ${remote} ${REF}`,
+    { remote },
+  );
 }
 
 export function isAncestor(paths: RepoPaths, a: string, b: string, env: NodeJS.ProcessEnv): boolean {
@@ -67,6 +111,8 @@ export function mergeBase(paths: RepoPaths, a: string, b: string, env: NodeJS.Pr
 }
 
 export function listRemotes(paths: RepoPaths, env: NodeJS.ProcessEnv): string[] {
-  return runGit(paths, ["remote"], env).stdout.split("\n").map((s) => s.trim()).filter(Boolean);
+  return runGit(paths, ["remote"], env)
+    .stdout.split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
-

@@ -1,6 +1,10 @@
 /** The server's error document, as `--json` prints it. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly hint: string | null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly hint: string | null,
+  ) {
     super(message);
   }
 }
@@ -9,7 +13,8 @@ export class ApiError extends Error {
 export async function get<T>(path: string): Promise<T> {
   const res = await fetch(`/api/${path}`, { credentials: "same-origin", cache: "no-store" });
   const doc = (await res.json()) as { data?: T; error?: { message: string; hint: string | null } };
-  if (!res.ok || doc.error) throw new ApiError(res.status, doc.error?.message ?? `HTTP ${res.status}`, doc.error?.hint ?? null);
+  if (!res.ok || doc.error)
+    throw new ApiError(res.status, doc.error?.message ?? `HTTP ${res.status}`, doc.error?.hint ?? null);
   return doc.data as T;
 }
 

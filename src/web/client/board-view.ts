@@ -14,10 +14,20 @@ const shown = new Map<string, number>();
 function card(t: TaskSummaryView): HTMLElement {
   return h(
     "div",
-    { class: `task-card${t.blockedBy.length > 0 && t.status !== "COMPLETE" && t.status !== "ABORTED" ? " blocked" : ""}`, "data-task": t.id },
+    {
+      class: `task-card${t.blockedBy.length > 0 && t.status !== "COMPLETE" && t.status !== "ABORTED" ? " blocked" : ""}`,
+      "data-task": t.id,
+    },
     h("div", {}, taskLink(t.id), " ", badge(t.priority)),
     h("div", { class: "title" }, t.title),
-    h("div", { class: "muted small" }, t.role, t.claimedBy ? ` · ${t.claimedBy}` : "", t.epic ? ` · ${t.epic}` : "", t.blockedBy.length > 0 ? ` · waits on ${t.blockedBy.join(", ")}` : ""),
+    h(
+      "div",
+      { class: "muted small" },
+      t.role,
+      t.claimedBy ? ` · ${t.claimedBy}` : "",
+      t.epic ? ` · ${t.epic}` : "",
+      t.blockedBy.length > 0 ? ` · waits on ${t.blockedBy.join(", ")}` : "",
+    ),
   );
 }
 
@@ -30,22 +40,42 @@ function column(status: string, tasks: TaskSummaryView[], redraw: () => void): H
     h("h2", {}, badge(status), " ", h("span", { class: "col-count" }, String(tasks.length))),
     ...tasks.slice(0, n).map(card),
     more > 0
-      ? h("button", { class: "more", type: "button", onclick: () => (shown.set(status, n + PAGE), redraw()) }, `Show ${Math.min(PAGE, more)} more (${more} not shown)`)
+      ? h(
+          "button",
+          { class: "more", type: "button", onclick: () => (shown.set(status, n + PAGE), redraw()) },
+          `Show ${Math.min(PAGE, more)} more (${more} not shown)`,
+        )
       : null,
   );
 }
 
-function select(name: string, value: string | undefined, options: string[], onChange: (v: string) => void): HTMLElement {
-  const el = h("select", { name, "aria-label": name, onchange: (e: Event) => onChange((e.target as HTMLSelectElement).value) }, h("option", { value: "" }, `any ${name}`), ...options.map((o) => h("option", { value: o, selected: o === value }, o)));
+function select(
+  name: string,
+  value: string | undefined,
+  options: string[],
+  onChange: (v: string) => void,
+): HTMLElement {
+  const el = h(
+    "select",
+    { name, "aria-label": name, onchange: (e: Event) => onChange((e.target as HTMLSelectElement).value) },
+    h("option", { value: "" }, `any ${name}`),
+    ...options.map((o) => h("option", { value: o, selected: o === value }, o)),
+  );
   return el;
 }
 
 /** The tasks as a board by status, with filters (role, priority, epic, claimant) and full-text search. */
-export async function boardView(root: HTMLElement, params: URLSearchParams, navigate: (p: URLSearchParams) => void): Promise<void> {
+export async function boardView(
+  root: HTMLElement,
+  params: URLSearchParams,
+  navigate: (p: URLSearchParams) => void,
+): Promise<void> {
   const f = (k: string) => params.get(k) ?? undefined;
   const words = f("q");
   const [tasks, epics, found] = await Promise.all([
-    get<TaskSummaryView[]>(`tasks${query({ role: f("role"), priority: f("priority"), epic: f("epic"), claimedBy: f("claimedBy") })}`),
+    get<TaskSummaryView[]>(
+      `tasks${query({ role: f("role"), priority: f("priority"), epic: f("epic"), claimedBy: f("claimedBy") })}`,
+    ),
     get<EpicView[]>("epics"),
     words ? get<SearchResultView[]>(`search${query({ q: words, limit: "1000" })}`) : Promise.resolve(null),
   ]);
@@ -58,19 +88,51 @@ export async function boardView(root: HTMLElement, params: URLSearchParams, navi
     shown.clear();
     navigate(next);
   };
-  const search = h("input", { type: "search", name: "q", placeholder: "search titles, descriptions, notes", value: words ?? "" });
-  const form = h("form", { class: "filters", role: "search", onsubmit: (e: Event) => (e.preventDefault(), set("q", search.value.trim())) },
+  const search = h("input", {
+    type: "search",
+    name: "q",
+    placeholder: "search titles, descriptions, notes",
+    value: words ?? "",
+  });
+  const form = h(
+    "form",
+    { class: "filters", role: "search", onsubmit: (e: Event) => (e.preventDefault(), set("q", search.value.trim())) },
     search,
     h("button", { type: "submit" }, "Search"),
     select("role", f("role"), ROLES, (v) => set("role", v)),
     select("priority", f("priority"), PRIORITIES, (v) => set("priority", v)),
-    select("epic", f("epic"), epics.map((e) => e.id), (v) => set("epic", v)),
-    h("input", { type: "text", name: "claimedBy", placeholder: "claimed by", value: f("claimedBy") ?? "", onchange: (e: Event) => set("claimedBy", (e.target as HTMLInputElement).value.trim()) }),
+    select(
+      "epic",
+      f("epic"),
+      epics.map((e) => e.id),
+      (v) => set("epic", v),
+    ),
+    h("input", {
+      type: "text",
+      name: "claimedBy",
+      placeholder: "claimed by",
+      value: f("claimedBy") ?? "",
+      onchange: (e: Event) => set("claimedBy", (e.target as HTMLInputElement).value.trim()),
+    }),
   );
   const byStatus = new Map<string, TaskSummaryView[]>(STATUSES.map((s) => [s, []]));
   for (const t of list) byStatus.get(t.status)?.push(t);
   const board = h("div", { class: "board" });
   const draw = () => board.replaceChildren(...STATUSES.map((s) => column(s, byStatus.get(s)!, draw)));
   draw();
-  add(root, h("h1", {}, "Board ", h("span", { class: "muted" }, `${list.length} task${list.length === 1 ? "" : "s"}${hits ? ` matching "${words}"` : ""}`)), form, board);
+  add(
+    root,
+    h(
+      "h1",
+      {},
+      "Board ",
+      h(
+        "span",
+        { class: "muted" },
+        `${list.length} task${list.length === 1 ? "" : "s"}${hits ? ` matching "${words}"` : ""}`,
+      ),
+    ),
+    form,
+    board,
+  );
 }

@@ -18,7 +18,11 @@ function fill(el: Element, attrs: Record<string, Attr>, children: Child[]): void
 }
 
 /** An HTML element. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, Attr> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   fill(el, attrs, children);
   return el;

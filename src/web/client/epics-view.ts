@@ -11,7 +11,8 @@ export function progressBar(percent: number): HTMLElement {
 /** Every epic with its derived status and progress. */
 export async function epicsView(root: HTMLElement): Promise<void> {
   const epics = await get<EpicView[]>("epics");
-  add(root, 
+  add(
+    root,
     h("h1", {}, "Epics"),
     epics.length === 0
       ? h("p", { class: "muted" }, "No epic yet: pantheon epic create --title …")
@@ -25,9 +26,21 @@ export async function epicsView(root: HTMLElement): Promise<void> {
               h("header", {}, h("strong", {}, e.title), " ", badge(e.status)),
               h("div", { class: "muted small" }, `${e.id} · ${e.priority}`),
               progressBar(e.progress.percent),
-              h("div", { class: "small" }, `${e.progress.complete} of ${e.progress.total} complete (${e.progress.percent}%)`),
+              h(
+                "div",
+                { class: "small" },
+                `${e.progress.complete} of ${e.progress.total} complete (${e.progress.percent}%)`,
+              ),
               e.aborted ? h("p", { class: "warning" }, `aborted: ${e.aborted}`) : null,
-              h("div", { class: "links" }, link(`board?epic=${encodeURIComponent(e.id)}`, "board"), " · ", link(`graph?epic=${encodeURIComponent(e.id)}`, "graph"), " · ", link(`charts?epic=${encodeURIComponent(e.id)}`, "burn-down")),
+              h(
+                "div",
+                { class: "links" },
+                link(`board?epic=${encodeURIComponent(e.id)}`, "board"),
+                " · ",
+                link(`graph?epic=${encodeURIComponent(e.id)}`, "graph"),
+                " · ",
+                link(`charts?epic=${encodeURIComponent(e.id)}`, "burn-down"),
+              ),
             ),
           ),
         ),

@@ -22,7 +22,11 @@ function route(): { name: string; arg: string | undefined; params: URLSearchPara
   const raw = location.hash.replace(/^#\/?/, "");
   const [path, q] = [raw.split("?")[0] ?? "", raw.split("?").slice(1).join("?")];
   const [name, ...rest] = path.split("/");
-  return { name: name || "personas", arg: rest.length > 0 ? decodeURIComponent(rest.join("/")) : undefined, params: new URLSearchParams(q) };
+  return {
+    name: name || "personas",
+    arg: rest.length > 0 ? decodeURIComponent(rest.join("/")) : undefined,
+    params: new URLSearchParams(q),
+  };
 }
 
 function navigate(name: string, params: URLSearchParams): void {
@@ -37,7 +41,8 @@ let firstDone = false;
 async function render(): Promise<void> {
   const mine = ++drawing;
   const r = route();
-  for (const a of document.querySelectorAll("nav a")) a.classList.toggle("on", a.getAttribute("data-view") === (r.name === "task" ? "board" : r.name));
+  for (const a of document.querySelectorAll("nav a"))
+    a.classList.toggle("on", a.getAttribute("data-view") === (r.name === "task" ? "board" : r.name));
   const next = h("div", { class: "view", "data-view": r.name });
   const go = (p: URLSearchParams) => navigate(r.name, p);
   try {
@@ -45,11 +50,16 @@ async function render(): Promise<void> {
     else if (r.name === "epics") await epicsView(next);
     else if (r.name === "board") await boardView(next, r.params, go);
     else if (r.name === "task" && r.arg) await taskView(next, r.arg);
-    else if (r.name === "graph") await graphView(next, r.params, go, (id) => navigate(`task/${encodeURIComponent(id)}`, new URLSearchParams()));
+    else if (r.name === "graph")
+      await graphView(next, r.params, go, (id) => navigate(`task/${encodeURIComponent(id)}`, new URLSearchParams()));
     else if (r.name === "charts") await chartsView(next, r.params, go);
     else add(next, h("p", { class: "error" }, "No such view."), h("a", { href: "#/personas" }, "back to the personas"));
   } catch (e) {
-    add(next, h("p", { class: "error" }, e instanceof Error ? e.message : String(e)), e instanceof ApiError && e.hint ? h("p", { class: "muted" }, `hint: ${e.hint}`) : null);
+    add(
+      next,
+      h("p", { class: "error" }, e instanceof Error ? e.message : String(e)),
+      e instanceof ApiError && e.hint ? h("p", { class: "muted" }, `hint: ${e.hint}`) : null,
+    );
   }
   if (mine !== drawing) return; // a newer draw started meanwhile
   clear(main);

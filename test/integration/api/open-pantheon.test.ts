@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { openPantheon } from "../../../src/api/open-pantheon.js";
-import { InvalidTransitionError, NotFoundError, PantheonError, RepositoryError, UsageError } from "../../../src/errors.js";
+import {
+  InvalidTransitionError,
+  NotFoundError,
+  PantheonError,
+  RepositoryError,
+  UsageError,
+} from "../../../src/errors.js";
 import { runCli } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
 import { makeRepo, stateRef, tempDir } from "../../helpers/repo.js";
@@ -40,7 +46,10 @@ describe("openPantheon", () => {
       // Always a rejected promise, never a synchronous throw.
       const pending = call();
       expect(pending).toBeInstanceOf(Promise);
-      const e = await pending.then(() => null, (x: unknown) => x);
+      const e = await pending.then(
+        () => null,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(kind);
       expect((e as PantheonError).hint).toBeTruthy();
     }

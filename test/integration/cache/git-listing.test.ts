@@ -5,21 +5,37 @@ import { describe, expect, it } from "vitest";
 import { runBin } from "../../helpers/cli.js";
 import { git, makeRepo } from "../../helpers/repo.js";
 
-const READS = [["task", "list", "--json"], ["task", "report", "--json"], ["task", "blocked", "--json"]];
+const READS = [
+  ["task", "list", "--json"],
+  ["task", "report", "--json"],
+  ["task", "blocked", "--json"],
+];
 
 describe("a full rebuild of a large kind", () => {
   it("lists it with one git ls-tree when git is there, and answers exactly as listing the trees itself", () => {
     const dir = makeRepo();
-    const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => runBin(argv, { cwd: dir, env: { NO_COLOR: "1", ...env } });
+    const run = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+      runBin(argv, { cwd: dir, env: { NO_COLOR: "1", ...env } });
     expect(run(["init", "--yes"]).exitCode).toBe(0);
     const file = join(dir, "import.json");
-    writeFileSync(file, JSON.stringify(Array.from({ length: 140 }, (_, i) => ({ key: `k${i}`, title: `t${i}`, role: "engineer", ...(i % 4 === 3 ? { depends_on: [`k${i - 1}`] } : {}) }))));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: 140 }, (_, i) => ({
+          key: `k${i}`,
+          title: `t${i}`,
+          role: "engineer",
+          ...(i % 4 === 3 ? { depends_on: [`k${i - 1}`] } : {}),
+        })),
+      ),
+    );
     expect(run(["task", "import", file]).exitCode).toBe(0);
     // Stray entries beside the shards and inside one, as another tool might leave them.
     const tip = git(dir, "rev-parse", "refs/coordination/main").trim();
     const blob = git(dir, "hash-object", "-w", "--stdin").trim();
     const index = { GIT_INDEX_FILE: join(dir, ".git", "stray-index") };
-    const g = (...a: string[]) => execFileSync("git", a, { cwd: dir, env: { ...process.env, ...index }, encoding: "utf8" });
+    const g = (...a: string[]) =>
+      execFileSync("git", a, { cwd: dir, env: { ...process.env, ...index }, encoding: "utf8" });
     g("read-tree", tip);
     g("update-index", "--add", "--cacheinfo", `100644,${blob},tasks/07/notes.txt`);
     g("update-index", "--add", "--cacheinfo", `100644,${blob},tasks/README`);

@@ -7,7 +7,13 @@ import { CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 
 const cacheDir = (dir: string) => join(dir, ".git", "pantheon", "cache");
 const journal = (dir: string) => join(cacheDir(dir), `journal-v${CACHE_VERSION}.ndjson`);
-const LISTS = [["task", "list", "--json"], ["task", "next", "--role", "engineer", "--json"], ["task", "report", "--json"], ["epic", "list", "--json"], ["mission", "list", "--json"]];
+const LISTS = [
+  ["task", "list", "--json"],
+  ["task", "next", "--role", "engineer", "--json"],
+  ["task", "report", "--json"],
+  ["epic", "list", "--json"],
+  ["mission", "list", "--json"],
+];
 
 function ok(dir: string, argv: string[]) {
   const r = runBin(argv, { cwd: dir, env: { NO_COLOR: "1" } });
@@ -26,7 +32,8 @@ async function project(): Promise<string> {
   ok(dir, ["init", "--yes"]);
   ok(dir, ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
   ok(dir, ["epic", "create", "--title", "Login"]);
-  for (const t of ["Design", "Build", "Test"]) ok(dir, ["task", "create", "--title", t, "--role", "engineer", "--epic", "1"]);
+  for (const t of ["Design", "Build", "Test"])
+    ok(dir, ["task", "create", "--title", t, "--role", "engineer", "--epic", "1"]);
   for (const a of LISTS) ok(dir, a); // a cache of every kind, at this commit
   return dir;
 }
@@ -58,7 +65,9 @@ describe("the read cache's journal", () => {
     expect(recent).toBe(ok(dir, ["log", "-n", "5", "--json"])); // the same after the journal is gone (fromGit)
     expect(dashboard).toBe(ok(dir, ["dashboard", "--json"]));
     expect(JSON.parse(recent).data.map((c: { summary: string }) => c.summary)).toHaveLength(5);
-    expect(JSON.parse(answers[0]!).data.map((t: { title: string; status: string }) => `${t.title} ${t.status}`)).toEqual(["Design REVIEW", "Build TODO", "Test TODO", "Polish TODO"]);
+    expect(
+      JSON.parse(answers[0]!).data.map((t: { title: string; status: string }) => `${t.title} ${t.status}`),
+    ).toEqual(["Design REVIEW", "Build TODO", "Test TODO", "Polish TODO"]);
   });
 
   it("changes no answer when a line is torn, the ref was reset, or a sync-like commit skipped the journal", async () => {

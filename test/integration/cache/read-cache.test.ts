@@ -72,7 +72,18 @@ describe("the read cache changes no answer", () => {
     await ok(dir, ["dashboard"]); // a cache of every kind now exists
     const stale = snapshotCache(dir);
     await ok(dir, ["task", "create", "--title", "Test", "--role", "tester", "--depends-on", "2", "--epic", "1"]);
-    await ok(dir, ["task", "create", "--title", "Release", "--role", "operator", "--depends-on", "3", "--priority", "critical"]);
+    await ok(dir, [
+      "task",
+      "create",
+      "--title",
+      "Release",
+      "--role",
+      "operator",
+      "--depends-on",
+      "3",
+      "--priority",
+      "critical",
+    ]);
     await ok(dir, ["task", "create", "--title", "Polish", "--role", "engineer"]);
     await ok(dir, ["--as", "Hephaestus", "task", "claim", "5"]);
     await ok(dir, ["--as", "Hephaestus", "task", "update", "5", "--status", "REVIEW"]);
@@ -108,7 +119,15 @@ describe("the read cache changes no answer", () => {
     await ok(dir, ["init", "--yes"]);
     await ok(dir, ["task", "create", "--title", "t", "--role", "engineer"]);
     await ok(dir, ["task", "list"]);
-    const old = [`tasks-v${V - 1}.bin`, `head-v${V - 1}.json`, `journal-v${V - 1}.ndjson`, `project-v${V - 1}.json`, `tasks-v${V - 1}-${"a".repeat(40)}.text`, `tasks-v${V}-${"b".repeat(40)}.oids`, `tasks-v${V}.bin.123.456.tmp`];
+    const old = [
+      `tasks-v${V - 1}.bin`,
+      `head-v${V - 1}.json`,
+      `journal-v${V - 1}.ndjson`,
+      `project-v${V - 1}.json`,
+      `tasks-v${V - 1}-${"a".repeat(40)}.text`,
+      `tasks-v${V}-${"b".repeat(40)}.oids`,
+      `tasks-v${V}.bin.123.456.tmp`,
+    ];
     const recent = [`tasks-v${V - 2}.bin`, `tasks-v${V}-${"c".repeat(40)}.text`];
     const hourAgo = new Date(Date.now() - 3_600_000);
     for (const f of [...old, ...recent]) writeFileSync(join(cacheDir(dir), f), "left behind");
@@ -128,7 +147,10 @@ describe("the read cache changes no answer", () => {
     const memo = join(cacheDir(dir), `project-v${V}.json`);
     const saved = JSON.parse(readFileSync(memo, "utf8"));
     expect(saved.record.name).toBe(name);
-    writeFileSync(memo, JSON.stringify({ ...saved, text: `${saved.text} `, record: { ...saved.record, name: "Forged" } }));
+    writeFileSync(
+      memo,
+      JSON.stringify({ ...saved, text: `${saved.text} `, record: { ...saved.record, name: "Forged" } }),
+    );
     expect(JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name).toBe(name);
     writeFileSync(memo, "{ not json");
     expect(JSON.parse((await ok(dir, ["dashboard", "--json"])).stdout).data.project.name).toBe(name);
@@ -143,7 +165,10 @@ describe("the read cache changes no answer", () => {
     const text = textOf(dir);
     copyFileSync(text, backup);
     // Same length, so the table stays well-formed: only its content lies.
-    writeFileSync(text, Buffer.from(readFileSync(backup).toString("latin1").replace("real title", "fake title"), "latin1"));
+    writeFileSync(
+      text,
+      Buffer.from(readFileSync(backup).toString("latin1").replace("real title", "fake title"), "latin1"),
+    );
     const bad = await runCli(["doctor", "--json"], { cwd: dir });
     expect(bad.exitCode).toBe(1);
     expect(JSON.stringify(jsonData(bad, "doctor").findings)).toContain("E_CACHE_MISMATCH");

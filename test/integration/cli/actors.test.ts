@@ -18,15 +18,26 @@ import { loadTheme } from "../../../src/services/load-theme.js";
 import type { Context } from "../../../src/services/context.js";
 import { castProject, DAEDALUS, expectRefused, initProject, lit, showTask, taskIn, ZEUS } from "./fixture.js";
 
-const IDENTIFY = "hint: say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
+const IDENTIFY =
+  "hint: say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
 
 describe("mission ownership (DESIGN §1.5a)", () => {
   it("a persona cannot end another persona's ACTIVE mission and so take the claim that unassign refused", async () => {
     const p = await castProject(["Hephaestus", "Daedalus"]);
     await taskIn(p, "UNDERWAY"); // ENG-H-0001 claimed by Hephaestus on MSN-0001
-    await expectRefused(p, [...DAEDALUS, "task", "unassign", "1", "--notes", "mine now"], 1, [/only its claimant \(Hephaestus\)/]);
-    for (const argv of [["mission", "end", "MSN-0001", "--release"], ["mission", "end", "MSN-0001"], ["mission", "end", "1", "--release", "--summary", "x"]]) {
-      const r = await expectRefused(p, [...DAEDALUS, ...argv], 1, [lit("Cannot end MSN-0001 (Hephaestus) as Daedalus: only Hephaestus acting under it, an administrator or the Director may end it")]);
+    await expectRefused(p, [...DAEDALUS, "task", "unassign", "1", "--notes", "mine now"], 1, [
+      /only its claimant \(Hephaestus\)/,
+    ]);
+    for (const argv of [
+      ["mission", "end", "MSN-0001", "--release"],
+      ["mission", "end", "MSN-0001"],
+      ["mission", "end", "1", "--release", "--summary", "x"],
+    ]) {
+      const r = await expectRefused(p, [...DAEDALUS, ...argv], 1, [
+        lit(
+          "Cannot end MSN-0001 (Hephaestus) as Daedalus: only Hephaestus acting under it, an administrator or the Director may end it",
+        ),
+      ]);
       expect(r.stderr.split("\n")[1]).toContain("pantheon mission show MSN-0001");
     }
     await expectRefused(p, [...DAEDALUS, "task", "claim", "1"], 1, [/already claimed by Hephaestus/]);
@@ -48,7 +59,9 @@ describe("mission ownership (DESIGN §1.5a)", () => {
 
   it("an administrator whose own mission ENDED may not (nothing is done under an ENDED mission)", async () => {
     const p = await castProject(["Hephaestus", "Cronus"]);
-    await expectRefused(p, ["--as", "Cronus", "mission", "end", "MSN-0001"], 1, [/^✗ Mission MSN-0002:[a-z]+-[a-z]+ of Cronus has ENDED/]);
+    await expectRefused(p, ["--as", "Cronus", "mission", "end", "MSN-0001"], 1, [
+      /^✗ Mission MSN-0002:[a-z]+-[a-z]+ of Cronus has ENDED/,
+    ]);
   });
 });
 
@@ -62,7 +75,13 @@ describe("Director is no persona's name", () => {
     [["task", "create", "--title", "x", "--role", "eng"], { PANTHEON_PERSONA: "Director" }],
   ] as const)("%j %j: exit 2, nothing written", async (argv, env) => {
     const p = await initProject();
-    await expectRefused(p, [...argv], 2, [/^✗ "director" is reserved for the Director, the human at the keyboard; a persona needs another name/i], { env });
+    await expectRefused(
+      p,
+      [...argv],
+      2,
+      [/^✗ "director" is reserved for the Director, the human at the keyboard; a persona needs another name/i],
+      { env },
+    );
   });
 
   it("a theme naming Director never offers it", async () => {
@@ -99,7 +118,9 @@ describe("--as a name on two ACTIVE missions (after a sync)", () => {
       const r = await c1.run([...argv], { env });
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stdout).toBe("");
-      expect(r.stderr.split("\n")[0]).toBe(`✗ Hephaestus is on 2 ACTIVE missions (two clones started one each): ${handles.join(", ")}; ${source} cannot tell which`);
+      expect(r.stderr.split("\n")[0]).toBe(
+        `✗ Hephaestus is on 2 ACTIVE missions (two clones started one each): ${handles.join(", ")}; ${source} cannot tell which`,
+      );
       expect(r.stderr.split("\n")[1]).toMatch(/^ {2}hint: act under one with --mission MSN-\d{4}:/);
     }
     expect(c1.ref()).toBe(before);
@@ -107,38 +128,54 @@ describe("--as a name on two ACTIVE missions (after a sync)", () => {
   });
 });
 
-const MARKERS = ["CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "AGENT"] as const;
+const MARKERS = [
+  "CLAUDECODE",
+  "GEMINI_CLI",
+  "CODEX_THREAD_ID",
+  "CODEX_SANDBOX_NETWORK_DISABLED",
+  "OPENCODE",
+  "AGENT",
+] as const;
 
 describe("an unidentified persona inside an assistant (DESIGN §1.7)", () => {
-  it.each(MARKERS)("%s=1 without a mission: reads and creates as (unidentified persona), owner rights refused with how to identify", async (marker) => {
-    const p = await castProject(["Hephaestus"]);
-    await taskIn(p, "UNDERWAY");
-    const env = { [marker]: "1" };
-    const created = await p.json<{ id: string }>(["task", "create", "--title", "Found a bug", "--role", "engineer"], "task", { env });
-    expect((await showTask(p, created.id)).notes).toEqual([]);
-    expect(git(p.dir, "log", "-1", "--format=%an|%s", "refs/coordination/main").trim()).toBe("(unidentified persona)|task ENG-M-0002 create by (unidentified persona)");
-    const shown = await p.json<{ allowedActions: string[] }>(["task", "show", "1"], "task", { env });
-    expect(shown.allowedActions).toEqual([]);
-    await p.ok(["review", "create", "--title", "Look at this", "--task", "1"], { env });
+  it.each(MARKERS)(
+    "%s=1 without a mission: reads and creates as (unidentified persona), owner rights refused with how to identify",
+    async (marker) => {
+      const p = await castProject(["Hephaestus"]);
+      await taskIn(p, "UNDERWAY");
+      const env = { [marker]: "1" };
+      const created = await p.json<{ id: string }>(
+        ["task", "create", "--title", "Found a bug", "--role", "engineer"],
+        "task",
+        { env },
+      );
+      expect((await showTask(p, created.id)).notes).toEqual([]);
+      expect(git(p.dir, "log", "-1", "--format=%an|%s", "refs/coordination/main").trim()).toBe(
+        "(unidentified persona)|task ENG-M-0002 create by (unidentified persona)",
+      );
+      const shown = await p.json<{ allowedActions: string[] }>(["task", "show", "1"], "task", { env });
+      expect(shown.allowedActions).toEqual([]);
+      await p.ok(["review", "create", "--title", "Look at this", "--task", "1"], { env });
 
-    for (const argv of [
-      ["task", "close", "1"],
-      ["task", "close", "1", "--status", "ABORTED", "--notes", "x"],
-      ["task", "unassign", "1", "--notes", "x"],
-      ["task", "handoff", "1", "--notes", "x"],
-      ["task", "update", "1", "--status", "BLOCKED"],
-      ["task", "claim", "2"],
-      ["review", "approve", "RVW-001"],
-      ["review", "reject", "RVW-001", "--reason", "x"],
-      ["mission", "end", "MSN-0001", "--release"],
-    ]) {
-      const r = await expectRefused(p, argv, 1, [/as \(unidentified persona\)/], { env });
-      expect(r.stderr, argv.join(" ")).toContain(IDENTIFY);
-    }
-    await expectRefused(p, ["task", "mine"], 2, [/unidentified persona claims no tasks/], { env });
-    // The same commands from the Director's terminal work: the marker alone made the difference.
-    await p.ok(["review", "approve", "RVW-001"]);
-  });
+      for (const argv of [
+        ["task", "close", "1"],
+        ["task", "close", "1", "--status", "ABORTED", "--notes", "x"],
+        ["task", "unassign", "1", "--notes", "x"],
+        ["task", "handoff", "1", "--notes", "x"],
+        ["task", "update", "1", "--status", "BLOCKED"],
+        ["task", "claim", "2"],
+        ["review", "approve", "RVW-001"],
+        ["review", "reject", "RVW-001", "--reason", "x"],
+        ["mission", "end", "MSN-0001", "--release"],
+      ]) {
+        const r = await expectRefused(p, argv, 1, [/as \(unidentified persona\)/], { env });
+        expect(r.stderr, argv.join(" ")).toContain(IDENTIFY);
+      }
+      await expectRefused(p, ["task", "mine"], 2, [/unidentified persona claims no tasks/], { env });
+      // The same commands from the Director's terminal work: the marker alone made the difference.
+      await p.ok(["review", "approve", "RVW-001"]);
+    },
+  );
 
   it("identified by --mission or PANTHEON_MISSION, it acts as its persona", async () => {
     const p = await castProject(["Hephaestus"]);
@@ -166,9 +203,22 @@ describe("nothing is done under an ENDED mission (DESIGN §1.7)", () => {
     const handle = (await p.json<{ handle: string }>(["mission", "show", "MSN-0002"], "mission")).handle;
     const { argv, env } = how(handle);
     const before = stateRef(p.dir);
-    for (const cmd of [["task", "note", "1", "x"], ["task", "create", "--title", "x", "--role", "eng"], ["task", "claim", "1"], ["epic", "create", "--title", "x"]]) {
-      const r = await expectRefused(p, [...argv, ...cmd], 1, [lit(`✗ Mission ${handle} of Icarus has ENDED: nothing more is done under it`)], { env, refBefore: before });
-      expect(r.stderr.split("\n")[1]).toBe("  hint: start a new one: pantheon mission start --role engineer --persona Icarus (or /summon engineer), then pass its --mission");
+    for (const cmd of [
+      ["task", "note", "1", "x"],
+      ["task", "create", "--title", "x", "--role", "eng"],
+      ["task", "claim", "1"],
+      ["epic", "create", "--title", "x"],
+    ]) {
+      const r = await expectRefused(
+        p,
+        [...argv, ...cmd],
+        1,
+        [lit(`✗ Mission ${handle} of Icarus has ENDED: nothing more is done under it`)],
+        { env, refBefore: before },
+      );
+      expect(r.stderr.split("\n")[1]).toBe(
+        "  hint: start a new one: pantheon mission start --role engineer --persona Icarus (or /summon engineer), then pass its --mission",
+      );
     }
     await p.ok([...argv, "task", "show", "1"], { env });
     await p.ok([...argv, "task", "list"], { env });

@@ -75,7 +75,11 @@ describe("the audit log", () => {
 
     const claim = log[4]!;
     expect(claim.author).toBe("Hephaestus (engineer)");
-    expect(claim.trailers).toMatchObject({ "Pantheon-Op": "task.claim", "Pantheon-Actor": "Hephaestus", "Pantheon-Records": "tasks/1" });
+    expect(claim.trailers).toMatchObject({
+      "Pantheon-Op": "task.claim",
+      "Pantheon-Actor": "Hephaestus",
+      "Pantheon-Records": "tasks/1",
+    });
     expect(claim.trailers["Pantheon-Mission"]).toMatch(/^MSN-0001\b/);
 
     const create = log[3]!;

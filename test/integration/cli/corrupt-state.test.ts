@@ -20,9 +20,15 @@ async function threeTasks(): Promise<Project> {
 
 const corruptions: [string, (good: string) => string][] = [
   ["invalid JSON", () => '{"number": 2, "title": "Two",\n'],
-  ["a schema-invalid record", (good) => JSON.stringify({ ...JSON.parse(good), status: "WIBBLE", title: "" }, null, 2) + "\n"],
+  [
+    "a schema-invalid record",
+    (good) => JSON.stringify({ ...JSON.parse(good), status: "WIBBLE", title: "" }, null, 2) + "\n",
+  ],
   ["a record missing its fields", () => '{"number": 2}\n'],
-  ["a record whose number does not match its path", (good) => JSON.stringify({ ...JSON.parse(good), number: 7 }, null, 2) + "\n"],
+  [
+    "a record whose number does not match its path",
+    (good) => JSON.stringify({ ...JSON.parse(good), number: 7 }, null, 2) + "\n",
+  ],
 ];
 
 describe.each(corruptions)("a corrupt task record on the ref: %s", (_name, corrupt) => {
@@ -79,7 +85,10 @@ describe.each(corruptions)("a corrupt task record on the ref: %s", (_name, corru
 
 describe("a project.json with a newer schemaVersion", () => {
   const newer: [string, (good: string) => string][] = [
-    ["schemaVersion 99, otherwise valid", (good) => JSON.stringify({ ...JSON.parse(good), schemaVersion: 99 }, null, 2) + "\n"],
+    [
+      "schemaVersion 99, otherwise valid",
+      (good) => JSON.stringify({ ...JSON.parse(good), schemaVersion: 99 }, null, 2) + "\n",
+    ],
     ["schemaVersion 99 with a layout this version cannot parse", () => '{"schemaVersion": 99, "layout": "v99"}\n'],
   ];
   const commands: string[][] = [

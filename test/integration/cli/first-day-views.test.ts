@@ -18,13 +18,28 @@ describe("mission show names the references of the tasks it lists (point 1)", ()
     await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
     await p.ok(["epic", "create", "--title", "Login", "--priority", "high"]);
     await p.ok(["task", "create", "--title", "Schema", "--role", "eng"]);
-    await p.ok(["task", "create", "--title", "Login form", "--role", "eng", "--depends-on", "1", "--epic", "EPC-H-0001"]);
+    await p.ok([
+      "task",
+      "create",
+      "--title",
+      "Login form",
+      "--role",
+      "eng",
+      "--depends-on",
+      "1",
+      "--epic",
+      "EPC-H-0001",
+    ]);
     await p.ok([...HEPH, "task", "claim", "1"]);
     await p.ok([...HEPH, "task", "close", "1"]);
     await p.ok([...HEPH, "task", "claim", "2"]);
     await p.ok([...HEPH, "task", "close", "2"]);
     const m = await p.json(["mission", "show", "MSN-0001"], "mission");
-    expect(m.completed.find((t: { id: string }) => t.id === "ENG-M-0002")).toMatchObject({ dependencies: ["ENG-M-0001"], blockedBy: [], epic: "EPC-H-0001" });
+    expect(m.completed.find((t: { id: string }) => t.id === "ENG-M-0002")).toMatchObject({
+      dependencies: ["ENG-M-0001"],
+      blockedBy: [],
+      epic: "EPC-H-0001",
+    });
     const human = await p.ok(["mission", "show", "MSN-0001"], { tty: true });
     expect(human.stdout).not.toMatch(/\?-\d|EPC-\?/);
     const piped = await p.ok(["mission", "show", "MSN-0001"]);
@@ -61,9 +76,19 @@ describe("tables keep a header row when piped; --no-headers drops it; empty list
       const bare = (await p.ok(["--no-headers", ...argv])).stdout.trimEnd().split("\n");
       expect.soft(bare, `${argv.join(" ")} --no-headers`).toEqual(lines.slice(1));
       const terminal = (await p.ok(argv, { tty: true })).stdout.split("\n")[0]!;
-      expect.soft(terminal.split(/\s{2,}/).join("\t").startsWith(header.split("\t")[0]!), `${argv.join(" ")} on a terminal`).toBe(true);
+      expect
+        .soft(
+          terminal
+            .split(/\s{2,}/)
+            .join("\t")
+            .startsWith(header.split("\t")[0]!),
+          `${argv.join(" ")} on a terminal`,
+        )
+        .toBe(true);
     }
-    expect((await p.ok(["persona", "activity"])).stdout).toBe("PERSONA\tROLE\tMISSIONS\tENDED\tTASKS COMPLETED\nHephaestus\tengineer\t1\t0\t0\n");
+    expect((await p.ok(["persona", "activity"])).stdout).toBe(
+      "PERSONA\tROLE\tMISSIONS\tENDED\tTASKS COMPLETED\nHephaestus\tengineer\t1\t0\t0\n",
+    );
   });
 
   it("an empty list says so on a terminal and prints only its header row when piped", async () => {
@@ -99,7 +124,9 @@ describe("tables keep a header row when piped; --no-headers drops it; empty list
     await p.ok([...HEPH, "task", "claim", "1"]);
     const claimed = await p.ok(["task", "list"], { tty: true, columns: 80 });
     expect(claimed.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+TITLE\s+CLAIMED BY$/);
-    expect(claimed.stdout.split("\n")[1]).toMatch(/^ENG-M-0001 {2}UNDERWAY {2}Implement the token store with rotating refre… {2}Hephaestus$/);
+    expect(claimed.stdout.split("\n")[1]).toMatch(
+      /^ENG-M-0001 {2}UNDERWAY {2}Implement the token store with rotating refre… {2}Hephaestus$/,
+    );
     expect(claimed.stdout.split("\n")[1]!.length).toBe(80);
   });
 });
@@ -112,7 +139,9 @@ describe("task update --status UNDERWAY on one's own UNDERWAY task (point 6, DES
     await p.ok([...HEPH, "task", "claim", "1"]);
     const before = stateRef(p.dir);
     const r = await p.ok([...HEPH, "task", "update", "ENG-M-0001", "--status", "underway"]);
-    expect(r.stdout).toBe('✓ ENG-M-0001 "Schema" [MEDIUM, engineer, UNDERWAY] is already UNDERWAY: nothing to change\n');
+    expect(r.stdout).toBe(
+      '✓ ENG-M-0001 "Schema" [MEDIUM, engineer, UNDERWAY] is already UNDERWAY: nothing to change\n',
+    );
     expect(r.stderr).toBe("");
     expect(stateRef(p.dir), "no commit").toBe(before);
     const j = await p.envelope([...HEPH, "task", "update", "1", "--status", "UNDERWAY"]);
@@ -132,7 +161,9 @@ describe("handing off a task that is still blocked says so (point 6)", () => {
     await p.ok(["task", "create", "--title", "Schema", "--role", "eng"]);
     await p.ok(["task", "create", "--title", "Form", "--role", "eng", "--depends-on", "1"]);
     const r = await p.ok(["task", "handoff", "2", "--notes", "design in ADR-7"]);
-    expect(r.stdout).toBe('✓ Handed off ENG-M-0002 "Form" [MEDIUM, engineer, READY]\n  TODO → READY\n  note: still blocked by ENG-M-0001: READY, but no one can claim it until that is done (pantheon task prereqs ENG-M-0002)\n');
+    expect(r.stdout).toBe(
+      '✓ Handed off ENG-M-0002 "Form" [MEDIUM, engineer, READY]\n  TODO → READY\n  note: still blocked by ENG-M-0001: READY, but no one can claim it until that is done (pantheon task prereqs ENG-M-0002)\n',
+    );
     const free = await p.ok(["task", "handoff", "1", "--notes", "go"]);
     expect(free.stdout).not.toContain("blocked");
   });
@@ -144,11 +175,23 @@ describe("usage errors (point 5)", () => {
     const cases: [string[], string, string][] = [
       [["dashbaord"], "✗ unknown command 'dashbaord' (did you mean dashboard?)", "  hint: pantheon dashboard --help"],
       [["task", "lsit"], "✗ unknown command 'lsit' (did you mean list?)", "  hint: pantheon task list --help"],
-      [["--as", "Zeus", "task", "create", "--title", "x"], "✗ required option '--role <role>' not specified", "  hint: pantheon task create --help"],
+      [
+        ["--as", "Zeus", "task", "create", "--title", "x"],
+        "✗ required option '--role <role>' not specified",
+        "  hint: pantheon task create --help",
+      ],
       [["-C", ".", "--json", "task", "list", "--stauts", "todo"], "", ""],
-      [["task", "list", "--stauts", "todo"], "✗ unknown option '--stauts' (did you mean --status?)", "  hint: pantheon task list --help"],
+      [
+        ["task", "list", "--stauts", "todo"],
+        "✗ unknown option '--stauts' (did you mean --status?)",
+        "  hint: pantheon task list --help",
+      ],
       [["frobnicate"], "✗ unknown command 'frobnicate'", "  hint: pantheon --help lists the commands"],
-      [["--mission", "MSN-0001", "mission", "strat"], "✗ unknown command 'strat' (did you mean start?)", "  hint: pantheon mission start --help"],
+      [
+        ["--mission", "MSN-0001", "mission", "strat"],
+        "✗ unknown command 'strat' (did you mean start?)",
+        "  hint: pantheon mission start --help",
+      ],
     ];
     const before = stateRef(p.dir);
     for (const [argv, first, hint] of cases) {
@@ -156,7 +199,11 @@ describe("usage errors (point 5)", () => {
       expect.soft(r.exitCode, argv.join(" ")).toBe(2);
       expect.soft(r.stdout, argv.join(" ")).toBe("");
       if (argv.includes("--json")) {
-        expect.soft(JSON.parse(r.stderr).error, argv.join(" ")).toEqual({ code: "E_USAGE", message: "unknown option '--stauts' (did you mean --status?)", hint: "pantheon task list --help" });
+        expect.soft(JSON.parse(r.stderr).error, argv.join(" ")).toEqual({
+          code: "E_USAGE",
+          message: "unknown option '--stauts' (did you mean --status?)",
+          hint: "pantheon task list --help",
+        });
         continue;
       }
       expect.soft(r.stderr.split("\n").slice(0, 2), argv.join(" ")).toEqual([first, hint]);
@@ -170,7 +217,9 @@ describe("init's first-day message (point 4)", () => {
   it("Next names summon, task create, the dashboard and sync; a re-run does not repeat it", async () => {
     const p = await initializedProject();
     const r = await runCli(["init", "--yes"], { cwd: makeRepo() });
-    expect(r.stdout).toMatch(/\nNext:\n {2}pantheon summon engineer +start an AI assistant as an engineer persona[^\n]*\n {2}pantheon task create --title "\.\.\." --role engineer\n {2}pantheon dashboard +[^\n]+\n {2}pantheon sync +share the state/);
+    expect(r.stdout).toMatch(
+      /\nNext:\n {2}pantheon summon engineer +start an AI assistant as an engineer persona[^\n]*\n {2}pantheon task create --title "\.\.\." --role engineer\n {2}pantheon dashboard +[^\n]+\n {2}pantheon sync +share the state/,
+    );
     expect((await p.ok(["init"])).stdout).not.toContain("Next:");
   });
 });
@@ -181,7 +230,11 @@ describe("summon leaves no persona files behind (point 7)", () => {
     const leftovers = () => readdirSync(tmpdir()).filter((f) => f.startsWith("pantheon-summon-"));
     const before = leftovers();
     const s = standIns(["claude"]);
-    const dry = async () => jsonData<{ personaFile: string }>(await p.ok(["summon", "engineer", "--assistant", "claude", "--dry-run", "--json"], { env: s.env() }), "summon");
+    const dry = async () =>
+      jsonData<{ personaFile: string }>(
+        await p.ok(["summon", "engineer", "--assistant", "claude", "--dry-run", "--json"], { env: s.env() }),
+        "summon",
+      );
     const a = await dry();
     const b = await dry();
     expect(leftovers(), "no temporary folder is made").toEqual(before);
@@ -208,6 +261,9 @@ describe("summon leaves no persona files behind (point 7)", () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(s.one("claude").personaFileContent, "the assistant read it while it ran").toContain("engineer");
     expect(readdirSync(dir).sort()).toEqual(["MSN-0042-other-clone"]);
-    expect(existsSync(join(p.dir, ".pantheon", "personas", "engineer.md")), "the project's persona file is not touched").toBe(true);
+    expect(
+      existsSync(join(p.dir, ".pantheon", "personas", "engineer.md")),
+      "the project's persona file is not touched",
+    ).toBe(true);
   });
 });

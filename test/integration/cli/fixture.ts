@@ -33,7 +33,8 @@ export function project(dir: string): Project {
     expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
     return r;
   };
-  const json = async <T>(argv: string[], kind: string, o: RunOptions = {}) => jsonData<T>(await ok([...argv, "--json"], o), kind);
+  const json = async <T>(argv: string[], kind: string, o: RunOptions = {}) =>
+    jsonData<T>(await ok([...argv, "--json"], o), kind);
   return { dir, run, ok, json };
 }
 
@@ -97,14 +98,27 @@ export const ATHENA = ["--as", "Athena"];
 export const ZEUS = ["--as", "Zeus"];
 
 /** States taskIn() can bring a task to; BLOCKED is claimed by Hephaestus, BLOCKED_UNCLAIMED is not. */
-export type SetupState = "TODO" | "READY" | "UNDERWAY" | "REVIEW" | "BLOCKED" | "BLOCKED_UNCLAIMED" | "COMPLETE" | "ABORTED";
+export type SetupState =
+  | "TODO"
+  | "READY"
+  | "UNDERWAY"
+  | "REVIEW"
+  | "BLOCKED"
+  | "BLOCKED_UNCLAIMED"
+  | "COMPLETE"
+  | "ABORTED";
 
 /**
  * Creates an engineer task of HIGH priority (ENG-H-0001 in a fresh project) and moves it to
  * `state` through real commands, Hephaestus claiming; returns its id.
  */
 export async function taskIn(p: Project, state: SetupState): Promise<string> {
-  const id = (await p.json<{ id: string }>(["task", "create", "--title", "Implement login", "--role", "engineer", "--priority", "high"], "task")).id;
+  const id = (
+    await p.json<{ id: string }>(
+      ["task", "create", "--title", "Implement login", "--role", "engineer", "--priority", "high"],
+      "task",
+    )
+  ).id;
   const claim = () => p.ok([...HEPH, "task", "claim", id]);
   switch (state) {
     case "TODO":
@@ -180,7 +194,14 @@ export async function expectRefused(
   // A table that runs many refusals on one repository passes the ref it knows (one git spawn less).
   const before = o.refBefore !== undefined ? o.refBefore : stateRef(p.dir);
   const r = await p.run(argv, { ...(o.env && { env: o.env }), ...(o.tty !== undefined && { tty: o.tty }) });
-  expectFailure(r, { exitCode, refBefore: before, dir: p.dir, firstLine, label: o.label ?? `pantheon ${argv.join(" ")}`, ...(o.soft && { soft: true }) });
+  expectFailure(r, {
+    exitCode,
+    refBefore: before,
+    dir: p.dir,
+    firstLine,
+    label: o.label ?? `pantheon ${argv.join(" ")}`,
+    ...(o.soft && { soft: true }),
+  });
   return r;
 }
 

@@ -29,16 +29,26 @@ beforeAll(async () => {
   await p.ok(["task", "create", "--title", "Tests", "--role", "tester", "--priority", "high"]); // TST-H-0002
   await p.ok(["epic", "create", "--title", "Auth", "--priority", "medium"]); // EPC-M-0001
   await p.ok(["review", "create", "--title", "Look", "--task", "1"]); // RVW-001
-  const m = await p.json<{ handle: string; codename: string }>(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], "mission");
+  const m = await p.json<{ handle: string; codename: string }>(
+    ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"],
+    "mission",
+  );
   ({ handle, codename } = m);
   writeFileSync(join(p.dir, "foreign.yaml"), "- {title: Later, role: engineer, depends_on: [TST-H-0001]}\n");
-  writeFileSync(join(p.dir, "stale-epic.yaml"), "- {title: Later, role: engineer, epic: EPC-H-0001, depends_on: [ENG-H-0001]}\n");
+  writeFileSync(
+    join(p.dir, "stale-epic.yaml"),
+    "- {title: Later, role: engineer, epic: EPC-H-0001, depends_on: [ENG-H-0001]}\n",
+  );
 }, 60_000);
 
 type Outcome = { ok: true; notice?: RegExp } | { exit: 1 | 2; says: RegExp; hint?: RegExp };
 const OK: Outcome = { ok: true };
 const notice = (re: RegExp): Outcome => ({ ok: true, notice: re });
-const noTask = (written: string, guess: string): Outcome => ({ exit: 1, says: new RegExp(`^✗ No task ${written}$`), hint: lit(`hint: did you mean ${guess}? pantheon task show ${guess}`) });
+const noTask = (written: string, guess: string): Outcome => ({
+  exit: 1,
+  says: new RegExp(`^✗ No task ${written}$`),
+  hint: lit(`hint: did you mean ${guess}? pantheon task show ${guess}`),
+});
 
 /** Reads of every kind through every form. */
 const READS: Array<[string[], Outcome]> = [
@@ -143,7 +153,19 @@ describe("a stale letter acts, with its notice", () => {
     expect(edit.stderr.trim()).toBe("! note: EPC-H-0001 is now EPC-M-0001");
     const link = await p.ok(["task", "link", "2", "EPC-H-0001"]);
     expect(link.stderr.trim()).toBe("! note: EPC-H-0001 is now EPC-M-0001");
-    const created = await p.run(["task", "create", "--title", "x", "--role", "eng", "--epic", "EPC-C-0001", "--depends-on", "ENG-L-0001", "--json"]);
+    const created = await p.run([
+      "task",
+      "create",
+      "--title",
+      "x",
+      "--role",
+      "eng",
+      "--epic",
+      "EPC-C-0001",
+      "--depends-on",
+      "ENG-L-0001",
+      "--json",
+    ]);
     expect(created.exitCode, created.stderr).toBe(0);
     expect(created.stderr).toContain("EPC-C-0001 is now EPC-M-0001");
     expect(created.stderr).toContain("ENG-L-0001 is now ENG-M-0001");
@@ -154,7 +176,13 @@ describe("a stale letter acts, with its notice", () => {
 
 describe("PANTHEON_MISSION with a number and a wrong codename", () => {
   it("says No mission (exit 1), not Invalid mission id", async () => {
-    const r = await expectRefused(p, ["task", "note", "1", "x"], 1, [/^✗ No mission MSN-0099:x \(from PANTHEON_MISSION\)$/], { env: { PANTHEON_MISSION: "MSN-0099:x" } });
+    const r = await expectRefused(
+      p,
+      ["task", "note", "1", "x"],
+      1,
+      [/^✗ No mission MSN-0099:x \(from PANTHEON_MISSION\)$/],
+      { env: { PANTHEON_MISSION: "MSN-0099:x" } },
+    );
     expect(r.stderr).toContain("hint: pantheon mission list");
   });
 });

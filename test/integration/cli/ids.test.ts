@@ -44,7 +44,12 @@ describe("task ids", () => {
 
   it("the id letter follows the priority", async () => {
     const p = await withTask("medium");
-    for (const [priority, id] of [["critical", "ENG-C-0001"], ["LOW", "ENG-L-0001"], ["h", "ENG-H-0001"], ["Medium", "ENG-M-0001"]] as const) {
+    for (const [priority, id] of [
+      ["critical", "ENG-C-0001"],
+      ["LOW", "ENG-L-0001"],
+      ["h", "ENG-H-0001"],
+      ["Medium", "ENG-M-0001"],
+    ] as const) {
       const t = await p.json(["task", "priority", "1", priority], "task");
       expect(t.id).toBe(id);
       expect((await showTask(p, 1)).id).toBe(id);
@@ -75,7 +80,13 @@ describe("task ids", () => {
   it("one sequence numbers the tasks of every role; mission ids have their own", async () => {
     const p = await withTask("medium");
     const ids: string[] = [];
-    for (const [role, priority] of [["architect", "high"], ["tst", "low"], ["DOC", "critical"], ["inspector", "m"], ["operator", "l"]]) {
+    for (const [role, priority] of [
+      ["architect", "high"],
+      ["tst", "low"],
+      ["DOC", "critical"],
+      ["inspector", "m"],
+      ["operator", "l"],
+    ]) {
       ids.push((await p.json(["task", "create", "--title", "x", "--role", role!, "--priority", priority!], "task")).id);
     }
     expect(ids).toEqual(["ARC-H-0002", "TST-L-0003", "DOC-C-0004", "INS-M-0005", "OPR-L-0006"]);
@@ -106,7 +117,9 @@ describe("mission ids", () => {
     for (const ref of ["MSN-0001", "1", "msn-1", m.codename, m.handle]) {
       const r = await p.run(["--mission", ref, "task", "note", "1", ref]);
       expect.soft(r.exitCode, `--mission ${ref}\n${r.stderr}`).toBe(0);
-      expect.soft((await showTask(p, 1)).notes.at(-1), `--mission ${ref}`).toMatchObject({ by: "Hephaestus", text: ref });
+      expect
+        .soft((await showTask(p, 1)).notes.at(-1), `--mission ${ref}`)
+        .toMatchObject({ by: "Hephaestus", text: ref });
     }
     await p.ok(["--mission", m.handle, "task", "claim", "1"]);
     expect((await showTask(p, 1)).mission).toBe("MSN-0001");
@@ -122,7 +135,11 @@ describe("formerRoles (DESIGN §1.2)", () => {
     const t = await showTask(p, 1);
     expect(t.id).toBe("TST-H-0001");
     expect(t.formerIds).toEqual(["ENG-H-0001", "DOC-H-0001"]);
-    expect(JSON.parse(readStateFile(p.dir, "tasks/01/1.json")).formerRoles).toEqual(["engineer", "tester", "documentarian"]);
+    expect(JSON.parse(readStateFile(p.dir, "tasks/01/1.json")).formerRoles).toEqual([
+      "engineer",
+      "tester",
+      "documentarian",
+    ]);
     const human = await p.ok(["task", "show", "1"]);
     expect(human.stdout).toMatch(/formerly\s+ENG-H-0001, DOC-H-0001/);
     for (const form of ["ENG-H-0001", "DOC-M-0001"]) {

@@ -20,19 +20,34 @@ describe("init --mcp", () => {
     const dir = makeRepo();
     const r = await runCli(["init", "--yes", "--mcp"], { cwd: dir, env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(read(dir, ".mcp.json"))).toEqual({ mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } } });
-    expect(JSON.parse(read(dir, ".gemini/settings.json"))).toEqual({ mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } } });
-    expect(JSON.parse(read(dir, "opencode.json"))).toEqual({ $schema: "https://opencode.ai/config.json", mcp: { pantheon: { type: "local", command: ["pantheon", "mcp"], enabled: true } } });
+    expect(JSON.parse(read(dir, ".mcp.json"))).toEqual({
+      mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } },
+    });
+    expect(JSON.parse(read(dir, ".gemini/settings.json"))).toEqual({
+      mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } },
+    });
+    expect(JSON.parse(read(dir, "opencode.json"))).toEqual({
+      $schema: "https://opencode.ai/config.json",
+      mcp: { pantheon: { type: "local", command: ["pantheon", "mcp"], enabled: true } },
+    });
     expect(read(dir, ".codex/config.toml")).toBe('[mcp_servers.pantheon]\ncommand = "pantheon"\nargs = ["mcp"]\n');
     for (const f of FILES) expect(read(dir, f), f).not.toMatch(/\/(usr|home|tmp|root|work)\b|node_modules/);
-    expect(r.stdout).toMatch(/^ {2}mcp {5}claude \.mcp\.json \(created\), opencode opencode\.json \(created\), codex \.codex\/config\.toml \(created\), gemini \.gemini\/settings\.json \(created\)$/m);
-    expect(r.stdout).toMatch(/codex: codex reads \.codex\/config\.toml only in a project you trust; or add the same lines to ~\/\.codex\/config\.toml/);
-    expect(r.stdout).toMatch(/git add .*\.mcp\.json.*\.gemini.*opencode\.json.*\.codex|git add (?=.*\.mcp\.json)(?=.*\.gemini)(?=.*opencode\.json)(?=.*\.codex)/);
+    expect(r.stdout).toMatch(
+      /^ {2}mcp {5}claude \.mcp\.json \(created\), opencode opencode\.json \(created\), codex \.codex\/config\.toml \(created\), gemini \.gemini\/settings\.json \(created\)$/m,
+    );
+    expect(r.stdout).toMatch(
+      /codex: codex reads \.codex\/config\.toml only in a project you trust; or add the same lines to ~\/\.codex\/config\.toml/,
+    );
+    expect(r.stdout).toMatch(
+      /git add .*\.mcp\.json.*\.gemini.*opencode\.json.*\.codex|git add (?=.*\.mcp\.json)(?=.*\.gemini)(?=.*opencode\.json)(?=.*\.codex)/,
+    );
     expect(r.stderr).toMatch(/pantheon is not on PATH/);
 
     // Run again: everything is there already, and nothing is rewritten.
     const before = FILES.map((f) => read(dir, f));
-    const again = jsonData<{ mcp: Array<{ action: string }> }>(await runCli(["init", "--mcp", "--json"], { cwd: dir, env: ENV }));
+    const again = jsonData<{ mcp: Array<{ action: string }> }>(
+      await runCli(["init", "--mcp", "--json"], { cwd: dir, env: ENV }),
+    );
     expect(again.mcp.map((m) => m.action)).toEqual(["existing", "existing", "existing", "existing"]);
     expect(FILES.map((f) => read(dir, f))).toEqual(before);
   });
@@ -52,17 +67,32 @@ describe("init --mcp", () => {
     const r = await runCli(["init", "--yes", "--mcp", "--json"], { cwd: dir, env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
     const mcp = jsonData<{ mcp: Array<{ assistant: string; action: string; add: string | null }> }>(r).mcp;
-    expect(Object.fromEntries(mcp.map((m) => [m.assistant, m.action]))).toEqual({ claude: "updated", gemini: "updated", opencode: "manual", codex: "manual" });
+    expect(Object.fromEntries(mcp.map((m) => [m.assistant, m.action]))).toEqual({
+      claude: "updated",
+      gemini: "updated",
+      opencode: "manual",
+      codex: "manual",
+    });
     // Merged: the user's keys, order and indentation kept, ours added.
-    expect(read(dir, ".mcp.json")).toBe(`${JSON.stringify({ mcpServers: { docs: { command: "docs-mcp" }, pantheon: { command: "pantheon", args: ["mcp"] } }, other: [1, 2] }, null, 2)}\n`);
-    expect(read(dir, ".gemini/settings.json")).toBe(`${JSON.stringify({ theme: "dark", mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } } }, null, 4)}\n`);
+    expect(read(dir, ".mcp.json")).toBe(
+      `${JSON.stringify({ mcpServers: { docs: { command: "docs-mcp" }, pantheon: { command: "pantheon", args: ["mcp"] } }, other: [1, 2] }, null, 2)}\n`,
+    );
+    expect(read(dir, ".gemini/settings.json")).toBe(
+      `${JSON.stringify({ theme: "dark", mcpServers: { pantheon: { command: "pantheon", args: ["mcp"] } } }, null, 4)}\n`,
+    );
     // Not merged (comments; a TOML file): untouched, and what to add is printed.
     expect(read(dir, "opencode.json")).toBe(opencode);
     expect(read(dir, ".codex/config.toml")).toBe(codex);
-    expect(JSON.parse(mcp.find((m) => m.assistant === "opencode")!.add!)).toEqual({ mcp: { pantheon: { type: "local", command: ["pantheon", "mcp"], enabled: true } } });
-    expect(mcp.find((m) => m.assistant === "codex")!.add).toBe('[mcp_servers.pantheon]\ncommand = "pantheon"\nargs = ["mcp"]\n');
+    expect(JSON.parse(mcp.find((m) => m.assistant === "opencode")!.add!)).toEqual({
+      mcp: { pantheon: { type: "local", command: ["pantheon", "mcp"], enabled: true } },
+    });
+    expect(mcp.find((m) => m.assistant === "codex")!.add).toBe(
+      '[mcp_servers.pantheon]\ncommand = "pantheon"\nargs = ["mcp"]\n',
+    );
     const text = await runCli(["init", "--mcp", "--assistant", "opencode"], { cwd: dir, env: ENV });
-    expect(text.stdout).toMatch(/opencode: opencode\.json is not plain JSON \(comments\?\); merge this in by hand\n {6}\{\n {8}"mcp": \{/);
+    expect(text.stdout).toMatch(
+      /opencode: opencode\.json is not plain JSON \(comments\?\); merge this in by hand\n {6}\{\n {8}"mcp": \{/,
+    );
   });
 
   it("never replaces a user's own pantheon entry, and a hand-formatted file is left for the user", async () => {
@@ -72,7 +102,10 @@ describe("init --mcp", () => {
     writeFileSync(join(dir, ".mcp.json"), mine);
     mkdirSync(join(dir, ".gemini"));
     writeFileSync(join(dir, ".gemini/settings.json"), compact);
-    const r = await runCli(["init", "--yes", "--mcp", "--assistant", "claude", "--assistant", "gemini", "--json"], { cwd: dir, env: ENV });
+    const r = await runCli(["init", "--yes", "--mcp", "--assistant", "claude", "--assistant", "gemini", "--json"], {
+      cwd: dir,
+      env: ENV,
+    });
     expect(jsonData<{ mcp: Array<{ action: string }> }>(r).mcp.map((m) => m.action)).toEqual(["kept", "manual"]);
     expect(read(dir, ".mcp.json")).toBe(mine);
     expect(read(dir, ".gemini/settings.json")).toBe(compact);
@@ -87,7 +120,10 @@ describe("init --mcp", () => {
     expect(plain.mcp).toEqual([]);
     const r = await runCli(["init", "--mcp", "--assistant", "claude"], { cwd: dir, env: ENV });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(read(dir, ".mcp.json")).mcpServers.pantheon).toEqual({ command: "npx", args: ["--no-install", "pantheon", "mcp"] });
+    expect(JSON.parse(read(dir, ".mcp.json")).mcpServers.pantheon).toEqual({
+      command: "npx",
+      args: ["--no-install", "pantheon", "mcp"],
+    });
     expect(r.stderr).not.toMatch(/not on PATH/);
   });
 });

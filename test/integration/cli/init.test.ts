@@ -15,7 +15,11 @@ function configFile(yaml: string): string {
 }
 
 /** A refused init writes nothing: no ref, no .pantheon/. */
-async function expectInitRefused(argv: string[], says: RegExp[], o: { env?: NodeJS.ProcessEnv; tty?: boolean; dir?: string; label?: string } = {}) {
+async function expectInitRefused(
+  argv: string[],
+  says: RegExp[],
+  o: { env?: NodeJS.ProcessEnv; tty?: boolean; dir?: string; label?: string } = {},
+) {
   const dir = o.dir ?? makeRepo();
   const r = await runCli(argv, { cwd: dir, ...(o.env && { env: o.env }), ...(o.tty !== undefined && { tty: o.tty }) });
   expectFailure(r, { exitCode: 2, refBefore: null, dir, firstLine: says, ...(o.label && { label: o.label }) });
@@ -26,7 +30,12 @@ async function expectInitRefused(argv: string[], says: RegExp[], o: { env?: Node
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -99,14 +108,19 @@ describe("init --config stores a valid config camelCase", () => {
       worktree: { copy: [".env", "config/local.toml"] },
       schemaVersion: SCHEMA_VERSION,
     });
-    expect(stored.worktree, "no set-up command in the shared state (schema 2)").toEqual({ copy: [".env", "config/local.toml"] });
+    expect(stored.worktree, "no set-up command in the shared state (schema 2)").toEqual({
+      copy: [".env", "config/local.toml"],
+    });
     for (const key of ["pm_system", "session_tracking", "commit_guidelines", "daemon_naming", "personas_theme"]) {
       expect(text, `stored keys are camelCase (${key})`).not.toContain(`"${key}"`);
     }
     // Canonical JSON (DESIGN §2.1): sorted keys, 2-space indent, trailing newline.
     expect(text).toBe(`${JSON.stringify(sortKeys(stored), null, 2)}\n`);
     // The root commit holds project.json and counters.json, nothing else.
-    expect(git(dir, "ls-tree", "--name-only", "refs/coordination/main").trim().split("\n")).toEqual(["counters.json", "project.json"]);
+    expect(git(dir, "ls-tree", "--name-only", "refs/coordination/main").trim().split("\n")).toEqual([
+      "counters.json",
+      "project.json",
+    ]);
     expect(git(dir, "rev-list", "--count", "refs/coordination/main").trim()).toBe("1");
     expect(JSON.parse(readStateFile(dir, "counters.json"))).toEqual({ tasks: 0, epics: 0, missions: 0, reviews: 0 });
   });
@@ -151,14 +165,23 @@ describe("re-running init", () => {
     expect(again.stdout).toMatch(/^✓ .*already/);
     // Both are reported (paths may be grouped by folder): what was kept and what was added back.
     expect(again.stdout).toMatch(/^ +kept\s+.*\.pantheon\//m);
-    expect(again.stdout, "the re-created .pantheon/planning/ is reported").toMatch(/^ +created\s+.*\.pantheon\/(planning\/)?/m);
+    expect(again.stdout, "the re-created .pantheon/planning/ is reported").toMatch(
+      /^ +created\s+.*\.pantheon\/(planning\/)?/m,
+    );
     expect(stateRef(dir)).toBe(ref);
     expect(readFileSync(readme, "utf8")).toBe("my own notes\n");
 
     const json = await p.json(["init", "--yes"], "init");
     expect(json.stateCreated).toBe(false);
     expect(json.created).toEqual([]);
-    expect(json.existing).toEqual(expect.arrayContaining([".pantheon/README.md", ".pantheon/planning/", ".pantheon/personas/", ".pantheon/procedures/"]));
+    expect(json.existing).toEqual(
+      expect.arrayContaining([
+        ".pantheon/README.md",
+        ".pantheon/planning/",
+        ".pantheon/personas/",
+        ".pantheon/procedures/",
+      ]),
+    );
     expect(stateRef(dir)).toBe(ref);
   });
 
@@ -170,10 +193,16 @@ describe("re-running init", () => {
     const ref = stateRef(dir);
     const file = configFile("project:\n  name: Other\n  type: python\n");
     const r = await p.ok(["init", "--config", file]);
-    expect(r.stdout).toMatch(/^✓ Pantheon is already set up for "Other"; applied .*pantheon\.yaml:\n {2}project\.name: \S+ → Other\n {2}project\.type: other → python\n/);
+    expect(r.stdout).toMatch(
+      /^✓ Pantheon is already set up for "Other"; applied .*pantheon\.yaml:\n {2}project\.name: \S+ → Other\n {2}project\.type: other → python\n/,
+    );
     expect(git(dir, "rev-list", "--count", `${ref}..refs/coordination/main`).trim(), "one commit").toBe("1");
     const stored = JSON.parse(readStateFile(dir, "project.json"));
-    expect(stored).toMatchObject({ name: "Other", type: "python", customization: { personasTheme: "mythology", variables: { team: "Core" } } });
+    expect(stored).toMatchObject({
+      name: "Other",
+      type: "python",
+      customization: { personasTheme: "mythology", variables: { team: "Core" } },
+    });
     const after = stateRef(dir);
     const again = await p.ok(["init", "--config", file]);
     expect(again.stdout).toMatch(/pantheon\.yaml changes no setting/);

@@ -7,7 +7,17 @@ describe("--json of a long list", () => {
   it("is written in slices yet is one document, byte for byte what JSON.stringify would write", async () => {
     const p = await initializedProject();
     const file = join(p.dir, "import.json");
-    writeFileSync(file, JSON.stringify(Array.from({ length: 1203 }, (_, i) => ({ key: `k${i}`, title: `Task "${i}" ✓`, role: "engineer", ...(i > 0 && i % 3 === 0 ? { depends_on: [`k${i - 1}`] } : {}) }))));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: 1203 }, (_, i) => ({
+          key: `k${i}`,
+          title: `Task "${i}" ✓`,
+          role: "engineer",
+          ...(i > 0 && i % 3 === 0 ? { depends_on: [`k${i - 1}`] } : {}),
+        })),
+      ),
+    );
     await p.ok(["task", "import", file]);
     const out = (await p.ok(["task", "list", "--json"])).stdout;
     const doc = JSON.parse(out);

@@ -13,11 +13,28 @@ async function fresh(): Promise<Project> {
 describe("mission start", () => {
   it("starts an ACTIVE mission with an id, a codename and a handle", async () => {
     const p = await fresh();
-    const human = await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus", "--objective", "build login"]);
+    const human = await p.ok([
+      "mission",
+      "start",
+      "--role",
+      "engineer",
+      "--persona",
+      "Hephaestus",
+      "--objective",
+      "build login",
+    ]);
     expect(human.stdout.split("\n")[0]).toMatch(/^✓ .*MSN-0001.*Hephaestus/);
     expect(human.stdout).toMatch(/--mission MSN-0001:[a-z]+-[a-z]+/);
     const m = await p.json(["mission", "show", "MSN-0001"], "mission");
-    expect(m).toMatchObject({ id: "MSN-0001", number: 1, persona: "Hephaestus", role: "engineer", status: "ACTIVE", objective: "build login", endedAt: null });
+    expect(m).toMatchObject({
+      id: "MSN-0001",
+      number: 1,
+      persona: "Hephaestus",
+      role: "engineer",
+      status: "ACTIVE",
+      objective: "build login",
+      endedAt: null,
+    });
     expect(m.handle).toBe(`MSN-0001:${m.codename}`);
     expect(m.codename).toMatch(/^[a-z]+-[a-z]+$/);
   });
@@ -46,7 +63,10 @@ describe("mission start", () => {
   it("a persona name is unique among ACTIVE missions (case-insensitively), and free again once ended", async () => {
     const p = await fresh();
     await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
-    await expectRefused(p, ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], 1, [/Hephaestus/, /MSN-0001/]);
+    await expectRefused(p, ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], 1, [
+      /Hephaestus/,
+      /MSN-0001/,
+    ]);
     await expectRefused(p, ["mission", "start", "--role", "tester", "--persona", "hephaestus"], 1, [/Hephaestus/]);
     await p.ok(["mission", "end", "MSN-0001"]);
     const again = await p.json(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], "mission");
@@ -55,7 +75,9 @@ describe("mission start", () => {
 
   it("without --persona, picks distinct free names of the role from the theme", async () => {
     const p = await fresh();
-    const names = (await p.json(["persona", "list", "--role", "engineer"], "personas")).map((x: { name: string }) => x.name);
+    const names = (await p.json(["persona", "list", "--role", "engineer"], "personas")).map(
+      (x: { name: string }) => x.name,
+    );
     const a = await p.json(["mission", "start", "--role", "engineer"], "mission");
     const b = await p.json(["mission", "start", "--role", "engineer"], "mission");
     expect(names).toContain(a.persona);
@@ -68,7 +90,10 @@ describe("mission start", () => {
   it("refuses bad persona names (exit 2)", async () => {
     const p = await fresh();
     for (const name of ["bad\nname", "x".repeat(41), "semi;colon", "  "]) {
-      await expectRefused(p, ["mission", "start", "--role", "engineer", "--persona", name], 2, [], { label: JSON.stringify(name), soft: true });
+      await expectRefused(p, ["mission", "start", "--role", "engineer", "--persona", name], 2, [], {
+        label: JSON.stringify(name),
+        soft: true,
+      });
     }
   });
 });
@@ -79,8 +104,13 @@ describe("mission list and show", () => {
     await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
     await p.ok(["mission", "start", "--role", "engineer", "--persona", "Daedalus"]);
     await p.ok(["mission", "end", "MSN-0002"]);
-    expect((await p.json(["mission", "list"], "missions")).map((m: { id: string }) => m.id)).toEqual(["MSN-0001", "MSN-0002"]);
-    expect((await p.json(["mission", "list", "--active"], "missions")).map((m: { id: string }) => m.id)).toEqual(["MSN-0001"]);
+    expect((await p.json(["mission", "list"], "missions")).map((m: { id: string }) => m.id)).toEqual([
+      "MSN-0001",
+      "MSN-0002",
+    ]);
+    expect((await p.json(["mission", "list", "--active"], "missions")).map((m: { id: string }) => m.id)).toEqual([
+      "MSN-0001",
+    ]);
     await p.ok(["task", "create", "--title", "A", "--role", "eng"]);
     await p.ok(["task", "create", "--title", "B", "--role", "eng"]);
     await p.ok(["--mission", "MSN-0001", "task", "claim", "1"]);
@@ -110,7 +140,12 @@ describe("the actor of a command (DESIGN §1.7)", () => {
       ["nothing: the Director", [], {}, "Director"],
       ["PANTHEON_PERSONA", [], { PANTHEON_PERSONA: "Daedalus" }, "Daedalus"],
       ["PANTHEON_MISSION", [], { PANTHEON_MISSION: "MSN-0003" }, "Athena"],
-      ["PANTHEON_MISSION over PANTHEON_PERSONA", [], { PANTHEON_MISSION: "MSN-0001", PANTHEON_PERSONA: "Daedalus" }, "Hephaestus"],
+      [
+        "PANTHEON_MISSION over PANTHEON_PERSONA",
+        [],
+        { PANTHEON_MISSION: "MSN-0001", PANTHEON_PERSONA: "Daedalus" },
+        "Hephaestus",
+      ],
       ["--as over PANTHEON_MISSION", ["--as", "Athena"], { PANTHEON_MISSION: "MSN-0001" }, "Athena"],
       ["--mission over --as", ["--mission", "MSN-0002", "--as", "Athena"], {}, "Daedalus"],
       ["--mission over PANTHEON_MISSION", ["--mission", "MSN-0002"], { PANTHEON_MISSION: "MSN-0001" }, "Daedalus"],

@@ -10,13 +10,22 @@ const TASK_ID = /^(ARC|ENG|TST|DOC|INS|OPR)-[CHML]-\d{4,}$/;
 const MISSION_ID = /^MSN-\d{4,}$/;
 
 /** Exactly one JSON document on stdout, with the envelope; returns it. */
-function oneDocument(r: CliResult, kind: string, label: string): { schemaVersion: number; kind: string; data: any; changed?: any[] } {
+function oneDocument(
+  r: CliResult,
+  kind: string,
+  label: string,
+): { schemaVersion: number; kind: string; data: any; changed?: any[] } {
   expect(r.exitCode, `${label}\n${r.stderr}`).toBe(0);
   expect(r.stdout.endsWith("\n"), label).toBe(true);
   expect(r.stdout.trimEnd().includes("\n"), `${label}: one line, one document`).toBe(false);
   expect(r.stdout, `${label}: never coloured`).not.toContain("\u001b");
   const doc = JSON.parse(r.stdout);
-  expect(Object.keys(doc).filter((k) => k !== "changed").sort(), label).toEqual(["data", "kind", "schemaVersion"]);
+  expect(
+    Object.keys(doc)
+      .filter((k) => k !== "changed")
+      .sort(),
+    label,
+  ).toEqual(["data", "kind", "schemaVersion"]);
   expect(doc.schemaVersion, label).toBe(1);
   expect(doc.kind, label).toBe(kind);
   return doc;
@@ -98,11 +107,26 @@ describe("--json: one document per command, with the documented kind", () => {
     const p = await seeded();
     await p.ok(["task", "create", "--title", "Design", "--role", "eng", "--priority", "high"]);
     await p.ok(["task", "create", "--title", "Spec", "--role", "eng", "--priority", "critical"]);
-    await p.ok(["task", "create", "--title", "Build", "--role", "eng", "--depends-on", "1", "--depends-on", "ENG-C-0002"]);
+    await p.ok([
+      "task",
+      "create",
+      "--title",
+      "Build",
+      "--role",
+      "eng",
+      "--depends-on",
+      "1",
+      "--depends-on",
+      "ENG-C-0002",
+    ]);
     await p.ok([...HEPH, "task", "claim", "1"]);
     await p.ok([...HEPH, "task", "update", "1", "--status", "REVIEW"]);
     const t = await showTask(p, 3);
-    expect(t).toMatchObject({ dependencies: ["ENG-H-0001", "ENG-C-0002"], blockedBy: ["ENG-C-0002"], waitingOnReview: ["ENG-H-0001"] });
+    expect(t).toMatchObject({
+      dependencies: ["ENG-H-0001", "ENG-C-0002"],
+      blockedBy: ["ENG-C-0002"],
+      waitingOnReview: ["ENG-H-0001"],
+    });
     expect(await showTask(p, 1)).toMatchObject({ mission: "MSN-0001", claimedBy: "Hephaestus" });
     const m = await p.json(["mission", "show", "MSN-0001"], "mission");
     expect(m.claims.map((c: { id: string }) => c.id)).toEqual(["ENG-H-0001"]);
@@ -120,7 +144,23 @@ describe("--json: one document per command, with the documented kind", () => {
     expect(shown.notes[0]).toMatchObject({ kind: "note", by: "Director", text: "first note" });
     expect(typeof shown.notes[0].id).toBe("string");
     expect(Array.isArray(shown.allowedActions)).toBe(true);
-    for (const k of ["id", "number", "title", "role", "priority", "status", "dependencies", "blockedBy", "waitingOnReview", "epic", "claimedBy", "mission", "completedBy", "createdAt", "updatedAt"]) {
+    for (const k of [
+      "id",
+      "number",
+      "title",
+      "role",
+      "priority",
+      "status",
+      "dependencies",
+      "blockedBy",
+      "waitingOnReview",
+      "epic",
+      "claimedBy",
+      "mission",
+      "completedBy",
+      "createdAt",
+      "updatedAt",
+    ]) {
       expect(shown, k).toHaveProperty(k);
     }
     // allowedActions follow the actor.
@@ -135,7 +175,11 @@ describe("--json: one document per command, with the documented kind", () => {
     const p = await seeded();
     await p.ok(["task", "create", "--title", "One", "--role", "eng"]);
     await p.ok([...HEPH, "task", "claim", "1"]);
-    const doc = oneDocument(await p.run(["mission", "end", "MSN-0001", "--release", "--json"]), "mission", "mission end --release");
+    const doc = oneDocument(
+      await p.run(["mission", "end", "MSN-0001", "--release", "--json"]),
+      "mission",
+      "mission end --release",
+    );
     expect(doc.changed?.map((c: { id: string }) => c.id)).toEqual(["ENG-M-0001"]);
   });
 });
@@ -232,11 +276,14 @@ describe("errors", () => {
 });
 
 describe("text from records cannot drive the terminal", () => {
-  const EVIL = "Fix \u001b[31mred\u001b[0m and \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 \u009b2J \u202egnp.exe";
+  const EVIL =
+    "Fix \u001b[31mred\u001b[0m and \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 \u009b2J \u202egnp.exe";
 
   it("is escaped on a terminal (tty, NO_COLOR) and round-trips exactly in JSON", async () => {
     const p = await seeded();
-    const created = await p.run(["task", "create", "--title", EVIL, "--role", "eng", "--description", EVIL], { tty: true });
+    const created = await p.run(["task", "create", "--title", EVIL, "--role", "eng", "--description", EVIL], {
+      tty: true,
+    });
     expect(created.exitCode, created.stderr).toBe(0);
     await p.ok(["task", "note", "1", EVIL], { tty: true });
     await p.ok([...HEPH, "task", "claim", "1"], { tty: true });

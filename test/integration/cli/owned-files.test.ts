@@ -19,13 +19,23 @@ describe("files Pantheon wrote carry a pantheon:generated line, in a comment the
   it("Markdown commands and skills in their frontmatter, TOML as a comment, persona files as an HTML comment the persona text leaves out", async () => {
     const p = project(makeRepo());
     await p.ok(["init", "--yes"]);
-    for (const rel of [".claude/commands/summon.md", ".opencode/commands/dismiss.md", ".agents/skills/pantheon/SKILL.md"]) {
-      expect(read(p.dir, rel), rel).toMatch(/^---\n# pantheon:generated \(pantheon init --force rewrites this file; delete this line to keep it as your own\)\n[a-z-]+: "/);
+    for (const rel of [
+      ".claude/commands/summon.md",
+      ".opencode/commands/dismiss.md",
+      ".agents/skills/pantheon/SKILL.md",
+    ]) {
+      expect(read(p.dir, rel), rel).toMatch(
+        /^---\n# pantheon:generated \(pantheon init --force rewrites this file; delete this line to keep it as your own\)\n[a-z-]+: "/,
+      );
     }
     expect(read(p.dir, ".gemini/commands/summon.toml")).toMatch(/^# pantheon:generated .*\ndescription = "/);
-    expect(read(p.dir, ".pantheon/personas/engineer.md")).toMatch(/^<!-- pantheon:generated .* -->\n# \{\{persona\}\}, engineer of /);
+    expect(read(p.dir, ".pantheon/personas/engineer.md")).toMatch(
+      /^<!-- pantheon:generated .* -->\n# \{\{persona\}\}, engineer of /,
+    );
     const dry = await p.json(["summon", "engineer", "--assistant", "claude", "--dry-run"], "summon");
-    expect(readFileSync(dry.personaFile, "utf8"), "the persona text handed to the model").not.toContain("pantheon:generated");
+    expect(readFileSync(dry.personaFile, "utf8"), "the persona text handed to the model").not.toContain(
+      "pantheon:generated",
+    );
   });
 });
 
@@ -36,9 +46,16 @@ describe("a user's own file at a path Pantheon installs", () => {
     const p = project(dir);
     const r = await p.ok(["init", "--yes"]);
     expect(read(dir, ".claude/commands/summon.md")).toBe(MINE);
-    expect(r.stdout).toContain("  ! .claude/commands/summon.md: yours (no pantheon:generated line): never overwritten; it stands in for Pantheon's /summon in claude (rename it to get Pantheon's)\n");
+    expect(r.stdout).toContain(
+      "  ! .claude/commands/summon.md: yours (no pantheon:generated line): never overwritten; it stands in for Pantheon's /summon in claude (rename it to get Pantheon's)\n",
+    );
     const j = await p.json(["init"], "init");
-    expect(j.leftAlone).toEqual([{ path: ".claude/commands/summon.md", reason: expect.stringMatching(/stands in for Pantheon's \/summon in claude/) }]);
+    expect(j.leftAlone).toEqual([
+      {
+        path: ".claude/commands/summon.md",
+        reason: expect.stringMatching(/stands in for Pantheon's \/summon in claude/),
+      },
+    ]);
   });
 
   it("init --force rewrites Pantheon's files (edited ones too), never the user's, and names each file it leaves alone", async () => {
@@ -50,24 +67,40 @@ describe("a user's own file at a path Pantheon installs", () => {
     const edited = read(dir, ".pantheon/personas/engineer.md").replace("You implement:", "You implement, carefully:");
     write(dir, ".pantheon/personas/engineer.md", edited);
     // A file whose owner deleted the mark is the user's from then on.
-    const claimed = read(dir, ".opencode/commands/summon.md").replace(/^# pantheon:generated.*\n/m, "").replace("Turn this session", "Please turn this session");
+    const claimed = read(dir, ".opencode/commands/summon.md")
+      .replace(/^# pantheon:generated.*\n/m, "")
+      .replace("Turn this session", "Please turn this session");
     write(dir, ".opencode/commands/summon.md", claimed);
     const ref = stateRef(dir);
 
     const plain = await p.ok(["init"]);
-    expect(plain.stdout).toContain("  ! .pantheon/personas/engineer.md: Pantheon's, from another version or edited: pantheon init --force rewrites it\n");
+    expect(plain.stdout).toContain(
+      "  ! .pantheon/personas/engineer.md: Pantheon's, from another version or edited: pantheon init --force rewrites it\n",
+    );
 
     const r = await p.ok(["init", "--force"]);
     expect(read(dir, ".claude/commands/summon.md"), "the user's file").toBe(MINE);
     expect(read(dir, ".gemini/commands/dismiss.toml")).toBe('description = "mine"\nprompt = "mine"\n');
     expect(read(dir, ".opencode/commands/summon.md")).toBe(claimed);
-    expect(read(dir, ".pantheon/personas/engineer.md"), "Pantheon's own, edited, is rewritten").not.toContain("carefully");
-    for (const [path, command] of [[".claude/commands/summon.md", "/summon in claude"], [".gemini/commands/dismiss.toml", "/dismiss in gemini"], [".opencode/commands/summon.md", "/summon in opencode"]]) {
-      expect(r.stdout).toContain(`  ! ${path}: yours (no pantheon:generated line): never overwritten; it stands in for Pantheon's ${command}`);
+    expect(read(dir, ".pantheon/personas/engineer.md"), "Pantheon's own, edited, is rewritten").not.toContain(
+      "carefully",
+    );
+    for (const [path, command] of [
+      [".claude/commands/summon.md", "/summon in claude"],
+      [".gemini/commands/dismiss.toml", "/dismiss in gemini"],
+      [".opencode/commands/summon.md", "/summon in opencode"],
+    ]) {
+      expect(r.stdout).toContain(
+        `  ! ${path}: yours (no pantheon:generated line): never overwritten; it stands in for Pantheon's ${command}`,
+      );
     }
     const j = await p.json(["init", "--force"], "init");
     expect(j.updated, "nothing left to rewrite").toEqual([]);
-    expect(j.leftAlone.map((f: { path: string }) => f.path).sort()).toEqual([".claude/commands/summon.md", ".gemini/commands/dismiss.toml", ".opencode/commands/summon.md"]);
+    expect(j.leftAlone.map((f: { path: string }) => f.path).sort()).toEqual([
+      ".claude/commands/summon.md",
+      ".gemini/commands/dismiss.toml",
+      ".opencode/commands/summon.md",
+    ]);
     expect(stateRef(dir), "files only: the state ref never moves").toBe(ref);
   });
 
@@ -78,11 +111,20 @@ describe("a user's own file at a path Pantheon installs", () => {
     write(dir, ".claude/commands/dismiss.md", MINE);
     write(dir, ".agents/skills/pantheon/SKILL.md", "---\nname: pantheon\ndescription: mine\n---\nmine\n");
     const r = await p.ok(["doctor"]);
-    expect(r.stdout).toContain("! .claude/commands/dismiss.md is not Pantheon's: it stands in for Pantheon's /dismiss in claude\n  fix: rename it if you want Pantheon's, then run pantheon init");
-    expect(r.stdout).toContain("! .agents/skills/pantheon/SKILL.md is not Pantheon's: it stands in for Pantheon's $pantheon in codex");
+    expect(r.stdout).toContain(
+      "! .claude/commands/dismiss.md is not Pantheon's: it stands in for Pantheon's /dismiss in claude\n  fix: rename it if you want Pantheon's, then run pantheon init",
+    );
+    expect(r.stdout).toContain(
+      "! .agents/skills/pantheon/SKILL.md is not Pantheon's: it stands in for Pantheon's $pantheon in codex",
+    );
     const data = await p.json(["doctor"], "doctor");
     expect(data.ok).toBe(true);
-    expect(data.findings.filter((f: { code: string }) => f.code === "W_SHADOWED").map((f: { subject: string }) => f.subject).sort()).toEqual([".agents/skills/pantheon/SKILL.md", ".claude/commands/dismiss.md"]);
+    expect(
+      data.findings
+        .filter((f: { code: string }) => f.code === "W_SHADOWED")
+        .map((f: { subject: string }) => f.subject)
+        .sort(),
+    ).toEqual([".agents/skills/pantheon/SKILL.md", ".claude/commands/dismiss.md"]);
   });
 });
 
@@ -93,7 +135,9 @@ describe("a CLAUDE.md of the user's", () => {
     const p = project(dir);
     const r = await p.ok(["init", "--yes"]);
     expect(read(dir, "CLAUDE.md")).toBe("# House rules\n\nUse tabs.\n");
-    expect(r.stdout).toContain("  ! CLAUDE.md: your CLAUDE.md does not import AGENTS.md, so Claude will not see Pantheon's block: add a line @AGENTS.md to it\n");
+    expect(r.stdout).toContain(
+      "  ! CLAUDE.md: your CLAUDE.md does not import AGENTS.md, so Claude will not see Pantheon's block: add a line @AGENTS.md to it\n",
+    );
     expect((await p.ok(["doctor"])).stdout).toMatch(/! CLAUDE\.md: your CLAUDE\.md does not import AGENTS\.md/);
 
     write(dir, "CLAUDE.md", "# House rules\n\n@AGENTS.md\n");

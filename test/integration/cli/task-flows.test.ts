@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { git, stateRef } from "../../helpers/repo.js";
-import { ATHENA, castNamedIn, castProject, DAEDALUS, expectRefused, HEPH, showTask, taskIn, ZEUS, type CastProject, type Project, type SetupState } from "./fixture.js";
+import {
+  ATHENA,
+  castNamedIn,
+  castProject,
+  DAEDALUS,
+  expectRefused,
+  HEPH,
+  showTask,
+  taskIn,
+  ZEUS,
+  type CastProject,
+  type Project,
+  type SetupState,
+} from "./fixture.js";
 
 /** DESIGN §1.4: every allowed row of the state table works and lands in the right state. */
 
@@ -35,12 +48,59 @@ const depOnArchitectTask = (after: (p: Project, dep: string) => Promise<void>) =
 };
 
 const claims: Allowed[] = [
-  { name: "TODO claim by a persona (--as)", state: "TODO", actor: HEPH, argv: ["task", "claim", "{id}"], action: "claim", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "TODO claim under --mission", state: "TODO", actor: ["--mission", "@Daedalus"], argv: ["task", "claim", "{id}"], action: "claim", to: "UNDERWAY", fields: { claimedBy: "Daedalus", mission: "@Daedalus" } },
-  { name: "TODO claim under PANTHEON_MISSION", state: "TODO", env: { PANTHEON_MISSION: "@Hephaestus" }, argv: ["task", "claim", "{id}"], action: "claim", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "TODO claim as PANTHEON_PERSONA", state: "TODO", env: { PANTHEON_PERSONA: "Daedalus" }, argv: ["task", "claim", "{id}"], action: "claim", to: "UNDERWAY", fields: { claimedBy: "Daedalus", mission: "@Daedalus" } },
-  { name: "READY claim by another persona of the role", state: "READY", actor: DAEDALUS, argv: ["task", "claim", "{id}"], action: "claim", to: "UNDERWAY", fields: { claimedBy: "Daedalus", mission: "@Daedalus" } },
-  { name: "TODO claim --force by a persona of another role", state: "TODO", actor: ATHENA, argv: ["task", "claim", "{id}", "--force"], to: "UNDERWAY", fields: { claimedBy: "Athena", mission: "@Athena" } },
+  {
+    name: "TODO claim by a persona (--as)",
+    state: "TODO",
+    actor: HEPH,
+    argv: ["task", "claim", "{id}"],
+    action: "claim",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "TODO claim under --mission",
+    state: "TODO",
+    actor: ["--mission", "@Daedalus"],
+    argv: ["task", "claim", "{id}"],
+    action: "claim",
+    to: "UNDERWAY",
+    fields: { claimedBy: "Daedalus", mission: "@Daedalus" },
+  },
+  {
+    name: "TODO claim under PANTHEON_MISSION",
+    state: "TODO",
+    env: { PANTHEON_MISSION: "@Hephaestus" },
+    argv: ["task", "claim", "{id}"],
+    action: "claim",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "TODO claim as PANTHEON_PERSONA",
+    state: "TODO",
+    env: { PANTHEON_PERSONA: "Daedalus" },
+    argv: ["task", "claim", "{id}"],
+    action: "claim",
+    to: "UNDERWAY",
+    fields: { claimedBy: "Daedalus", mission: "@Daedalus" },
+  },
+  {
+    name: "READY claim by another persona of the role",
+    state: "READY",
+    actor: DAEDALUS,
+    argv: ["task", "claim", "{id}"],
+    action: "claim",
+    to: "UNDERWAY",
+    fields: { claimedBy: "Daedalus", mission: "@Daedalus" },
+  },
+  {
+    name: "TODO claim --force by a persona of another role",
+    state: "TODO",
+    actor: ATHENA,
+    argv: ["task", "claim", "{id}", "--force"],
+    to: "UNDERWAY",
+    fields: { claimedBy: "Athena", mission: "@Athena" },
+  },
   {
     name: "TODO claim --force of a blocked task",
     state: "TODO",
@@ -81,66 +141,321 @@ const claims: Allowed[] = [
 ];
 
 const updates: Allowed[] = [
-  { name: "TODO → UNDERWAY by a persona (claims it)", state: "TODO", actor: HEPH, argv: ["task", "update", "{id}", "--status", "UNDERWAY"], action: "update --status UNDERWAY", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "READY → UNDERWAY by a persona (claims it)", state: "READY", actor: DAEDALUS, argv: ["task", "update", "{id}", "--status", "underway"], action: "update --status UNDERWAY", to: "UNDERWAY", fields: { claimedBy: "Daedalus", mission: "@Daedalus" } },
-  { name: "unclaimed BLOCKED → UNDERWAY by a persona (claims it)", state: "BLOCKED_UNCLAIMED", actor: HEPH, argv: ["task", "update", "{id}", "--status", "UNDERWAY"], action: "update --status UNDERWAY", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "claimed BLOCKED → UNDERWAY by its claimant", state: "BLOCKED", actor: HEPH, argv: ["task", "update", "{id}", "--status", "UNDERWAY"], action: "update --status UNDERWAY", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "REVIEW → UNDERWAY by its claimant", state: "REVIEW", actor: HEPH, argv: ["task", "update", "{id}", "--status", "UNDERWAY"], action: "update --status UNDERWAY", to: "UNDERWAY", fields: HEPH_CLAIM },
-  { name: "UNDERWAY → REVIEW by its claimant", state: "UNDERWAY", actor: HEPH, argv: ["task", "update", "{id}", "--status", "REVIEW"], action: "update --status REVIEW", to: "REVIEW", fields: HEPH_CLAIM },
-  { name: "UNDERWAY → REVIEW by an administrator", state: "UNDERWAY", actor: ZEUS, argv: ["task", "update", "{id}", "--status", "REVIEW"], action: "update --status REVIEW", to: "REVIEW", fields: HEPH_CLAIM },
-  { name: "UNDERWAY → REVIEW by the Director", state: "UNDERWAY", argv: ["task", "update", "{id}", "--status", "REVIEW"], action: "update --status REVIEW", to: "REVIEW", fields: HEPH_CLAIM },
-  { name: "TODO → BLOCKED by the Director", state: "TODO", argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"], action: "update --status BLOCKED", to: "BLOCKED", fields: NO_CLAIM, note: { kind: "note", by: "Director", text: "needs keys" } },
-  { name: "READY → BLOCKED by any persona (unclaimed)", state: "READY", actor: DAEDALUS, argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"], action: "update --status BLOCKED", to: "BLOCKED", fields: NO_CLAIM },
-  { name: "UNDERWAY → BLOCKED by its claimant", state: "UNDERWAY", actor: HEPH, argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"], action: "update --status BLOCKED", to: "BLOCKED", fields: HEPH_CLAIM, note: { kind: "note", by: "Hephaestus", text: "needs keys" } },
-  { name: "REVIEW → BLOCKED by an administrator", state: "REVIEW", actor: ZEUS, argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"], action: "update --status BLOCKED", to: "BLOCKED", fields: HEPH_CLAIM },
-  { name: "unclaimed BLOCKED → TODO by the Director", state: "BLOCKED_UNCLAIMED", argv: ["task", "update", "{id}", "--status", "TODO"], action: "update --status TODO", to: "TODO", fields: NO_CLAIM },
-  { name: "unclaimed BLOCKED → TODO by a persona", state: "BLOCKED_UNCLAIMED", actor: DAEDALUS, argv: ["task", "update", "{id}", "--status", "todo"], action: "update --status TODO", to: "TODO", fields: NO_CLAIM },
+  {
+    name: "TODO → UNDERWAY by a persona (claims it)",
+    state: "TODO",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "UNDERWAY"],
+    action: "update --status UNDERWAY",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "READY → UNDERWAY by a persona (claims it)",
+    state: "READY",
+    actor: DAEDALUS,
+    argv: ["task", "update", "{id}", "--status", "underway"],
+    action: "update --status UNDERWAY",
+    to: "UNDERWAY",
+    fields: { claimedBy: "Daedalus", mission: "@Daedalus" },
+  },
+  {
+    name: "unclaimed BLOCKED → UNDERWAY by a persona (claims it)",
+    state: "BLOCKED_UNCLAIMED",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "UNDERWAY"],
+    action: "update --status UNDERWAY",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "claimed BLOCKED → UNDERWAY by its claimant",
+    state: "BLOCKED",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "UNDERWAY"],
+    action: "update --status UNDERWAY",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "REVIEW → UNDERWAY by its claimant",
+    state: "REVIEW",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "UNDERWAY"],
+    action: "update --status UNDERWAY",
+    to: "UNDERWAY",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "UNDERWAY → REVIEW by its claimant",
+    state: "UNDERWAY",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "REVIEW"],
+    action: "update --status REVIEW",
+    to: "REVIEW",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "UNDERWAY → REVIEW by an administrator",
+    state: "UNDERWAY",
+    actor: ZEUS,
+    argv: ["task", "update", "{id}", "--status", "REVIEW"],
+    action: "update --status REVIEW",
+    to: "REVIEW",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "UNDERWAY → REVIEW by the Director",
+    state: "UNDERWAY",
+    argv: ["task", "update", "{id}", "--status", "REVIEW"],
+    action: "update --status REVIEW",
+    to: "REVIEW",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "TODO → BLOCKED by the Director",
+    state: "TODO",
+    argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"],
+    action: "update --status BLOCKED",
+    to: "BLOCKED",
+    fields: NO_CLAIM,
+    note: { kind: "note", by: "Director", text: "needs keys" },
+  },
+  {
+    name: "READY → BLOCKED by any persona (unclaimed)",
+    state: "READY",
+    actor: DAEDALUS,
+    argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"],
+    action: "update --status BLOCKED",
+    to: "BLOCKED",
+    fields: NO_CLAIM,
+  },
+  {
+    name: "UNDERWAY → BLOCKED by its claimant",
+    state: "UNDERWAY",
+    actor: HEPH,
+    argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"],
+    action: "update --status BLOCKED",
+    to: "BLOCKED",
+    fields: HEPH_CLAIM,
+    note: { kind: "note", by: "Hephaestus", text: "needs keys" },
+  },
+  {
+    name: "REVIEW → BLOCKED by an administrator",
+    state: "REVIEW",
+    actor: ZEUS,
+    argv: ["task", "update", "{id}", "--status", "BLOCKED", "--notes", "needs keys"],
+    action: "update --status BLOCKED",
+    to: "BLOCKED",
+    fields: HEPH_CLAIM,
+  },
+  {
+    name: "unclaimed BLOCKED → TODO by the Director",
+    state: "BLOCKED_UNCLAIMED",
+    argv: ["task", "update", "{id}", "--status", "TODO"],
+    action: "update --status TODO",
+    to: "TODO",
+    fields: NO_CLAIM,
+  },
+  {
+    name: "unclaimed BLOCKED → TODO by a persona",
+    state: "BLOCKED_UNCLAIMED",
+    actor: DAEDALUS,
+    argv: ["task", "update", "{id}", "--status", "todo"],
+    action: "update --status TODO",
+    to: "TODO",
+    fields: NO_CLAIM,
+  },
 ];
 
 const handoffs: Allowed[] = [
-  { name: "TODO handoff by the Director", state: "TODO", argv: ["task", "handoff", "{id}", "--notes", "spec in docs/"], action: "handoff", to: "READY", fields: NO_CLAIM, note: { kind: "handoff", by: "Director", text: "spec in docs/" } },
-  { name: "unclaimed BLOCKED handoff by a persona", state: "BLOCKED_UNCLAIMED", actor: DAEDALUS, argv: ["task", "handoff", "{id}", "--notes", "unblocked now"], action: "handoff", to: "READY", fields: NO_CLAIM, note: { kind: "handoff", by: "Daedalus", text: "unblocked now" } },
-  { name: "claimed BLOCKED handoff by its claimant clears the claim", state: "BLOCKED", actor: HEPH, argv: ["task", "handoff", "{id}", "--notes", "over to you"], action: "handoff", to: "READY", fields: NO_CLAIM, note: { kind: "handoff", by: "Hephaestus", text: "over to you" } },
-  { name: "UNDERWAY handoff by its claimant clears the claim", state: "UNDERWAY", actor: HEPH, argv: ["task", "handoff", "{id}", "--notes", "over to you"], action: "handoff", to: "READY", fields: NO_CLAIM, note: { kind: "handoff", by: "Hephaestus", text: "over to you" } },
-  { name: "UNDERWAY handoff by an administrator", state: "UNDERWAY", actor: ZEUS, argv: ["task", "handoff", "{id}", "--notes", "reassigning"], action: "handoff", to: "READY", fields: NO_CLAIM, note: { kind: "handoff", by: "Zeus", text: "reassigning" } },
-  { name: "UNDERWAY handoff by the Director", state: "UNDERWAY", argv: ["task", "handoff", "{id}", "--notes", "reassigning"], action: "handoff", to: "READY", fields: NO_CLAIM },
+  {
+    name: "TODO handoff by the Director",
+    state: "TODO",
+    argv: ["task", "handoff", "{id}", "--notes", "spec in docs/"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+    note: { kind: "handoff", by: "Director", text: "spec in docs/" },
+  },
+  {
+    name: "unclaimed BLOCKED handoff by a persona",
+    state: "BLOCKED_UNCLAIMED",
+    actor: DAEDALUS,
+    argv: ["task", "handoff", "{id}", "--notes", "unblocked now"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+    note: { kind: "handoff", by: "Daedalus", text: "unblocked now" },
+  },
+  {
+    name: "claimed BLOCKED handoff by its claimant clears the claim",
+    state: "BLOCKED",
+    actor: HEPH,
+    argv: ["task", "handoff", "{id}", "--notes", "over to you"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+    note: { kind: "handoff", by: "Hephaestus", text: "over to you" },
+  },
+  {
+    name: "UNDERWAY handoff by its claimant clears the claim",
+    state: "UNDERWAY",
+    actor: HEPH,
+    argv: ["task", "handoff", "{id}", "--notes", "over to you"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+    note: { kind: "handoff", by: "Hephaestus", text: "over to you" },
+  },
+  {
+    name: "UNDERWAY handoff by an administrator",
+    state: "UNDERWAY",
+    actor: ZEUS,
+    argv: ["task", "handoff", "{id}", "--notes", "reassigning"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+    note: { kind: "handoff", by: "Zeus", text: "reassigning" },
+  },
+  {
+    name: "UNDERWAY handoff by the Director",
+    state: "UNDERWAY",
+    argv: ["task", "handoff", "{id}", "--notes", "reassigning"],
+    action: "handoff",
+    to: "READY",
+    fields: NO_CLAIM,
+  },
 ];
 
 const closes: Allowed[] = [
-  { name: "UNDERWAY close by its claimant", state: "UNDERWAY", actor: HEPH, argv: ["task", "close", "{id}"], action: "close", to: "COMPLETE", fields: { completedBy: "Hephaestus", claimedBy: "Hephaestus" } },
-  { name: "UNDERWAY close by an administrator: completedBy is the claimant", state: "UNDERWAY", actor: ZEUS, argv: ["task", "close", "{id}"], action: "close", to: "COMPLETE", fields: { completedBy: "Hephaestus" } },
-  { name: "REVIEW close by the Director: completedBy is the claimant", state: "REVIEW", argv: ["task", "close", "{id}", "--status", "COMPLETE"], action: "close", to: "COMPLETE", fields: { completedBy: "Hephaestus" } },
-  { name: "REVIEW close by its claimant (--status complete)", state: "REVIEW", actor: HEPH, argv: ["task", "close", "{id}", "--status", "complete", "--notes", "done"], action: "close", to: "COMPLETE", fields: { completedBy: "Hephaestus" }, note: { kind: "note", by: "Hephaestus", text: "done" } },
-  ...([
-    ["TODO", undefined],
-    ["READY", DAEDALUS],
-    ["UNDERWAY", HEPH],
-    ["REVIEW", ZEUS],
-    ["BLOCKED", undefined],
-    ["BLOCKED_UNCLAIMED", DAEDALUS],
-  ] as const).map(([state, actor]): Allowed => ({
-    name: `${state} close --status ABORTED by ${actor?.[1] ?? "the Director"}`,
-    state,
-    ...(actor && { actor: [...actor] }),
-    argv: ["task", "close", "{id}", "--status", "ABORTED", "--notes", "superseded"],
-    action: "close --status ABORTED",
-    to: "ABORTED",
-    fields: { completedBy: null },
-    note: { kind: "note", by: actor?.[1] ?? "Director", text: "superseded" },
-  })),
+  {
+    name: "UNDERWAY close by its claimant",
+    state: "UNDERWAY",
+    actor: HEPH,
+    argv: ["task", "close", "{id}"],
+    action: "close",
+    to: "COMPLETE",
+    fields: { completedBy: "Hephaestus", claimedBy: "Hephaestus" },
+  },
+  {
+    name: "UNDERWAY close by an administrator: completedBy is the claimant",
+    state: "UNDERWAY",
+    actor: ZEUS,
+    argv: ["task", "close", "{id}"],
+    action: "close",
+    to: "COMPLETE",
+    fields: { completedBy: "Hephaestus" },
+  },
+  {
+    name: "REVIEW close by the Director: completedBy is the claimant",
+    state: "REVIEW",
+    argv: ["task", "close", "{id}", "--status", "COMPLETE"],
+    action: "close",
+    to: "COMPLETE",
+    fields: { completedBy: "Hephaestus" },
+  },
+  {
+    name: "REVIEW close by its claimant (--status complete)",
+    state: "REVIEW",
+    actor: HEPH,
+    argv: ["task", "close", "{id}", "--status", "complete", "--notes", "done"],
+    action: "close",
+    to: "COMPLETE",
+    fields: { completedBy: "Hephaestus" },
+    note: { kind: "note", by: "Hephaestus", text: "done" },
+  },
+  ...(
+    [
+      ["TODO", undefined],
+      ["READY", DAEDALUS],
+      ["UNDERWAY", HEPH],
+      ["REVIEW", ZEUS],
+      ["BLOCKED", undefined],
+      ["BLOCKED_UNCLAIMED", DAEDALUS],
+    ] as const
+  ).map(
+    ([state, actor]): Allowed => ({
+      name: `${state} close --status ABORTED by ${actor?.[1] ?? "the Director"}`,
+      state,
+      ...(actor && { actor: [...actor] }),
+      argv: ["task", "close", "{id}", "--status", "ABORTED", "--notes", "superseded"],
+      action: "close --status ABORTED",
+      to: "ABORTED",
+      fields: { completedBy: null },
+      note: { kind: "note", by: actor?.[1] ?? "Director", text: "superseded" },
+    }),
+  ),
 ];
 
 const unassigns: Allowed[] = [
-  { name: "UNDERWAY unassign by its claimant", state: "UNDERWAY", actor: HEPH, argv: ["task", "unassign", "{id}", "--notes", "stuck"], action: "unassign", to: "TODO", fields: NO_CLAIM, note: { kind: "reassign", by: "Hephaestus", text: "stuck" } },
-  { name: "REVIEW unassign by an administrator", state: "REVIEW", actor: ZEUS, argv: ["task", "unassign", "{id}", "--notes", "stuck"], action: "unassign", to: "TODO", fields: NO_CLAIM, note: { kind: "reassign", by: "Zeus", text: "stuck" } },
-  { name: "BLOCKED unassign by the Director", state: "BLOCKED", argv: ["task", "unassign", "{id}", "--notes", "stuck"], action: "unassign", to: "TODO", fields: NO_CLAIM, note: { kind: "reassign", by: "Director", text: "stuck" } },
-  { name: "READY unassign by the Director", state: "READY", argv: ["task", "unassign", "{id}", "--notes", "back to the pool"], action: "unassign", to: "TODO", fields: NO_CLAIM },
-  { name: "READY unassign by an administrator", state: "READY", actor: ZEUS, argv: ["task", "unassign", "{id}", "--notes", "back to the pool"], action: "unassign", to: "TODO", fields: NO_CLAIM },
+  {
+    name: "UNDERWAY unassign by its claimant",
+    state: "UNDERWAY",
+    actor: HEPH,
+    argv: ["task", "unassign", "{id}", "--notes", "stuck"],
+    action: "unassign",
+    to: "TODO",
+    fields: NO_CLAIM,
+    note: { kind: "reassign", by: "Hephaestus", text: "stuck" },
+  },
+  {
+    name: "REVIEW unassign by an administrator",
+    state: "REVIEW",
+    actor: ZEUS,
+    argv: ["task", "unassign", "{id}", "--notes", "stuck"],
+    action: "unassign",
+    to: "TODO",
+    fields: NO_CLAIM,
+    note: { kind: "reassign", by: "Zeus", text: "stuck" },
+  },
+  {
+    name: "BLOCKED unassign by the Director",
+    state: "BLOCKED",
+    argv: ["task", "unassign", "{id}", "--notes", "stuck"],
+    action: "unassign",
+    to: "TODO",
+    fields: NO_CLAIM,
+    note: { kind: "reassign", by: "Director", text: "stuck" },
+  },
+  {
+    name: "READY unassign by the Director",
+    state: "READY",
+    argv: ["task", "unassign", "{id}", "--notes", "back to the pool"],
+    action: "unassign",
+    to: "TODO",
+    fields: NO_CLAIM,
+  },
+  {
+    name: "READY unassign by an administrator",
+    state: "READY",
+    actor: ZEUS,
+    argv: ["task", "unassign", "{id}", "--notes", "back to the pool"],
+    action: "unassign",
+    to: "TODO",
+    fields: NO_CLAIM,
+  },
 ];
 
 const reopens: Allowed[] = [
-  { name: "COMPLETE reopen by the Director clears claim and completedBy", state: "COMPLETE", argv: ["task", "reopen", "{id}", "--notes", "regression"], action: "reopen", to: "TODO", fields: { ...NO_CLAIM, completedBy: null }, note: { kind: "note", by: "Director", text: "regression" } },
-  { name: "ABORTED reopen by a persona", state: "ABORTED", actor: DAEDALUS, argv: ["task", "reopen", "{id}", "--notes", "needed after all"], action: "reopen", to: "TODO", fields: { ...NO_CLAIM, completedBy: null } },
+  {
+    name: "COMPLETE reopen by the Director clears claim and completedBy",
+    state: "COMPLETE",
+    argv: ["task", "reopen", "{id}", "--notes", "regression"],
+    action: "reopen",
+    to: "TODO",
+    fields: { ...NO_CLAIM, completedBy: null },
+    note: { kind: "note", by: "Director", text: "regression" },
+  },
+  {
+    name: "ABORTED reopen by a persona",
+    state: "ABORTED",
+    actor: DAEDALUS,
+    argv: ["task", "reopen", "{id}", "--notes", "needed after all"],
+    action: "reopen",
+    to: "TODO",
+    fields: { ...NO_CLAIM, completedBy: null },
+  },
 ];
 
 function commitCount(dir: string): number {
@@ -151,7 +466,8 @@ function commitCount(dir: string): number {
 async function checkAllowed(p: CastProject, c: Allowed): Promise<void> {
   const id = await taskIn(p, c.state);
   const dep = (await c.extra?.(p, id)) ?? "";
-  const fill = <T>(v: T): T => JSON.parse(JSON.stringify(p.sub(v)).replaceAll("{id}", id).replaceAll("{dep}", dep)) as T;
+  const fill = <T>(v: T): T =>
+    JSON.parse(JSON.stringify(p.sub(v)).replaceAll("{id}", id).replaceAll("{dep}", dep)) as T;
   const opts = c.env ? { env: fill(c.env) } : {};
   const actor = fill(c.actor ?? []);
   const before = await p.json([...actor, "task", "show", id], "task", opts);
@@ -189,7 +505,10 @@ describe("allowed transitions (DESIGN §1.4)", () => {
     ["unassign", unassigns],
     ["reopen", reopens],
   ];
-  it.each(tables.map(([event, cases]) => [`${event}: ${cases.map((c) => c.name).join("; ")}`, cases] as const))("%s", async (_title, cases) => checkTable(cases));
+  it.each(tables.map(([event, cases]) => [`${event}: ${cases.map((c) => c.name).join("; ")}`, cases] as const))(
+    "%s",
+    async (_title, cases) => checkTable(cases),
+  );
 });
 
 describe("claims left on an ENDED mission", () => {
@@ -238,7 +557,9 @@ describe("claims left on an ENDED mission", () => {
     await taskIn(p, "UNDERWAY");
     await p.ok(["mission", "end", "MSN-0001"]);
     // --as Hephaestus names his last mission, which has ENDED: nothing is done under it (DESIGN §1.7).
-    await expectRefused(p, [...HEPH, "task", "claim", "1", "--force"], 1, [/MSN-0001:[a-z]+-[a-z]+ of Hephaestus has ENDED/]);
+    await expectRefused(p, [...HEPH, "task", "claim", "1", "--force"], 1, [
+      /MSN-0001:[a-z]+-[a-z]+ of Hephaestus has ENDED/,
+    ]);
   });
 });
 
@@ -286,7 +607,10 @@ describe("mission end", () => {
   it("a persona ends its own mission with --mission; the Director must name one", async () => {
     const p = await castProject(["Hephaestus", "Daedalus"]);
     await p.ok(["--mission", "MSN-0002", "mission", "end", "--summary", "done"]);
-    expect(await p.json(["mission", "show", "MSN-0002"], "mission")).toMatchObject({ status: "ENDED", summary: "done" });
+    expect(await p.json(["mission", "show", "MSN-0002"], "mission")).toMatchObject({
+      status: "ENDED",
+      summary: "done",
+    });
     await expectRefused(p, ["mission", "end"], 2);
   });
 });

@@ -19,7 +19,11 @@ const usageCases: UsageCase[] = [
   { name: "unknown command", argv: ["frobnicate"], says: [/frobnicate/] },
   { name: "unknown subcommand", argv: ["task", "frobnicate"], says: [/frobnicate/] },
   { name: "unknown flag", argv: ["task", "list", "--wat"], says: [/--wat/] },
-  { name: "unknown flag on a mutation", argv: ["task", "create", "--title", "x", "--role", "eng", "--colour", "red"], says: [/--colour/] },
+  {
+    name: "unknown flag on a mutation",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--colour", "red"],
+    says: [/--colour/],
+  },
   { name: "unknown global flag", argv: ["--wat", "task", "list"], says: [/--wat/] },
   { name: "missing --role", argv: ["task", "create", "--title", "x"], says: [/--role/] },
   { name: "missing --title", argv: ["task", "create", "--role", "eng"], says: [/--title/] },
@@ -27,25 +31,56 @@ const usageCases: UsageCase[] = [
   { name: "missing --status for update", argv: ["task", "update", "1"], says: [/--status/] },
   { name: "missing task id", argv: ["task", "show"], says: [/id/] },
   { name: "bad role (task create)", argv: ["task", "create", "--title", "x", "--role", "wizard"], says: [/wizard/] },
-  { name: "bad role (mission start)", argv: ["mission", "start", "--role", "wizard", "--persona", "Ares"], says: [/wizard/] },
+  {
+    name: "bad role (mission start)",
+    argv: ["mission", "start", "--role", "wizard", "--persona", "Ares"],
+    says: [/wizard/],
+  },
   { name: "bad role (task list)", argv: ["task", "list", "--role", "wizard"], says: [/wizard/] },
-  { name: "ambiguous role a (mission start)", argv: ["mission", "start", "--role", "a", "--persona", "Ares"], says: [/ambiguous/i, /administrator/, /architect/] },
-  { name: "ambiguous role a (task create)", argv: ["task", "create", "--title", "x", "--role", "a"], says: [/ambiguous/i] },
-  { name: "administrator as a task's role", argv: ["task", "create", "--title", "x", "--role", "administrator"], says: [/administrator/] },
-  { name: "bad priority (task create)", argv: ["task", "create", "--title", "x", "--role", "eng", "--priority", "urgent"], says: [/urgent/] },
+  {
+    name: "ambiguous role a (mission start)",
+    argv: ["mission", "start", "--role", "a", "--persona", "Ares"],
+    says: [/ambiguous/i, /administrator/, /architect/],
+  },
+  {
+    name: "ambiguous role a (task create)",
+    argv: ["task", "create", "--title", "x", "--role", "a"],
+    says: [/ambiguous/i],
+  },
+  {
+    name: "administrator as a task's role",
+    argv: ["task", "create", "--title", "x", "--role", "administrator"],
+    says: [/administrator/],
+  },
+  {
+    name: "bad priority (task create)",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--priority", "urgent"],
+    says: [/urgent/],
+  },
   { name: "bad priority (task priority)", argv: ["task", "priority", "1", "urgent"], says: [/urgent/] },
   { name: "bad priority (task list)", argv: ["task", "list", "--priority", "zzz"], says: [/zzz/] },
   { name: "bad status (task update)", argv: ["task", "update", "1", "--status", "DOING"], says: [/DOING/] },
   { name: "bad status (task list)", argv: ["task", "list", "--status", "nope"], says: [/nope/] },
   { name: "bad status (task close)", argv: ["task", "close", "1", "--status", "wat"], says: [/wat/] },
   { name: "task close --status TODO", argv: ["task", "close", "1", "--status", "TODO"], says: [/TODO/] },
-  ...["ENG-X-1", "../7", "7\nrm", "abc", "ENG-H-", "XYZ-H-0001", "0", "1.5", "tasks/01/1.json"].flatMap((id): UsageCase[] =>
-    [["task", "show", id], [...HEPH, "task", "claim", id], ["task", "close", id], ["task", "note", id, "x"], ["task", "update", id, "--status", "REVIEW"]].map((argv) => ({
-      name: `bad id ${JSON.stringify(id)} (${argv.filter((a) => a !== id && a !== "x" && !/^(--|Hephaestus|REVIEW)/.test(a)).join(" ")})`,
-      argv,
-    })),
+  ...["ENG-X-1", "../7", "7\nrm", "abc", "ENG-H-", "XYZ-H-0001", "0", "1.5", "tasks/01/1.json"].flatMap(
+    (id): UsageCase[] =>
+      [
+        ["task", "show", id],
+        [...HEPH, "task", "claim", id],
+        ["task", "close", id],
+        ["task", "note", id, "x"],
+        ["task", "update", id, "--status", "REVIEW"],
+      ].map((argv) => ({
+        name: `bad id ${JSON.stringify(id)} (${argv.filter((a) => a !== id && a !== "x" && !/^(--|Hephaestus|REVIEW)/.test(a)).join(" ")})`,
+        argv,
+      })),
   ),
-  { name: "bad id in --depends-on", argv: ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "../1"], says: [/\.\.\/1/] },
+  {
+    name: "bad id in --depends-on",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "../1"],
+    says: [/\.\.\/1/],
+  },
   { name: "bad mission id", argv: ["--mission", "../1", "task", "show", "1"] },
   { name: "bad persona name", argv: ["--as", "bad\nname", "task", "show", "1"] },
   { name: "empty title", argv: ["task", "create", "--title", "", "--role", "eng"], says: [/title/] },
@@ -59,8 +94,16 @@ const usageCases: UsageCase[] = [
   { name: "handoff with blank --notes", argv: ["task", "handoff", "1", "--notes", "  "], says: [/notes/] },
   { name: "unassign without --notes", argv: ["task", "unassign", "1"], says: [/--notes/] },
   { name: "reopen without --notes", argv: ["task", "reopen", "1"], says: [/--notes/] },
-  { name: "close --status ABORTED without --notes", argv: ["task", "close", "1", "--status", "ABORTED"], says: [/notes/] },
-  { name: "close --status aborted with blank --notes", argv: ["task", "close", "1", "--status", "aborted", "--notes", ""], says: [/notes/] },
+  {
+    name: "close --status ABORTED without --notes",
+    argv: ["task", "close", "1", "--status", "ABORTED"],
+    says: [/notes/],
+  },
+  {
+    name: "close --status aborted with blank --notes",
+    argv: ["task", "close", "1", "--status", "aborted", "--notes", ""],
+    says: [/notes/],
+  },
 ];
 
 /** Which table a case belongs to: one fresh repository per table keeps the suite quick. */
@@ -89,7 +132,9 @@ describe("usage errors exit 2 with ✗, a hint, and no change", () => {
     const ref = stateRef(p.dir);
     for (const c of group) {
       const r = await expectRefused(p, c.argv, 2, c.says ?? [], { label: c.name, soft: true, refBefore: ref });
-      expect.soft(r.stderr.split("\n").filter((l) => l !== "").length, `${c.name}: exactly a message and a hint`).toBe(2);
+      expect
+        .soft(r.stderr.split("\n").filter((l) => l !== "").length, `${c.name}: exactly a message and a hint`)
+        .toBe(2);
       // The same error as one JSON document on stderr.
       const j = await p.run([...c.argv, "--json"]);
       expect.soft(j.exitCode, c.name).toBe(2);
@@ -122,7 +167,12 @@ describe("a failed command prints only its error", () => {
 describe("hints", () => {
   it("the hint of an unknown command or flag is a command that works", async () => {
     const p = await initProject();
-    for (const argv of [["frobnicate"], ["task", "frobnicate"], ["task", "list", "--wat"], ["mission", "start", "--role", "eng", "--wat"]]) {
+    for (const argv of [
+      ["frobnicate"],
+      ["task", "frobnicate"],
+      ["task", "list", "--wat"],
+      ["mission", "start", "--role", "eng", "--wat"],
+    ]) {
       const r = await p.run(argv);
       expect(r.exitCode).toBe(2);
       const hint = /^ {2}hint: (pantheon .*)$/m.exec(r.stderr)?.[1];
@@ -146,7 +196,10 @@ describe("titles", () => {
     const p = await initProject();
     const title = `Café "double" 'single' \`tick\` \\ back\tslash 漢字 🚀 \u0001\u0007\u001b[31m\r\u202e end`;
     const description = `line 1\nline 2\t"x"\u001b]8;;http://evil\u0007`;
-    const created = await p.json(["task", "create", "--title", title, "--role", "eng", "--description", description], "task");
+    const created = await p.json(
+      ["task", "create", "--title", title, "--role", "eng", "--description", description],
+      "task",
+    );
     expect(created.title).toBe(title);
     const shown = await showTask(p, created.id);
     expect(shown.title).toBe(title);
@@ -172,7 +225,11 @@ describe("not found exits 1", () => {
       ["task show ENG-H-0999", ["task", "show", "ENG-H-0999"], /ENG-H-0999/],
       ["task claim 999", [...HEPH, "task", "claim", "999"], /999/],
       ["task depend on a missing task", ["task", "depend", "1", "999"], /999/],
-      ["task create --depends-on a missing task", ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "999"], /999/],
+      [
+        "task create --depends-on a missing task",
+        ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "999"],
+        /999/,
+      ],
       ["mission show MSN-0099", ["mission", "show", "MSN-0099"], /MSN-0099/],
       ["mission end MSN-0099", ["mission", "end", "MSN-0099"], /MSN-0099/],
       ["--mission MSN-0099", ["--mission", "MSN-0099", "task", "show", "1"], /MSN-0099/],
@@ -195,7 +252,13 @@ describe("finding the repository", () => {
 
   it("outside a git repository every command exits 1 with the hint git init", async () => {
     const dir = tempDir();
-    for (const argv of [["task", "list"], ["task", "show", "1"], ["init", "--yes"], ["mission", "start", "--role", "eng"], [...HEPH, "task", "claim", "1"]]) {
+    for (const argv of [
+      ["task", "list"],
+      ["task", "show", "1"],
+      ["init", "--yes"],
+      ["mission", "start", "--role", "eng"],
+      [...HEPH, "task", "claim", "1"],
+    ]) {
       const label = `pantheon ${argv.join(" ")}`;
       const r = await runCli(argv, { cwd: dir });
       expect.soft(r.exitCode, `${label}\n${r.stderr}`).toBe(1);
@@ -208,7 +271,14 @@ describe("finding the repository", () => {
 
   it("before init every command but init exits 1 with the hint pantheon init", async () => {
     const dir = makeRepo();
-    for (const argv of [["task", "list"], ["task", "show", "1"], ["task", "create", "--title", "x", "--role", "eng"], ["mission", "start", "--role", "eng"], ["mission", "list"], ["persona", "list"]]) {
+    for (const argv of [
+      ["task", "list"],
+      ["task", "show", "1"],
+      ["task", "create", "--title", "x", "--role", "eng"],
+      ["mission", "start", "--role", "eng"],
+      ["mission", "list"],
+      ["persona", "list"],
+    ]) {
       const r = await runCli(argv, { cwd: dir });
       expectFailure(r, { exitCode: 1, refBefore: null, dir, label: `pantheon ${argv.join(" ")}`, soft: true });
       expect.soft(r.stderr.split("\n")[1], argv.join(" ")).toMatch(/pantheon init/);

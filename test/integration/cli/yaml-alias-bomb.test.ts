@@ -12,7 +12,12 @@ import { expectRefused, initProject, project } from "./fixture.js";
 function bomb(): string {
   const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
   const names = "abcdefghi";
-  for (let i = 1; i < names.length; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(",")}]`);
+  for (let i = 1; i < names.length; i++)
+    lines.push(
+      `${names[i]}: &${names[i]} [${Array(9)
+        .fill(`*${names[i - 1]}`)
+        .join(",")}]`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

@@ -70,7 +70,15 @@ async function plantedRepo(): Promise<string> {
   rewriteState(dir, {
     [TASK]: (t) => ({ ...withFuture(t), notes: t.notes.map((n: object) => ({ ...n, futureNoteKey: { kept: true } })) }),
     [EPIC]: withFuture,
-    [MISSION]: (m) => ({ ...withFuture(m), worktree: { path: "/nowhere/wt", branch: "pantheon/hephaestus-1", base: "0".repeat(40), futureWorktreeKey: "kept" } }),
+    [MISSION]: (m) => ({
+      ...withFuture(m),
+      worktree: {
+        path: "/nowhere/wt",
+        branch: "pantheon/hephaestus-1",
+        base: "0".repeat(40),
+        futureWorktreeKey: "kept",
+      },
+    }),
     [review(1)]: withFuture,
     [review(2)]: withFuture,
     [COUNTERS]: (c) => ({ ...withFuture(c), futureKind: 5 }),
@@ -83,7 +91,13 @@ async function plantedRepo(): Promise<string> {
     }),
   });
   // List-type reads build the read cache from the planted records: later writes must not start from its rows.
-  for (const argv of [["task", "list"], ["review", "list"], ["mission", "list"], ["epic", "list"]]) await ok(dir, argv);
+  for (const argv of [
+    ["task", "list"],
+    ["review", "list"],
+    ["mission", "list"],
+    ["epic", "list"],
+  ])
+    await ok(dir, argv);
   return dir;
 }
 
@@ -167,7 +181,9 @@ describe("fields this version does not know survive every command that writes th
         try {
           check(rec);
         } catch (e) {
-          throw new Error(`${label}: ${path} lost a future field: ${(e as Error).message}\n${JSON.stringify(rec, null, 2)}`);
+          throw new Error(
+            `${label}: ${path} lost a future field: ${(e as Error).message}\n${JSON.stringify(rec, null, 2)}`,
+          );
         }
       }
     }
@@ -196,7 +212,9 @@ describe("fields this version does not know survive every command that writes th
     for (const argv of steps) {
       const before = stateRef(dir)!;
       await ok(dir, argv);
-      expect(changedBetween(dir, before, stateRef(dir)!), `pantheon ${argv.join(" ")} writes project.json`).toContain(PROJECT);
+      expect(changedBetween(dir, before, stateRef(dir)!), `pantheon ${argv.join(" ")} writes project.json`).toContain(
+        PROJECT,
+      );
       try {
         CHECKS[PROJECT]!(stateJson(dir, PROJECT));
       } catch (e) {
@@ -218,7 +236,15 @@ describe("fields this version does not know survive every command that writes th
 
   it("reads show the known fields of a record that carries unknown ones, and warn about nothing", async () => {
     const dir = await plantedRepo();
-    for (const argv of [["task", "show", "1"], ["epic", "show", "1"], ["mission", "show", "MSN-0001"], ["review", "show", "RVW-001"], ["persona", "list"], ["dashboard"], ["task", "list"]]) {
+    for (const argv of [
+      ["task", "show", "1"],
+      ["epic", "show", "1"],
+      ["mission", "show", "MSN-0001"],
+      ["review", "show", "RVW-001"],
+      ["persona", "list"],
+      ["dashboard"],
+      ["task", "list"],
+    ]) {
       const r = await ok(dir, argv);
       expect(r.stderr, `pantheon ${argv.join(" ")}`).toBe("");
     }

@@ -50,7 +50,8 @@ async function schema1Repo(): Promise<string> {
 }
 
 const trailers = (dir: string, commit: string) => git(dir, "log", "-1", "--format=%(trailers:only,unfold)", commit);
-const migrations = (dir: string) => git(dir, "log", "--format=%H", "--grep=^Pantheon-Op: migrate$", REF).split("\n").filter(Boolean);
+const migrations = (dir: string) =>
+  git(dir, "log", "--format=%H", "--grep=^Pantheon-Op: migrate$", REF).split("\n").filter(Boolean);
 
 function expectMigrated(dir: string, at = REF): void {
   const p = stateJson(dir, "project.json", at);
@@ -64,7 +65,16 @@ describe("reading a state of an older schema", () => {
   it("works without writing anything, and without a word about migrating", async () => {
     const dir = await schema1Repo();
     const before = stateRef(dir);
-    for (const argv of [["task", "list"], ["task", "show", "1"], ["mission", "list"], ["dashboard"], ["task", "next"], ["log"], ["persona", "list"], ["doctor"]]) {
+    for (const argv of [
+      ["task", "list"],
+      ["task", "show", "1"],
+      ["mission", "list"],
+      ["dashboard"],
+      ["task", "next"],
+      ["log"],
+      ["persona", "list"],
+      ["doctor"],
+    ]) {
       const r = await run(dir, argv);
       expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
       expect(r.stderr, `pantheon ${argv.join(" ")}`).not.toMatch(/set-up command|migrat/);
@@ -91,7 +101,10 @@ describe("the first write of this version to an older state", () => {
     expect(trailers(dir, after)).toContain("Pantheon-Op: task.note");
     expect(changedBetween(dir, migration, after)).toEqual(["tasks/01/1.json"]);
     expectMigrated(dir);
-    expect(stateJson(dir, "project.json").updatedAt, "deterministic: two clones migrating the same state write the same blob").toBe(stateJson(dir, "project.json", before).updatedAt);
+    expect(
+      stateJson(dir, "project.json").updatedAt,
+      "deterministic: two clones migrating the same state write the same blob",
+    ).toBe(stateJson(dir, "project.json", before).updatedAt);
 
     const told = r.stderr.split("\n").filter((l) => l.includes("set-up command"));
     expect(told, r.stderr).toHaveLength(1);
@@ -108,7 +121,13 @@ describe("the first write of this version to an older state", () => {
   it("a refused command leaves the ref as it was: no migration either", async () => {
     const dir = await schema1Repo();
     const before = stateRef(dir);
-    for (const argv of [["task", "claim", "1"], ["task", "close", "1"], ["task", "show", "99"], ["task", "note", "99", "x"], ["epic", "abort", "1", "--reason", "x"]]) {
+    for (const argv of [
+      ["task", "claim", "1"],
+      ["task", "close", "1"],
+      ["task", "show", "99"],
+      ["task", "note", "99", "x"],
+      ["epic", "abort", "1", "--reason", "x"],
+    ]) {
       const r = await run(dir, argv);
       expect(r.exitCode, `pantheon ${argv.join(" ")}`).not.toBe(0);
       expect(r.stderr, `pantheon ${argv.join(" ")}`).toMatch(/^✗ /);
@@ -130,10 +149,15 @@ describe("the first write of this version to an older state", () => {
 
   it("two writers racing over the old state: one migration commit, said once, and both commands land", async () => {
     const dir = await schema1Repo();
-    const results = await Promise.all([0, 1, 2].map((i) => run(dir, ["task", "create", "--title", `racer ${i}`, "--role", "engineer"])));
+    const results = await Promise.all(
+      [0, 1, 2].map((i) => run(dir, ["task", "create", "--title", `racer ${i}`, "--role", "engineer"])),
+    );
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
     expect(migrations(dir)).toHaveLength(1);
-    expect(results.filter((r) => r.stderr.includes("set-up command")), "said by the writer whose migration landed").toHaveLength(1);
+    expect(
+      results.filter((r) => r.stderr.includes("set-up command")),
+      "said by the writer whose migration landed",
+    ).toHaveLength(1);
     expect((await ok(dir, ["task", "list", "--json"])).stdout).toContain("racer 2");
     expect(JSON.parse((await ok(dir, ["task", "list", "--json"])).stdout).data).toHaveLength(4);
     expectMigrated(dir);
@@ -158,9 +182,19 @@ describe("sync between a migrated clone and a remote still at the older schema",
     // B stays at schema 1 and publishes a new record and new project settings (another set-up
     // command among them), as an older Pantheon would: plumbing, then plain git push.
     rewriteState(b.dir, {
-      "tasks/02/2.json": () => ({ ...stateJson(b.dir, "tasks/01/1.json"), uid: "b-task-uid-0002", number: 2, title: "From an older clone", notes: [] }),
+      "tasks/02/2.json": () => ({
+        ...stateJson(b.dir, "tasks/01/1.json"),
+        uid: "b-task-uid-0002",
+        number: 2,
+        title: "From an older clone",
+        notes: [],
+      }),
       "counters.json": (c) => ({ ...c, tasks: 2 }),
-      "project.json": (p) => ({ ...p, description: "changed by an older clone", worktree: { ...p.worktree, setup: "make bootstrap" } }),
+      "project.json": (p) => ({
+        ...p,
+        description: "changed by an older clone",
+        worktree: { ...p.worktree, setup: "make bootstrap" },
+      }),
     });
     b.git("push", "-q", "origin", `${REF}:${REF}`);
     const remoteTip = originRef()!;
@@ -176,9 +210,14 @@ describe("sync between a migrated clone and a remote still at the older schema",
     expect(stateJson(a.dir, "project.json").description).toBe("changed by an older clone");
     const merge = a.ref()!;
     const secondParent = git(a.dir, "rev-parse", `${merge}^2`).trim();
-    expect(trailers(a.dir, secondParent), "the remote side reached the merge through a migration commit").toContain("Pantheon-Op: migrate");
+    expect(trailers(a.dir, secondParent), "the remote side reached the merge through a migration commit").toContain(
+      "Pantheon-Op: migrate",
+    );
     expect(git(a.dir, "rev-parse", `${secondParent}^`).trim()).toBe(remoteTip);
-    expect(JSON.parse((await a.ok(["task", "list", "--json"])).stdout).data.map((t: any) => t.title)).toEqual(["Shared", "From an older clone"]);
+    expect(JSON.parse((await a.ok(["task", "list", "--json"])).stdout).data.map((t: any) => t.title)).toEqual([
+      "Shared",
+      "From an older clone",
+    ]);
     expect(git(a.dir, "cat-file", "-p", `${merge}:project.json`)).not.toContain("setup");
 
     // B (this version) takes the published state as it is.
@@ -203,7 +242,11 @@ describe("sync between a migrated clone and a remote still at the older schema",
     await b.ok(["task", "create", "--title", "Published", "--role", "engineer"]);
     await b.ok(["sync"]);
     const published = originRef();
-    rewriteState(a.dir, { "project.json": (p) => ({ ...p, schemaVersion: SCHEMA_VERSION + 1 }) }, "written by a newer Pantheon");
+    rewriteState(
+      a.dir,
+      { "project.json": (p) => ({ ...p, schemaVersion: SCHEMA_VERSION + 1 }) },
+      "written by a newer Pantheon",
+    );
     const local = a.ref();
     const r = await run(a.dir, ["sync"]);
     expect(r.exitCode, r.stderr).toBe(1);

@@ -46,37 +46,136 @@ async function busy(p: P) {
   await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
   await p.ok(["mission", "start", "--role", "engineer", "--persona", "Icarus"]);
   await p.ok(["mission", "start", "--role", "tester", "--persona", "Cassandra"]);
-  const epic = (await p.json(["epic", "create", "--title", "User login with a rather long epic title that will not fit in sixty columns", "--priority", "high"], "epic")).id;
-  const design = (await p.json(["task", "create", "--title", "Design the login flow and the token storage, in detail, for every client", "--role", "architect", "--epic", epic, "--priority", "high"], "task")).id;
-  const impl = (await p.json(["task", "create", "--title", "ログイン画面の実装とトークン更新処理を行う長いタイトルの作業です", "--role", "engineer", "--epic", epic, "--depends-on", design], "task")).id;
-  const tests = (await p.json(["task", "create", "--title", "Test the login 🔐 expiry and refresh paths thoroughly across every supported browser", "--role", "tester", "--epic", epic, "--depends-on", impl], "task")).id;
-  const stuck = (await p.json(["task", "create", "--title", "Refactor the session cache left behind by Icarus when his mission ended", "--role", "engineer"], "task")).id;
+  const epic = (
+    await p.json(
+      [
+        "epic",
+        "create",
+        "--title",
+        "User login with a rather long epic title that will not fit in sixty columns",
+        "--priority",
+        "high",
+      ],
+      "epic",
+    )
+  ).id;
+  const design = (
+    await p.json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Design the login flow and the token storage, in detail, for every client",
+        "--role",
+        "architect",
+        "--epic",
+        epic,
+        "--priority",
+        "high",
+      ],
+      "task",
+    )
+  ).id;
+  const impl = (
+    await p.json(
+      [
+        "task",
+        "create",
+        "--title",
+        "ログイン画面の実装とトークン更新処理を行う長いタイトルの作業です",
+        "--role",
+        "engineer",
+        "--epic",
+        epic,
+        "--depends-on",
+        design,
+      ],
+      "task",
+    )
+  ).id;
+  const tests = (
+    await p.json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Test the login 🔐 expiry and refresh paths thoroughly across every supported browser",
+        "--role",
+        "tester",
+        "--epic",
+        epic,
+        "--depends-on",
+        impl,
+      ],
+      "task",
+    )
+  ).id;
+  const stuck = (
+    await p.json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Refactor the session cache left behind by Icarus when his mission ended",
+        "--role",
+        "engineer",
+      ],
+      "task",
+    )
+  ).id;
   const docs = (await p.json(["task", "create", "--title", "Document the API", "--role", "documentarian"], "task")).id;
   await p.ok(as("Athena", ["task", "claim", design]));
   await p.ok(as("Athena", ["task", "update", design, "--status", "REVIEW"]));
   await p.ok(as("Icarus", ["task", "claim", stuck]));
   await p.ok(["mission", "end", "MSN-0003"]); // Icarus leaves without --release
-  await p.ok(as("Cassandra", ["review", "create", "--title", "Check the test plan of the login epic before anyone writes a single test"]));
+  await p.ok(
+    as("Cassandra", [
+      "review",
+      "create",
+      "--title",
+      "Check the test plan of the login epic before anyone writes a single test",
+    ]),
+  );
   return { epic, design, impl, tests, stuck, docs };
 }
 
-const SECTIONS = ["Active personas", "Tasks", "Epics", "Blocked", "Pending reviews", "Claims left on ended missions", "Recent activity"];
+const SECTIONS = [
+  "Active personas",
+  "Tasks",
+  "Epics",
+  "Blocked",
+  "Pending reviews",
+  "Claims left on ended missions",
+  "Recent activity",
+];
 
 describe("dashboard --json", () => {
   it("carries missions, tasks, epics, blocked, pending reviews, orphaned claims and recent activity", async () => {
     const p = await project();
     const ids = await busy(p);
     const d = await p.json(["dashboard"], "dashboard");
-    expect(Object.keys(d)).toEqual(expect.arrayContaining(["missions", "tasks", "epics", "blocked", "reviews", "orphanedClaims", "recent"]));
+    expect(Object.keys(d)).toEqual(
+      expect.arrayContaining(["missions", "tasks", "epics", "blocked", "reviews", "orphanedClaims", "recent"]),
+    );
     expect(d.missions.map((m: any) => [m.id, m.persona, m.role, m.status])).toEqual([
       ["MSN-0001", "Athena", "architect", "ACTIVE"],
       ["MSN-0002", "Hephaestus", "engineer", "ACTIVE"],
       ["MSN-0004", "Cassandra", "tester", "ACTIVE"],
     ]);
     expect(d.missions[0].claims.map((t: any) => [t.id, t.status])).toEqual([[ids.design, "REVIEW"]]);
-    expect(d.tasks.byStatus).toEqual({ TODO: 3, READY: 0, UNDERWAY: 1, REVIEW: 1, BLOCKED: 0, COMPLETE: 0, ABORTED: 0 });
+    expect(d.tasks.byStatus).toEqual({
+      TODO: 3,
+      READY: 0,
+      UNDERWAY: 1,
+      REVIEW: 1,
+      BLOCKED: 0,
+      COMPLETE: 0,
+      ABORTED: 0,
+    });
     expect(d.tasks.completionRate).toBe(0);
-    expect(d.epics.map((e: any) => [e.id, e.status, e.progress])).toEqual([[ids.epic, "UNDERWAY", { complete: 0, total: 3, percent: 0 }]]);
+    expect(d.epics.map((e: any) => [e.id, e.status, e.progress])).toEqual([
+      [ids.epic, "UNDERWAY", { complete: 0, total: 3, percent: 0 }],
+    ]);
     // the implementation waits on a review only: not blocked; the tests are blocked by it
     expect(d.blocked.map((t: any) => [t.id, t.blockedBy])).toEqual([[ids.tests, [ids.impl]]]);
     expect(d.reviews.map((r: any) => [r.id, r.status, r.task])).toEqual([
@@ -84,7 +183,13 @@ describe("dashboard --json", () => {
       ["RVW-002", "PENDING", null],
     ]);
     expect(d.orphanedClaims).toHaveLength(1);
-    expect(d.orphanedClaims[0]).toMatchObject({ id: ids.stuck, status: "UNDERWAY", claimedBy: "Icarus", mission: "MSN-0003", endedMission: "MSN-0003" });
+    expect(d.orphanedClaims[0]).toMatchObject({
+      id: ids.stuck,
+      status: "UNDERWAY",
+      claimedBy: "Icarus",
+      mission: "MSN-0003",
+      endedMission: "MSN-0003",
+    });
     expect(d.recent.length).toBeGreaterThan(0);
     expect(d.recent[0].commit).toBe(stateRef(p.dir));
     expect(d.recent[0].op).toBe("review.create");
@@ -158,7 +263,10 @@ describe("dashboard for a person", () => {
     const p = await project();
     const ids = await busy(p);
     const r = await p.ok(["dashboard", "--epic", ids.epic], { tty: true, columns: 60 });
-    const wide = r.stdout.replace(ANSI, "").split("\n").filter((l) => cells(l) > 60);
+    const wide = r.stdout
+      .replace(ANSI, "")
+      .split("\n")
+      .filter((l) => cells(l) > 60);
     expect(wide, `lines wider than 60 cells:\n${wide.join("\n")}`).toEqual([]);
   });
 
@@ -189,7 +297,16 @@ describe("dashboard for a person", () => {
 
   it("shows the 15 most urgent blocked tasks and counts the rest, pointing to task blocked", async () => {
     const p = await project();
-    const import_ = [{ key: "root", title: "Root", role: "architect" }, ...Array.from({ length: 18 }, (_, i) => ({ key: `b${i}`, title: `Blocked ${i}`, role: "engineer", priority: i === 17 ? "critical" : "medium", depends_on: ["root"] }))];
+    const import_ = [
+      { key: "root", title: "Root", role: "architect" },
+      ...Array.from({ length: 18 }, (_, i) => ({
+        key: `b${i}`,
+        title: `Blocked ${i}`,
+        role: "engineer",
+        priority: i === 17 ? "critical" : "medium",
+        depends_on: ["root"],
+      })),
+    ];
     const file = `${p.dir}/import.json`;
     writeFileSync(file, JSON.stringify(import_));
     await p.ok(["task", "import", file]);
@@ -225,7 +342,9 @@ describe("orphaned claims", () => {
     expect(ended.stdout + ended.stderr).toContain(t); // the claim left behind is listed as a warning
 
     let d = await p.json(["dashboard"], "dashboard");
-    expect(d.orphanedClaims.map((o: any) => [o.id, o.claimedBy, o.endedMission])).toEqual([[t, "Hephaestus", "MSN-0001"]]);
+    expect(d.orphanedClaims.map((o: any) => [o.id, o.claimedBy, o.endedMission])).toEqual([
+      [t, "Hephaestus", "MSN-0001"],
+    ]);
     expect(d.missions).toEqual([]);
     const human = await p.ok(["dashboard"]);
     expect(human.stdout).toContain("Claims left on ended missions");
@@ -248,7 +367,9 @@ describe("orphaned claims", () => {
     await p.ok(["--as", "Icarus", "task", "claim", t]);
     await p.ok(["--as", "Icarus", "task", "update", t, "--status", "BLOCKED", "--notes", "too close to the sun"]);
     await p.ok(["mission", "end", "MSN-0001"]);
-    expect((await p.json(["dashboard"], "dashboard")).orphanedClaims.map((o: any) => [o.id, o.status])).toEqual([[t, "BLOCKED"]]);
+    expect((await p.json(["dashboard"], "dashboard")).orphanedClaims.map((o: any) => [o.id, o.status])).toEqual([
+      [t, "BLOCKED"],
+    ]);
     const ref = stateRef(p.dir);
     const refused = await p.run(["--as", "Daedalus", "task", "claim", t]);
     expect(refused.exitCode).toBe(1);
@@ -265,7 +386,13 @@ describe("dashboard --watch (a real process)", () => {
   });
 
   /** Resolves when the child's stdout contains `needle` (counted from `from`), or rejects after `ms`. */
-  function waitFor(out: { text: string }, child: ChildProcessWithoutNullStreams, test: (text: string) => boolean, what: string, ms = 15_000): Promise<void> {
+  function waitFor(
+    out: { text: string },
+    child: ChildProcessWithoutNullStreams,
+    test: (text: string) => boolean,
+    what: string,
+    ms = 15_000,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       const check = () => {
         if (test(out.text)) {
@@ -295,7 +422,10 @@ describe("dashboard --watch (a real process)", () => {
   it("draws, redraws when another command changes the state, and exits 0 on SIGINT", async () => {
     const p = await project();
     await p.ok(["task", "create", "--title", "First task", "--role", "engineer"]);
-    const child = spawn(process.execPath, [BIN, "dashboard", "--watch"], { cwd: p.dir, env: testEnv({ NO_COLOR: "1" }) });
+    const child = spawn(process.execPath, [BIN, "dashboard", "--watch"], {
+      cwd: p.dir,
+      env: testEnv({ NO_COLOR: "1" }),
+    });
     const out = { text: "" };
     let stderr = "";
     child.stdout.setEncoding("utf8");
@@ -303,13 +433,23 @@ describe("dashboard --watch (a real process)", () => {
     child.stderr.on("data", (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
-      await waitFor(out, child, (t) => t.includes("Recent activity") && t.includes("task ENG-M-0001 create"), "the first draw");
+      await waitFor(
+        out,
+        child,
+        (t) => t.includes("Recent activity") && t.includes("task ENG-M-0001 create"),
+        "the first draw",
+      );
       expect(out.text).not.toContain("Watched change");
       const firstDraw = out.text.length;
 
       // another command (another process would do the same: the ref moves)
       await p.ok(["task", "create", "--title", "Watched change", "--role", "tester"]);
-      await waitFor(out, child, (t) => t.slice(firstDraw).includes("task TST-M-0002 create"), "the redraw showing the change");
+      await waitFor(
+        out,
+        child,
+        (t) => t.slice(firstDraw).includes("task TST-M-0002 create"),
+        "the redraw showing the change",
+      );
       expect(out.text.slice(firstDraw)).toContain("Tasks (2)");
     } finally {
       child.kill("SIGINT");

@@ -20,7 +20,10 @@ beforeAll(async () => {
   p = project(dir);
   await p.ok(["init", "--yes"]);
   const entries = Array.from({ length: DEPTH }, (_, i) => ({
-    key: `k${i + 1}`, title: `Step ${i + 1}`, role: "engineer", ...(i > 0 && { depends_on: [`k${i}`] }),
+    key: `k${i + 1}`,
+    title: `Step ${i + 1}`,
+    role: "engineer",
+    ...(i > 0 && { depends_on: [`k${i}`] }),
   }));
   writeFileSync(join(p.dir, "chain.json"), JSON.stringify(entries));
   await p.ok(["task", "import", "chain.json"]);
@@ -47,7 +50,11 @@ describe(`a ${DEPTH.toLocaleString("en-US")}-deep dependency chain`, () => {
 
   it("blocked, next and show answer", async () => {
     expect((await p.json<unknown[]>(["task", "blocked"], "tasks")).length).toBe(DEPTH - 1);
-    expect((await p.json<Array<{ id: string }>>(["task", "next", "--role", "engineer"], "tasks"))[0]!.id).toBe("ENG-M-0001");
-    expect((await p.json<{ blockedBy: string[] }>(["task", "show", String(DEPTH)], "task")).blockedBy).toEqual([`ENG-M-${DEPTH - 1}`]);
+    expect((await p.json<Array<{ id: string }>>(["task", "next", "--role", "engineer"], "tasks"))[0]!.id).toBe(
+      "ENG-M-0001",
+    );
+    expect((await p.json<{ blockedBy: string[] }>(["task", "show", String(DEPTH)], "task")).blockedBy).toEqual([
+      `ENG-M-${DEPTH - 1}`,
+    ]);
   });
 });

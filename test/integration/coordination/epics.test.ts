@@ -11,20 +11,35 @@ type P = Awaited<ReturnType<typeof project>>;
 
 async function tasks(p: P, n: number, role = "engineer"): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 1; i <= n; i++) ids.push((await p.json(["task", "create", "--title", `Work item ${i}`, "--role", role], "task")).id);
+  for (let i = 1; i <= n; i++)
+    ids.push((await p.json(["task", "create", "--title", `Work item ${i}`, "--role", role], "task")).id);
   return ids;
 }
 
 describe("epic create, show, list", () => {
   it("creates an epic with an id from its priority, empty: TODO at 0/0 and 0%", async () => {
     const p = await project();
-    const e = await p.json(["epic", "create", "--title", "Payments", "--priority", "critical", "--description", "take money"], "epic");
-    expect(e).toMatchObject({ id: "EPC-C-0001", number: 1, title: "Payments", description: "take money", priority: "CRITICAL", status: "TODO", aborted: null, progress: { complete: 0, total: 0, percent: 0 }, tasks: [] });
+    const e = await p.json(
+      ["epic", "create", "--title", "Payments", "--priority", "critical", "--description", "take money"],
+      "epic",
+    );
+    expect(e).toMatchObject({
+      id: "EPC-C-0001",
+      number: 1,
+      title: "Payments",
+      description: "take money",
+      priority: "CRITICAL",
+      status: "TODO",
+      aborted: null,
+      progress: { complete: 0, total: 0, percent: 0 },
+      tasks: [],
+    });
     const second = await p.json(["epic", "create", "--title", "Search"], "epic");
     expect(second.id).toBe("EPC-M-0002");
     expect((await p.json<any[]>(["epic", "list"], "epics")).map((x) => x.id)).toEqual(["EPC-C-0001", "EPC-M-0002"]);
     // any form of its id shows it
-    for (const ref of ["EPC-C-0001", "1", "EPC-1", "epc-c-0001"]) expect((await p.json(["epic", "show", ref], "epic")).id).toBe("EPC-C-0001");
+    for (const ref of ["EPC-C-0001", "1", "EPC-1", "epc-c-0001"])
+      expect((await p.json(["epic", "show", ref], "epic")).id).toBe("EPC-C-0001");
   });
 
   it("refuses an unknown epic (exit 1) and a malformed id (exit 2)", async () => {
@@ -144,7 +159,10 @@ describe("epic edit and abort", () => {
     const p = await project();
     const e = await p.json(["epic", "create", "--title", "Old", "--priority", "low"], "epic");
     expect(e.id).toBe("EPC-L-0001");
-    const edited = await p.json(["epic", "edit", e.id, "--title", "New", "--priority", "high", "--description", "now with details"], "epic");
+    const edited = await p.json(
+      ["epic", "edit", e.id, "--title", "New", "--priority", "high", "--description", "now with details"],
+      "epic",
+    );
     expect(edited).toMatchObject({ id: "EPC-H-0001", title: "New", priority: "HIGH", description: "now with details" });
     // the stale id still resolves (the number is identity)
     expect((await p.json(["epic", "show", "EPC-L-0001"], "epic")).id).toBe("EPC-H-0001");

@@ -18,7 +18,10 @@ afterEach(() => {
 /** Builds one task's life: create, claim, a priority change, a note (plus noise on another task). */
 async function life(p: Awaited<ReturnType<typeof project>>) {
   await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
-  const t = await p.json(["task", "create", "--title", "Add login", "--role", "engineer", "--priority", "medium"], "task");
+  const t = await p.json(
+    ["task", "create", "--title", "Add login", "--role", "engineer", "--priority", "medium"],
+    "task",
+  );
   await p.ok(["task", "create", "--title", "Unrelated", "--role", "tester"]);
   await p.ok(["--as", "Hephaestus", "task", "claim", t.id]);
   await p.ok(["task", "priority", t.id, "high"]);
@@ -37,14 +40,21 @@ describe("task history", () => {
     // (the order is checked with a frozen clock below: here commits may straddle a second)
     expect(events.map((e) => e.op).sort()).toEqual(["task.claim", "task.create", "task.note", "task.priority"]);
     const byOp = (op: string) => events.find((e) => e.op === op);
-    expect(["task.create", "task.claim", "task.priority", "task.note"].map((op) => byOp(op).actor)).toEqual(["Director", "Hephaestus", "Director", "Hephaestus"]);
+    expect(["task.create", "task.claim", "task.priority", "task.note"].map((op) => byOp(op).actor)).toEqual([
+      "Director",
+      "Hephaestus",
+      "Director",
+      "Hephaestus",
+    ]);
     for (const e of events) {
       expect(e.commit).toMatch(/^[0-9a-f]{40}$/);
       expect(Number.isNaN(Date.parse(e.date))).toBe(false);
       expect(typeof e.summary).toBe("string");
       expect(e.changes.length).toBeGreaterThan(0);
     }
-    const [created, claimed, priority, noted] = ["task.create", "task.claim", "task.priority", "task.note"].map((op) => byOp(op).changes.join("\n"));
+    const [created, claimed, priority, noted] = ["task.create", "task.claim", "task.priority", "task.note"].map((op) =>
+      byOp(op).changes.join("\n"),
+    );
     expect(created).toMatch(/created ENG-M-0001/);
     expect(created).toContain("TODO");
     expect(claimed).toMatch(/status: TODO → UNDERWAY/);
@@ -52,7 +62,8 @@ describe("task history", () => {
     expect(priority).toMatch(/priority: MEDIUM → HIGH/);
     expect(noted).toContain("token refresh needs a lock");
     // every event's commit is on the state ref, and names this task
-    for (const e of events) expect(git(p.dir, "log", "-1", "--format=%B", e.commit)).toMatch(/Pantheon-Records: .*tasks\/1\b/);
+    for (const e of events)
+      expect(git(p.dir, "log", "-1", "--format=%B", e.commit)).toMatch(/Pantheon-Records: .*tasks\/1\b/);
   });
 
   it("lists events oldest first, in commit order, even when every commit falls in the same second", async () => {
@@ -105,7 +116,10 @@ describe("pantheon log", () => {
     expect(log[0].summary).toMatch(/ENG-H-0001/);
     expect(log[1]).toMatchObject({ actor: "Director", op: "task.create", mission: null });
     expect(log[2]).toMatchObject({ actor: "Director", op: "task.priority" });
-    for (const e of log) expect(Object.keys(e)).toEqual(expect.arrayContaining(["commit", "date", "author", "actor", "op", "mission", "records", "summary", "merge"]));
+    for (const e of log)
+      expect(Object.keys(e)).toEqual(
+        expect.arrayContaining(["commit", "date", "author", "actor", "op", "mission", "records", "summary", "merge"]),
+      );
   });
 
   it("defaults to 20, stops at the root commit, and prints one line per commit when piped", async () => {

@@ -63,7 +63,12 @@ describe("task import", () => {
     ]);
     // The stored records, as `task show` sees them.
     const migrate = await p.json(["task", "show", "3"], "task");
-    expect(migrate).toMatchObject({ dependencies: [design.id], blockedBy: [], epic: epic.id, description: "Every table, reversible.\n" });
+    expect(migrate).toMatchObject({
+      dependencies: [design.id],
+      blockedBy: [],
+      epic: epic.id,
+      description: "Every table, reversible.\n",
+    });
     const seed = await p.json(["task", "show", "4"], "task");
     expect(seed.dependencies).toEqual(["ENG-H-0003", open.id]);
     expect(seed.blockedBy).toEqual(["ENG-H-0003", open.id]);
@@ -84,7 +89,10 @@ describe("task import", () => {
     await p.ok(["--as", "Athena", "task", "claim", design.id]);
     await p.ok(["--as", "Athena", "task", "close", design.id]);
     const epic = await p.json(["epic", "create", "--title", "Storage", "--priority", "high"], "epic");
-    const f = p.file("one.json", JSON.stringify([{ title: "Build", role: "engineer", depends_on: [design.id], epic: epic.id }]));
+    const f = p.file(
+      "one.json",
+      JSON.stringify([{ title: "Build", role: "engineer", depends_on: [design.id], epic: epic.id }]),
+    );
     const [t] = await p.json<any[]>(["task", "import", f], "tasks");
     expect.soft(t.dependencies).toEqual([design.id]);
     expect.soft(t.blockedBy).toEqual([]);
@@ -117,10 +125,39 @@ describe("task import", () => {
   });
 
   it.each([
-    ["an unknown role in the last entry", [{ title: "A", role: "eng" }, { title: "B", role: "eng" }, { title: "C", role: "wizard" }], /entry 3/],
-    ["a depends_on key nobody defined", [{ key: "a", title: "A", role: "eng" }, { title: "B", role: "eng", depends_on: ["a", "zz"] }], /entry 2/],
-    ["a key used twice", [{ key: "a", title: "A", role: "eng" }, { key: "a", title: "B", role: "eng" }], /entry 2/],
-    ["an unknown field", [{ title: "A", role: "eng" }, { title: "B", role: "eng", assignee: "Hephaestus" }], /entry 2.*assignee/],
+    [
+      "an unknown role in the last entry",
+      [
+        { title: "A", role: "eng" },
+        { title: "B", role: "eng" },
+        { title: "C", role: "wizard" },
+      ],
+      /entry 3/,
+    ],
+    [
+      "a depends_on key nobody defined",
+      [
+        { key: "a", title: "A", role: "eng" },
+        { title: "B", role: "eng", depends_on: ["a", "zz"] },
+      ],
+      /entry 2/,
+    ],
+    [
+      "a key used twice",
+      [
+        { key: "a", title: "A", role: "eng" },
+        { key: "a", title: "B", role: "eng" },
+      ],
+      /entry 2/,
+    ],
+    [
+      "an unknown field",
+      [
+        { title: "A", role: "eng" },
+        { title: "B", role: "eng", assignee: "Hephaestus" },
+      ],
+      /entry 2.*assignee/,
+    ],
     ["a missing title", [{ title: "A", role: "eng" }, { role: "eng" }], /entry 2/],
     ["a bad priority", [{ title: "A", role: "eng", priority: "urgent" }], /entry 1/],
   ])("refuses %s with exit 2 naming the entry, and writes NOTHING", async (_name, entries, mention) => {
@@ -141,7 +178,13 @@ describe("task import", () => {
   it("refuses a dependency on a task that does not exist, or an epic that does not exist, writing nothing", async () => {
     const p = await project();
     const ref = stateRef(p.dir);
-    for (const entries of [[{ title: "A", role: "eng" }, { title: "B", role: "eng", depends_on: ["ENG-M-0099"] }], [{ title: "A", role: "eng", epic: "EPC-H-0005" }]]) {
+    for (const entries of [
+      [
+        { title: "A", role: "eng" },
+        { title: "B", role: "eng", depends_on: ["ENG-M-0099"] },
+      ],
+      [{ title: "A", role: "eng", epic: "EPC-H-0005" }],
+    ]) {
       const f = p.file("missing.json", JSON.stringify(entries));
       const r = await p.run(["task", "import", f]);
       expect(r.exitCode, r.stderr).not.toBe(0);
@@ -159,7 +202,7 @@ describe("task import", () => {
       "nowhere.yaml",
       p.file("empty.json", "[]"),
       p.file("scalar.yaml", "just text\n"),
-      p.file("broken.json", "[{\"title\": \"A\", "),
+      p.file("broken.json", '[{"title": "A", '),
     ];
     for (const f of cases) {
       const r = await p.run(["task", "import", f]);
@@ -207,7 +250,10 @@ describe("task import", () => {
 function recordsNamed(message: string, kind: string): number[] {
   const line = message.split("\n").find((l) => l.startsWith("Pantheon-Records: ")) ?? "";
   const out: number[] = [];
-  for (const item of line.slice("Pantheon-Records: ".length).split(",").map((s) => s.trim())) {
+  for (const item of line
+    .slice("Pantheon-Records: ".length)
+    .split(",")
+    .map((s) => s.trim())) {
     const m = new RegExp(`^${kind}/(\\d+)(?:-(\\d+))?$`).exec(item);
     if (!m) continue;
     for (let n = Number(m[1]); n <= Number(m[2] ?? m[1]); n++) out.push(n);

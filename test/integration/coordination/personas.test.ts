@@ -80,7 +80,9 @@ describe("persona activity", () => {
       { persona: "Argus", role: "inspector", missions: 1, completedMissions: 0, tasksCompleted: 0 },
     ]);
     const human = await p.ok(["persona", "activity"]);
-    expect(human.stdout.split("\n")[0], "piped, the numbers keep their labels").toBe("PERSONA\tROLE\tMISSIONS\tENDED\tTASKS COMPLETED");
+    expect(human.stdout.split("\n")[0], "piped, the numbers keep their labels").toBe(
+      "PERSONA\tROLE\tMISSIONS\tENDED\tTASKS COMPLETED",
+    );
     expect(human.stdout.split("\n")[1]).toMatch(/^Hephaestus\tengineer\t2\t1\t2$/);
   });
 });

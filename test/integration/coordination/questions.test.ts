@@ -18,25 +18,42 @@ describe("task next", () => {
     await p.ok(["task", "create", "--title", "Critical one", "--role", "engineer", "--priority", "critical"]);
     await p.ok(["task", "create", "--title", "Second high", "--role", "engineer", "--priority", "high"]);
     await p.ok(["task", "create", "--title", "Tester's", "--role", "tester", "--priority", "critical"]);
-    await p.ok(["task", "create", "--title", "Blocked high", "--role", "engineer", "--priority", "critical", "--depends-on", "1"]);
+    await p.ok([
+      "task",
+      "create",
+      "--title",
+      "Blocked high",
+      "--role",
+      "engineer",
+      "--priority",
+      "critical",
+      "--depends-on",
+      "1",
+    ]);
     const next = await p.json<any[]>(["task", "next", "--role", "engineer"], "tasks");
     expect(ids(next)).toEqual(["ENG-C-0003", "ENG-H-0002", "ENG-H-0004", "ENG-L-0001"]);
     for (const t of next) {
       expect(t.blockedBy).toEqual([]);
       expect(t.reason).toContain(t.priority);
     }
-    expect(ids(await p.json<any[]>(["task", "next", "--role", "eng", "--count", "1"], "tasks"))).toEqual(["ENG-C-0003"]);
+    expect(ids(await p.json<any[]>(["task", "next", "--role", "eng", "--count", "1"], "tasks"))).toEqual([
+      "ENG-C-0003",
+    ]);
     // without a role (the Director): every role
     expect(ids(await p.json<any[]>(["task", "next", "--count", "2"], "tasks"))).toEqual(["ENG-C-0003", "TST-C-0005"]);
     // a handed-off task says so
     await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
     await p.ok(["--as", "Hephaestus", "task", "claim", "ENG-L-0001"]);
     await p.ok(["--as", "Hephaestus", "task", "handoff", "ENG-L-0001", "--notes", "the parser is half done"]);
-    const handed = (await p.json<any[]>(["task", "next", "--role", "engineer", "--count", "10"], "tasks")).find((t) => t.id === "ENG-L-0001");
+    const handed = (await p.json<any[]>(["task", "next", "--role", "engineer", "--count", "10"], "tasks")).find(
+      (t) => t.id === "ENG-L-0001",
+    );
     expect(handed.status).toBe("READY");
     expect(handed.reason).toContain("the parser is half done");
     // the blocked one shows up once its dependency is COMPLETE
-    expect(ids(await p.json<any[]>(["task", "next", "--role", "engineer", "--count", "10"], "tasks"))).not.toContain("ENG-C-0006");
+    expect(ids(await p.json<any[]>(["task", "next", "--role", "engineer", "--count", "10"], "tasks"))).not.toContain(
+      "ENG-C-0006",
+    );
     const human = await p.ok(["task", "next", "--role", "engineer"]);
     expect(human.stdout).toMatch(/^1\. ENG-C-0003/);
     await p.ok(["task", "next", "--role", "operator"]);
@@ -52,7 +69,18 @@ describe("task report, blocked, search, prereqs", () => {
     await p.ok(["task", "create", "--title", "Base", "--role", "engineer"]);
     await p.ok(["task", "create", "--title", "Dropped", "--role", "engineer"]);
     await p.ok(["task", "create", "--title", "Needs base", "--role", "tester", "--depends-on", "1"]);
-    await p.ok(["task", "create", "--title", "Needs dropped", "--role", "tester", "--depends-on", "2", "--priority", "high"]);
+    await p.ok([
+      "task",
+      "create",
+      "--title",
+      "Needs dropped",
+      "--role",
+      "tester",
+      "--depends-on",
+      "2",
+      "--priority",
+      "high",
+    ]);
     await p.ok(["task", "close", "2", "--status", "ABORTED", "--notes", "descoped"]);
     await p.ok(["--as", "Hephaestus", "task", "claim", "1"]);
     const blocked = await p.json<any[]>(["task", "blocked"], "tasks");
@@ -63,7 +91,11 @@ describe("task report, blocked, search, prereqs", () => {
     await p.ok(["--as", "Hephaestus", "task", "update", "1", "--status", "REVIEW"]);
     expect((await p.json<any[]>(["task", "blocked"], "tasks")).map((t) => t.id)).toEqual(["TST-H-0004"]);
     const report = await p.json(["task", "report"], "report");
-    expect(report).toEqual({ total: 4, byStatus: { TODO: 2, READY: 0, UNDERWAY: 0, REVIEW: 1, BLOCKED: 0, COMPLETE: 0, ABORTED: 1 }, completionRate: 0 });
+    expect(report).toEqual({
+      total: 4,
+      byStatus: { TODO: 2, READY: 0, UNDERWAY: 0, REVIEW: 1, BLOCKED: 0, COMPLETE: 0, ABORTED: 1 },
+      completionRate: 0,
+    });
     await p.ok(["--as", "Hephaestus", "task", "close", "1"]);
     expect((await p.json(["task", "report"], "report")).completionRate).toBeCloseTo(1 / 3, 12);
     const human = await p.ok(["task", "report"]);
@@ -72,13 +104,26 @@ describe("task report, blocked, search, prereqs", () => {
 
   it("report of an empty project is zeros, and blocked says nothing is blocked", async () => {
     const p = await project();
-    expect(await p.json(["task", "report"], "report")).toEqual({ total: 0, byStatus: { TODO: 0, READY: 0, UNDERWAY: 0, REVIEW: 0, BLOCKED: 0, COMPLETE: 0, ABORTED: 0 }, completionRate: 0 });
+    expect(await p.json(["task", "report"], "report")).toEqual({
+      total: 0,
+      byStatus: { TODO: 0, READY: 0, UNDERWAY: 0, REVIEW: 0, BLOCKED: 0, COMPLETE: 0, ABORTED: 0 },
+      completionRate: 0,
+    });
     expect(await p.json<any[]>(["task", "blocked"], "tasks")).toEqual([]);
   });
 
   it("search ranks title over description over notes, needs every word, and honours --limit", async () => {
     const p = await project();
-    await p.ok(["task", "create", "--title", "Cache warmup", "--role", "engineer", "--description", "prime the redis pool"]);
+    await p.ok([
+      "task",
+      "create",
+      "--title",
+      "Cache warmup",
+      "--role",
+      "engineer",
+      "--description",
+      "prime the redis pool",
+    ]);
     await p.ok(["task", "create", "--title", "Redis failover", "--role", "operator"]);
     await p.ok(["task", "create", "--title", "Metrics", "--role", "engineer"]);
     await p.ok(["task", "note", "3", "export redis stats"]);
@@ -91,7 +136,9 @@ describe("task report, blocked, search, prereqs", () => {
     expect(await p.json<any[]>(["task", "search", "redis", "kafka"], "tasks")).toEqual([]);
     const none = await p.ok(["task", "search", "kafka"], { tty: true });
     expect(none.stdout).toContain("No task matches");
-    expect((await p.ok(["task", "search", "kafka"])).stdout, "piped: the header row only").toBe("ID\tSTATUS\tTITLE\tCLAIMED BY\tBLOCKED BY\n");
+    expect((await p.ok(["task", "search", "kafka"])).stdout, "piped: the header row only").toBe(
+      "ID\tSTATUS\tTITLE\tCLAIMED BY\tBLOCKED BY\n",
+    );
   });
 
   it("prereqs lists the unfinished chain in workable order with who holds each", async () => {

@@ -17,17 +17,41 @@ async function project() {
 
 const H = ["--as", "Hephaestus"];
 const A = ["--as", "Argus"];
-const records = (dir: string) => git(dir, "log", "-1", "--format=%B", REF).split("\n").find((l) => l.startsWith("Pantheon-Records:")) ?? "";
+const records = (dir: string) =>
+  git(dir, "log", "-1", "--format=%B", REF)
+    .split("\n")
+    .find((l) => l.startsWith("Pantheon-Records:")) ?? "";
 
 describe("reviews", () => {
   it("review create: a general review by default, task_completion with --task, ids RVW-001…", async () => {
     const p = await project();
     const general = await p.json([...A, "review", "create", "--title", "Threat model"], "review");
-    expect(general).toMatchObject({ id: "RVW-001", type: "general", status: "PENDING", task: null, requestedBy: "Argus", reviewer: null, reason: null });
+    expect(general).toMatchObject({
+      id: "RVW-001",
+      type: "general",
+      status: "PENDING",
+      task: null,
+      requestedBy: "Argus",
+      reviewer: null,
+      reason: null,
+    });
     const forTask = await p.json([...H, "review", "create", "--title", "Look at login", "--task", "1"], "review");
-    expect(forTask).toMatchObject({ id: "RVW-002", type: "task_completion", task: "ENG-H-0001", requestedBy: "Hephaestus" });
-    const design = await p.json(["review", "create", "--title", "ADR 3", "--type", "design", "--artifact", "docs/adr/003.md"], "review");
-    expect(design).toMatchObject({ id: "RVW-003", type: "design", requestedBy: "Director", artifact: "docs/adr/003.md" });
+    expect(forTask).toMatchObject({
+      id: "RVW-002",
+      type: "task_completion",
+      task: "ENG-H-0001",
+      requestedBy: "Hephaestus",
+    });
+    const design = await p.json(
+      ["review", "create", "--title", "ADR 3", "--type", "design", "--artifact", "docs/adr/003.md"],
+      "review",
+    );
+    expect(design).toMatchObject({
+      id: "RVW-003",
+      type: "design",
+      requestedBy: "Director",
+      artifact: "docs/adr/003.md",
+    });
     expect((await p.json(["review", "show", "3"], "review")).id).toBe("RVW-003");
     expect((await p.json(["review", "show", "rvw-002"], "review")).task).toBe("ENG-H-0001");
     await p.refused(["review", "create", "--title", "x", "--type", "poetry"], 2);
@@ -61,9 +85,17 @@ describe("reviews", () => {
     await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);
     await p.ok([...A, "review", "create", "--title", "Other"]);
     await p.ok([...A, "review", "approve", "RVW-001"]);
-    expect((await p.json<any[]>(["review", "list", "--status", "pending"], "reviews")).map((r) => r.id)).toEqual(["RVW-002"]);
-    expect((await p.json<any[]>(["review", "list", "--status", "APPROVED"], "reviews")).map((r) => r.id)).toEqual(["RVW-001"]);
-    expect((await p.json<any[]>(["review", "list", "--status", "approved", "--status", "pending"], "reviews")).map((r) => r.id)).toEqual(["RVW-001", "RVW-002"]);
+    expect((await p.json<any[]>(["review", "list", "--status", "pending"], "reviews")).map((r) => r.id)).toEqual([
+      "RVW-002",
+    ]);
+    expect((await p.json<any[]>(["review", "list", "--status", "APPROVED"], "reviews")).map((r) => r.id)).toEqual([
+      "RVW-001",
+    ]);
+    expect(
+      (await p.json<any[]>(["review", "list", "--status", "approved", "--status", "pending"], "reviews")).map(
+        (r) => r.id,
+      ),
+    ).toEqual(["RVW-001", "RVW-002"]);
     const piped = await p.ok(["review", "list"]);
     expect(piped.stdout.trimEnd().split("\n")).toHaveLength(3);
     expect(piped.stdout.split("\n")[0]!.split("\t")[0]).toBe("ID");
@@ -79,8 +111,15 @@ describe("reviews", () => {
     expect(Number(git(p.dir, "rev-list", "--count", REF).trim())).toBe(before + 1);
     expect(records(p.dir)).toMatch(/reviews\/1/);
     expect(records(p.dir)).toMatch(/tasks\/1\b/);
-    expect(await p.json(["task", "show", "1"], "task")).toMatchObject({ status: "COMPLETE", completedBy: "Hephaestus" });
-    expect(await p.json(["review", "show", "RVW-001"], "review")).toMatchObject({ status: "APPROVED", reviewer: "Argus", reason: "tests cover expiry" });
+    expect(await p.json(["task", "show", "1"], "task")).toMatchObject({
+      status: "COMPLETE",
+      completedBy: "Hephaestus",
+    });
+    expect(await p.json(["review", "show", "RVW-001"], "review")).toMatchObject({
+      status: "APPROVED",
+      reviewer: "Argus",
+      reason: "tests cover expiry",
+    });
   });
 
   it("reject sends the task back to UNDERWAY with the reason as a review note; --reason is required", async () => {
@@ -136,7 +175,8 @@ describe("reviews", () => {
     expect(closed.changed!.map((c) => c.id).sort()).toEqual(["RVW-001", "RVW-002"]);
     expect(records(p.dir)).toMatch(/reviews\/1/);
     expect(records(p.dir)).toMatch(/reviews\/2/);
-    for (const id of ["RVW-001", "RVW-002"]) expect((await p.json(["review", "show", id], "review")).status).toBe("WITHDRAWN");
+    for (const id of ["RVW-001", "RVW-002"])
+      expect((await p.json(["review", "show", id], "review")).status).toBe("WITHDRAWN");
 
     await p.ok(["task", "create", "--title", "Add logout", "--role", "engineer"]);
     await p.ok([...A, "review", "create", "--title", "Needed?", "--task", "2"]);

@@ -19,9 +19,11 @@ function setup(dir: string) {
     expect(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
     return r;
   };
-  const json = async <T = any>(argv: string[], kind: string): Promise<T> => jsonData<T>(await ok([...argv, "--json"]), kind);
+  const json = async <T = any>(argv: string[], kind: string): Promise<T> =>
+    jsonData<T>(await ok([...argv, "--json"]), kind);
   /** The whole envelope (for `changed`). */
-  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> => JSON.parse((await ok([...argv, "--json"])).stdout);
+  const envelope = async (argv: string[]): Promise<{ kind: string; data: any; changed?: any[] }> =>
+    JSON.parse((await ok([...argv, "--json"])).stdout);
   return { run, ok, json, envelope };
 }
 
@@ -32,7 +34,12 @@ function trailer(message: string, name: string): string[] {
   return message
     .split("\n")
     .filter((l) => l.startsWith(`${name}: `))
-    .flatMap((l) => l.slice(name.length + 2).split(",").map((s) => s.trim()));
+    .flatMap((l) =>
+      l
+        .slice(name.length + 2)
+        .split(",")
+        .map((s) => s.trim()),
+    );
 }
 
 describe("the seed scenario (issue 3 acceptance)", () => {
@@ -53,13 +60,79 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     }
     const as = (persona: string, argv: string[]) => ["--as", persona, ...argv];
 
-    const epic = await json(["epic", "create", "--title", "User login", "--priority", "high", "--description", "sign-in for everyone"], "epic");
+    const epic = await json(
+      ["epic", "create", "--title", "User login", "--priority", "high", "--description", "sign-in for everyone"],
+      "epic",
+    );
     expect(epic.id).toBe("EPC-H-0001");
-    const design = await json(["task", "create", "--title", "Design the login flow", "--role", "architect", "--priority", "high", "--description", "OAuth with PKCE"], "task");
-    const impl = await json(["task", "create", "--title", "Implement login tokens", "--role", "engineer", "--priority", "high", "--depends-on", design.id, "--description", "token store and refresh"], "task");
-    const tests = await json(["task", "create", "--title", "Test login expiry", "--role", "tester", "--depends-on", impl.id, "--epic", epic.id], "task");
-    const release = await json(["task", "create", "--title", "Release 1.0", "--role", "operator", "--priority", "critical", "--depends-on", tests.id], "task");
-    expect([design.id, impl.id, tests.id, release.id]).toEqual(["ARC-H-0001", "ENG-H-0002", "TST-M-0003", "OPR-C-0004"]);
+    const design = await json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Design the login flow",
+        "--role",
+        "architect",
+        "--priority",
+        "high",
+        "--description",
+        "OAuth with PKCE",
+      ],
+      "task",
+    );
+    const impl = await json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Implement login tokens",
+        "--role",
+        "engineer",
+        "--priority",
+        "high",
+        "--depends-on",
+        design.id,
+        "--description",
+        "token store and refresh",
+      ],
+      "task",
+    );
+    const tests = await json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Test login expiry",
+        "--role",
+        "tester",
+        "--depends-on",
+        impl.id,
+        "--epic",
+        epic.id,
+      ],
+      "task",
+    );
+    const release = await json(
+      [
+        "task",
+        "create",
+        "--title",
+        "Release 1.0",
+        "--role",
+        "operator",
+        "--priority",
+        "critical",
+        "--depends-on",
+        tests.id,
+      ],
+      "task",
+    );
+    expect([design.id, impl.id, tests.id, release.id]).toEqual([
+      "ARC-H-0001",
+      "ENG-H-0002",
+      "TST-M-0003",
+      "OPR-C-0004",
+    ]);
     expect(tests.epic).toBe(epic.id);
 
     // Linking the first two: the third was created with --epic.
@@ -90,7 +163,11 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     };
 
     // ── Step 0: nothing started. Epic TODO 0/3.
-    expect(await epicNow()).toEqual({ status: "TODO", progress: { complete: 0, total: 3, percent: 0 }, tasks: [design.id, impl.id, tests.id].sort() });
+    expect(await epicNow()).toEqual({
+      status: "TODO",
+      progress: { complete: 0, total: 3, percent: 0 },
+      tasks: [design.id, impl.id, tests.id].sort(),
+    });
     let offered = await nextChecks();
     expect(offered).toEqual({ architect: [design.id], engineer: [], tester: [], operator: [], any: [design.id] });
 
@@ -135,15 +212,27 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     offered = await nextChecks();
     expect(offered.tester).toEqual([]);
     let before = commits(dir);
-    const submitted = await envelope(as("Hephaestus", ["task", "update", impl.id, "--status", "REVIEW", "--notes", "tokens done"]));
+    const submitted = await envelope(
+      as("Hephaestus", ["task", "update", impl.id, "--status", "REVIEW", "--notes", "tokens done"]),
+    );
     expect(submitted.kind).toBe("task");
     expect(submitted.data).toMatchObject({ id: impl.id, status: "REVIEW", claimedBy: "Hephaestus" });
     expect((submitted.changed ?? []).map((c: any) => c.id)).toEqual(["RVW-001"]);
     expect(commits(dir)).toBe(before + 1);
-    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(expect.arrayContaining(["reviews/1", `tasks/${impl.number}`]));
+    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(
+      expect.arrayContaining(["reviews/1", `tasks/${impl.number}`]),
+    );
     let reviews = await json<any[]>(["review", "list"], "reviews");
     expect(reviews).toHaveLength(1);
-    expect(reviews[0]).toMatchObject({ id: "RVW-001", status: "PENDING", type: "task_completion", task: impl.id, requestedBy: "Hephaestus", reviewer: null, reason: null });
+    expect(reviews[0]).toMatchObject({
+      id: "RVW-001",
+      status: "PENDING",
+      type: "task_completion",
+      task: impl.id,
+      requestedBy: "Hephaestus",
+      reviewer: null,
+      reason: null,
+    });
     expect(await json<any[]>(["review", "list", "--status", "pending"], "reviews")).toHaveLength(1);
     expect(await json<any[]>(["review", "list", "--status", "approved"], "reviews")).toHaveLength(0);
 
@@ -160,7 +249,12 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     ]);
     // ... and the tester claims it meanwhile (the seed's engineer → tester pattern).
     const claimedTests = await json(as("Cassandra", ["task", "claim", tests.id]), "task");
-    expect(claimedTests).toMatchObject({ status: "UNDERWAY", claimedBy: "Cassandra", blockedBy: [], waitingOnReview: [impl.id] });
+    expect(claimedTests).toMatchObject({
+      status: "UNDERWAY",
+      claimedBy: "Cassandra",
+      blockedBy: [],
+      waitingOnReview: [impl.id],
+    });
     expect(await epicNow()).toMatchObject({ status: "UNDERWAY", progress: { complete: 1, total: 3, percent: 33 } });
 
     // Self-approval is refused (exit 1), and the ref does not move.
@@ -175,17 +269,29 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     before = commits(dir);
     const approved = await envelope(as("Argus", ["review", "approve", "RVW-001", "--notes", "clean code"]));
     expect(approved.kind).toBe("review");
-    expect(approved.data).toMatchObject({ id: "RVW-001", status: "APPROVED", reviewer: "Argus", requestedBy: "Hephaestus", task: impl.id });
+    expect(approved.data).toMatchObject({
+      id: "RVW-001",
+      status: "APPROVED",
+      reviewer: "Argus",
+      requestedBy: "Hephaestus",
+      task: impl.id,
+    });
     expect(commits(dir)).toBe(before + 1);
     const approveMsg = lastMessage(dir);
-    expect(trailer(approveMsg, "Pantheon-Records")).toEqual(expect.arrayContaining(["reviews/1", `tasks/${impl.number}`]));
+    expect(trailer(approveMsg, "Pantheon-Records")).toEqual(
+      expect.arrayContaining(["reviews/1", `tasks/${impl.number}`]),
+    );
     expect(trailer(approveMsg, "Pantheon-Op")).toEqual(["review.approve"]);
     const changedImpl = (approved.changed ?? []).find((c: any) => c.id === impl.id);
     expect(changedImpl, "the approved task is listed under changed").toBeTruthy();
     expect(changedImpl).toMatchObject({ status: "COMPLETE", completedBy: "Hephaestus" });
     // DESIGN §4.2: references between records are ids, never a placeholder
     expect.soft(changedImpl.epic, "the changed task names its epic by id").toBe(epic.id);
-    expect(await json(["task", "show", impl.id], "task")).toMatchObject({ status: "COMPLETE", completedBy: "Hephaestus", claimedBy: "Hephaestus" });
+    expect(await json(["task", "show", impl.id], "task")).toMatchObject({
+      status: "COMPLETE",
+      completedBy: "Hephaestus",
+      claimedBy: "Hephaestus",
+    });
     // an approved review cannot be decided again
     ref = stateRef(dir);
     r = await run(as("Argus", ["review", "approve", "RVW-001"]));
@@ -198,10 +304,18 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     expect((testSubmit.changed ?? []).map((c: any) => c.id)).toEqual(["RVW-002"]);
     before = commits(dir);
     const rejected = await envelope(as("Argus", ["review", "reject", "RVW-002", "--reason", "no test for clock skew"]));
-    expect(rejected.data).toMatchObject({ id: "RVW-002", status: "REJECTED", reviewer: "Argus", reason: "no test for clock skew", task: tests.id });
+    expect(rejected.data).toMatchObject({
+      id: "RVW-002",
+      status: "REJECTED",
+      reviewer: "Argus",
+      reason: "no test for clock skew",
+      task: tests.id,
+    });
     expect((rejected.changed ?? []).map((c: any) => [c.id, c.status])).toEqual([[tests.id, "UNDERWAY"]]);
     expect(commits(dir)).toBe(before + 1);
-    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(expect.arrayContaining(["reviews/2", `tasks/${tests.number}`]));
+    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(
+      expect.arrayContaining(["reviews/2", `tasks/${tests.number}`]),
+    );
     const testsBack = await json(["task", "show", tests.id], "task");
     expect(testsBack).toMatchObject({ status: "UNDERWAY", claimedBy: "Cassandra", completedBy: null });
     const reviewNote = testsBack.notes.at(-1);
@@ -210,7 +324,9 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     await nextChecks();
 
     // Submitted again: RVW-003. Self-approval refused; closing the task withdraws the pending review.
-    const again = await envelope(as("Cassandra", ["task", "update", tests.id, "--status", "REVIEW", "--notes", "expiry covered"]));
+    const again = await envelope(
+      as("Cassandra", ["task", "update", tests.id, "--status", "REVIEW", "--notes", "expiry covered"]),
+    );
     expect((again.changed ?? []).map((c: any) => c.id)).toEqual(["RVW-003"]);
     ref = stateRef(dir);
     r = await run(as("Cassandra", ["review", "approve", "RVW-003"]));
@@ -221,12 +337,25 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     expect(closed.data).toMatchObject({ status: "COMPLETE", completedBy: "Cassandra" });
     expect((closed.changed ?? []).map((c: any) => c.id)).toEqual(["RVW-003"]);
     expect(commits(dir)).toBe(before + 1);
-    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(expect.arrayContaining(["reviews/3", `tasks/${tests.number}`]));
-    expect(await json(["review", "show", "RVW-003"], "review")).toMatchObject({ id: "RVW-003", status: "WITHDRAWN", task: tests.id, reviewer: null });
+    expect(trailer(lastMessage(dir), "Pantheon-Records")).toEqual(
+      expect.arrayContaining(["reviews/3", `tasks/${tests.number}`]),
+    );
+    expect(await json(["review", "show", "RVW-003"], "review")).toMatchObject({
+      id: "RVW-003",
+      status: "WITHDRAWN",
+      task: tests.id,
+      reviewer: null,
+    });
 
     // ── Epic COMPLETE at 3/3.
-    expect(await epicNow()).toEqual({ status: "COMPLETE", progress: { complete: 3, total: 3, percent: 100 }, tasks: [design.id, impl.id, tests.id].sort() });
-    expect((await json<any[]>(["epic", "list"], "epics")).map((e) => [e.id, e.status, e.progress.percent])).toEqual([[epic.id, "COMPLETE", 100]]);
+    expect(await epicNow()).toEqual({
+      status: "COMPLETE",
+      progress: { complete: 3, total: 3, percent: 100 },
+      tasks: [design.id, impl.id, tests.id].sort(),
+    });
+    expect((await json<any[]>(["epic", "list"], "epics")).map((e) => [e.id, e.status, e.progress.percent])).toEqual([
+      [epic.id, "COMPLETE", 100],
+    ]);
 
     // The release is now ready for the operator, and its prerequisites are done.
     offered = await nextChecks();
@@ -239,10 +368,19 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     expect((await run(as("Athena", ["review", "approve", "RVW-004"]))).exitCode).toBe(1);
     expect(stateRef(dir)).toBe(ref);
     const forced = await json(as("Athena", ["review", "approve", "RVW-004", "--force"]), "review");
-    expect(forced).toMatchObject({ id: "RVW-004", status: "APPROVED", reviewer: "Athena", requestedBy: "Athena", task: null });
+    expect(forced).toMatchObject({
+      id: "RVW-004",
+      status: "APPROVED",
+      reviewer: "Athena",
+      requestedBy: "Athena",
+      task: null,
+    });
 
     // ── The state reached, as the questions see it.
-    const announce = await json(["task", "create", "--title", "Announce the release", "--role", "documentarian", "--depends-on", release.id], "task");
+    const announce = await json(
+      ["task", "create", "--title", "Announce the release", "--role", "documentarian", "--depends-on", release.id],
+      "task",
+    );
     await json(as("Athena", ["review", "create", "--title", "Security checklist", "--type", "general"]), "review");
     await ok(["mission", "end", "MSN-0004", "--summary", "reviews done"]); // Argus
     await nextChecks();
@@ -271,27 +409,36 @@ describe("the seed scenario (issue 3 acceptance)", () => {
     // a word only in a note (the rejection's) still finds the task; every word must match
     expect((await json<any[]>(["task", "search", "skew"], "tasks")).map((t) => t.id)).toEqual([tests.id]);
     expect((await json<any[]>(["task", "search", "login", "skew"], "tasks")).map((t) => t.id)).toEqual([tests.id]);
-    expect((await json<any[]>(["task", "search", "release"], "tasks")).map((t) => t.id)).toEqual([release.id, announce.id]);
+    expect((await json<any[]>(["task", "search", "release"], "tasks")).map((t) => t.id)).toEqual([
+      release.id,
+      announce.id,
+    ]);
     expect(await json<any[]>(["task", "search", "kubernetes"], "tasks")).toEqual([]);
 
     const blocked = await json<any[]>(["task", "blocked"], "tasks");
     expect(blocked.map((t) => [t.id, t.blockedBy])).toEqual([[announce.id, [release.id]]]);
 
     const dash = await json(["dashboard"], "dashboard");
-    for (const key of ["missions", "tasks", "epics", "blocked", "reviews", "orphanedClaims", "recent"]) expect(dash, key).toHaveProperty(key);
+    for (const key of ["missions", "tasks", "epics", "blocked", "reviews", "orphanedClaims", "recent"])
+      expect(dash, key).toHaveProperty(key);
     expect(dash.missions.map((m: any) => m.persona).sort()).toEqual(["Athena", "Cassandra", "Hephaestus", "Hermes"]);
     expect(dash.missions.every((m: any) => m.status === "ACTIVE")).toBe(true);
     expect(dash.tasks.byStatus).toEqual(report.byStatus);
     expect(dash.tasks.completionRate).toBe(report.completionRate);
-    expect(dash.epics.map((e: any) => [e.id, e.status, e.progress])).toEqual([[epic.id, "COMPLETE", { complete: 3, total: 3, percent: 100 }]]);
+    expect(dash.epics.map((e: any) => [e.id, e.status, e.progress])).toEqual([
+      [epic.id, "COMPLETE", { complete: 3, total: 3, percent: 100 }],
+    ]);
     expect(dash.blocked.map((t: any) => [t.id, t.blockedBy])).toEqual([[announce.id, [release.id]]]);
-    expect(dash.reviews.map((rv: any) => [rv.id, rv.status, rv.title])).toEqual([["RVW-005", "PENDING", "Security checklist"]]);
+    expect(dash.reviews.map((rv: any) => [rv.id, rv.status, rv.title])).toEqual([
+      ["RVW-005", "PENDING", "Security checklist"],
+    ]);
     expect(dash.orphanedClaims).toEqual([]);
     expect(dash.recent.length).toBeGreaterThan(0);
     expect(dash.recent.length).toBeLessThanOrEqual(20);
     expect(dash.recent[0].summary).toMatch(/mission MSN-0004/);
     expect(dash.recent[0].commit).toBe(stateRef(dir));
-    for (const c of dash.recent) expect(Object.keys(c)).toEqual(expect.arrayContaining(["commit", "date", "actor", "op", "summary"]));
+    for (const c of dash.recent)
+      expect(Object.keys(c)).toEqual(expect.arrayContaining(["commit", "date", "actor", "op", "summary"]));
 
     // Every review, as the list shows it at the end.
     reviews = await json<any[]>(["review", "list"], "reviews");

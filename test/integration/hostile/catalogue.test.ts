@@ -54,7 +54,9 @@ interface Row {
 
 const UNINIT: Setup = { where: "uninitialized" };
 const NO_REPO: Setup = { where: "no-repo" };
-const withRemote = (name: string, url: string): Setup => ({ prepare: (dir) => void git(dir, "remote", "add", name, url) });
+const withRemote = (name: string, url: string): Setup => ({
+  prepare: (dir) => void git(dir, "remote", "add", name, url),
+});
 
 const MISSING_DIR = "/nonexistent/pantheon-hostile-nowhere";
 const HUGE_TITLE = "T".repeat(100_000);
@@ -68,22 +70,71 @@ const HEPH = ["--as", "Hephaestus"];
  */
 const ROWS: Row[] = [
   // Titles and texts
-  { name: "empty title", argv: ["task", "create", "--title", "", "--role", "eng"], expectExit: 2, messageMatches: /title/ },
-  { name: "blank title (spaces, tab, newline)", argv: ["task", "create", "--title", " \t\n ", "--role", "eng"], expectExit: 2, messageMatches: /title/ },
-  { name: "huge title (100,000 characters)", argv: ["task", "create", "--title", HUGE_TITLE, "--role", "eng"], expectExit: 2, messageMatches: /200/ },
-  { name: "huge title on task edit", argv: ["task", "edit", "1", "--title", HUGE_TITLE], expectExit: 2, messageMatches: /200/ },
+  {
+    name: "empty title",
+    argv: ["task", "create", "--title", "", "--role", "eng"],
+    expectExit: 2,
+    messageMatches: /title/,
+  },
+  {
+    name: "blank title (spaces, tab, newline)",
+    argv: ["task", "create", "--title", " \t\n ", "--role", "eng"],
+    expectExit: 2,
+    messageMatches: /title/,
+  },
+  {
+    name: "huge title (100,000 characters)",
+    argv: ["task", "create", "--title", HUGE_TITLE, "--role", "eng"],
+    expectExit: 2,
+    messageMatches: /200/,
+  },
+  {
+    name: "huge title on task edit",
+    argv: ["task", "edit", "1", "--title", HUGE_TITLE],
+    expectExit: 2,
+    messageMatches: /200/,
+  },
   { name: "huge epic title", argv: ["epic", "create", "--title", HUGE_TITLE], expectExit: 2, messageMatches: /200/ },
-  { name: "description over 20,000 characters", argv: ["task", "create", "--title", "x", "--role", "eng", "--description", HUGE_TEXT], expectExit: 2, messageMatches: /20000|20,000/ },
-  { name: "note over 20,000 characters", argv: ["task", "note", "1", HUGE_TEXT], expectExit: 2, messageMatches: /20000|20,000/ },
+  {
+    name: "description over 20,000 characters",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--description", HUGE_TEXT],
+    expectExit: 2,
+    messageMatches: /20000|20,000/,
+  },
+  {
+    name: "note over 20,000 characters",
+    argv: ["task", "note", "1", HUGE_TEXT],
+    expectExit: 2,
+    messageMatches: /20000|20,000/,
+  },
 
   // Ids: path separators, newlines, control characters, look-alikes
   { name: "task id with ../", argv: ["task", "show", "../1"], expectExit: 2, messageMatches: /\.\.\/1/ },
-  { name: "task id that is a state path", argv: ["task", "show", "tasks/01/1.json"], expectExit: 2, messageMatches: /tasks\/01\/1\.json/ },
+  {
+    name: "task id that is a state path",
+    argv: ["task", "show", "tasks/01/1.json"],
+    expectExit: 2,
+    messageMatches: /tasks\/01\/1\.json/,
+  },
   { name: "task id with a backslash", argv: ["task", "note", "..\\1", "x"], expectExit: 2 },
-  { name: "task id with a newline (claim)", argv: [...HEPH, "task", "claim", "1\nENG-M-0002"], expectExit: 2, messageMatches: /\\n/ },
-  { name: "task id with ESC (CSI clear screen)", argv: ["task", "note", "1\u001b[2J", "x"], expectExit: 2, messageMatches: /1\\u001b\[2J|\\e\[2J/ },
+  {
+    name: "task id with a newline (claim)",
+    argv: [...HEPH, "task", "claim", "1\nENG-M-0002"],
+    expectExit: 2,
+    messageMatches: /\\n/,
+  },
+  {
+    name: "task id with ESC (CSI clear screen)",
+    argv: ["task", "note", "1\u001b[2J", "x"],
+    expectExit: 2,
+    messageMatches: /1\\u001b\[2J|\\e\[2J/,
+  },
   { name: "task id with BEL", argv: ["task", "show", "1\u0007"], expectExit: 2 },
-  { name: "task id with a Unicode hyphen look-alike (U+2010)", argv: ["task", "show", "ENG\u2010M\u20100001"], expectExit: 2 },
+  {
+    name: "task id with a Unicode hyphen look-alike (U+2010)",
+    argv: ["task", "show", "ENG\u2010M\u20100001"],
+    expectExit: 2,
+  },
   { name: "task id in fullwidth digits", argv: ["task", "show", "\uff11"], expectExit: 2 },
   { name: "task id with a Cyrillic look-alike letter", argv: ["task", "close", "\u0415NG-M-0001"], expectExit: 2 },
   { name: "dependency id with a path separator", argv: ["task", "depend", "2", "1/../1"], expectExit: 2 },
@@ -93,102 +144,374 @@ const ROWS: Row[] = [
   { name: "persona name with a newline", argv: ["--as", "Heph\naestus", "task", "show", "1"], expectExit: 2 },
 
   // Unknown statuses, roles, priorities, review types
-  { name: "unknown status (task update)", argv: ["task", "update", "1", "--status", "DOING"], expectExit: 2, messageMatches: /DOING/ },
-  { name: "status in fullwidth letters (task list)", argv: ["task", "list", "--status", "\uff34\uff2f\uff24\uff2f"], expectExit: 2 },
-  { name: "unknown role (task create)", argv: ["task", "create", "--title", "x", "--role", "wizard"], expectExit: 2, messageMatches: /wizard/ },
-  { name: "unknown role (mission start)", argv: ["mission", "start", "--role", "wizard", "--persona", "Ares"], expectExit: 2, messageMatches: /wizard/ },
-  { name: "unknown role (persona add)", argv: ["persona", "add", "Ares", "--role", "wizard"], expectExit: 2, messageMatches: /wizard/ },
-  { name: "administrator as a task's role", argv: ["task", "create", "--title", "x", "--role", "administrator"], expectExit: 2, messageMatches: /administrator/ },
-  { name: "unknown priority (task create)", argv: ["task", "create", "--title", "x", "--role", "eng", "--priority", "urgent"], expectExit: 2, messageMatches: /urgent/ },
-  { name: "unknown priority (task priority)", argv: ["task", "priority", "1", "P0"], expectExit: 2, messageMatches: /P0/ },
-  { name: "unknown priority (epic create)", argv: ["epic", "create", "--title", "x", "--priority", "someday"], expectExit: 2, messageMatches: /someday/ },
-  { name: "unknown review type", argv: ["review", "create", "--title", "x", "--type", "vibes"], expectExit: 2, messageMatches: /vibes/ },
-  { name: "unknown review status (review list)", argv: ["review", "list", "--status", "MAYBE"], expectExit: 2, messageMatches: /MAYBE/ },
+  {
+    name: "unknown status (task update)",
+    argv: ["task", "update", "1", "--status", "DOING"],
+    expectExit: 2,
+    messageMatches: /DOING/,
+  },
+  {
+    name: "status in fullwidth letters (task list)",
+    argv: ["task", "list", "--status", "\uff34\uff2f\uff24\uff2f"],
+    expectExit: 2,
+  },
+  {
+    name: "unknown role (task create)",
+    argv: ["task", "create", "--title", "x", "--role", "wizard"],
+    expectExit: 2,
+    messageMatches: /wizard/,
+  },
+  {
+    name: "unknown role (mission start)",
+    argv: ["mission", "start", "--role", "wizard", "--persona", "Ares"],
+    expectExit: 2,
+    messageMatches: /wizard/,
+  },
+  {
+    name: "unknown role (persona add)",
+    argv: ["persona", "add", "Ares", "--role", "wizard"],
+    expectExit: 2,
+    messageMatches: /wizard/,
+  },
+  {
+    name: "administrator as a task's role",
+    argv: ["task", "create", "--title", "x", "--role", "administrator"],
+    expectExit: 2,
+    messageMatches: /administrator/,
+  },
+  {
+    name: "unknown priority (task create)",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--priority", "urgent"],
+    expectExit: 2,
+    messageMatches: /urgent/,
+  },
+  {
+    name: "unknown priority (task priority)",
+    argv: ["task", "priority", "1", "P0"],
+    expectExit: 2,
+    messageMatches: /P0/,
+  },
+  {
+    name: "unknown priority (epic create)",
+    argv: ["epic", "create", "--title", "x", "--priority", "someday"],
+    expectExit: 2,
+    messageMatches: /someday/,
+  },
+  {
+    name: "unknown review type",
+    argv: ["review", "create", "--title", "x", "--type", "vibes"],
+    expectExit: 2,
+    messageMatches: /vibes/,
+  },
+  {
+    name: "unknown review status (review list)",
+    argv: ["review", "list", "--status", "MAYBE"],
+    expectExit: 2,
+    messageMatches: /MAYBE/,
+  },
 
   // Dependency cycles and self-dependencies
-  { name: "dependency cycle (ENG-M-0001 on ENG-M-0002, which depends on it)", argv: ["task", "depend", "1", "2"], expectExit: 1, messageMatches: /cycle/ },
+  {
+    name: "dependency cycle (ENG-M-0001 on ENG-M-0002, which depends on it)",
+    argv: ["task", "depend", "1", "2"],
+    expectExit: 1,
+    messageMatches: /cycle/,
+  },
   { name: "self-dependency", argv: ["task", "depend", "1", "1"], expectExit: 1, messageMatches: /itself/ },
 
   // Links to records that do not exist
-  { name: "dependency on a missing task (create)", argv: ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "999"], expectExit: 1, messageMatches: /999/ },
-  { name: "dependency on a missing task (depend)", argv: ["task", "depend", "2", "ENG-H-0999"], expectExit: 1, messageMatches: /999/ },
-  { name: "task link to a missing epic", argv: ["task", "link", "1", "EPC-M-0099"], expectExit: 1, messageMatches: /99/ },
-  { name: "task create in a missing epic", argv: ["task", "create", "--title", "x", "--role", "eng", "--epic", "EPC-H-0042"], expectExit: 1, messageMatches: /42/ },
-  { name: "epic link of a missing epic", argv: ["epic", "link", "EPC-H-0099", "1"], expectExit: 1, messageMatches: /99/ },
-  { name: "epic link of a missing task", argv: ["epic", "link", "EPC-M-0001", "ENG-M-0999"], expectExit: 1, messageMatches: /999/ },
-  { name: "review of a missing task", argv: ["review", "create", "--title", "x", "--task", "999"], expectExit: 1, messageMatches: /999/ },
-  { name: "approving a missing review", argv: ["review", "approve", "RVW-099"], expectExit: 1, messageMatches: /RVW-099/ },
-  { name: "acting on a missing mission", argv: ["--mission", "MSN-0099", "task", "note", "1", "x"], expectExit: 1, messageMatches: /MSN-0099/ },
+  {
+    name: "dependency on a missing task (create)",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--depends-on", "999"],
+    expectExit: 1,
+    messageMatches: /999/,
+  },
+  {
+    name: "dependency on a missing task (depend)",
+    argv: ["task", "depend", "2", "ENG-H-0999"],
+    expectExit: 1,
+    messageMatches: /999/,
+  },
+  {
+    name: "task link to a missing epic",
+    argv: ["task", "link", "1", "EPC-M-0099"],
+    expectExit: 1,
+    messageMatches: /99/,
+  },
+  {
+    name: "task create in a missing epic",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--epic", "EPC-H-0042"],
+    expectExit: 1,
+    messageMatches: /42/,
+  },
+  {
+    name: "epic link of a missing epic",
+    argv: ["epic", "link", "EPC-H-0099", "1"],
+    expectExit: 1,
+    messageMatches: /99/,
+  },
+  {
+    name: "epic link of a missing task",
+    argv: ["epic", "link", "EPC-M-0001", "ENG-M-0999"],
+    expectExit: 1,
+    messageMatches: /999/,
+  },
+  {
+    name: "review of a missing task",
+    argv: ["review", "create", "--title", "x", "--task", "999"],
+    expectExit: 1,
+    messageMatches: /999/,
+  },
+  {
+    name: "approving a missing review",
+    argv: ["review", "approve", "RVW-099"],
+    expectExit: 1,
+    messageMatches: /RVW-099/,
+  },
+  {
+    name: "acting on a missing mission",
+    argv: ["--mission", "MSN-0099", "task", "note", "1", "x"],
+    expectExit: 1,
+    messageMatches: /MSN-0099/,
+  },
   { name: "ending a missing mission", argv: ["mission", "end", "MSN-0099"], expectExit: 1, messageMatches: /MSN-0099/ },
   { name: "showing a missing task", argv: ["task", "show", "ENG-C-0404"], expectExit: 1, messageMatches: /404/ },
 
   // Ended missions
-  { name: "an ENDED mission claiming", argv: ["--mission", "MSN-0002", "task", "claim", "1"], expectExit: 1, messageMatches: /ENDED/ },
-  { name: "a persona whose only mission ENDED claiming", argv: ["--as", "Icarus", "task", "claim", "1"], expectExit: 1, messageMatches: /Icarus/ },
+  {
+    name: "an ENDED mission claiming",
+    argv: ["--mission", "MSN-0002", "task", "claim", "1"],
+    expectExit: 1,
+    messageMatches: /ENDED/,
+  },
+  {
+    name: "a persona whose only mission ENDED claiming",
+    argv: ["--as", "Icarus", "task", "claim", "1"],
+    expectExit: 1,
+    messageMatches: /Icarus/,
+  },
   { name: "ending an ENDED mission", argv: ["mission", "end", "MSN-0002"], expectExit: 1, messageMatches: /MSN-0002/ },
   {
     name: "claiming an unclaimed BLOCKED task",
     argv: [...HEPH, "task", "claim", "2"],
-    setup: { prepare: (dir) => ok(dir, ["task", "update", "2", "--status", "BLOCKED", "--notes", "waiting on a vendor"]) },
+    setup: {
+      prepare: (dir) => ok(dir, ["task", "update", "2", "--status", "BLOCKED", "--notes", "waiting on a vendor"]),
+    },
     expectExit: 1,
     // The refusal names the state; there is no earlier claim to speak of ("its claim by null").
     messageMatches: /^(?!.*\bnull\b).*BLOCKED/,
   },
-  { name: "a second ACTIVE mission for one persona name", argv: ["mission", "start", "--role", "eng", "--persona", "Hephaestus"], expectExit: 1, messageMatches: /Hephaestus/ },
+  {
+    name: "a second ACTIVE mission for one persona name",
+    argv: ["mission", "start", "--role", "eng", "--persona", "Hephaestus"],
+    expectExit: 1,
+    messageMatches: /Hephaestus/,
+  },
 
   // Unknown commands and flags
   { name: "unknown command", argv: ["frobnicate"], expectExit: 2, messageMatches: /frobnicate/ },
   { name: "unknown subcommand", argv: ["task", "frobnicate"], expectExit: 2, messageMatches: /frobnicate/ },
   { name: "unknown flag", argv: ["task", "list", "--wat"], expectExit: 2, messageMatches: /--wat/ },
-  { name: "unknown global flag before the command", argv: ["--wat", "task", "list"], expectExit: 2, messageMatches: /--wat/ },
-  { name: "unknown flag on a mutation", argv: ["task", "create", "--title", "x", "--role", "eng", "--colour", "red"], expectExit: 2, messageMatches: /--colour/ },
+  {
+    name: "unknown global flag before the command",
+    argv: ["--wat", "task", "list"],
+    expectExit: 2,
+    messageMatches: /--wat/,
+  },
+  {
+    name: "unknown flag on a mutation",
+    argv: ["task", "create", "--title", "x", "--role", "eng", "--colour", "red"],
+    expectExit: 2,
+    messageMatches: /--colour/,
+  },
   { name: "negative --limit", argv: ["task", "list", "--limit", "-1"], expectExit: 2, messageMatches: /--limit/ },
 
   // Missing required options and arguments
-  { name: "task create without --role", argv: ["task", "create", "--title", "x"], expectExit: 2, messageMatches: /--role/ },
-  { name: "mission start without --role", argv: ["mission", "start", "--persona", "Ares"], expectExit: 2, messageMatches: /--role/ },
-  { name: "review reject without --reason", argv: ["review", "reject", "RVW-001"], expectExit: 2, messageMatches: /--reason/ },
-  { name: "epic abort without --reason", argv: ["epic", "abort", "EPC-M-0001"], expectExit: 2, messageMatches: /--reason/ },
+  {
+    name: "task create without --role",
+    argv: ["task", "create", "--title", "x"],
+    expectExit: 2,
+    messageMatches: /--role/,
+  },
+  {
+    name: "mission start without --role",
+    argv: ["mission", "start", "--persona", "Ares"],
+    expectExit: 2,
+    messageMatches: /--role/,
+  },
+  {
+    name: "review reject without --reason",
+    argv: ["review", "reject", "RVW-001"],
+    expectExit: 2,
+    messageMatches: /--reason/,
+  },
+  {
+    name: "epic abort without --reason",
+    argv: ["epic", "abort", "EPC-M-0001"],
+    expectExit: 2,
+    messageMatches: /--reason/,
+  },
   { name: "handoff without --notes", argv: ["task", "handoff", "1"], expectExit: 2, messageMatches: /--notes/ },
   { name: "task show without an id", argv: ["task", "show"], expectExit: 2 },
   { name: "summon without a role and no terminal to ask", argv: ["summon"], expectExit: 2, messageMatches: /role/ },
 
   // Finding the repository
-  { name: "-C to a missing directory", argv: ["-C", MISSING_DIR, "task", "list"], expectExit: 1, messageMatches: /pantheon-hostile-nowhere/ },
-  { name: "outside a git repository", argv: ["task", "list"], setup: NO_REPO, expectExit: 1, messageMatches: /git repository/ },
-  { name: "outside a git repository (a mutation)", argv: ["task", "create", "--title", "x", "--role", "eng"], setup: NO_REPO, expectExit: 1 },
-  { name: "before init (a read)", argv: ["task", "list"], setup: UNINIT, expectExit: 1, messageMatches: /refs\/coordination\/main/ },
-  { name: "before init (a mutation)", argv: ["mission", "start", "--role", "eng", "--persona", "Ares"], setup: UNINIT, expectExit: 1 },
+  {
+    name: "-C to a missing directory",
+    argv: ["-C", MISSING_DIR, "task", "list"],
+    expectExit: 1,
+    messageMatches: /pantheon-hostile-nowhere/,
+  },
+  {
+    name: "outside a git repository",
+    argv: ["task", "list"],
+    setup: NO_REPO,
+    expectExit: 1,
+    messageMatches: /git repository/,
+  },
+  {
+    name: "outside a git repository (a mutation)",
+    argv: ["task", "create", "--title", "x", "--role", "eng"],
+    setup: NO_REPO,
+    expectExit: 1,
+  },
+  {
+    name: "before init (a read)",
+    argv: ["task", "list"],
+    setup: UNINIT,
+    expectExit: 1,
+    messageMatches: /refs\/coordination\/main/,
+  },
+  {
+    name: "before init (a mutation)",
+    argv: ["mission", "start", "--role", "eng", "--persona", "Ares"],
+    setup: UNINIT,
+    expectExit: 1,
+  },
 
   // YAML configs
-  { name: "config: project.name of the wrong type", argv: ["init", "--config", file("name-number.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /project\.name/ },
-  { name: "config: a feature that is a string, not a boolean", argv: ["init", "--config", file("feature-string.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /features\.pm_system/ },
-  { name: "config: roles not a list", argv: ["init", "--config", file("roles-string.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /roles/ },
-  { name: "config: an unknown role", argv: ["init", "--config", file("roles-unknown.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /wizard/ },
-  { name: "config: an unknown key", argv: ["init", "--config", file("unknown-key.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /project\.colour/ },
-  { name: "config: an unknown top-level key", argv: ["init", "--config", file("unknown-top.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /telemetry/ },
-  { name: "config: invalid YAML", argv: ["init", "--config", file("invalid.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /YAML/ },
-  { name: "config: a missing file", argv: ["init", "--config", file("absent.yaml")], setup: UNINIT, expectExit: 2, messageMatches: /absent\.yaml/ },
+  {
+    name: "config: project.name of the wrong type",
+    argv: ["init", "--config", file("name-number.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /project\.name/,
+  },
+  {
+    name: "config: a feature that is a string, not a boolean",
+    argv: ["init", "--config", file("feature-string.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /features\.pm_system/,
+  },
+  {
+    name: "config: roles not a list",
+    argv: ["init", "--config", file("roles-string.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /roles/,
+  },
+  {
+    name: "config: an unknown role",
+    argv: ["init", "--config", file("roles-unknown.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /wizard/,
+  },
+  {
+    name: "config: an unknown key",
+    argv: ["init", "--config", file("unknown-key.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /project\.colour/,
+  },
+  {
+    name: "config: an unknown top-level key",
+    argv: ["init", "--config", file("unknown-top.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /telemetry/,
+  },
+  {
+    name: "config: invalid YAML",
+    argv: ["init", "--config", file("invalid.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /YAML/,
+  },
+  {
+    name: "config: a missing file",
+    argv: ["init", "--config", file("absent.yaml")],
+    setup: UNINIT,
+    expectExit: 2,
+    messageMatches: /absent\.yaml/,
+  },
 
   // task import
-  { name: "import: an entry with an unknown role", argv: ["task", "import", file("import-bad-role.yaml")], expectExit: 2, messageMatches: /entry 2/ },
-  { name: "import: an entry with a blank title", argv: ["task", "import", file("import-blank.yaml")], expectExit: 2, messageMatches: /entry 1/ },
-  { name: "import: an entry with an unknown key", argv: ["task", "import", file("import-unknown-key.json")], expectExit: 2, messageMatches: /colour/ },
+  {
+    name: "import: an entry with an unknown role",
+    argv: ["task", "import", file("import-bad-role.yaml")],
+    expectExit: 2,
+    messageMatches: /entry 2/,
+  },
+  {
+    name: "import: an entry with a blank title",
+    argv: ["task", "import", file("import-blank.yaml")],
+    expectExit: 2,
+    messageMatches: /entry 1/,
+  },
+  {
+    name: "import: an entry with an unknown key",
+    argv: ["task", "import", file("import-unknown-key.json")],
+    expectExit: 2,
+    messageMatches: /colour/,
+  },
   { name: "import: not a list", argv: ["task", "import", file("import-not-list.yaml")], expectExit: 2 },
-  { name: "import: an entry depending on a missing task", argv: ["task", "import", file("import-missing-dep.yaml")], expectExit: 1, messageMatches: /99/ },
+  {
+    name: "import: an entry depending on a missing task",
+    argv: ["task", "import", file("import-missing-dep.yaml")],
+    expectExit: 1,
+    messageMatches: /99/,
+  },
 
   // sync
-  { name: "sync with an unknown remote name", argv: ["sync", "nosuch"], setup: withRemote("origin", join(FILES, "origin-that-is-not-there.git")), expectExit: 2, messageMatches: /nosuch/ },
+  {
+    name: "sync with an unknown remote name",
+    argv: ["sync", "nosuch"],
+    setup: withRemote("origin", join(FILES, "origin-that-is-not-there.git")),
+    expectExit: 2,
+    messageMatches: /nosuch/,
+  },
   // Exit 3, not 1 or 2: the remote is configured correctly as far as pantheon can tell, and it is
   // git's transport that fails ("does not appear to be a git repository"). DESIGN §4.3 gives 3 to
   // "sync could not complete", and docs/sync.md says transport errors are one line, exit 3.
-  { name: "sync with a remote whose URL is not a repository (exit 3: sync could not complete)", argv: ["sync", "gone"], setup: withRemote("gone", join(FILES, "not-a-repo")), expectExit: 3, messageMatches: /gone/ },
+  {
+    name: "sync with a remote whose URL is not a repository (exit 3: sync could not complete)",
+    argv: ["sync", "gone"],
+    setup: withRemote("gone", join(FILES, "not-a-repo")),
+    expectExit: 3,
+    messageMatches: /gone/,
+  },
   { name: "sync without any remote", argv: ["sync"], expectExit: 2, messageMatches: /remote/ },
 
   // summon
-  { name: "summon --assistant nope", argv: ["summon", "engineer", "--assistant", "nope"], expectExit: 2, messageMatches: /nope/ },
-  { name: "summon an unknown role", argv: ["summon", "wizard", "--assistant", "claude", "--dry-run"], expectExit: 2, messageMatches: /wizard/ },
-  { name: "summon --template with a path", argv: ["summon", "engineer", "--assistant", "claude", "--template", "../../etc/passwd", "--dry-run"], expectExit: 2 },
+  {
+    name: "summon --assistant nope",
+    argv: ["summon", "engineer", "--assistant", "nope"],
+    expectExit: 2,
+    messageMatches: /nope/,
+  },
+  {
+    name: "summon an unknown role",
+    argv: ["summon", "wizard", "--assistant", "claude", "--dry-run"],
+    expectExit: 2,
+    messageMatches: /wizard/,
+  },
+  {
+    name: "summon --template with a path",
+    argv: ["summon", "engineer", "--assistant", "claude", "--template", "../../etc/passwd", "--dry-run"],
+    expectExit: 2,
+  },
 ];
 
 function writeFiles(): void {
@@ -272,16 +595,23 @@ function expectHumanError(r: CliResult, row: Row): void {
   expect.soft(r.exitCode, label).toBe(row.expectExit);
   expect.soft(r.stdout, `stdout is empty; ${label}`).toBe("");
   expect.soft(r.stderr, `no stack trace; ${label}`).not.toMatch(STACK);
-  expect.soft(r.stderr, `no raw control byte on stderr; ${label}`).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect
+    .soft(r.stderr, `no raw control byte on stderr; ${label}`)
+    .not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   expect.soft(r.stderr.endsWith("\n"), `stderr ends with a newline; ${label}`).toBe(true);
   const lines = r.stderr.replace(/\n$/, "").split("\n");
   expect.soft(lines, `exactly a one-line message and a hint; ${label}`).toHaveLength(2);
   expect.soft(lines[0] ?? "", `the first line is the ✗ message; ${label}`).toMatch(/^✗ \S/);
   expect.soft(lines[1] ?? "", `the second line is the hint; ${label}`).toMatch(/^ {2}hint: \S/);
-  if (row.messageMatches) expect.soft(lines[0] ?? "", `the message says ${row.messageMatches}; ${label}`).toMatch(row.messageMatches);
+  if (row.messageMatches)
+    expect.soft(lines[0] ?? "", `the message says ${row.messageMatches}; ${label}`).toMatch(row.messageMatches);
 }
 
-const CODE_FOR_EXIT: Record<number, RegExp> = { 1: /^E_(?!USAGE$|INTERNAL$)[A-Z_]+$/, 2: /^E_USAGE$/, 3: /^E_(SYNC|CONTENTION|LOCKED)$/ };
+const CODE_FOR_EXIT: Record<number, RegExp> = {
+  1: /^E_(?!USAGE$|INTERNAL$)[A-Z_]+$/,
+  2: /^E_USAGE$/,
+  3: /^E_(SYNC|CONTENTION|LOCKED)$/,
+};
 
 function expectJsonError(r: CliResult, row: Row): void {
   const label = `${row.name} --json\nexit ${r.exitCode}\nstdout: ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 1000)}`;
@@ -297,7 +627,9 @@ function expectJsonError(r: CliResult, row: Row): void {
   }
   expect.soft(Object.keys(doc as object), label).toEqual(["error"]);
   const e = (doc as { error: Record<string, unknown> }).error;
-  expect.soft(Object.keys(e ?? {}).sort(), `error has code, message and hint; ${label}`).toEqual(["code", "hint", "message"]);
+  expect
+    .soft(Object.keys(e ?? {}).sort(), `error has code, message and hint; ${label}`)
+    .toEqual(["code", "hint", "message"]);
   expect.soft(e?.code, `the code matches exit ${row.expectExit}; ${label}`).toMatch(CODE_FOR_EXIT[row.expectExit]!);
   // The JSON message carries the raw text (a typed id with a newline stays a newline), so only the human line is checked for one line.
   expect.soft(typeof e?.message === "string" && e.message.length > 0, `a message; ${label}`).toBe(true);
@@ -368,7 +700,18 @@ describe("round trip: any Unicode, quotes, tabs and control characters", () => {
     for (const [i, name] of names.entries()) {
       const text = TEXTS[name]!;
       const title = text.trim() === "" ? `${name} ${text}` : text;
-      const created = await okJson(["task", "create", "--title", title, "--role", "eng", "--description", text, "--epic", epic.id]);
+      const created = await okJson([
+        "task",
+        "create",
+        "--title",
+        title,
+        "--role",
+        "eng",
+        "--description",
+        text,
+        "--epic",
+        epic.id,
+      ]);
       expect(created.title, `${name}: create --json`).toBe(title);
       expect(created.number).toBe(i + 1);
       await okJson(["task", "note", created.id, text]);
@@ -415,7 +758,9 @@ describe("round trip: any Unicode, quotes, tabs and control characters", () => {
     for (const argv of views) {
       const r = await run(argv, true);
       expect.soft(r.exitCode, `pantheon ${argv.join(" ")}\n${r.stderr}`).toBe(0);
-      expect.soft(r.stdout, `pantheon ${argv.join(" ")} on a tty: no raw control character in stdout`).not.toMatch(RAW_CONTROL);
+      expect
+        .soft(r.stdout, `pantheon ${argv.join(" ")} on a tty: no raw control character in stdout`)
+        .not.toMatch(RAW_CONTROL);
       expect.soft(r.stderr, `pantheon ${argv.join(" ")} on a tty: none in stderr`).not.toMatch(RAW_CONTROL);
     }
     const show = await run(["task", "show", "7"], true);

@@ -29,7 +29,9 @@ describe("counters.json past the largest number an id can name", () => {
     expect(stateRef(p.dir), "nothing written").toBe(before);
     const doctor = await p.run(["doctor"]);
     expect(doctor.exitCode, "doctor, which the refusal's hint names, reports it").toBe(1);
-    expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`counters\\.json says ${kind} 1000000000: no new ${kind} can be numbered`));
+    expect(doctor.stdout + doctor.stderr).toMatch(
+      new RegExp(`counters\\.json says ${kind} 1000000000: no new ${kind} can be numbered`),
+    );
   });
 
   it("the last number that can be named is still given out", async () => {

@@ -30,7 +30,12 @@ import { tempDir } from "../../helpers/repo.js";
 
 function gitIn(gitDir: string, args: string[], input?: string | Buffer): string {
   return execFileSync("git", [`--git-dir=${gitDir}`, ...args], {
-    env: testEnv({ GIT_AUTHOR_NAME: "Mallory", GIT_AUTHOR_EMAIL: "mallory@example.com", GIT_COMMITTER_NAME: "Mallory", GIT_COMMITTER_EMAIL: "mallory@example.com" }),
+    env: testEnv({
+      GIT_AUTHOR_NAME: "Mallory",
+      GIT_AUTHOR_EMAIL: "mallory@example.com",
+      GIT_COMMITTER_NAME: "Mallory",
+      GIT_COMMITTER_EMAIL: "mallory@example.com",
+    }),
     encoding: "utf8",
     input: input ?? "",
     maxBuffer: 256 << 20,
@@ -66,8 +71,14 @@ function editTree(gitDir: string, tree: string | null, edits: Map<string, Edit>)
     const slash = path.indexOf("/");
     if (slash < 0) {
       if (edit === null) entries.delete(path);
-      else if (typeof edit === "object" && !Buffer.isBuffer(edit)) entries.set(path, { mode: "040000", type: "tree", oid: edit.tree });
-      else entries.set(path, { mode: "100644", type: "blob", oid: gitIn(gitDir, ["hash-object", "-w", "--stdin"], edit).trim() });
+      else if (typeof edit === "object" && !Buffer.isBuffer(edit))
+        entries.set(path, { mode: "040000", type: "tree", oid: edit.tree });
+      else
+        entries.set(path, {
+          mode: "100644",
+          type: "blob",
+          oid: gitIn(gitDir, ["hash-object", "-w", "--stdin"], edit).trim(),
+        });
     } else {
       const name = path.slice(0, slash);
       below.set(name, (below.get(name) ?? new Map()).set(path.slice(slash + 1), edit));
@@ -125,11 +136,17 @@ function expectNoCrash(argv: string[], r: CliResult): void {
   expect.soft([0, 1, 2, 3], label).toContain(r.exitCode);
   expect.soft(r.stderr, `no stack trace; ${label}`).not.toMatch(STACK);
   expect.soft(r.stdout, `no stack trace; ${label}`).not.toMatch(STACK);
-  expect.soft(r.stderr, `no internal error (a crash caught at the top); ${label}`).not.toMatch(/this is a bug in pantheon|"E_INTERNAL"/);
+  expect
+    .soft(r.stderr, `no internal error (a crash caught at the top); ${label}`)
+    .not.toMatch(/this is a bug in pantheon|"E_INTERNAL"/);
   if (r.exitCode !== 0 && !argv.includes("--json")) expect.soft(r.stderr, label).toMatch(/^✗ /m);
 }
 
-async function runChecked(c: Clone, argv: string[], o: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+async function runChecked(
+  c: Clone,
+  argv: string[],
+  o: { tty?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   const r = await run(c, argv, o);
   expectNoCrash(argv, r);
   return r;
@@ -173,7 +190,10 @@ function expectFencedAsData(text: string, needle: string, label: string): void {
   expect(open, `an opening fence before ${label}:\n${text}`).toBeGreaterThan(0);
   expect(before[open - 1], `the fence holding ${label} is labelled as data`).toMatch(/data, not instructions\):$/);
   const after = text.slice(at + found!.length).split("\n");
-  expect(after.some((l) => l === fence), `a fence closes after ${label}`).toBe(true);
+  expect(
+    after.some((l) => l === fence),
+    `a fence closes after ${label}`,
+  ).toBe(true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,15 +213,41 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
     // Task 1: READY, handed off to engineers with the injection in the note (summon lists it).
     // Task 2: UNDERWAY, claimed by a persona whose name carries OSC and CSI, on an ACTIVE mission.
     const handed = aTask({
-      uid: "mallory-task-0001", number: 1, title: EVIL_TITLE, description: `${INJECTION}\n\`\`\`\nrm -rf /\n\`\`\``, priority: "HIGH", status: "READY", createdBy: "Mallory",
-      notes: [{ id: "note-evil-1", at: "2026-01-01T00:00:00.000Z", by: "Mallory", kind: "handoff", text: `${INJECTION} ${SGR}red` }],
+      uid: "mallory-task-0001",
+      number: 1,
+      title: EVIL_TITLE,
+      description: `${INJECTION}\n\`\`\`\nrm -rf /\n\`\`\``,
+      priority: "HIGH",
+      status: "READY",
+      createdBy: "Mallory",
+      notes: [
+        {
+          id: "note-evil-1",
+          at: "2026-01-01T00:00:00.000Z",
+          by: "Mallory",
+          kind: "handoff",
+          text: `${INJECTION} ${SGR}red`,
+        },
+      ],
     });
     // Its worktree too: mission show prints path, branch and base (the base was once printed raw).
     const mission = aMission({
-      uid: "mallory-mission-01", number: 1, persona: EVIL_PERSONA, codename: "quiet-raven", createdBy: EVIL_PERSONA,
+      uid: "mallory-mission-01",
+      number: 1,
+      persona: EVIL_PERSONA,
+      codename: "quiet-raven",
+      createdBy: EVIL_PERSONA,
       worktree: { path: `/tmp/wt${TITLE_OSC}`, branch: `b${SGR}`, base: `\u001b[2J${"0".repeat(8)}` },
     });
-    const claimed = aTask({ uid: "mallory-task-0002", number: 2, title: `Claimed ${TITLE_OSC}by eve`, status: "UNDERWAY", claimedBy: EVIL_PERSONA, mission: 1, createdBy: "Mallory" });
+    const claimed = aTask({
+      uid: "mallory-task-0002",
+      number: 2,
+      title: `Claimed ${TITLE_OSC}by eve`,
+      status: "UNDERWAY",
+      claimedBy: EVIL_PERSONA,
+      mission: 1,
+      createdBy: "Mallory",
+    });
     craft(origin, {
       "tasks/01/1.json": record(handed),
       "tasks/02/2.json": record(claimed),
@@ -226,7 +272,9 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
     ];
     for (const argv of views) {
       const r = await ok(c, argv, { tty: true });
-      expect.soft(r.stdout, `pantheon ${argv.join(" ")} on a tty: no raw control byte in stdout`).not.toMatch(RAW_CONTROL);
+      expect
+        .soft(r.stdout, `pantheon ${argv.join(" ")} on a tty: no raw control byte in stdout`)
+        .not.toMatch(RAW_CONTROL);
       expect.soft(r.stderr, `pantheon ${argv.join(" ")} on a tty: none in stderr`).not.toMatch(RAW_CONTROL);
     }
     const shown = await ok(c, ["task", "show", "1"], { tty: true });
@@ -250,18 +298,25 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
     rmSync(dirname(plan.personaFile), { recursive: true, force: true });
     expectFencedAsData(text, EVIL_TITLE, "the crafted title");
     expect(text, "the handoff note is read with task show, not copied into the brief").not.toContain(INJECTION);
-    expect(JSON.stringify(plan.args), "record text stays out of the argv and kickoff").not.toContain("ignore previous instructions");
+    expect(JSON.stringify(plan.args), "record text stays out of the argv and kickoff").not.toContain(
+      "ignore previous instructions",
+    );
 
     // A real summon with --task (through a stand-in claude): "You hold task" quotes it fenced too.
     const stand = standInClaude();
-    const r = await run(c, ["summon", "engineer", "--assistant", "claude", "--task", "1", "--persona", "Daedalus"], { env: stand.env, tty: true });
+    const r = await run(c, ["summon", "engineer", "--assistant", "claude", "--task", "1", "--persona", "Daedalus"], {
+      env: stand.env,
+      tty: true,
+    });
     expectNoCrash(["summon"], r);
     expect(r.exitCode, describeRun(["summon"], r)).toBe(0);
     expect(r.stdout + r.stderr).not.toMatch(RAW_CONTROL);
     const held = stand.persona();
     expectFencedAsData(held, EVIL_TITLE, "the claimed task's title");
     expect(held, "the claimed task's description is read with task show").not.toContain(INJECTION);
-    expect(stand.argv().at(-1), "the kickoff names the task, not its text").not.toContain("ignore previous instructions");
+    expect(stand.argv().at(-1), "the kickoff names the task, not its text").not.toContain(
+      "ignore previous instructions",
+    );
   });
 });
 
@@ -285,7 +340,10 @@ writeFileSync(${JSON.stringify(join(root, "argv.json"))}, JSON.stringify(args));
   return {
     env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
     persona: () => readFileSync(join(root, "persona.md"), "utf8"),
-    argv: () => (existsSync(join(root, "argv.json")) ? (JSON.parse(readFileSync(join(root, "argv.json"), "utf8")) as string[]) : []),
+    argv: () =>
+      existsSync(join(root, "argv.json"))
+        ? (JSON.parse(readFileSync(join(root, "argv.json"), "utf8")) as string[])
+        : [],
   };
 }
 
@@ -350,7 +408,10 @@ describe("(b) oversized state from a remote", () => {
     await ok(c, ["sync"]);
     // 140,000 entries in tasks/77 (5.6 MB of tree), all naming one small blob.
     const blob = gitIn(origin, ["hash-object", "-w", "--stdin"], "x\n").trim();
-    const lines = Array.from({ length: 140_000 }, (_, i) => `100644 blob ${blob}\tn${String(i).padStart(7, "0")}.txt`).join("\n");
+    const lines = Array.from(
+      { length: 140_000 },
+      (_, i) => `100644 blob ${blob}\tn${String(i).padStart(7, "0")}.txt`,
+    ).join("\n");
     const huge = gitIn(origin, ["mktree"], `${lines}\n`).trim();
     expect(Number(gitIn(origin, ["cat-file", "-s", huge]))).toBeGreaterThan(5 * 1024 * 1024);
     craft(origin, { "tasks/77": { tree: huge } });
@@ -363,12 +424,21 @@ describe("(b) oversized state from a remote", () => {
     for (const when of ["before a local write", "after a local write"]) {
       if (when === "after a local write") await ok(c, ["task", "create", "--title", "After", "--role", "engineer"]);
       const list = await runChecked(c, ["task", "list"]);
-      expect.soft(list.stdout + list.stderr, `task list ${when} names the oversized tree by its path`).toContain("tasks/77");
-      expect.soft(list.exitCode, `task list ${when} skips the oversized shard with a warning (like a corrupt record) and lists the rest\n${list.stderr.slice(0, 500)}`).toBe(0);
+      expect
+        .soft(list.stdout + list.stderr, `task list ${when} names the oversized tree by its path`)
+        .toContain("tasks/77");
+      expect
+        .soft(
+          list.exitCode,
+          `task list ${when} skips the oversized shard with a warning (like a corrupt record) and lists the rest\n${list.stderr.slice(0, 500)}`,
+        )
+        .toBe(0);
       expect.soft(list.stdout, `task list ${when} still lists ENG-M-0001`).toContain("ENG-M-0001");
     }
     const doctor = await runChecked(c, ["doctor", "--json"]);
-    expect.soft(doctor.stdout, `doctor reports the oversized tree as a finding naming tasks/77\n${doctor.stderr}`).toContain("tasks/77");
+    expect
+      .soft(doctor.stdout, `doctor reports the oversized tree as a finding naming tasks/77\n${doctor.stderr}`)
+      .toContain("tasks/77");
   });
 });
 
@@ -399,15 +469,24 @@ describe("(c) stray tree entries from a remote", () => {
     // Ignored with a warning naming it.
     const list = await ok(c, ["task", "list"]);
     expect(list.stdout).toContain("Mine");
-    for (const p of ["tasks/07/notes.txt", "tasks/42"]) expect.soft(list.stderr, `task list warns about ${p}`).toContain(p);
+    for (const p of ["tasks/07/notes.txt", "tasks/42"])
+      expect.soft(list.stderr, `task list warns about ${p}`).toContain(p);
     expect(list.stderr).not.toMatch(STACK);
     // A top-level stray is outside every record kind, so no list names it; the sync that brought it should.
-    expect.soft(synced.stdout + synced.stderr + list.stderr, "sync (or task list) warns that junk/ is not part of the layout and is ignored").toMatch(/\bjunk\b/);
+    expect
+      .soft(
+        synced.stdout + synced.stderr + list.stderr,
+        "sync (or task list) warns that junk/ is not part of the layout and is ignored",
+      )
+      .toMatch(/\bjunk\b/);
 
     // A local write carries them.
     await ok(c, ["task", "create", "--title", "Second", "--role", "engineer"]);
     await ok(c, ["task", "create", "--title", "Eighth", "--role", "engineer", "--priority", "low"]);
-    expect(c.git("ls-tree", "--name-only", `${REF}:tasks/07`).split("\n").filter(Boolean).sort(), "task 7 landed beside the stray file").toEqual(["7.json", "notes.txt"]);
+    expect(
+      c.git("ls-tree", "--name-only", `${REF}:tasks/07`).split("\n").filter(Boolean).sort(),
+      "task 7 landed beside the stray file",
+    ).toEqual(["7.json", "notes.txt"]);
     expect(ids(), "after local writes").toEqual(crafted);
 
     // A diverged sync merge carries them (both ways).
@@ -419,7 +498,8 @@ describe("(c) stray tree entries from a remote", () => {
     expect(merged.stdout).toMatch(/merged/);
     expect(c.git("rev-list", "--merges", "--count", REF).trim()).toBe("1");
     expect(ids(), "after the merge").toEqual(crafted);
-    for (const p of STRAYS) expect(gitIn(origin, ["rev-parse", `${REF}:${p}`]).trim(), `${p} on the origin after the push`).toBe(crafted[p]);
+    for (const p of STRAYS)
+      expect(gitIn(origin, ["rev-parse", `${REF}:${p}`]).trim(), `${p} on the origin after the push`).toBe(crafted[p]);
     await ok(teammate, ["sync"]);
     expect(Object.fromEntries(STRAYS.map((p) => [p, blobAt(teammate, p)]))).toEqual(crafted);
 
@@ -427,20 +507,33 @@ describe("(c) stray tree entries from a remote", () => {
     const doctor = await runChecked(c, ["doctor"]);
     for (const p of STRAYS) expect.soft(doctor.stdout + doctor.stderr, `doctor names ${p}`).toContain(p);
     const findings = jsonData<any>(await run(c, ["doctor", "--json"]), "doctor").findings;
-    for (const p of STRAYS) expect.soft(findings.map((f: any) => f.subject), `doctor --json has a finding for ${p}`).toContain(p);
+    for (const p of STRAYS)
+      expect
+        .soft(
+          findings.map((f: any) => f.subject),
+          `doctor --json has a finding for ${p}`,
+        )
+        .toContain(p);
 
     // doctor --fix removes them, in one commit that says so; every record stays.
     const before = c.ref()!;
     const tasksBefore = (await okJson<any[]>(c, ["task", "list"], "tasks")).map((t) => t.id);
     const fix = await ok(c, ["doctor", "--fix"]);
-    for (const p of STRAYS) expect.soft(fix.stdout, `doctor --fix says it removed ${p}`).toMatch(new RegExp(`removed stray ${p.replace(/[/.]/g, "\\$&")}`));
+    for (const p of STRAYS)
+      expect
+        .soft(fix.stdout, `doctor --fix says it removed ${p}`)
+        .toMatch(new RegExp(`removed stray ${p.replace(/[/.]/g, "\\$&")}`));
     expect(c.git("rev-list", "--count", `${before}..${REF}`).trim(), "one commit").toBe("1");
     expect(c.git("rev-parse", `${REF}^`).trim()).toBe(before);
     const message = c.git("log", "-1", "--format=%B", REF);
     expect(message).toMatch(/doctor/);
     expect(message).toMatch(/Pantheon-Op: doctor\.fix/);
     const tree = c.git("ls-tree", "-r", "--name-only", REF).split("\n");
-    for (const p of STRAYS) expect(tree.some((f) => f === p || f.startsWith(`${p}/`)), `${p} is gone`).toBe(false);
+    for (const p of STRAYS)
+      expect(
+        tree.some((f) => f === p || f.startsWith(`${p}/`)),
+        `${p} is gone`,
+      ).toBe(false);
     expect((await okJson<any[]>(c, ["task", "list"], "tasks")).map((t) => t.id)).toEqual(tasksBefore);
     const after = jsonData<any>(await ok(c, ["doctor", "--json"]), "doctor");
     expect(after.findings.filter((f: any) => f.code === "W_STRAY_ENTRY")).toEqual([]);
@@ -460,7 +553,11 @@ describe("(d) a record whose number disagrees with its path, and one failing its
     await ok(c, ["task", "create", "--title", "Fine", "--role", "engineer"]);
     await ok(c, ["sync"]);
     const liar = aTask({ uid: "mallory-liar-0005", number: 6, title: "I claim to be six" });
-    const broken = { ...aTask({ uid: "mallory-bad-00006", number: 6, title: "Schema breaker" }), status: "PWNED", priority: 7 };
+    const broken = {
+      ...aTask({ uid: "mallory-bad-00006", number: 6, title: "Schema breaker" }),
+      status: "PWNED",
+      priority: 7,
+    };
     const crafted = craft(origin, {
       "tasks/05/5.json": record(liar),
       "tasks/06/6.json": record(broken),
@@ -570,9 +667,16 @@ describe("(e) a project.json with a newer schemaVersion on the remote", () => {
     await ok(c, ["task", "create", "--title", "Local work", "--role", "engineer"]);
     const local = c.ref();
     const sync = await runChecked(c, ["sync"]);
-    expect.soft(sync.exitCode, `an older pantheon must not write a merge into a newer layout\n${describeRun(["sync"], sync)}`).toBe(1);
+    expect
+      .soft(
+        sync.exitCode,
+        `an older pantheon must not write a merge into a newer layout\n${describeRun(["sync"], sync)}`,
+      )
+      .toBe(1);
     expect.soft(sync.stderr, describeRun(["sync"], sync)).toMatch(/upgrade/i);
-    expect.soft(gitIn(origin, ["rev-parse", REF]).trim(), "the origin keeps the newer state as published").toBe(crafted);
+    expect
+      .soft(gitIn(origin, ["rev-parse", REF]).trim(), "the origin keeps the newer state as published")
+      .toBe(crafted);
     expect.soft(c.ref(), "the local ref does not move").toBe(local);
   });
 });

@@ -16,7 +16,12 @@ const EVIL_NAME = "notes\u009b2J\u202eX\nforged ✓ Created";
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function gitIn(gitDir: string, args: string[], input?: string): string {
-  return execFileSync("git", [`--git-dir=${gitDir}`, ...args], { env: testEnv(), encoding: "utf8", input: input ?? "", stdio: ["pipe", "pipe", "pipe"] });
+  return execFileSync("git", [`--git-dir=${gitDir}`, ...args], {
+    env: testEnv(),
+    encoding: "utf8",
+    input: input ?? "",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 /** Adds a blob named `name` inside tasks/01 of the origin's state (mktree -z takes any name). */
@@ -25,9 +30,19 @@ function plantStray(origin: string, name: string): void {
   const blob = gitIn(origin, ["hash-object", "-w", "--stdin"], "scribbles\n").trim();
   const shard = gitIn(origin, ["ls-tree", "-z", `${REF}:tasks/01`]) + `100644 blob ${blob}\t${name}\0`;
   const shardTree = gitIn(origin, ["mktree", "-z"], shard).trim();
-  const tasks = gitIn(origin, ["ls-tree", "-z", `${REF}:tasks`]).split("\0").filter((l) => l && !l.endsWith("\t01")).map((l) => `${l}\0`).join("") + `040000 tree ${shardTree}\t01\0`;
+  const tasks =
+    gitIn(origin, ["ls-tree", "-z", `${REF}:tasks`])
+      .split("\0")
+      .filter((l) => l && !l.endsWith("\t01"))
+      .map((l) => `${l}\0`)
+      .join("") + `040000 tree ${shardTree}\t01\0`;
   const tasksTree = gitIn(origin, ["mktree", "-z"], tasks).trim();
-  const top = gitIn(origin, ["ls-tree", "-z", REF]).split("\0").filter((l) => l && !l.endsWith("\ttasks")).map((l) => `${l}\0`).join("") + `040000 tree ${tasksTree}\ttasks\0`;
+  const top =
+    gitIn(origin, ["ls-tree", "-z", REF])
+      .split("\0")
+      .filter((l) => l && !l.endsWith("\ttasks"))
+      .map((l) => `${l}\0`)
+      .join("") + `040000 tree ${tasksTree}\ttasks\0`;
   const tree = gitIn(origin, ["mktree", "-z"], top).trim();
   const commit = gitIn(origin, ["commit-tree", tree, "-p", parent, "-m", "a teammate's change"]).trim();
   gitIn(origin, ["update-ref", REF, commit, parent]);
@@ -48,7 +63,10 @@ describe("a stray entry whose name carries terminal controls and a line break", 
       expect(warnings, `${label} warns about the stray entry:\n${r.stderr}`).toHaveLength(1);
       expect(warnings[0], label).toContain("notes\\u{9b}2J\\u{202e}X\\nforged");
       expect(r.stderr, `${label}: no raw control in stderr`).not.toMatch(RAW);
-      expect(r.stderr.split("\n").some((l) => l.startsWith("forged")), `${label}: no forged line`).toBe(false);
+      expect(
+        r.stderr.split("\n").some((l) => l.startsWith("forged")),
+        `${label}: no forged line`,
+      ).toBe(false);
     }
   });
 });

@@ -34,7 +34,11 @@ function missionPartOf(text: string): string {
 /** A project with 50 READY handoffs of engineer tasks, every text at its 20,000-character maximum. */
 async function bigProject(): Promise<{ p: Repo; held: string }> {
   const p = await initialized();
-  const tasks = Array.from({ length: 51 }, (_, i) => ({ title: `${"Task ".repeat(39)}${i}`.slice(0, 200), role: "engineer", description: big(`description ${i}`) }));
+  const tasks = Array.from({ length: 51 }, (_, i) => ({
+    title: `${"Task ".repeat(39)}${i}`.slice(0, 200),
+    role: "engineer",
+    description: big(`description ${i}`),
+  }));
   const file = join(p.dir, "..", `import-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(tasks));
   await p.ok(["task", "import", file]);
@@ -51,12 +55,17 @@ async function bigProject(): Promise<{ p: Repo; held: string }> {
 describe("the persona brief is bounded", () => {
   beforeAll(requireBundle);
 
-  it("50 handoffs and 20,000-character records: every assistant starts, and the mission part stays at most 1,500 characters", { timeout: 180_000 }, async () => {
+  it("50 handoffs and 20,000-character records: every assistant starts, and the mission part stays at most 1,500 characters", {
+    timeout: 180_000,
+  }, async () => {
     const { p, held } = await bigProject();
     const s = standIns();
     for (const a of ASSISTANTS) {
       const task = a === "claude" ? ["--task", held] : [];
-      const r = await p.run(["summon", "engineer", "--assistant", a, "--objective", big("objective"), ...task], s.env());
+      const r = await p.run(
+        ["summon", "engineer", "--assistant", a, "--objective", big("objective"), ...task],
+        s.env(),
+      );
       expect(r.exitCode, `${a}: ${r.stderr}`).toBe(0);
       const text = personaOf(s.one(a));
       const part = missionPartOf(text);
@@ -80,12 +89,16 @@ describe("the persona brief is bounded", () => {
     for (const a of ASSISTANTS) {
       const r = await p.run(["summon", "engineer", "--assistant", a, "--template", "huge"], s.env());
       expect(r.exitCode, `${a}: ${r.stderr}`).toBe(0);
-      expect(r.stderr, a).toMatch(/engineer-huge\.md is [\d,]+ characters \(shipped persona templates stay under 4,000\); it is passed whole/);
+      expect(r.stderr, a).toMatch(
+        /engineer-huge\.md is [\d,]+ characters \(shipped persona templates stay under 4,000\); it is passed whole/,
+      );
       const rec = s.one(a);
       for (const arg of rec.argv) expect(Buffer.byteLength(arg), `${a}: one argument`).toBeLessThan(128 * 1024);
       if (a === "codex") {
         const dev = rec.argv.find((x) => x.startsWith("developer_instructions="))!;
-        expect(dev, "codex reads a persona this long from its file").toMatch(/persona instructions are in \/.*persona\.md/);
+        expect(dev, "codex reads a persona this long from its file").toMatch(
+          /persona instructions are in \/.*persona\.md/,
+        );
       } else {
         expect(personaOf(rec)).toContain("Rule: keep it simple. ".repeat(9_999));
       }

@@ -26,7 +26,10 @@ const NOTE = `handing over ${OSC_TITLE} ${ESC_SGR}`;
 
 function expectNoRaw(text: string, what: string): void {
   const at = text.search(RAW);
-  expect(at, `${what} holds a raw control character near: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`).toBe(-1);
+  expect(
+    at,
+    `${what} holds a raw control character near: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 20))}`,
+  ).toBe(-1);
 }
 
 describe("control characters from records in the files Pantheon writes", () => {
@@ -36,19 +39,30 @@ describe("control characters from records in the files Pantheon writes", () => {
     const dir = makeRepo();
     const p = repo(dir);
     // YAML double quotes turn \e and \x9b into the raw characters.
-    await p.ok(["init", "--config", configFile(`project:\n  name: "Shop\\e[2J\\x9b"\n  description: "An \\e]0;x\\a shop"\n`)]);
-    for (const f of readdirSync(join(dir, ".pantheon"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    await p.ok([
+      "init",
+      "--config",
+      configFile(`project:\n  name: "Shop\\e[2J\\x9b"\n  description: "An \\e]0;x\\a shop"\n`),
+    ]);
+    for (const f of readdirSync(join(dir, ".pantheon"), { recursive: true, withFileTypes: true }).filter((e) =>
+      e.isFile(),
+    )) {
       expectNoRaw(readFileSync(join(f.parentPath, f.name), "utf8"), `init's ${f.name}`);
     }
     expect(readFileSync(join(dir, ".pantheon", "personas", "engineer.md"), "utf8")).toContain("Shop\\e[2J\\u{9b}");
 
-    const t = await p.json(["task", "create", "--title", TITLE, "--role", "engineer", "--description", DESCRIPTION], "task");
+    const t = await p.json(
+      ["task", "create", "--title", TITLE, "--role", "engineer", "--description", DESCRIPTION],
+      "task",
+    );
     await p.ok(["task", "note", t.id, NOTE]);
 
     await p.ok(["task", "plan", t.id]);
     const planText = readFileSync(join(dir, ".pantheon", "planning", `${t.id}.md`), "utf8");
     expectNoRaw(planText, "the planning file");
-    expect(planText.split("\n")[0]).toBe(`# Plan for ${t.id}: Fix \\e[31mlogin\\e]0;pwned\\u{7} now\\u{9b}2J\\u{8}\\u{0}\\r\\u{7f}\\u{202e}`);
+    expect(planText.split("\n")[0]).toBe(
+      `# Plan for ${t.id}: Fix \\e[31mlogin\\e]0;pwned\\u{7} now\\u{9b}2J\\u{8}\\u{0}\\r\\u{7f}\\u{202e}`,
+    );
     expect(planText).toContain("First line \\e[31mred\n\tindented \\u{9b}2J\nlast \\u{8}\\u{0}\\r\\u{7f}\\u{202e}");
 
     const s = standIns();
@@ -62,7 +76,9 @@ describe("control characters from records in the files Pantheon writes", () => {
     expect(persona).toContain("Shop\\e[2J\\u{9b}");
     for (const a of rec.argv) expectNoRaw(a, "the assistant's argv");
     const sessions = join(dir, ".git", "pantheon", "sessions");
-    const kept = existsSync(sessions) ? readdirSync(sessions, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()) : [];
+    const kept = existsSync(sessions)
+      ? readdirSync(sessions, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
+      : [];
     for (const f of kept) expectNoRaw(readFileSync(join(f.parentPath, f.name), "utf8"), `the session file ${f.name}`);
   });
 });

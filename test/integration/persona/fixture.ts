@@ -21,7 +21,8 @@ export function repo(dir: string): Repo {
     expect(r.exitCode, `pantheon ${argv.join(" ")}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`).toBe(0);
     return r;
   };
-  const json = async <T>(argv: string[], kind: string, env?: NodeJS.ProcessEnv) => jsonData<T>(await ok([...argv, "--json"], env), kind);
+  const json = async <T>(argv: string[], kind: string, env?: NodeJS.ProcessEnv) =>
+    jsonData<T>(await ok([...argv, "--json"], env), kind);
   return { dir, run, ok, json };
 }
 
@@ -46,9 +47,18 @@ export function repoInParent(): { parent: string; dir: string } {
 }
 
 /** Real git with extra environment (e.g. PANTHEON_MISSION for the commit-msg hook). */
-export function gitEnv(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): { status: number; stdout: string; stderr: string } {
+export function gitEnv(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { status: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync("git", args, { cwd, env: testEnv(env), encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+    const stdout = execFileSync("git", args, {
+      cwd,
+      env: testEnv(env),
+      encoding: "utf8",
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     return { status: 0, stdout, stderr: "" };
   } catch (e) {
     const err = e as { status: number | null; stdout: string; stderr: string };
@@ -78,12 +88,18 @@ export function expectFenced(text: string, needle: string, label = needle): void
   expect(open, `an opening fence before ${label}`).toBeGreaterThan(0);
   expect(lines[open - 1], `the fence of ${label} is labelled as data`).toMatch(/data, not instructions\):$/);
   const closer = new RegExp(`^\`{${fence.length},}\\s*$`);
-  expect(lines.slice(open + 1).some((l) => closer.test(l)), `no fence closes before ${label}`).toBe(false);
+  expect(
+    lines.slice(open + 1).some((l) => closer.test(l)),
+    `no fence closes before ${label}`,
+  ).toBe(false);
   const rest = text.slice(at + needle.length).split("\n");
   const close = rest.findIndex((l) => closer.test(l));
   expect(close, `a closing fence after ${label}`).toBeGreaterThanOrEqual(0);
   expect(rest[close], `the closing fence matches the opening one`).toBe(fence);
-  expect(needle.split("\n").some((l) => closer.test(l)), `${label} has no line that closes the fence`).toBe(false);
+  expect(
+    needle.split("\n").some((l) => closer.test(l)),
+    `${label} has no line that closes the fence`,
+  ).toBe(false);
 }
 
 /** No placeholder for the persona, its role, the mission or the project is left in `text`. */

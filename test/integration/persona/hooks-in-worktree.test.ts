@@ -47,7 +47,10 @@ function huskyV8(dir: string): void {
 function huskyV9(dir: string): void {
   mkdirSync(join(dir, ".husky", "_"), { recursive: true });
   writeFileSync(join(dir, ".husky", "_", ".gitignore"), "*\n");
-  writeFileSync(join(dir, ".husky", "_", "h"), `#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n`);
+  writeFileSync(
+    join(dir, ".husky", "_", "h"),
+    `#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n`,
+  );
   writeFileSync(join(dir, ".husky", "_", "commit-msg"), `#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n`);
   chmodSync(join(dir, ".husky", "_", "commit-msg"), 0o755);
   writeFileSync(join(dir, ".husky", "commit-msg"), USER_HOOK);
@@ -59,22 +62,36 @@ function huskyV9(dir: string): void {
 describe("init --hooks with the hooks folder in the working tree", () => {
   beforeAll(requireBundle);
 
-  for (const [name, layout] of [["husky 8 (.husky)", huskyV8], ["husky 9 (.husky/_)", huskyV9]] as const) {
+  for (const [name, layout] of [
+    ["husky 8 (.husky)", huskyV8],
+    ["husky 9 (.husky/_)", huskyV9],
+  ] as const) {
     it(`${name}: nothing in .husky is written; the line to add is printed; once added, trailers come from pantheon on PATH`, async () => {
       const dir = makeRepo();
       layout(dir);
       const files = () => git(dir, "ls-files", "--others", "--cached", "--", ".husky").split("\n").sort();
-      const before = { files: files(), hook: readFileSync(join(dir, ".husky", "commit-msg"), "utf8"), wrapper: name.includes("9") ? readFileSync(join(dir, ".husky", "_", "commit-msg"), "utf8") : "" };
+      const before = {
+        files: files(),
+        hook: readFileSync(join(dir, ".husky", "commit-msg"), "utf8"),
+        wrapper: name.includes("9") ? readFileSync(join(dir, ".husky", "_", "commit-msg"), "utf8") : "",
+      };
 
       const r = runBin(["init", "--yes", "--hooks", "--json"], { cwd: dir });
       expect(r.exitCode, r.stderr).toBe(0);
       const data = jsonData(r, "init");
       expect(data.hook).toBe("manual");
       expect(data.hookFile).toBe(".husky/commit-msg");
-      expect(data.hookLine).toBe(`[ -z "$PANTHEON_MISSION" ] || pantheon hook commit-msg "$1" || echo "pantheon: no mission trailers added" >&2`);
+      expect(data.hookLine).toBe(
+        `[ -z "$PANTHEON_MISSION" ] || pantheon hook commit-msg "$1" || echo "pantheon: no mission trailers added" >&2`,
+      );
       expect(files(), "no file added or removed under .husky").toEqual(before.files);
-      expect(readFileSync(join(dir, ".husky", "commit-msg"), "utf8"), "the tracked hook is untouched").toBe(before.hook);
-      if (name.includes("9")) expect(readFileSync(join(dir, ".husky", "_", "commit-msg"), "utf8"), "husky's wrapper is untouched").toBe(before.wrapper);
+      expect(readFileSync(join(dir, ".husky", "commit-msg"), "utf8"), "the tracked hook is untouched").toBe(
+        before.hook,
+      );
+      if (name.includes("9"))
+        expect(readFileSync(join(dir, ".husky", "_", "commit-msg"), "utf8"), "husky's wrapper is untouched").toBe(
+          before.wrapper,
+        );
       expect(git(dir, "status", "--porcelain", "--", ".husky")).toBe("");
 
       const human = runBin(["init", "--yes", "--hooks"], { cwd: dir });
@@ -94,15 +111,32 @@ describe("init --hooks with the hooks folder in the working tree", () => {
       expect(readFileSync(join(dir, ".husky", "commit-msg"), "utf8")).not.toContain(process.execPath);
       const p = repo(dir);
       const m = await p.json(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], "mission");
-      const c = gitEnv(dir, { PANTHEON_MISSION: m.handle, PATH: pantheonOnPath() }, "commit", "-q", "--allow-empty", "-m", "on a mission");
+      const c = gitEnv(
+        dir,
+        { PANTHEON_MISSION: m.handle, PATH: pantheonOnPath() },
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "on a mission",
+      );
       expect(c.status, c.stderr).toBe(0);
       expect(message(dir)).toBe(`on a mission\n\nPantheon-Mission: ${m.handle}\n`);
       // A teammate without Pantheon, or without a mission: the commit goes through unchanged.
-      const teammate = spawnSync("git", ["commit", "-q", "--allow-empty", "-m", "no pantheon here"], { cwd: dir, env: testEnv({ PANTHEON_MISSION: m.handle, PATH: "/usr/bin:/bin" }), encoding: "utf8" });
+      const teammate = spawnSync("git", ["commit", "-q", "--allow-empty", "-m", "no pantheon here"], {
+        cwd: dir,
+        env: testEnv({ PANTHEON_MISSION: m.handle, PATH: "/usr/bin:/bin" }),
+        encoding: "utf8",
+      });
       expect(teammate.status, teammate.stderr).toBe(0);
       expect(teammate.stderr).toContain("pantheon: no mission trailers added");
       expect(message(dir)).toBe("no pantheon here\n");
-      expect(readFileSync(join(dir, ".git", "user-hook.log"), "utf8").split("\n").filter(Boolean), "the project hook ran on each of the four commits").toHaveLength(4);
+      expect(
+        readFileSync(join(dir, ".git", "user-hook.log"), "utf8")
+          .split("\n")
+          .filter(Boolean),
+        "the project hook ran on each of the four commits",
+      ).toHaveLength(4);
     });
   }
 

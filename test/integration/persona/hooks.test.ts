@@ -46,7 +46,17 @@ describe("init --hooks", () => {
     expect(plain.status, plain.stderr).toBe(0);
     expect(message(dir)).toBe("plain commit\n");
 
-    const c = gitEnv(dir, { PANTHEON_MISSION: m.handle }, "commit", "-q", "--allow-empty", "-m", "Add login form", "-m", "With validation.");
+    const c = gitEnv(
+      dir,
+      { PANTHEON_MISSION: m.handle },
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "Add login form",
+      "-m",
+      "With validation.",
+    );
     expect(c.status, c.stderr).toBe(0);
     const msg = message(dir);
     expect(msg.startsWith("Add login form\n\nWith validation.\n")).toBe(true);
@@ -70,7 +80,10 @@ describe("init --hooks", () => {
     const dir = makeRepo();
     const hook = join(dir, ".git", "hooks", "commit-msg");
     const ran = join(dir, ".git", "user-hook-ran");
-    writeFileSync(hook, `#!/bin/sh\necho ran >> '${ran}'\nif grep -q FORBIDDEN "$1"; then echo "user hook: forbidden word" >&2; exit 1; fi\nexit 0\n`);
+    writeFileSync(
+      hook,
+      `#!/bin/sh\necho ran >> '${ran}'\nif grep -q FORBIDDEN "$1"; then echo "user hook: forbidden word" >&2; exit 1; fi\nexit 0\n`,
+    );
     chmodSync(hook, 0o755);
 
     const r = runBin(["init", "--yes", "--hooks", "--json"], { cwd: dir });
@@ -111,7 +124,15 @@ describe("init --hooks", () => {
     const dir = makeRepo();
     const r = runBin(["init", "--yes", "--hooks"], { cwd: dir });
     expect(r.exitCode, r.stderr).toBe(0);
-    const c = gitEnv(dir, { PANTHEON_MISSION: "MSN-0042:no-such" }, "commit", "-q", "--allow-empty", "-m", "still commits");
+    const c = gitEnv(
+      dir,
+      { PANTHEON_MISSION: "MSN-0042:no-such" },
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "still commits",
+    );
     expect(c.status, c.stderr).toBe(0);
     expect(message(dir)).toBe("still commits\n");
   });

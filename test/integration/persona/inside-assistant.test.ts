@@ -12,8 +12,16 @@ import { bareSystemPath, missions, standIns } from "./stand-ins.js";
  */
 describe("mission start inside an assistant records it", () => {
   it.each([
-    [{ CLAUDECODE: "1", CLAUDE_CODE_SESSION_ID: "eacbec9a-0614-4ded-b5f4-53dd3e5919b2" }, "claude", "eacbec9a-0614-4ded-b5f4-53dd3e5919b2"],
-    [{ CODEX_THREAD_ID: "019a20a2-1552-7540-a899-284f9c132172", CODEX_SANDBOX_NETWORK_DISABLED: "1" }, "codex", "019a20a2-1552-7540-a899-284f9c132172"],
+    [
+      { CLAUDECODE: "1", CLAUDE_CODE_SESSION_ID: "eacbec9a-0614-4ded-b5f4-53dd3e5919b2" },
+      "claude",
+      "eacbec9a-0614-4ded-b5f4-53dd3e5919b2",
+    ],
+    [
+      { CODEX_THREAD_ID: "019a20a2-1552-7540-a899-284f9c132172", CODEX_SANDBOX_NETWORK_DISABLED: "1" },
+      "codex",
+      "019a20a2-1552-7540-a899-284f9c132172",
+    ],
     [{ GEMINI_CLI: "1" }, "gemini", null],
     [{ OPENCODE: "1", AGENT: "1" }, "opencode", null],
     [{}, null, null],
@@ -28,7 +36,10 @@ describe("mission start inside an assistant records it", () => {
 
   it("a session id that is not a plain token is not recorded", async () => {
     const p = await initialized();
-    const m = await p.json(["mission", "start", "--role", "engineer"], "mission", { CLAUDECODE: "1", CLAUDE_CODE_SESSION_ID: "x\u001b[2J; rm -rf /" });
+    const m = await p.json(["mission", "start", "--role", "engineer"], "mission", {
+      CLAUDECODE: "1",
+      CLAUDE_CODE_SESSION_ID: "x\u001b[2J; rm -rf /",
+    });
     expect(m).toMatchObject({ assistant: "claude", sessionId: null });
   });
 });

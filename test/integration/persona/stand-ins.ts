@@ -177,22 +177,32 @@ export function requireBundle(): void {
 export function bareSystemPath(): string {
   const dir = join(tempDir("pantheon-bare-path-"), "bin");
   mkdirSync(dir);
-  for (const [name, target] of [["git", whichOnPath("git")], ["node", process.execPath], ["sh", whichOnPath("sh")]] as const) {
+  for (const [name, target] of [
+    ["git", whichOnPath("git")],
+    ["node", process.execPath],
+    ["sh", whichOnPath("sh")],
+  ] as const) {
     if (target) symlinkSync(target, join(dir, name));
   }
-  for (const a of ASSISTANTS) if (existsSync(join(dir, a))) throw new Error(`${a} in ${dir}: cannot test "not installed"`);
+  for (const a of ASSISTANTS)
+    if (existsSync(join(dir, a))) throw new Error(`${a} in ${dir}: cannot test "not installed"`);
   return dir;
 }
 
 function whichOnPath(name: string): string | null {
-  for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":")) if (d && existsSync(join(d, name))) return join(d, name);
+  for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":"))
+    if (d && existsSync(join(d, name))) return join(d, name);
   return null;
 }
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Polls `check` (every 25 ms, bounded) until it returns a value that is not undefined/false. */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<Exclude<T, undefined | false | null>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 30_000,
+): Promise<Exclude<T, undefined | false | null>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

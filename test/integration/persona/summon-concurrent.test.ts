@@ -16,7 +16,10 @@ describe("two engineers summoned at once", () => {
     const p = await initialized();
     const s = standIns();
     const release = join(s.records, "..", "release");
-    const first = runBinAsync(["summon", "engineer", "--assistant", "claude"], { cwd: p.dir, env: s.env({ STANDIN_WAIT_FILE: release, STANDIN_EXIT: "4" }) });
+    const first = runBinAsync(["summon", "engineer", "--assistant", "claude"], {
+      cwd: p.dir,
+      env: s.env({ STANDIN_WAIT_FILE: release, STANDIN_EXIT: "4" }),
+    });
     try {
       const active = await waitFor("the first mission to be ACTIVE and its assistant started", async () => {
         const ms = (await missions(p.dir)).filter((m) => m.status === "ACTIVE");

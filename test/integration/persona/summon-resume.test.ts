@@ -33,11 +33,19 @@ describe("summon --resume", () => {
     const recs = s.all().filter((r) => r.name === "claude");
     expect(recs).toHaveLength(2);
     const second = recs.find((r) => r.argv.includes("--resume"))!;
-    expect(second.argv.slice(second.argv.indexOf("--resume"), second.argv.indexOf("--resume") + 2)).toEqual(["--resume", first.sessionId]);
+    expect(second.argv.slice(second.argv.indexOf("--resume"), second.argv.indexOf("--resume") + 2)).toEqual([
+      "--resume",
+      first.sessionId,
+    ]);
     expect(second.argv).not.toContain("--session-id");
     const all = await missions(p.dir);
     const resumed = all.find((m) => m.id !== first.id && m.persona === "Hephaestus")!;
-    expect(resumed).toMatchObject({ role: "engineer", assistant: "claude", sessionId: first.sessionId, status: "ENDED" });
+    expect(resumed).toMatchObject({
+      role: "engineer",
+      assistant: "claude",
+      sessionId: first.sessionId,
+      status: "ENDED",
+    });
     expect(second.env.PANTHEON_MISSION).toBe(resumed.handle);
     const kickoff = second.argv.at(-1)!;
     expect(kickoff).toContain(`resuming on mission ${resumed.handle} (${first.id} ended; this one continues it)`);
@@ -52,20 +60,29 @@ describe("summon --resume", () => {
         expect(a.at(-2)).toBe(id);
       },
       gemini: (id, a) => expect(a.slice(a.indexOf("--resume"), a.indexOf("--resume") + 2)).toEqual(["--resume", id]),
-      opencode: (id, a) => expect(a.slice(a.indexOf("--session"), a.indexOf("--session") + 2)).toEqual(["--session", id]),
+      opencode: (id, a) =>
+        expect(a.slice(a.indexOf("--session"), a.indexOf("--session") + 2)).toEqual(["--session", id]),
     };
     for (const [assistant, check] of Object.entries(want)) {
       const p = await initialized();
       const s = standIns();
       const wait = join(s.records, "release");
       const env = testEnv(s.env({ STANDIN_WAIT_FILE: wait }));
-      const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", assistant, "--persona", "Wayland"], { cwd: p.dir, env, stdio: "ignore" });
+      const child = spawn(
+        process.execPath,
+        [BIN, "summon", "engineer", "--assistant", assistant, "--persona", "Wayland"],
+        { cwd: p.dir, env, stdio: "ignore" },
+      );
       const exited = new Promise((resolve) => child.on("exit", resolve));
       await waitFor("the stand-in to start", () => s.all().length === 1);
       const rec = s.one(assistant as "codex");
       // The session's hook reports the assistant's own id (codex and opencode name their sessions).
       const id = `${assistant}-0199a1b2`;
-      spawnSync(process.execPath, [BIN, "hook", "event", assistant, "SessionStart"], { cwd: p.dir, env: { ...env, PANTHEON_LIVE: rec.env.PANTHEON_LIVE! }, input: JSON.stringify({ session_id: id }) });
+      spawnSync(process.execPath, [BIN, "hook", "event", assistant, "SessionStart"], {
+        cwd: p.dir,
+        env: { ...env, PANTHEON_LIVE: rec.env.PANTHEON_LIVE! },
+        input: JSON.stringify({ session_id: id }),
+      });
       // summon dies without ending the mission: ACTIVE and stalled.
       child.kill("SIGKILL");
       await exited;
@@ -90,11 +107,19 @@ describe("summon --resume", () => {
     const s = standIns();
     const wait = join(s.records, "release");
     const env = testEnv(s.env({ STANDIN_WAIT_FILE: wait }));
-    const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", "codex", "--persona", "Wayland"], { cwd: p.dir, env, stdio: "ignore" });
+    const child = spawn(process.execPath, [BIN, "summon", "engineer", "--assistant", "codex", "--persona", "Wayland"], {
+      cwd: p.dir,
+      env,
+      stdio: "ignore",
+    });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     await waitFor("the stand-in to start", () => s.all().length === 1);
     const rec = s.one("codex");
-    spawnSync(process.execPath, [BIN, "hook", "event", "codex", "SessionStart"], { cwd: p.dir, env: { ...env, PANTHEON_LIVE: rec.env.PANTHEON_LIVE! }, input: JSON.stringify({ session_id: "019b-thread" }) });
+    spawnSync(process.execPath, [BIN, "hook", "event", "codex", "SessionStart"], {
+      cwd: p.dir,
+      env: { ...env, PANTHEON_LIVE: rec.env.PANTHEON_LIVE! },
+      input: JSON.stringify({ session_id: "019b-thread" }),
+    });
     child.kill("SIGKILL");
     await exited;
     process.kill(rec.pid, "SIGKILL");
@@ -105,7 +130,10 @@ describe("summon --resume", () => {
     const again = s.all().find((r) => r.pid !== rec.pid)!;
     expect(again.argv[0]).toBe("resume");
     expect(again.argv.at(-2)).toBe("019b-thread");
-    expect((await missions(p.dir)).find((x) => x.id !== m.id)).toMatchObject({ persona: "Wayland", sessionId: "019b-thread" });
+    expect((await missions(p.dir)).find((x) => x.id !== m.id)).toMatchObject({
+      persona: "Wayland",
+      sessionId: "019b-thread",
+    });
   });
 
   it("a mission started by mission start has no assistant session: refused (exit 1), the ref untouched", async () => {
@@ -145,7 +173,9 @@ describe("codex's one-time hook trust", () => {
     const s = standIns();
     const first = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(first.stderr).toContain('codex will ask once to trust Pantheon\'s session hooks (each runs "pantheon hook event codex <event>"');
+    expect(first.stderr).toContain(
+      'codex will ask once to trust Pantheon\'s session hooks (each runs "pantheon hook event codex <event>"',
+    );
     expect(first.stderr).toContain('"Trust all and continue"');
     const second = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
     expect(second.stderr).not.toContain("trust");

@@ -49,9 +49,13 @@ describe("mission end --remove-worktree", () => {
     expect(readFileSync(join(kept, ".env.local"), "utf8")).toBe("TOKEN=persona\n");
     expect(readFileSync(join(kept, "config", "b.json"), "utf8")).toBe('{"edited": true}\n');
     expect(existsSync(join(kept, "config", "a.json")), "an unedited copy is not kept").toBe(false);
-    expect(r.stdout).toContain(`kept a copy of the edited .env.local (ignored, so in no commit): ${join(kept, ".env.local")}`);
+    expect(r.stdout).toContain(
+      `kept a copy of the edited .env.local (ignored, so in no commit): ${join(kept, ".env.local")}`,
+    );
     expect(r.stdout).toContain(join(kept, "config", "b.json"));
-    expect(readFileSync(join(p.dir, ".env.local"), "utf8"), "the main worktree's file is untouched").toBe("TOKEN=main\n");
+    expect(readFileSync(join(p.dir, ".env.local"), "utf8"), "the main worktree's file is untouched").toBe(
+      "TOKEN=main\n",
+    );
   });
 
   it("--json lists the kept files and the deleted branch", async () => {
@@ -63,21 +67,32 @@ describe("mission end --remove-worktree", () => {
     const data = await p.json(["mission", "end", m.id, "--remove-worktree"], "mission");
     expect(data.removedWorktree).toBe(wt);
     expect(data.deletedBranch).toBe(m.worktree.branch);
-    expect(data.keptFiles).toEqual([{ file: ".env.local", copy: join(p.dir, ".git", "pantheon", "kept", m.handle.replace(":", "-"), ".env.local") }]);
+    expect(data.keptFiles).toEqual([
+      { file: ".env.local", copy: join(p.dir, ".git", "pantheon", "kept", m.handle.replace(":", "-"), ".env.local") },
+    ]);
   });
 
   it("run inside the worktree (the built bundle, cwd there): refused before anything changes, with the command to run instead; from the main worktree it works", async () => {
     const { p, s } = await setup();
     // The persona itself tries it while its mission is ACTIVE, then lists the active missions.
-    const runs = [["mission", "end", "--remove-worktree"], ["mission", "list", "--active", "--json"]];
-    await p.ok(["summon", "engineer", "--assistant", "claude", "--persona", "Hera", "--worktree"], s.env({ STANDIN_RUN: JSON.stringify(runs) }));
+    const runs = [
+      ["mission", "end", "--remove-worktree"],
+      ["mission", "list", "--active", "--json"],
+    ];
+    await p.ok(
+      ["summon", "engineer", "--assistant", "claude", "--persona", "Hera", "--worktree"],
+      s.env({ STANDIN_RUN: JSON.stringify(runs) }),
+    );
     const rec = s.one("claude");
     const wt = rec.cwd;
     const [end, active] = rec.runs;
     expect(end!.status, end!.stderr).toBe(1);
     expect(end!.stderr.split("\n")[0]).toBe(`✗ Not removing ${wt}: this command runs inside it`);
     expect(end!.stderr).toContain(`cd ${p.dir} && pantheon mission end MSN-0001 --remove-worktree`);
-    expect(JSON.parse(active!.stdout).data.map((x: { id: string }) => x.id), "the mission was not ended by the refused command").toEqual(["MSN-0001"]);
+    expect(
+      JSON.parse(active!.stdout).data.map((x: { id: string }) => x.id),
+      "the mission was not ended by the refused command",
+    ).toEqual(["MSN-0001"]);
     expect(existsSync(wt)).toBe(true);
 
     // The mission is ENDED now (summon ended it); the same from inside still changes nothing.
@@ -100,7 +115,10 @@ describe("mission end --remove-worktree", () => {
     const { p, s } = await setup();
     const release = join(s.records, "release");
     // The assistant stays up until released: its mission is ACTIVE meanwhile.
-    const summoning = p.run(["summon", "engineer", "--assistant", "claude", "--persona", "Hera", "--worktree"], s.env({ STANDIN_WAIT_FILE: release }));
+    const summoning = p.run(
+      ["summon", "engineer", "--assistant", "claude", "--persona", "Hera", "--worktree"],
+      s.env({ STANDIN_WAIT_FILE: release }),
+    );
     try {
       const rec = await waitFor("the stand-in to start", () => s.all()[0]);
       writeFileSync(join(rec.cwd, "work.txt"), "work\n");
@@ -131,7 +149,9 @@ describe("mission end --remove-worktree", () => {
     const before = b.ref();
     const r = await b.run(["mission", "end", m.id, "--remove-worktree"]);
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr.split("\n")[0]).toBe(`✗ ${wt} is not a worktree of this clone (was MSN-0001 started in another one?)`);
+    expect(r.stderr.split("\n")[0]).toBe(
+      `✗ ${wt} is not a worktree of this clone (was MSN-0001 started in another one?)`,
+    );
     expect(r.stderr).toContain("git worktree list");
     expect(b.ref()).toBe(before);
     expect(existsSync(wt), "clone A's worktree is untouched").toBe(true);

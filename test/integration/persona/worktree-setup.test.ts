@@ -20,9 +20,18 @@ import { requireBundle, standIns, type StandIns } from "./stand-ins.js";
 
 const SETUP = ".pantheon/worktree-setup";
 
-async function summonWorktree(dir: string, s: StandIns, o: { prompter?: FakePrompter; tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ r: CliResult; wt: string }> {
+async function summonWorktree(
+  dir: string,
+  s: StandIns,
+  o: { prompter?: FakePrompter; tty?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ r: CliResult; wt: string }> {
   const before = new Set(s.all().map((x) => x.pid));
-  const r = await runCli(["summon", "engineer", "--assistant", "claude", "--worktree"], { cwd: dir, env: s.env(o.env), ...(o.tty !== undefined && { tty: o.tty }), ...(o.prompter && { prompter: o.prompter }) });
+  const r = await runCli(["summon", "engineer", "--assistant", "claude", "--worktree"], {
+    cwd: dir,
+    env: s.env(o.env),
+    ...(o.tty !== undefined && { tty: o.tty }),
+    ...(o.prompter && { prompter: o.prompter }),
+  });
   expect(r.exitCode, `summon --worktree\n${r.stdout}\n${r.stderr}`).toBe(0);
   const rec = s.all().find((x) => !before.has(x.pid));
   expect(rec, "the assistant ran").toBeDefined();
@@ -46,12 +55,18 @@ async function project(): Promise<Repo> {
 /** Rewrites project.json on the origin's state ref with plumbing only, as a collaborator with push access could. */
 function craftProject(origin: string, edit: (project: any) => void): void {
   const gitO = (args: string[], input = "") =>
-    execFileSync("git", [`--git-dir=${origin}`, ...args], { env: testEnv({ GIT_AUTHOR_NAME: "Mallory", GIT_COMMITTER_NAME: "Mallory" }), encoding: "utf8", input }).trim();
+    execFileSync("git", [`--git-dir=${origin}`, ...args], {
+      env: testEnv({ GIT_AUTHOR_NAME: "Mallory", GIT_COMMITTER_NAME: "Mallory" }),
+      encoding: "utf8",
+      input,
+    }).trim();
   const parent = gitO(["rev-parse", REF]);
   const project = JSON.parse(gitO(["cat-file", "-p", `${REF}:project.json`]));
   edit(project);
   const blob = gitO(["hash-object", "-w", "--stdin"], JSON.stringify(project));
-  const entries = gitO(["ls-tree", parent]).split("\n").map((l) => (l.endsWith("\tproject.json") ? `100644 blob ${blob}\tproject.json` : l));
+  const entries = gitO(["ls-tree", parent])
+    .split("\n")
+    .map((l) => (l.endsWith("\tproject.json") ? `100644 blob ${blob}\tproject.json` : l));
   const tree = gitO(["mktree"], `${entries.join("\n")}\n`);
   const commit = gitO(["commit-tree", tree, "-p", parent, "-m", "project tweak"]);
   gitO(["update-ref", REF, commit, parent]);
@@ -64,11 +79,18 @@ describe("worktree set-up", () => {
     const { root, origin, clones } = await makeOriginAndClones(2);
     const marker = join(root, "PWNED");
     craftProject(origin, (p) => {
-      p.worktree = { ...p.worktree, setup: `touch '${marker}'`, copy: ["../outside.txt", "/etc/hostname", ".git/config", "ok/../../up.txt"] };
+      p.worktree = {
+        ...p.worktree,
+        setup: `touch '${marker}'`,
+        copy: ["../outside.txt", "/etc/hostname", ".git/config", "ok/../../up.txt"],
+      };
     });
     const b = clones[1]!;
     await b.ok(["sync"]);
-    expect(JSON.parse(b.git("cat-file", "-p", `${REF}:project.json`)).worktree.setup, "the crafted field arrived").toContain("touch");
+    expect(
+      JSON.parse(b.git("cat-file", "-p", `${REF}:project.json`)).worktree.setup,
+      "the crafted field arrived",
+    ).toContain("touch");
     writeFileSync(join(root, "outside.txt"), "outside\n");
     const s = standIns();
     const rootBefore = readdirSync(root).sort();
@@ -77,9 +99,15 @@ describe("worktree set-up", () => {
     const { r, wt } = await summonWorktree(b.dir, s, { prompter, tty: true });
     expect(existsSync(marker), "the crafted command did not run").toBe(false);
     expect(prompter.asked).toEqual([]);
-    for (const bad of ["../outside.txt", "/etc/hostname", ".git/config", "ok/../../up.txt"]) expect(r.stderr).toContain(`worktree.copy entry "${bad}" skipped`);
-    expect(readdirSync(root).sort(), "nothing written beside the clones but the worktree").toEqual([...rootBefore, basename(wt)].sort());
-    expect(readdirSync(wt).filter((f) => !f.startsWith(".")), "nothing copied into the worktree from outside the repository").toEqual([]);
+    for (const bad of ["../outside.txt", "/etc/hostname", ".git/config", "ok/../../up.txt"])
+      expect(r.stderr).toContain(`worktree.copy entry "${bad}" skipped`);
+    expect(readdirSync(root).sort(), "nothing written beside the clones but the worktree").toEqual(
+      [...rootBefore, basename(wt)].sort(),
+    );
+    expect(
+      readdirSync(wt).filter((f) => !f.startsWith(".")),
+      "nothing copied into the worktree from outside the repository",
+    ).toEqual([]);
     expect(statSync(join(wt, ".git")).isFile(), "the worktree's .git file is intact").toBe(true);
   });
 
@@ -91,7 +119,10 @@ describe("worktree set-up", () => {
     const { wt } = await summonWorktree(p.dir, s, { prompter: first, tty: true });
     expect(first.asked).toHaveLength(1);
     expect(first.asked[0]!.message).toBe(`Run this set-up command in the new worktree ${wt}?`);
-    expect(first.asked[0]!.detail).toEqual(["A worktree set-up command (from .pantheon/worktree-setup) will run with sh -c:", "    echo ran >> .setup-log"]);
+    expect(first.asked[0]!.detail).toEqual([
+      "A worktree set-up command (from .pantheon/worktree-setup) will run with sh -c:",
+      "    echo ran >> .setup-log",
+    ]);
     expect(readFileSync(join(wt, ".setup-log"), "utf8")).toBe("ran\n");
     expect(existsSync(join(p.dir, ".setup-log")), "it ran in the worktree").toBe(false);
 
@@ -121,7 +152,9 @@ describe("worktree set-up", () => {
     commitSetup(p.dir, "echo two > .setup-log");
     const declined = fakePrompter([false]);
     const { r, wt } = await summonWorktree(p.dir, s, { prompter: declined, tty: true });
-    expect(declined.asked[0]!.detail![0]).toBe("The worktree set-up command changed (from .pantheon/worktree-setup) will run with sh -c:");
+    expect(declined.asked[0]!.detail![0]).toBe(
+      "The worktree set-up command changed (from .pantheon/worktree-setup) will run with sh -c:",
+    );
     expect(declined.asked[0]!.detail![1]).toBe("    echo two > .setup-log");
     expect(existsSync(join(wt, ".setup-log"))).toBe(false);
     expect(r.stderr).toContain("worktree set-up not run (declined)");
@@ -137,7 +170,9 @@ describe("worktree set-up", () => {
     commitSetup(p.dir, "echo ran > .setup-log");
     const { r, wt } = await summonWorktree(p.dir, s);
     expect(existsSync(join(wt, ".setup-log"))).toBe(false);
-    expect(r.stderr).toMatch(/worktree set-up not run: the command from \.pantheon\/worktree-setup has not been confirmed in this clone; run "pantheon summon --worktree" once from a terminal/);
+    expect(r.stderr).toMatch(
+      /worktree set-up not run: the command from \.pantheon\/worktree-setup has not been confirmed in this clone; run "pantheon summon --worktree" once from a terminal/,
+    );
     // A terminal, but an assistant's shell: the terminal prompter asks nobody there.
     const { r: r2, wt: wt2 } = await summonWorktree(p.dir, s, { tty: true, env: { CLAUDECODE: "1" } });
     expect(existsSync(join(wt2, ".setup-log"))).toBe(false);
@@ -167,7 +202,10 @@ describe("worktree set-up", () => {
     git(p.dir, "config", "pantheon.worktreeSetup", "echo config > .setup-log");
     const asked = fakePrompter([true]);
     const { wt } = await summonWorktree(p.dir, s, { prompter: asked, tty: true });
-    expect(asked.asked[0]!.detail).toEqual(["A worktree set-up command (from git config pantheon.worktreeSetup) will run with sh -c:", "    echo config > .setup-log"]);
+    expect(asked.asked[0]!.detail).toEqual([
+      "A worktree set-up command (from git config pantheon.worktreeSetup) will run with sh -c:",
+      "    echo config > .setup-log",
+    ]);
     expect(readFileSync(join(wt, ".setup-log"), "utf8")).toBe("config\n");
     git(p.dir, "config", "pantheon.worktreeSetup", "");
     const none = fakePrompter([]);

@@ -58,8 +58,14 @@ describe("summon --worktree", () => {
     const { p, parent, s } = await setup();
     await p.ok(["task", "create", "--title", "Made in main", "--role", "engineer"]);
     const base = git(p.dir, "rev-parse", "HEAD").trim();
-    const runs = [["task", "list", "--json"], ["task", "create", "--title", "Made in the worktree", "--role", "engineer", "--json"]];
-    const r = await p.run(["summon", "engineer", "--assistant", "claude", "--persona", "Hephaestus", "--worktree"], s.env({ STANDIN_RUN: JSON.stringify(runs) }));
+    const runs = [
+      ["task", "list", "--json"],
+      ["task", "create", "--title", "Made in the worktree", "--role", "engineer", "--json"],
+    ];
+    const r = await p.run(
+      ["summon", "engineer", "--assistant", "claude", "--persona", "Hephaestus", "--worktree"],
+      s.env({ STANDIN_RUN: JSON.stringify(runs) }),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
 
     const rec = s.one("claude");
@@ -78,11 +84,21 @@ describe("summon --worktree", () => {
     expect(rec.runs[0]!.status, rec.runs[0]!.stderr).toBe(0);
     expect(JSON.parse(rec.runs[0]!.stdout).data.map((t: { title: string }) => t.title)).toEqual(["Made in main"]);
     expect(rec.runs[1]!.status, rec.runs[1]!.stderr).toBe(0);
-    expect((await p.json(["task", "list"], "tasks")).map((t: { title: string }) => t.title)).toEqual(["Made in main", "Made in the worktree"]);
+    expect((await p.json(["task", "list"], "tasks")).map((t: { title: string }) => t.title)).toEqual([
+      "Made in main",
+      "Made in the worktree",
+    ]);
     // the persona's claude was given the worktree as its cwd; the claude argv has no dir, so cwd is all
 
     // Pantheon's untracked files and worktree.copy files were copied (set-up: worktree-setup.test.ts)
-    for (const f of [".pantheon/personas/engineer.md", ".pantheon/procedures/README.md", "AGENTS.md", ".claude/commands/summon.md", ".env.local", "config/local.json"]) {
+    for (const f of [
+      ".pantheon/personas/engineer.md",
+      ".pantheon/procedures/README.md",
+      "AGENTS.md",
+      ".claude/commands/summon.md",
+      ".env.local",
+      "config/local.json",
+    ]) {
       expect(existsSync(join(wt, f)), `${f} copied into the worktree`).toBe(true);
       expect(readFileSync(join(wt, f), "utf8")).toBe(readFileSync(join(p.dir, f), "utf8"));
     }
@@ -131,7 +147,10 @@ describe("summon --worktree", () => {
 
   it("--branch names the branch; work pushed to a remote counts as safe", async () => {
     const { p, s } = await setup();
-    const r = await p.run(["summon", "engineer", "--assistant", "codex", "--worktree", "--branch", "feature/login"], s.env());
+    const r = await p.run(
+      ["summon", "engineer", "--assistant", "codex", "--worktree", "--branch", "feature/login"],
+      s.env(),
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const rec = s.one("codex");
     expect(rec.argv.slice(0, 2), "codex is pointed at the worktree with -C").toEqual(["-C", rec.cwd]);
@@ -233,7 +252,10 @@ describe("summon --worktree", () => {
   it("a worktree folder that already exists: exit 1, the assistant not started, no ACTIVE mission", async () => {
     const { p, parent, s } = await setup();
     mkdirSync(join(parent, "repo-hephaestus-1"));
-    const r = await p.run(["summon", "engineer", "--assistant", "claude", "--persona", "Hephaestus", "--worktree"], s.env());
+    const r = await p.run(
+      ["summon", "engineer", "--assistant", "claude", "--persona", "Hephaestus", "--worktree"],
+      s.env(),
+    );
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain("repo-hephaestus-1");
     expect(s.all()).toEqual([]);

@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ObjectDb } from "../../../src/store/git/object-db.js";
@@ -12,7 +21,11 @@ import { git, makeRepo, stateRef, tempDir } from "../../helpers/repo.js";
 /** Issue 12 point 8, DESIGN §2.3: objects checked after the swap; concurrent gc and repack never fail a command. */
 
 const REF = "refs/coordination/main";
-const objectsOf = (dir: string, commit: string) => git(dir, "rev-list", "--objects", "--no-walk", commit).split("\n").map((l) => l.split(" ")[0]!).filter(Boolean);
+const objectsOf = (dir: string, commit: string) =>
+  git(dir, "rev-list", "--objects", "--no-walk", commit)
+    .split("\n")
+    .map((l) => l.split(" ")[0]!)
+    .filter(Boolean);
 const mainPath = (dir: string, oid: string) => join(dir, ".git", "objects", oid.slice(0, 2), oid.slice(2));
 const keepPath = (dir: string, oid: string) => join(dir, ".git", "objects", "pantheon", oid.slice(0, 2), oid.slice(2));
 
@@ -27,7 +40,13 @@ async function initialised(): Promise<{ dir: string; store: GitStore }> {
 /** Writes a commit on the tip that adds one stray file (through the store, as a mutation does), without moving the ref. */
 async function pendingCommit(store: GitStore, tip: string, name: string): Promise<string> {
   const tree = git(store.paths.workTree!, "rev-parse", `${tip}^{tree}`).trim();
-  return store.writeCommit([tip], tree, new Map([[`notes-${name}.json`, Buffer.from(`{"n":"${name}"}\n`)]]), { summary: `test ${name}`, op: "test", actor: "Director", authorName: null, mission: null });
+  return store.writeCommit([tip], tree, new Map([[`notes-${name}.json`, Buffer.from(`{"n":"${name}"}\n`)]]), {
+    summary: `test ${name}`,
+    op: "test",
+    actor: "Director",
+    authorName: null,
+    mission: null,
+  });
 }
 
 describe("a prune beside a writer (git gc --prune=now)", () => {
@@ -76,9 +95,12 @@ describe("a prune beside a writer (git gc --prune=now)", () => {
     // An hour passes (every second name dated back), and the last sweep was long ago.
     const keep = join(dir, ".git", "objects", "pantheon");
     const past = new Date(Date.now() - 2 * 3600_000);
-    for (const d of readdirSync(keep).filter((n) => /^[0-9a-f]{2}$/.test(n))) for (const f of readdirSync(join(keep, d))) utimesSync(join(keep, d, f), past, past);
+    for (const d of readdirSync(keep).filter((n) => /^[0-9a-f]{2}$/.test(n)))
+      for (const f of readdirSync(join(keep, d))) utimesSync(join(keep, d, f), past, past);
     rmSync(join(keep, ".swept"), { force: true });
-    expect((await runCli(["task", "create", "--title", "Sweeps", "--role", "engineer"], { cwd: dir })).exitCode).toBe(0);
+    expect((await runCli(["task", "create", "--title", "Sweeps", "--role", "engineer"], { cwd: dir })).exitCode).toBe(
+      0,
+    );
     for (const o of gone) {
       expect(existsSync(mainPath(dir, o)), `${o} back in the main store`).toBe(true);
       expect(existsSync(keepPath(dir, o)), `${o} second name dropped`).toBe(false);
@@ -93,8 +115,12 @@ describe("doctor and the keep dir", () => {
     writeFileSync(join(dir, ".git", "objects", "info", "alternates"), "");
     const r = await runCli(["doctor", "--json"], { cwd: dir });
     expect(r.exitCode).toBe(1);
-    expect(JSON.parse(r.stdout).data.findings).toEqual([expect.objectContaining({ code: "E_KEEP_ALTERNATE", fixable: true })]);
-    expect((await runCli(["doctor", "--fix"], { cwd: dir })).stdout).toMatch(/listed objects\/pantheon in objects\/info\/alternates again/);
+    expect(JSON.parse(r.stdout).data.findings).toEqual([
+      expect.objectContaining({ code: "E_KEEP_ALTERNATE", fixable: true }),
+    ]);
+    expect((await runCli(["doctor", "--fix"], { cwd: dir })).stdout).toMatch(
+      /listed objects\/pantheon in objects\/info\/alternates again/,
+    );
     expect(readFileSync(join(dir, ".git", "objects", "info", "alternates"), "utf8")).toBe("pantheon\n");
     expect((await runCli(["doctor"], { cwd: dir })).exitCode).toBe(0);
   });
@@ -106,12 +132,20 @@ describe("a local clone of a repository that has a keep dir", () => {
     const clone = join(tempDir(), "clone");
     git(dir, "clone", "-q", dir, clone);
     // git clone copied objects/pantheon/ and named the source's, absolutely.
-    expect(readFileSync(join(clone, ".git", "objects", "info", "alternates"), "utf8")).toBe(`${join(dir, ".git", "objects", "pantheon")}\n`);
+    expect(readFileSync(join(clone, ".git", "objects", "info", "alternates"), "utf8")).toBe(
+      `${join(dir, ".git", "objects", "pantheon")}\n`,
+    );
     git(clone, "fetch", "-q", "origin", `+${REF}:${REF}`);
-    expect((await runCli(["task", "create", "--title", "In the clone", "--role", "engineer"], { cwd: clone })).exitCode).toBe(0);
+    expect(
+      (await runCli(["task", "create", "--title", "In the clone", "--role", "engineer"], { cwd: clone })).exitCode,
+    ).toBe(0);
     expect(readFileSync(join(clone, ".git", "objects", "info", "alternates"), "utf8")).toBe("pantheon\n");
     rmSync(dir, { recursive: true, force: true });
-    const fsck = spawnSync("git", ["fsck", "--strict", "--no-dangling"], { cwd: clone, env: testEnv(), encoding: "utf8" });
+    const fsck = spawnSync("git", ["fsck", "--strict", "--no-dangling"], {
+      cwd: clone,
+      env: testEnv(),
+      encoding: "utf8",
+    });
     expect(fsck.status).toBe(0);
     expect(fsck.stderr).not.toMatch(/alternates|does not exist/);
   });
@@ -125,7 +159,9 @@ describe("reading while git gc and git repack -ad move objects", () => {
     const db = new ObjectDb(join(dir, ".git"));
     const tip = stateRef(dir)!;
     await db.read(tip); // the first pack's index is now cached
-    expect((await runCli(["task", "create", "--title", "Second", "--role", "engineer"], { cwd: dir })).exitCode).toBe(0);
+    expect((await runCli(["task", "create", "--title", "Second", "--role", "engineer"], { cwd: dir })).exitCode).toBe(
+      0,
+    );
     git(dir, "repack", "-adq"); // a new pack, the old one deleted
     git(dir, "prune-packed");
     const tree = git(dir, "rev-parse", `${REF}^{tree}`).trim();
@@ -141,7 +177,8 @@ describe("reading while git gc and git repack -ad move objects", () => {
     const idx = readdirSync(pack).find((f) => f.endsWith(".idx"))!;
     // The moment between `git repack -ad` deleting an old pack and its index, many times over:
     // whichever order the directory lists them in, most come before the good pack.
-    for (let i = 0; i < 16; i++) writeFileSync(join(pack, `pack-${String(i).padStart(40, "0")}.idx`), readFileSync(join(pack, idx)));
+    for (let i = 0; i < 16; i++)
+      writeFileSync(join(pack, `pack-${String(i).padStart(40, "0")}.idx`), readFileSync(join(pack, idx)));
     rmSync(join(dir, ".git", "pantheon"), { recursive: true, force: true }); // no cache: records come from git
     const r = await runCli(["task", "show", "1"], { cwd: dir });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -154,7 +191,10 @@ describe("reading while git gc and git repack -ad move objects", () => {
     git(dir, "prune-packed");
     const pack = join(dir, ".git", "objects", "pack");
     // git writes `.tmp-<pid>-pack-<hash>.idx` before renaming it: half-written bytes.
-    writeFileSync(join(pack, ".tmp-4242-pack-0123456789abcdef0123456789abcdef01234567.idx"), Buffer.from("\xfftOc\x00\x00\x00\x02half", "latin1"));
+    writeFileSync(
+      join(pack, ".tmp-4242-pack-0123456789abcdef0123456789abcdef01234567.idx"),
+      Buffer.from("\xfftOc\x00\x00\x00\x02half", "latin1"),
+    );
     const r = await runCli(["task", "create", "--title", "During repack", "--role", "engineer"], { cwd: dir });
     expect(r.exitCode, r.stderr).toBe(0);
   });

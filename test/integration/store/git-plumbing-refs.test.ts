@@ -53,7 +53,10 @@ describe("readRef", () => {
     const { gitDir, oids } = await repoWithOids(1);
     mkdirSync(dirname(refFile(gitDir, REF)), { recursive: true });
     writeFileSync(refFile(gitDir, REF), "");
-    await expect(readRef(gitDir, REF)).rejects.toMatchObject({ code: "E_GIT_READ_REF", message: expect.stringContaining("corrupt") });
+    await expect(readRef(gitDir, REF)).rejects.toMatchObject({
+      code: "E_GIT_READ_REF",
+      message: expect.stringContaining("corrupt"),
+    });
     await expect(casRef(gitDir, REF, null, oids[0])).rejects.toMatchObject({ code: "E_GIT_READ_REF" });
     expect(existsSync(lockOf(gitDir))).toBe(false);
   });
@@ -114,7 +117,9 @@ describe("casRef", () => {
     const spread = async (turns: number) => {
       for (let t = 0; t < turns; t++) await new Promise((r) => setImmediate(r));
     };
-    const results = await Promise.all(oids.slice(1).map(async (next, i) => (await spread(i * 4), casRef(gitDir, REF, oids[0], next))));
+    const results = await Promise.all(
+      oids.slice(1).map(async (next, i) => (await spread(i * 4), casRef(gitDir, REF, oids[0], next))),
+    );
     const winners = results.flatMap((r, i) => (r.ok ? [oids[i + 1]] : []));
     expect(winners).toHaveLength(1);
     expect(results.every((r) => r.ok || r.reason === "moved" || r.reason === "locked")).toBe(true);
@@ -135,12 +140,23 @@ describe("casRef killed at a fault point", () => {
       `const r = await casRef(gitDir, ref, expected === "null" ? null : expected, next);`,
       "process.stdout.write(JSON.stringify(r));",
     ].join("\n");
-    await build({ stdin: { contents, resolveDir: ROOT, loader: "ts", sourcefile: "cas-child.ts" }, bundle: true, platform: "node", format: "esm", target: "node20", outfile: bundle, logLevel: "silent" });
+    await build({
+      stdin: { contents, resolveDir: ROOT, loader: "ts", sourcefile: "cas-child.ts" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outfile: bundle,
+      logLevel: "silent",
+    });
   });
   afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
 
   const runChild = (gitDir: string, expected: string, next: string, fault: string) =>
-    spawn(process.execPath, [bundle, gitDir, REF, expected, next], { env: gitEnv({ PANTHEON_FAULT_AT: fault }), stdio: ["ignore", "pipe", "pipe"] });
+    spawn(process.execPath, [bundle, gitDir, REF, expected, next], {
+      env: gitEnv({ PANTHEON_FAULT_AT: fault }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
 
   it("holding-lock: the ref keeps its old value, the lock stays behind and can be diagnosed and broken", async () => {
     const { dir, gitDir, oids } = await repoWithOids(3);
@@ -199,6 +215,7 @@ function waitFor(child: ChildProcess, stream: "stdout" | "stderr", marker: strin
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((r) => child.on("exit", (code, signal) => r({ code, signal })));
 }

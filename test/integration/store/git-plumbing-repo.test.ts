@@ -24,7 +24,15 @@ describe("discoverRepo", () => {
     mkdirSync(join(wt, "sub"));
     const paths = discoverRepo(join(wt, "sub"), NO_ENV);
     expect(paths).toEqual({ workTree: wt, gitDir: join(gitDir, "worktrees", "wt"), commonDir: gitDir });
-    const [gd, cd, top] = git(join(wt, "sub"), ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel"]).trim().split("\n");
+    const [gd, cd, top] = git(join(wt, "sub"), [
+      "rev-parse",
+      "--path-format=absolute",
+      "--git-dir",
+      "--git-common-dir",
+      "--show-toplevel",
+    ])
+      .trim()
+      .split("\n");
     expect(paths).toEqual({ workTree: top, gitDir: gd, commonDir: cd });
   });
 
@@ -51,7 +59,11 @@ describe("discoverRepo", () => {
     const { dir, gitDir } = makeRepo();
     const elsewhere = tempDir();
     expect(discoverRepo(elsewhere, { GIT_DIR: gitDir })).toEqual({ workTree: elsewhere, gitDir, commonDir: gitDir });
-    expect(discoverRepo(elsewhere, { GIT_DIR: gitDir, GIT_WORK_TREE: dir })).toEqual({ workTree: dir, gitDir, commonDir: gitDir });
+    expect(discoverRepo(elsewhere, { GIT_DIR: gitDir, GIT_WORK_TREE: dir })).toEqual({
+      workTree: dir,
+      gitDir,
+      commonDir: gitDir,
+    });
   });
 
   it("fails outside any repository and on a missing path with E_NOT_A_REPO", () => {
@@ -74,8 +86,8 @@ describe("git config", () => {
     "# comment",
     "[core]",
     "\tbare = false ; trailing comment",
-    "\tEditor = \"vim  -u  NONE\"  # kept inner spaces",
-    "[Remote \"Origin\"]",
+    '\tEditor = "vim  -u  NONE"  # kept inner spaces',
+    '[Remote "Origin"]',
     "\turl = git@example.com:x.git",
     "\tfetch = +refs/heads/*:refs/remotes/Origin/*",
     "\tfetch = +refs/coordination/main:refs/coordination/remotes/Origin",
@@ -83,12 +95,12 @@ describe("git config", () => {
     "\tflag",
     "[pantheon]",
     "\tassistant = claude   code",
-    "\tquoted = \"a \\\"b\\\" \\\\ # ; c\"",
+    '\tquoted = "a \\"b\\" \\\\ # ; c"',
     "\tescapes = tab\\there\\nnext",
     "\tlong = one \\",
     "two",
     "\tempty =",
-    "[section \"with \\\"quote\"] key = inline",
+    '[section "with \\"quote"] key = inline',
   ].join("\n");
 
   it("parses tricky syntax exactly as `git config --list` does", () => {
@@ -96,10 +108,13 @@ describe("git config", () => {
     writeFileSync(join(root, "cfg"), TRICKY);
     const out = git(root, ["config", "-f", join(root, "cfg"), "--list", "-z"]);
     // -z prints "key\nvalue\0", or "key\0" for a bare key (which every reader treats as true).
-    const fromGit = out.split("\0").filter(Boolean).map((rec) => {
-      const nl = rec.indexOf("\n");
-      return nl < 0 ? { key: rec, value: "true" } : { key: rec.slice(0, nl), value: rec.slice(nl + 1) };
-    });
+    const fromGit = out
+      .split("\0")
+      .filter(Boolean)
+      .map((rec) => {
+        const nl = rec.indexOf("\n");
+        return nl < 0 ? { key: rec, value: "true" } : { key: rec.slice(0, nl), value: rec.slice(nl + 1) };
+      });
     expect(parseGitConfig(TRICKY)).toEqual(fromGit);
   });
 
@@ -108,8 +123,14 @@ describe("git config", () => {
     const home = tempDir();
     const xdg = join(home, "xdg");
     mkdirSync(join(xdg, "git"), { recursive: true });
-    writeFileSync(join(xdg, "git", "config"), "[user]\n\tname = Xdg\n\temail = xdg@example.com\n[pantheon]\n\tmulti = 1\n");
-    writeFileSync(join(home, ".gitconfig"), "[user]\n\tname = Home\n[include]\n\tpath = extra.inc\n[pantheon]\n\tmulti = 2\n");
+    writeFileSync(
+      join(xdg, "git", "config"),
+      "[user]\n\tname = Xdg\n\temail = xdg@example.com\n[pantheon]\n\tmulti = 1\n",
+    );
+    writeFileSync(
+      join(home, ".gitconfig"),
+      "[user]\n\tname = Home\n[include]\n\tpath = extra.inc\n[pantheon]\n\tmulti = 2\n",
+    );
     writeFileSync(join(home, "extra.inc"), "[pantheon]\n\tassistant = codex\n");
     git(dir, ["config", "pantheon.multi", "3"]);
     const env = { HOME: home, XDG_CONFIG_HOME: xdg, GIT_CONFIG_NOSYSTEM: "1" };
@@ -121,7 +142,10 @@ describe("git config", () => {
     expect(cfg.get("pantheon.multi")).toBe("3");
     expect(cfg.get("core.bare")).toBe("false");
     // Real git with the same environment agrees.
-    const gitWith = (key: string) => git(dir, ["config", "--get", key], { env: { ...env, GIT_CONFIG_GLOBAL: undefined, GIT_CONFIG_COUNT: "0" } }).trim();
+    const gitWith = (key: string) =>
+      git(dir, ["config", "--get", key], {
+        env: { ...env, GIT_CONFIG_GLOBAL: undefined, GIT_CONFIG_COUNT: "0" },
+      }).trim();
     expect(gitWith("user.name")).toBe("Home");
     expect(gitWith("pantheon.assistant")).toBe("codex");
 
@@ -138,9 +162,21 @@ describe("git config", () => {
     git(join(gitDir, ".."), ["config", "user.name", "Repo Person"]);
     const base = { HOME: tempDir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
     const cfg = loadGitConfig(gitDir, base);
-    expect(resolveIdentity(base, cfg)).toEqual({ name: "Repo Person", email: "director@pantheon.invalid", source: "config" });
-    expect(resolveIdentity({ GIT_AUTHOR_NAME: "Env", GIT_COMMITTER_EMAIL: "c@x" }, cfg)).toEqual({ name: "Env", email: "c@x", source: "env" });
+    expect(resolveIdentity(base, cfg)).toEqual({
+      name: "Repo Person",
+      email: "director@pantheon.invalid",
+      source: "config",
+    });
+    expect(resolveIdentity({ GIT_AUTHOR_NAME: "Env", GIT_COMMITTER_EMAIL: "c@x" }, cfg)).toEqual({
+      name: "Env",
+      email: "c@x",
+      source: "env",
+    });
     const empty = loadGitConfig(null, base);
-    expect(resolveIdentity(base, empty)).toEqual({ name: "Director", email: "director@pantheon.invalid", source: "fallback" });
+    expect(resolveIdentity(base, empty)).toEqual({
+      name: "Director",
+      email: "director@pantheon.invalid",
+      source: "fallback",
+    });
   });
 });

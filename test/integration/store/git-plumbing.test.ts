@@ -13,7 +13,12 @@ import { listTree, readTreePath, writeTreeChanges } from "../../../src/store/git
 import { git, gitEnv, makeRepo, tempDir } from "./plumbing-fixture.js";
 
 const REF = "refs/coordination/main";
-const sig = (name: string, timestamp: number, tz = 0): Signature => ({ name, email: `${name.toLowerCase()}@example.com`, timestamp, tzOffsetMinutes: tz });
+const sig = (name: string, timestamp: number, tz = 0): Signature => ({
+  name,
+  email: `${name.toLowerCase()}@example.com`,
+  timestamp,
+  tzOffsetMinutes: tz,
+});
 
 /** `git fsck --strict` over everything reachable from REF (pointed at `commit`); returns its output. */
 async function fsckWith(repo: { dir: string; gitDir: string }, commit: string): Promise<string> {
@@ -22,7 +27,16 @@ async function fsckWith(repo: { dir: string; gitDir: string }, commit: string): 
 }
 
 async function commitTree(db: ObjectDb, tree: string, parents: string[] = [], message = "test\n"): Promise<string> {
-  return db.write("commit", encodeCommit({ tree, parents, author: sig("Ada", 1_700_000_000, 60), committer: sig("Ada", 1_700_000_000, 60), message }));
+  return db.write(
+    "commit",
+    encodeCommit({
+      tree,
+      parents,
+      author: sig("Ada", 1_700_000_000, 60),
+      committer: sig("Ada", 1_700_000_000, 60),
+      message,
+    }),
+  );
 }
 
 function filesUnder(dir: string): string[] {
@@ -82,9 +96,23 @@ describe("ObjectDb", () => {
       "const obj = await new ObjectDb(process.argv[2]).read(process.argv[3]);",
       "process.stdout.write(obj.content);",
     ].join("\n");
-    await build({ stdin: { contents, resolveDir: dirname(out), loader: "ts" }, bundle: true, platform: "node", format: "esm", outfile: out, external: ["isomorphic-git"], logLevel: "silent", banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
+    await build({
+      stdin: { contents, resolveDir: dirname(out), loader: "ts" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: out,
+      external: ["isomorphic-git"],
+      logLevel: "silent",
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    });
     const oid = git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "loose\n" }).trim();
-    const run = () => execFileSync(process.execPath, [out, repo.gitDir, oid], { cwd: dirname(out), env: gitEnv(), stdio: "pipe" }).toString();
+    const run = () =>
+      execFileSync(process.execPath, [out, repo.gitDir, oid], {
+        cwd: dirname(out),
+        env: gitEnv(),
+        stdio: "pipe",
+      }).toString();
     expect(run()).toBe("loose\n");
     git(repo.dir, ["update-ref", "refs/keep", oid]);
     git(repo.dir, ["repack", "-adq"]);
@@ -92,10 +120,15 @@ describe("ObjectDb", () => {
     expect(run).toThrow(/isomorphic-git/);
   });
 
-  for (const packer of [["repack", "-adfq", "--depth=50", "--window=50"], ["gc", "-q", "--prune=now", "--aggressive"]]) {
+  for (const packer of [
+    ["repack", "-adfq", "--depth=50", "--window=50"],
+    ["gc", "-q", "--prune=now", "--aggressive"],
+  ]) {
     it(`reads packed and deltified objects after git ${packer[0]}`, async () => {
       const repo = makeRepo();
-      const base = Array.from({ length: 80 }, (_, i) => `line ${i} of a record that is long enough to delta well`).join("\n");
+      const base = Array.from({ length: 80 }, (_, i) => `line ${i} of a record that is long enough to delta well`).join(
+        "\n",
+      );
       mkdirSync(join(repo.dir, "files"));
       const content = (i: number, v: number): string => `${base}\nfile ${i} version ${v}\n`;
       for (let v = 0; v < 2; v++) {
@@ -117,7 +150,10 @@ describe("ObjectDb", () => {
       expect(commit.parents).toEqual([git(repo.dir, ["rev-parse", "HEAD~1"]).trim()]);
       const old = parseCommit((await db.read(commit.parents[0] ?? "")).content);
       for (let i = 0; i < 60; i++) {
-        for (const [v, c] of [[1, commit], [0, old]] as const) {
+        for (const [v, c] of [
+          [1, commit],
+          [0, old],
+        ] as const) {
           const entry = await readTreePath(db, c.tree, `files/f${i}.txt`);
           const obj = await db.read(entry?.oid ?? "");
           expect(obj.type).toBe("blob");
@@ -134,12 +170,29 @@ describe("tree codec against git", () => {
     const db = new ObjectDb(repo.gitDir);
     const blob = await db.write("blob", Buffer.from("x\n"));
     const sub = await db.write("tree", encodeTree([{ mode: "100644", name: "inner.json", oid: blob }]));
-    const names: Array<[string, boolean]> = [["a", true], ["a.json", false], ["a-b", false], ["a0", false], ["ab", true], ["a b", false], ["Z", false], ["é.json", false], ["a.b", true], ["a_", false]];
-    const entries: TreeEntry[] = names.map(([name, isTree]) => ({ mode: isTree ? "40000" : "100644", name, oid: isTree ? sub : blob }));
+    const names: Array<[string, boolean]> = [
+      ["a", true],
+      ["a.json", false],
+      ["a-b", false],
+      ["a0", false],
+      ["ab", true],
+      ["a b", false],
+      ["Z", false],
+      ["é.json", false],
+      ["a.b", true],
+      ["a_", false],
+    ];
+    const entries: TreeEntry[] = names.map(([name, isTree]) => ({
+      mode: isTree ? "40000" : "100644",
+      name,
+      oid: isTree ? sub : blob,
+    }));
     const buf = encodeTree(entries.reverse());
     const tree = await db.write("tree", buf);
     // git mktree sorts its input itself, so equal ids mean equal order.
-    const mktreeInput = entries.map((e) => `${e.mode === "40000" ? "040000 tree" : "100644 blob"} ${e.oid}\t${e.name}`).join("\n");
+    const mktreeInput = entries
+      .map((e) => `${e.mode === "40000" ? "040000 tree" : "100644 blob"} ${e.oid}\t${e.name}`)
+      .join("\n");
     expect(tree).toBe(git(repo.dir, ["mktree"], { input: `${mktreeInput}\n` }).trim());
     const lsNames = git(repo.dir, ["-c", "core.quotePath=false", "ls-tree", "--name-only", tree]).trim().split("\n");
     expect(parseTree(buf).map((e) => e.name)).toEqual(lsNames);
@@ -207,7 +260,14 @@ describe("writeTreeChanges", () => {
       expect(git(repo.dir, ["rev-parse", `${tree}:${p}`])).toBe(git(repo.dir, ["rev-parse", `${base}:${p}`]));
     }
     expect(await readTreePath(db, tree, "tasks/08")).toBeNull();
-    expect((await listTree(db, tree)).map((e) => e.name)).toEqual(["README.unknown", "missions", "odd", "personas", "project.json", "tasks"]);
+    expect((await listTree(db, tree)).map((e) => e.name)).toEqual([
+      "README.unknown",
+      "missions",
+      "odd",
+      "personas",
+      "project.json",
+      "tasks",
+    ]);
     expect(await fsckWith(repo, await commitTree(db, tree, [git(repo.dir, ["rev-parse", "HEAD"]).trim()]))).toBe("");
   });
 
@@ -219,10 +279,22 @@ describe("writeTreeChanges", () => {
     expect(await writeTreeChanges(db, base, new Map(all))).toBe(EMPTY_TREE_OID);
     expect(git(repo.dir, ["cat-file", "-t", EMPTY_TREE_OID]).trim()).toBe("tree");
 
-    const fresh = await writeTreeChanges(db, null, new Map([["project.json", Buffer.from("{}\n")], ["tasks/01/1.json", Buffer.from("1\n")]]));
+    const fresh = await writeTreeChanges(
+      db,
+      null,
+      new Map([
+        ["project.json", Buffer.from("{}\n")],
+        ["tasks/01/1.json", Buffer.from("1\n")],
+      ]),
+    );
     git(repo.dir, ["read-tree", "--empty"]);
     const idx = git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "1\n" }).trim();
-    git(repo.dir, ["update-index", "--add", "--cacheinfo", `100644,${git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "{}\n" }).trim()},project.json`]);
+    git(repo.dir, [
+      "update-index",
+      "--add",
+      "--cacheinfo",
+      `100644,${git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "{}\n" }).trim()},project.json`,
+    ]);
     git(repo.dir, ["update-index", "--add", "--cacheinfo", `100644,${idx},tasks/01/1.json`]);
     expect(fresh).toBe(git(repo.dir, ["write-tree"]).trim());
   });
@@ -233,8 +305,19 @@ describe("writeTreeChanges", () => {
     expect(await readTreePath(db, base, "tasks/07")).toMatchObject({ mode: "40000" });
     expect(await readTreePath(db, base, "tasks/07/999.json")).toBeNull();
     expect(await readTreePath(db, base, "project.json/below")).toBeNull();
-    await expect(writeTreeChanges(db, base, new Map([["tasks//x.json", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT_WRITE_OBJECT" });
-    await expect(writeTreeChanges(db, base, new Map([["a", Buffer.from("")], ["a/b", Buffer.from("")]]))).rejects.toMatchObject({ code: "E_GIT_WRITE_OBJECT" });
+    await expect(writeTreeChanges(db, base, new Map([["tasks//x.json", Buffer.from("")]]))).rejects.toMatchObject({
+      code: "E_GIT_WRITE_OBJECT",
+    });
+    await expect(
+      writeTreeChanges(
+        db,
+        base,
+        new Map([
+          ["a", Buffer.from("")],
+          ["a/b", Buffer.from("")],
+        ]),
+      ),
+    ).rejects.toMatchObject({ code: "E_GIT_WRITE_OBJECT" });
   });
 });
 
@@ -244,19 +327,46 @@ describe("commit codec against git", () => {
     writeFileSync(join(repo.dir, "f"), "f\n");
     git(repo.dir, ["add", "f"]);
     const env = { GIT_AUTHOR_DATE: "1700000000 +0530", GIT_COMMITTER_DATE: "1700000100 -0100" };
-    git(repo.dir, ["commit", "-q", "-m", "task ENG-H-0007 claim by Hephaestus", "-m", "First body line.\nSecond: not a trailer block", "--trailer", "Pantheon-Op: task.claim", "--trailer", "Pantheon-Actor: Hephaestus"], { env });
+    git(
+      repo.dir,
+      [
+        "commit",
+        "-q",
+        "-m",
+        "task ENG-H-0007 claim by Hephaestus",
+        "-m",
+        "First body line.\nSecond: not a trailer block",
+        "--trailer",
+        "Pantheon-Op: task.claim",
+        "--trailer",
+        "Pantheon-Actor: Hephaestus",
+      ],
+      { env },
+    );
     const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
     const raw = (await new ObjectDb(repo.gitDir).read(head)).content;
     expect(raw).toEqual(Buffer.from(git(repo.dir, ["cat-file", "commit", head]), "utf8"));
     const c = parseCommit(raw);
     expect(c.tree).toBe(git(repo.dir, ["rev-parse", "HEAD^{tree}"]).trim());
     expect(c.parents).toEqual([]);
-    expect(c.author).toEqual({ name: "Test Author", email: "author@example.com", timestamp: 1_700_000_000, tzOffsetMinutes: 330 });
-    expect(c.committer).toEqual({ name: "Test Committer", email: "committer@example.com", timestamp: 1_700_000_100, tzOffsetMinutes: -60 });
+    expect(c.author).toEqual({
+      name: "Test Author",
+      email: "author@example.com",
+      timestamp: 1_700_000_000,
+      tzOffsetMinutes: 330,
+    });
+    expect(c.committer).toEqual({
+      name: "Test Committer",
+      email: "committer@example.com",
+      timestamp: 1_700_000_100,
+      tzOffsetMinutes: -60,
+    });
     expect(c.message).toBe(git(repo.dir, ["log", "-1", "--format=%B", head]).replace(/\n$/, ""));
     expect(encodeCommit(c)).toEqual(raw);
     expect(parseTrailers(c.message)).toEqual({ "Pantheon-Op": ["task.claim"], "Pantheon-Actor": ["Hephaestus"] });
-    expect(git(repo.dir, ["interpret-trailers", "--parse"], { input: c.message })).toBe("Pantheon-Op: task.claim\nPantheon-Actor: Hephaestus\n");
+    expect(git(repo.dir, ["interpret-trailers", "--parse"], { input: c.message })).toBe(
+      "Pantheon-Op: task.claim\nPantheon-Actor: Hephaestus\n",
+    );
   });
 
   it("writes merge commits and sanitises identities the way git reads them", async () => {
@@ -267,9 +377,17 @@ describe("commit codec against git", () => {
     const p2 = await commitTree(db, tree, [], "two\n");
     const merge = await db.write(
       "commit",
-      encodeCommit({ tree, parents: [p1, p2], author: { name: "Eve <evil>\nX", email: "<e@x>", timestamp: 100_000, tzOffsetMinutes: -330 }, committer: sig("Bob", 2), message: "merge" }),
+      encodeCommit({
+        tree,
+        parents: [p1, p2],
+        author: { name: "Eve <evil>\nX", email: "<e@x>", timestamp: 100_000, tzOffsetMinutes: -330 },
+        committer: sig("Bob", 2),
+        message: "merge",
+      }),
     );
-    expect(git(repo.dir, ["log", "-1", "--format=%P|%an|%ae|%ai|%B", merge])).toBe(`${p1} ${p2}|Eve evilX|e@x|1970-01-01 22:16:40 -0530|merge\n\n`);
+    expect(git(repo.dir, ["log", "-1", "--format=%P|%an|%ae|%ai|%B", merge])).toBe(
+      `${p1} ${p2}|Eve evilX|e@x|1970-01-01 22:16:40 -0530|merge\n\n`,
+    );
     expect(await fsckWith(repo, merge)).toBe("");
   });
 });

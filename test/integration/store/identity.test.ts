@@ -13,7 +13,13 @@ import { git, makeRepo, tempDir } from "../../helpers/repo.js";
  */
 
 const REF = "refs/coordination/main";
-const NO_IDENTITY = { GIT_AUTHOR_NAME: undefined, GIT_AUTHOR_EMAIL: undefined, GIT_COMMITTER_NAME: undefined, GIT_COMMITTER_EMAIL: undefined, EMAIL: undefined };
+const NO_IDENTITY = {
+  GIT_AUTHOR_NAME: undefined,
+  GIT_AUTHOR_EMAIL: undefined,
+  GIT_COMMITTER_NAME: undefined,
+  GIT_COMMITTER_EMAIL: undefined,
+  EMAIL: undefined,
+};
 
 /** What git itself says here: "Name <email>". */
 function gitVar(cwd: string, env: NodeJS.ProcessEnv, name: "GIT_AUTHOR_IDENT" | "GIT_COMMITTER_IDENT"): string {
@@ -54,7 +60,12 @@ function writeConfig(path: string, text: string): string {
 describe("commit identity, as git var prints it", () => {
   it("from the environment (author and committer differ)", async () => {
     const dir = await repo();
-    const env = { GIT_AUTHOR_NAME: "Env Author", GIT_AUTHOR_EMAIL: "author@env.example", GIT_COMMITTER_NAME: "Env Committer", GIT_COMMITTER_EMAIL: "committer@env.example" };
+    const env = {
+      GIT_AUTHOR_NAME: "Env Author",
+      GIT_AUTHOR_EMAIL: "author@env.example",
+      GIT_COMMITTER_NAME: "Env Committer",
+      GIT_COMMITTER_EMAIL: "committer@env.example",
+    };
     await ok(dir, ["task", "create", "--title", "T", "--role", "engineer"], env);
     expect(tipIdent(dir)).toBe("Env Author <author@env.example>|Env Committer <committer@env.example>");
     expect(tipIdent(dir)).toBe(expected(dir, env));
@@ -71,7 +82,10 @@ describe("commit identity, as git var prints it", () => {
 
   it("from the global config", async () => {
     const dir = await repo();
-    const global = writeConfig(join(tempDir(), "gitconfig"), "[user]\n\tname = Global Person\n\temail = global@config.example\n");
+    const global = writeConfig(
+      join(tempDir(), "gitconfig"),
+      "[user]\n\tname = Global Person\n\temail = global@config.example\n",
+    );
     const env = { ...NO_IDENTITY, GIT_CONFIG_GLOBAL: global };
     await ok(dir, ["task", "create", "--title", "T", "--role", "engineer"], env);
     expect(tipIdent(dir)).toBe("Global Person <global@config.example>|Global Person <global@config.example>");
@@ -81,7 +95,10 @@ describe("commit identity, as git var prints it", () => {
     const dir = await repo();
     const home = tempDir();
     const work = writeConfig(join(home, "work.gitconfig"), "[user]\n\temail = work@includeif.example\n");
-    const global = writeConfig(join(home, "gitconfig"), `[user]\n\tname = Person\n\temail = home@example.org\n[includeIf "gitdir:${dir}/"]\n\tpath = ${work}\n`);
+    const global = writeConfig(
+      join(home, "gitconfig"),
+      `[user]\n\tname = Person\n\temail = home@example.org\n[includeIf "gitdir:${dir}/"]\n\tpath = ${work}\n`,
+    );
     const env = { ...NO_IDENTITY, GIT_CONFIG_GLOBAL: global };
     await ok(dir, ["task", "create", "--title", "T", "--role", "engineer"], env);
     expect(tipIdent(dir)).toBe("Person <work@includeif.example>|Person <work@includeif.example>");
@@ -108,14 +125,33 @@ describe("commit identity, as git var prints it", () => {
     git(dir, "config", "user.email", "plain@alias.example");
     const env = testEnv({ ...NO_IDENTITY, NO_COLOR: "1" });
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-    const r = spawnSync("git", ["-c", "user.email=dash-c@alias.example", "-c", `alias.pt=!'${process.execPath}' '${BIN}'`, "pt", "task", "create", "--title", "Via alias", "--role", "engineer"], { cwd: dir, env, encoding: "utf8" });
+    const r = spawnSync(
+      "git",
+      [
+        "-c",
+        "user.email=dash-c@alias.example",
+        "-c",
+        `alias.pt=!'${process.execPath}' '${BIN}'`,
+        "pt",
+        "task",
+        "create",
+        "--title",
+        "Via alias",
+        "--role",
+        "engineer",
+      ],
+      { cwd: dir, env, encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(tipIdent(dir)).toBe("Alias Person <dash-c@alias.example>|Alias Person <dash-c@alias.example>");
   });
 
   it("from GIT_CONFIG_PARAMETERS, as git hands -c down", async () => {
     const dir = await repo();
-    const env = { ...NO_IDENTITY, GIT_CONFIG_PARAMETERS: "'user.name'='Param Person' 'user.email'='param@example.org'" };
+    const env = {
+      ...NO_IDENTITY,
+      GIT_CONFIG_PARAMETERS: "'user.name'='Param Person' 'user.email'='param@example.org'",
+    };
     await ok(dir, ["task", "create", "--title", "T", "--role", "engineer"], env);
     expect(tipIdent(dir)).toBe("Param Person <param@example.org>|Param Person <param@example.org>");
     expect(tipIdent(dir)).toBe(expected(dir, env));
@@ -150,11 +186,15 @@ describe("commit identity, as git var prints it", () => {
     const r1 = await ok(dir, ["task", "create", "--title", "One", "--role", "engineer"], NO_IDENTITY);
     expect(spawnSync("git", ["var", "GIT_AUTHOR_IDENT"], { cwd: dir, env: testEnv(NO_IDENTITY) }).status).not.toBe(0); // git has none here
     expect(tipIdent(dir)).toBe("Director <director@pantheon.invalid>|Director <director@pantheon.invalid>");
-    expect(r1.stderr).toMatch(/git has no user\.name\/user\.email here; committing as "Director <director@pantheon\.invalid>"/);
+    expect(r1.stderr).toMatch(
+      /git has no user\.name\/user\.email here; committing as "Director <director@pantheon\.invalid>"/,
+    );
     const r2 = await ok(dir, ["task", "create", "--title", "Two", "--role", "engineer"], NO_IDENTITY);
     expect(r2.stderr).toBe("");
     const doctor = await runCli(["doctor", "--json"], { cwd: dir, env: NO_IDENTITY });
-    expect(JSON.parse(doctor.stdout).data.findings).toEqual([expect.objectContaining({ code: "W_NO_IDENTITY", severity: "warning" })]);
+    expect(JSON.parse(doctor.stdout).data.findings).toEqual([
+      expect.objectContaining({ code: "W_NO_IDENTITY", severity: "warning" }),
+    ]);
   });
 });
 
@@ -172,7 +212,10 @@ describe("the identity cache", () => {
     git(dir, "config", "user.name", "Renamed Person");
     await ok(dir, ["task", "create", "--title", "C", "--role", "engineer"], NO_IDENTITY);
     expect(tipIdent(dir)).toMatch(/^Renamed Person <second@include\.example>\|Renamed Person/);
-    await ok(dir, ["task", "create", "--title", "D", "--role", "engineer"], { ...NO_IDENTITY, GIT_COMMITTER_EMAIL: "env@override.example" });
+    await ok(dir, ["task", "create", "--title", "D", "--role", "engineer"], {
+      ...NO_IDENTITY,
+      GIT_COMMITTER_EMAIL: "env@override.example",
+    });
     expect(tipIdent(dir)).toMatch(/\|Renamed Person <env@override\.example>$/);
   });
 
@@ -190,6 +233,8 @@ describe("the identity cache", () => {
     // No git on the PATH: only the cache can know the includeIf answer.
     const nogit = tempDir();
     await ok(dir, ["task", "create", "--title", "Cold path", "--role", "engineer"], { ...NO_IDENTITY, PATH: nogit });
-    expect(tipIdent(dir)).toMatch(/^Warm Person <only-git-knows@includeif\.example>\|Warm Person <only-git-knows@includeif\.example>$/);
+    expect(tipIdent(dir)).toMatch(
+      /^Warm Person <only-git-knows@includeif\.example>\|Warm Person <only-git-knows@includeif\.example>$/,
+    );
   });
 });

@@ -41,7 +41,11 @@ export function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs git in `cwd` and returns stdout; throws (with stderr in the message) on a non-zero exit. */
-export function git(cwd: string, args: string[], opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): string {
+export function git(
+  cwd: string,
+  args: string[],
+  opts: { input?: string | Buffer; env?: NodeJS.ProcessEnv } = {},
+): string {
   const o: ExecFileSyncOptions = { cwd, env: gitEnv(opts.env), stdio: ["pipe", "pipe", "pipe"], maxBuffer: 64 << 20 };
   if (opts.input !== undefined) o.input = opts.input;
   return execFileSync("git", args, o).toString("utf8");

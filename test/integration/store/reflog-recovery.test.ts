@@ -21,11 +21,13 @@ async function withTasks(titles = ["One", "Two", "Three"]): Promise<Project> {
   return p;
 }
 
-const titles = async (p: Project) => (await p.json<Array<{ title: string }>>(["task", "list"], "tasks")).map((t) => t.title);
+const titles = async (p: Project) =>
+  (await p.json<Array<{ title: string }>>(["task", "list"], "tasks")).map((t) => t.title);
 
 /** Removes a loose object under both its names (main store and Pantheon's keep dir), as a prune an hour later does. */
 function prune(dir: string, oid: string): void {
-  for (const store of ["", "pantheon"]) rmSync(join(dir, ".git", "objects", store, oid.slice(0, 2), oid.slice(2)), { force: true });
+  for (const store of ["", "pantheon"])
+    rmSync(join(dir, ".git", "objects", store, oid.slice(0, 2), oid.slice(2)), { force: true });
 }
 
 describe("the reflog of refs/coordination/main", () => {
@@ -36,9 +38,17 @@ describe("the reflog of refs/coordination/main", () => {
     const commits = git(p.dir, "rev-list", "--reverse", REF).trim().split("\n");
     const parsed = lines.map((l) => /^([0-9a-f]{40}) ([0-9a-f]{40}) (.+) <(.+)> (\d+) ([+-]\d{4})\t(.*)$/.exec(l));
     expect(parsed.every(Boolean)).toBe(true);
-    expect(parsed.map((m) => [m![1], m![2]])).toEqual([[ZERO, commits[0]], [commits[0], commits[1]], [commits[1], commits[2]]]);
+    expect(parsed.map((m) => [m![1], m![2]])).toEqual([
+      [ZERO, commits[0]],
+      [commits[0], commits[1]],
+      [commits[1], commits[2]],
+    ]);
     expect(parsed.map((m) => `${m![3]} <${m![4]}>`)).toEqual(Array(3).fill("Test Director <director@example.com>"));
-    expect(git(p.dir, "reflog", "show", "--format=%gs", REF).trim().split("\n")).toEqual(["task ENG-M-0002 create by Director", "task ENG-M-0001 create by Director", `project ${p.dir.split("/").pop()} init by Director`]);
+    expect(git(p.dir, "reflog", "show", "--format=%gs", REF).trim().split("\n")).toEqual([
+      "task ENG-M-0002 create by Director",
+      "task ENG-M-0001 create by Director",
+      `project ${p.dir.split("/").pop()} init by Director`,
+    ]);
     // Pantheon's own copy, which git update-ref -d does not delete, has the same lines.
     expect(readFileSync(copyLog(p.dir), "utf8")).toBe(readFileSync(gitLog(p.dir), "utf8"));
   });
@@ -70,12 +80,20 @@ describe("the reflog of refs/coordination/main", () => {
     const tip = stateRef(p.dir)!;
     const blob = git(p.dir, "hash-object", "-w", "--stdin").trim();
     const entries = `${git(p.dir, "ls-tree", tip)}100644 blob ${blob}\tstray.txt\n`;
-    const withStray = execFileSync("git", ["mktree"], { cwd: p.dir, input: entries, encoding: "utf8", env: testEnv() }).trim();
+    const withStray = execFileSync("git", ["mktree"], {
+      cwd: p.dir,
+      input: entries,
+      encoding: "utf8",
+      env: testEnv(),
+    }).trim();
     const commit = git(p.dir, "commit-tree", withStray, "-p", tip, "-m", "a stray file").trim();
     git(p.dir, "update-ref", "-m", "by hand", REF, commit, tip);
     await p.ok(["doctor", "--fix"]);
     const messages = git(p.dir, "reflog", "show", "--format=%gs", REF).trim().split("\n");
-    expect(messages.slice(0, 2)).toEqual([expect.stringMatching(/^doctor fix of \d+ problem\(s\) by Director$/), "by hand"]);
+    expect(messages.slice(0, 2)).toEqual([
+      expect.stringMatching(/^doctor fix of \d+ problem\(s\) by Director$/),
+      "by hand",
+    ]);
     expect(git(p.dir, "ls-tree", "--name-only", REF)).not.toMatch(/stray/);
   });
 
@@ -84,7 +102,9 @@ describe("the reflog of refs/coordination/main", () => {
     unlinkSync(gitLog(p.dir));
     const r = await p.run(["doctor", "--json"]);
     expect(r.exitCode).toBe(0);
-    expect(jsonData(r, "doctor").findings).toEqual([expect.objectContaining({ code: "W_NO_REFLOG", severity: "warning", fixable: true })]);
+    expect(jsonData(r, "doctor").findings).toEqual([
+      expect.objectContaining({ code: "W_NO_REFLOG", severity: "warning", fixable: true }),
+    ]);
     const before = stateRef(p.dir);
     const fixed = await p.ok(["doctor", "--fix"]);
     expect(fixed.stdout).toMatch(/started the reflog of refs\/coordination\/main/);
@@ -102,19 +122,32 @@ describe("doctor --recover", () => {
     expect(existsSync(gitLog(p.dir))).toBe(false); // git deleted its reflog with the ref
     const doctor = await p.run(["doctor", "--json"]);
     expect(doctor.exitCode).toBe(1);
-    expect(jsonData(doctor, "doctor").findings).toEqual([expect.objectContaining({ code: "E_REF_MISSING", severity: "error", fix: "pantheon doctor --recover" })]);
+    expect(jsonData(doctor, "doctor").findings).toEqual([
+      expect.objectContaining({ code: "E_REF_MISSING", severity: "error", fix: "pantheon doctor --recover" }),
+    ]);
     const human = await p.run(["doctor", "--recover"]);
     expect(human.exitCode).toBe(1);
     const listed = human.stdout.trim().split("\n");
     expect(listed[0]).toMatch(/^✗ refs\/coordination\/main is missing; states it can be restored to, newest first:$/);
-    expect(listed.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(git(p.dir, "rev-list", tip).trim().split("\n").map((c) => c.slice(0, 12)));
-    expect(human.stderr).toMatch(new RegExp(`^✗ .*choose the state to restore\\n  hint: pantheon doctor --recover ${tip.slice(0, 12)} `));
+    expect(listed.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(
+      git(p.dir, "rev-list", tip)
+        .trim()
+        .split("\n")
+        .map((c) => c.slice(0, 12)),
+    );
+    expect(human.stderr).toMatch(
+      new RegExp(`^✗ .*choose the state to restore\\n  hint: pantheon doctor --recover ${tip.slice(0, 12)} `),
+    );
     expect(stateRef(p.dir)).toBeNull(); // listing changes nothing
     const json = await p.run(["doctor", "--recover", "--json"]);
     expect(json.exitCode).toBe(1);
     const plan = jsonData(json, "recovery");
     expect(plan.ref.state).toBe("missing");
-    expect(plan.candidates[0]).toMatchObject({ commit: tip, summary: "task ENG-M-0003 create by Director", source: "pantheon-reflog" });
+    expect(plan.candidates[0]).toMatchObject({
+      commit: tip,
+      summary: "task ENG-M-0003 create by Director",
+      source: "pantheon-reflog",
+    });
     expect(JSON.parse(json.stderr.trim()).error.code).toBe("E_RECOVERY_CHOICE");
   });
 
@@ -124,13 +157,21 @@ describe("doctor --recover", () => {
     const older = git(p.dir, "rev-parse", `${tip}~1`).trim();
     git(p.dir, "update-ref", "-d", REF);
     const r = await p.ok(["doctor", "--recover", older.slice(0, 9)]);
-    expect(r.stdout).toMatch(new RegExp(`^✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)} as commit [0-9a-f]{12}\\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)} as commit [0-9a-f]{12}\\n$`),
+    );
     const restored = stateRef(p.dir)!;
-    expect(git(p.dir, "rev-parse", `${restored}^{tree}`).trim()).toBe(git(p.dir, "rev-parse", `${older}^{tree}`).trim());
+    expect(git(p.dir, "rev-parse", `${restored}^{tree}`).trim()).toBe(
+      git(p.dir, "rev-parse", `${older}^{tree}`).trim(),
+    );
     expect(git(p.dir, "rev-list", "--parents", "-n1", restored).trim()).toBe(`${restored} ${older}`);
-    expect(git(p.dir, "log", "-1", "--format=%s%n%(trailers:key=Pantheon-Op,valueonly)", restored).trim()).toBe(`doctor recover of state ${older.slice(0, 12)} by Director\ndoctor.recover`);
+    expect(git(p.dir, "log", "-1", "--format=%s%n%(trailers:key=Pantheon-Op,valueonly)", restored).trim()).toBe(
+      `doctor recover of state ${older.slice(0, 12)} by Director\ndoctor.recover`,
+    );
     expect(await titles(p)).toEqual(["One", "Two"]);
-    expect(git(p.dir, "reflog", "show", "--format=%H %gs", REF).trim()).toBe(`${restored} doctor recover of state ${older.slice(0, 12)} by Director`);
+    expect(git(p.dir, "reflog", "show", "--format=%H %gs", REF).trim()).toBe(
+      `${restored} doctor recover of state ${older.slice(0, 12)} by Director`,
+    );
     await p.ok(["task", "create", "--title", "After", "--role", "engineer"]);
     expect(await titles(p)).toEqual(["One", "Two", "After"]);
     expect(jsonData(await p.run(["doctor", "--json"]), "doctor").ok).toBe(true);
@@ -141,7 +182,10 @@ describe("doctor --recover", () => {
     for (const damage of ["missing", "blob"] as const) {
       const p = await withTasks(["One", "Two"]);
       const tip = stateRef(p.dir)!;
-      const bad = damage === "missing" ? "0123456789abcdef0123456789abcdef01234567" : git(p.dir, "rev-parse", `${tip}:project.json`).trim();
+      const bad =
+        damage === "missing"
+          ? "0123456789abcdef0123456789abcdef01234567"
+          : git(p.dir, "rev-parse", `${tip}:project.json`).trim();
       writeFileSync(join(p.dir, ".git", "refs", "coordination", "main"), `${bad}\n`);
       const doctor = await p.run(["doctor", "--json"]);
       expect(doctor.exitCode).toBe(1);
@@ -185,7 +229,9 @@ describe("doctor --recover", () => {
     expect(r.stdout).toBe(`✓ refs/coordination/main is healthy (at ${tip.slice(0, 12)}): nothing to recover\n`);
     const rewind = await p.run(["doctor", "--recover", `${tip}`.slice(0, 10)]);
     expect(rewind.exitCode).toBe(1);
-    expect(rewind.stderr).toMatch(/^✗ refs\/coordination\/main is healthy .*--recover only restores a missing or damaged ref\n  hint: /);
+    expect(rewind.stderr).toMatch(
+      /^✗ refs\/coordination\/main is healthy .*--recover only restores a missing or damaged ref\n  hint: /,
+    );
     expect(stateRef(p.dir)).toBe(tip);
   });
 
@@ -195,7 +241,9 @@ describe("doctor --recover", () => {
     for (const commit of [git(p.dir, "rev-parse", "HEAD").trim(), "deadbeef", "not-a-commit"]) {
       const r = await p.run(["doctor", "--recover", commit]);
       expect(r.exitCode, commit).toBe(1);
-      expect(r.stderr).toMatch(/is not a complete Pantheon state in this repository\n  hint: pantheon doctor --recover lists/);
+      expect(r.stderr).toMatch(
+        /is not a complete Pantheon state in this repository\n  hint: pantheon doctor --recover lists/,
+      );
       expect(stateRef(p.dir)).toBeNull();
     }
   });

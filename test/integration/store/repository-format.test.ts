@@ -57,7 +57,13 @@ async function expectRefused(dir: string, argv: string[], key: RegExp, hintSays 
 describe("a SHA-256 repository", () => {
   it("refuses init, task create, sync and reads before anything is written; git fsck stays clean", async () => {
     const dir = sha256Repo();
-    for (const argv of [["init", "--yes"], ["task", "create", "--title", "T", "--role", "engineer"], ["sync"], ["task", "list"], ["mission", "start", "--role", "engineer"]]) {
+    for (const argv of [
+      ["init", "--yes"],
+      ["task", "create", "--title", "T", "--role", "engineer"],
+      ["sync"],
+      ["task", "list"],
+      ["mission", "start", "--role", "engineer"],
+    ]) {
       await expectRefused(dir, argv, /extensions\.objectFormat = sha256/);
     }
     expect(stateRef(dir)).toBeNull();
@@ -71,7 +77,9 @@ describe("a SHA-256 repository", () => {
     const r = await runCli(["doctor", "--json"], { cwd: dir });
     expect(r.exitCode).toBe(1);
     const findings = jsonData(r, "doctor").findings as Array<{ code: string; subject: string; fixable: boolean }>;
-    expect(findings).toEqual([expect.objectContaining({ code: "E_UNSUPPORTED_REPOSITORY", subject: "extensions.objectFormat", fixable: false })]);
+    expect(findings).toEqual([
+      expect.objectContaining({ code: "E_UNSUPPORTED_REPOSITORY", subject: "extensions.objectFormat", fixable: false }),
+    ]);
     const human = await runCli(["doctor"], { cwd: dir });
     expect(human.stdout).toMatch(/✗ this repository sets extensions\.objectFormat = sha256/);
   });
@@ -88,7 +96,11 @@ describe("a reftable repository (declared by hand)", () => {
   it("refuses init and task create, writing nothing", async () => {
     const dir = reftableRepo();
     await expectRefused(dir, ["init", "--yes"], /extensions\.refStorage = reftable/);
-    await expectRefused(dir, ["task", "create", "--title", "T", "--role", "engineer"], /extensions\.refStorage = reftable/);
+    await expectRefused(
+      dir,
+      ["task", "create", "--title", "T", "--role", "engineer"],
+      /extensions\.refStorage = reftable/,
+    );
   });
 
   it("refuses a repository that was initialised before the extension was set, leaving its ref alone", async () => {
@@ -115,7 +127,13 @@ describe("other extensions", () => {
   it("works beside the harmless ones: worktreeConfig, preciousObjects, partialClone, noop", async () => {
     const dir = makeRepo();
     git(dir, "config", "core.repositoryformatversion", "1");
-    for (const [k, v] of [["worktreeConfig", "true"], ["preciousObjects", "true"], ["partialClone", "origin"], ["noop", "true"]]) git(dir, "config", `extensions.${k}`, v!);
+    for (const [k, v] of [
+      ["worktreeConfig", "true"],
+      ["preciousObjects", "true"],
+      ["partialClone", "origin"],
+      ["noop", "true"],
+    ])
+      git(dir, "config", `extensions.${k}`, v!);
     expect((await runCli(["init", "--yes"], { cwd: dir })).exitCode).toBe(0);
     expect((await runCli(["task", "create", "--title", "T", "--role", "engineer"], { cwd: dir })).exitCode).toBe(0);
     expect((await runCli(["doctor"], { cwd: dir })).exitCode).toBe(0);
@@ -125,7 +143,12 @@ describe("other extensions", () => {
   it("refuses a core.sharedRepository value git itself refuses, before writing", async () => {
     const dir = makeRepo();
     git(dir, "config", "core.sharedRepository", "0440");
-    await expectRefused(dir, ["init", "--yes"], /core\.sharedRepository = 0440/, /^ {2}hint: git config core\.sharedRepository group/);
+    await expectRefused(
+      dir,
+      ["init", "--yes"],
+      /core\.sharedRepository = 0440/,
+      /^ {2}hint: git config core\.sharedRepository group/,
+    );
     const doctor = await runCli(["doctor", "--json"], { cwd: dir });
     expect(doctor.exitCode).toBe(1);
   });

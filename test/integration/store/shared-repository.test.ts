@@ -15,16 +15,27 @@ const octal = (m: number) => `0${m.toString(8)}`;
 function gitMadeObjectDir(dir: string): { dir: string; file: string } {
   for (let i = 0; ; i++) {
     const content = `probe ${i}\n`;
-    const probe = spawnSync("git", ["hash-object", "--stdin"], { cwd: dir, env: testEnv(), input: content, encoding: "utf8" }).stdout.trim();
+    const probe = spawnSync("git", ["hash-object", "--stdin"], {
+      cwd: dir,
+      env: testEnv(),
+      input: content,
+      encoding: "utf8",
+    }).stdout.trim();
     if (existsSync(join(dir, ".git", "objects", probe.slice(0, 2)))) continue;
     spawnSync("git", ["hash-object", "-w", "--stdin"], { cwd: dir, env: testEnv(), input: content });
-    return { dir: join(dir, ".git", "objects", probe.slice(0, 2)), file: join(dir, ".git", "objects", probe.slice(0, 2), probe.slice(2)) };
+    return {
+      dir: join(dir, ".git", "objects", probe.slice(0, 2)),
+      file: join(dir, ".git", "objects", probe.slice(0, 2), probe.slice(2)),
+    };
   }
 }
 
 /** Pantheon's objects: the dirs and files of the state ref's commit, tree and blobs. */
 function stateObjects(dir: string): string[] {
-  const oids = git(dir, "rev-list", "--objects", "--no-walk", "refs/coordination/main").split("\n").map((l) => l.split(" ")[0]!).filter(Boolean);
+  const oids = git(dir, "rev-list", "--objects", "--no-walk", "refs/coordination/main")
+    .split("\n")
+    .map((l) => l.split(" ")[0]!)
+    .filter(Boolean);
   return oids.map((o) => join(dir, ".git", "objects", o.slice(0, 2), o.slice(2))).filter((p) => existsSync(p));
 }
 
@@ -46,7 +57,9 @@ describe.each(["group", "all", "true", "0640", "0660", "umask"])("core.sharedRep
     git(dir, "config", "core.sharedRepository", setting);
     git(dir, "commit", "-q", "--allow-empty", "-m", "initial");
     expect((await runCli(["init", "--yes"], { cwd: dir })).exitCode).toBe(0);
-    expect((await runCli(["task", "create", "--title", "Shared", "--role", "engineer"], { cwd: dir })).exitCode).toBe(0);
+    expect((await runCli(["task", "create", "--title", "Shared", "--role", "engineer"], { cwd: dir })).exitCode).toBe(
+      0,
+    );
     expect((await runCli(["task", "list"], { cwd: dir })).exitCode).toBe(0); // a read writes the cache
     // What git itself makes under the same setting and umask.
     git(dir, "update-ref", "--create-reflog", "refs/gitmade/other", stateRef(dir)!);
@@ -59,11 +72,18 @@ describe.each(["group", "all", "true", "0640", "0660", "umask"])("core.sharedRep
       [join(g, "refs", "coordination", "main"), gitFile],
       [join(g, "logs", "refs", "coordination"), mode(join(g, "logs", "refs", "gitmade"))],
       [join(g, "logs", "refs", "coordination", "main"), mode(join(g, "logs", "refs", "gitmade", "other"))],
-      ...stateObjects(dir).flatMap((f): Array<[string, number]> => [[join(f, ".."), mode(gitObject.dir)], [f, mode(gitObject.file)]]),
+      ...stateObjects(dir).flatMap(
+        (f): Array<[string, number]> => [
+          [join(f, ".."), mode(gitObject.dir)],
+          [f, mode(gitObject.file)],
+        ],
+      ),
       ...allUnder(join(g, "pantheon")).map((p): [string, number] => [p, statSync(p).isDirectory() ? gitDir : gitFile]),
     ];
     expect(expectations.length).toBeGreaterThan(12);
-    const wrong = expectations.filter(([p, want]) => mode(p) !== want).map(([p, want]) => `${p.slice(g.length)} is ${octal(mode(p))}, git makes ${octal(want)}`);
+    const wrong = expectations
+      .filter(([p, want]) => mode(p) !== want)
+      .map(([p, want]) => `${p.slice(g.length)} is ${octal(mode(p))}, git makes ${octal(want)}`);
     expect(wrong).toEqual([]);
     // And doctor finds nothing to say about it.
     const doctor = jsonData(await runCli(["doctor", "--json"], { cwd: dir }), "doctor");
@@ -111,19 +131,34 @@ describe.skipIf(!canSwitchUser)("a second member of the group", () => {
     const env = testEnv({ NO_COLOR: "1", HOME: root });
     const asRoot = (argv: string[]) => spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
     const asOther = (argv: string[]) =>
-      spawnSync("setpriv", [`--reuid=${OTHER}`, `--regid=${OTHER}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
-    for (const argv of [["init", "--yes"], ["task", "create", "--title", "First", "--role", "engineer"], ["task", "list"]]) {
+      spawnSync(
+        "setpriv",
+        [`--reuid=${OTHER}`, `--regid=${OTHER}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv],
+        { cwd: dir, env, encoding: "utf8" },
+      );
+    for (const argv of [
+      ["init", "--yes"],
+      ["task", "create", "--title", "First", "--role", "engineer"],
+      ["task", "list"],
+    ]) {
       const r = asRoot(argv);
       expect(r.status, r.stderr).toBe(0);
     }
-    for (const argv of [["task", "create", "--title", "Second", "--role", "engineer"], ["task", "list"], ["task", "note", "1", "from the other user"]]) {
+    for (const argv of [
+      ["task", "create", "--title", "Second", "--role", "engineer"],
+      ["task", "list"],
+      ["task", "note", "1", "from the other user"],
+    ]) {
       const r = asOther(argv);
       expect(r.status, `${argv.join(" ")} as uid ${OTHER}: ${r.stderr}`).toBe(0);
     }
     // ...and the first user again, after the second created files of its own.
     const again = asRoot(["task", "create", "--title", "Third", "--role", "engineer"]);
     expect(again.status, again.stderr).toBe(0);
-    const titles = jsonData({ stdout: asRoot(["task", "list", "--json"]).stdout, stderr: "", exitCode: 0 }, "tasks").map((t: { title: string }) => t.title);
+    const titles = jsonData(
+      { stdout: asRoot(["task", "list", "--json"]).stdout, stderr: "", exitCode: 0 },
+      "tasks",
+    ).map((t: { title: string }) => t.title);
     expect(titles).toEqual(["First", "Second", "Third"]);
     git(dir, "fsck", "--strict");
   });
@@ -151,12 +186,20 @@ describe.skipIf(!canSwitchUser)("a second member of the group", () => {
     const env = testEnv({ NO_COLOR: "1", HOME: root, GIT_CONFIG_GLOBAL: global });
     const asRoot = (argv: string[]) => spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
     const asOther = (argv: string[]) =>
-      spawnSync("setpriv", [`--reuid=${OTHER}`, `--regid=${OTHER}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv], { cwd: dir, env, encoding: "utf8" });
+      spawnSync(
+        "setpriv",
+        [`--reuid=${OTHER}`, `--regid=${OTHER}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv],
+        { cwd: dir, env, encoding: "utf8" },
+      );
     for (const argv of [["init", "--yes"], ["task", "create", "--title", "First", "--role", "engineer"], ["sync"]]) {
       const r = asRoot(argv);
       expect(r.status, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
     }
-    for (const argv of [["task", "create", "--title", "Second", "--role", "engineer"], ["sync"], ["summon", "engineer", "--assistant", "claude", "--dry-run"]]) {
+    for (const argv of [
+      ["task", "create", "--title", "Second", "--role", "engineer"],
+      ["sync"],
+      ["summon", "engineer", "--assistant", "claude", "--dry-run"],
+    ]) {
       const r = asOther(argv);
       expect(r.status, `${argv.join(" ")} as uid ${OTHER}: ${r.stderr}`).toBe(0);
     }

@@ -68,7 +68,9 @@ describe("worktree removal never loses a commit", () => {
     const x = f.commit(f.wt, "app.txt", "one\nTWO\nthree\nfour\nfive\n", "shout two");
     git(f.wt, "revert", "--no-edit", "HEAD");
     const r = git(f.wt, "rev-parse", "HEAD").trim();
-    expect(git(f.wt, "rev-parse", "HEAD^{tree}").trim(), "the branch's tree equals main's").toBe(git(f.dir, "rev-parse", "main^{tree}").trim());
+    expect(git(f.wt, "rev-parse", "HEAD^{tree}").trim(), "the branch's tree equals main's").toBe(
+      git(f.dir, "rev-parse", "main^{tree}").trim(),
+    );
     expect(f.lost()).toEqual([r, x]);
   });
 

@@ -8,19 +8,27 @@ import { describe, expect, it } from "vitest";
 import { makeOriginAndClones, REF } from "../../helpers/clones.js";
 
 const FETCH_SPEC = "+refs/coordination/main*:refs/coordination/remotes/origin/main*";
-const fetchSpecs = (c: { git(...a: string[]): string }) => c.git("config", "--get-all", "remote.origin.fetch").split("\n").filter(Boolean);
+const fetchSpecs = (c: { git(...a: string[]): string }) =>
+  c.git("config", "--get-all", "remote.origin.fetch").split("\n").filter(Boolean);
 
 describe("adoption: a fresh clone takes the remote's state instead of starting its own", () => {
   it("clone 1's `pantheon sync` adopts clone 0's state; clone 2's `pantheon init --yes` says it adopted it", async () => {
     const { clones, originRef } = await makeOriginAndClones(3, { init: false });
-    const [c0, c1, c2] = clones as [typeof clones[0], typeof clones[0], typeof clones[0]];
+    const [c0, c1, c2] = clones as [(typeof clones)[0], (typeof clones)[0], (typeof clones)[0]];
     await c0.ok(["init", "--yes"]);
     await c0.ok(["task", "create", "--title", "Set up CI", "--role", "operator"]);
     await c0.ok(["sync"]);
     expect(originRef()).toBe(c0.ref());
 
     const adopted = await c1.json(["sync"], "sync");
-    expect(adopted).toMatchObject({ remote: "origin", action: "adopted", merges: 0, renumbered: [], droppedClaims: [], conflicts: [] });
+    expect(adopted).toMatchObject({
+      remote: "origin",
+      action: "adopted",
+      merges: 0,
+      renumbered: [],
+      droppedClaims: [],
+      conflicts: [],
+    });
     expect(c1.ref(), "same ref value: adopted, not an unrelated history").toBe(c0.ref());
     expect(adopted.local).toBe(c0.ref());
     expect(c1.git("rev-list", "--count", REF).trim()).toBe(c0.git("rev-list", "--count", REF).trim());
@@ -38,13 +46,15 @@ describe("adoption: a fresh clone takes the remote's state instead of starting i
 
   it("`init --json` in a clone whose remote has state reports adopted: origin and creates no new root", async () => {
     const { clones } = await makeOriginAndClones(2, { init: false });
-    const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
+    const [c0, c1] = clones as [(typeof clones)[0], (typeof clones)[0]];
     await c0.ok(["init", "--yes"]);
     await c0.ok(["sync"]);
     const data = await c1.json<any>(["init", "--yes"], "init");
     expect(data).toMatchObject({ adopted: "origin", stateCreated: false, commit: null });
     expect(c1.ref()).toBe(c0.ref());
-    expect(c1.git("rev-list", "--max-parents=0", REF).trim(), "one root commit, clone 0's").toBe(c0.git("rev-list", "--max-parents=0", REF).trim());
+    expect(c1.git("rev-list", "--max-parents=0", REF).trim(), "one root commit, clone 0's").toBe(
+      c0.git("rev-list", "--max-parents=0", REF).trim(),
+    );
   });
 
   it("sync in a clone with no state while the remote has none either fails with the hint pantheon init", async () => {
@@ -61,7 +71,7 @@ describe("adoption: a fresh clone takes the remote's state instead of starting i
 describe("local ahead, behind, equal (DESIGN §3.2)", () => {
   it("a remote without the ref is 'local ahead': sync pushes; init already added the glob refspec (saying so), harmless before the remote has the ref", async () => {
     const { clones, originRef } = await makeOriginAndClones(2, { init: false });
-    const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
+    const [c0, c1] = clones as [(typeof clones)[0], (typeof clones)[0]];
     const init = await c0.ok(["init", "--yes"]);
     c0.markBaseline(); // init's own files; from here on nothing may touch the working tree
     expect(init.stdout).toContain(`added to remote.origin.fetch: ${FETCH_SPEC}`);
@@ -94,7 +104,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
 
   it("behind → fast-forward (no merge commit); then equal → nothing", async () => {
     const { clones } = await makeOriginAndClones(2);
-    const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
+    const [c0, c1] = clones as [(typeof clones)[0], (typeof clones)[0]];
     await c0.ok(["task", "create", "--title", "One", "--role", "engineer"]);
     await c0.ok(["task", "create", "--title", "Two", "--role", "engineer"]);
     await c0.ok(["sync"]);
@@ -112,7 +122,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
 
   it("sync --json: kind sync and every report field", async () => {
     const { clones, originRef } = await makeOriginAndClones(2);
-    const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
+    const [c0, c1] = clones as [(typeof clones)[0], (typeof clones)[0]];
     await c0.ok(["task", "create", "--title", "Zero's", "--role", "engineer"]);
     await c1.ok(["task", "create", "--title", "One's", "--role", "engineer"]);
     await c0.ok(["sync"]);
@@ -121,7 +131,31 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ schemaVersion: 1, kind: "sync" });
     expect(Object.keys(doc.data).sort()).toEqual(
-      ["action", "attempts", "before", "conflicts", "cycles", "droppedClaims", "earlier", "joined", "keptRemote", "local", "merges", "planning", "problems", "projectChanges", "received", "refspecAdded", "refspecMigrated", "remote", "remoteTip", "renumbered", "replayed", "sent", "unreadable"].sort(),
+      [
+        "action",
+        "attempts",
+        "before",
+        "conflicts",
+        "cycles",
+        "droppedClaims",
+        "earlier",
+        "joined",
+        "keptRemote",
+        "local",
+        "merges",
+        "planning",
+        "problems",
+        "projectChanges",
+        "received",
+        "refspecAdded",
+        "refspecMigrated",
+        "remote",
+        "remoteTip",
+        "renumbered",
+        "replayed",
+        "sent",
+        "unreadable",
+      ].sort(),
     );
     expect(doc.data).toMatchObject({
       remote: "origin",
@@ -142,7 +176,7 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
 
   it("two clones that each ran init before either pushed: unrelated histories, so sync refuses (exit 3) and changes nothing", async () => {
     const { clones, originRef } = await makeOriginAndClones(2, { init: false });
-    const [c0, c1] = clones as [typeof clones[0], typeof clones[0]];
+    const [c0, c1] = clones as [(typeof clones)[0], (typeof clones)[0]];
     await c0.ok(["init", "--yes"]);
     await c0.ok(["task", "create", "--title", "Zero's", "--role", "engineer"]);
     await c1.ok(["init", "--yes"]);

@@ -28,7 +28,11 @@ describe("entries a merge does not understand", () => {
     // list-type commands skip the corrupt record with a warning and keep working
     const list = await c1.run(["task", "list", "--json"]);
     expect(list.exitCode).toBe(0);
-    expect(JSON.parse(list.stdout).data.map((t: any) => t.title).sort()).toEqual(["Fine", "Mine"]);
+    expect(
+      JSON.parse(list.stdout)
+        .data.map((t: any) => t.title)
+        .sort(),
+    ).toEqual(["Fine", "Mine"]);
     c1.expectUntouched();
   });
 
@@ -68,6 +72,9 @@ describe("one persona name on two ACTIVE missions after a merge", () => {
     const first = await c1.json<any>(["--mission", `MSN-0001:${a.codename}`, "task", "claim", "1"], "task");
     expect(first).toMatchObject({ claimedBy: "Hephaestus", mission: "MSN-0001" });
     const second = await c1.json<any>(["--mission", `MSN-0001:${b.codename}`, "task", "claim", "2"], "task");
-    expect(second, "the renumbered mission, found by its codename").toMatchObject({ claimedBy: "Hephaestus", mission: "MSN-0002" });
+    expect(second, "the renumbered mission, found by its codename").toMatchObject({
+      claimedBy: "Hephaestus",
+      mission: "MSN-0002",
+    });
   });
 });

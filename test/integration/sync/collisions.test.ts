@@ -11,8 +11,14 @@ async function collision() {
   const { clones, originRef } = await makeOriginAndClones(3);
   const [c0, c1, c2] = clones as [Clone, Clone, Clone];
   await c0.ok(["task", "create", "--title", "Zero's tests", "--role", "tester", "--priority", "high"]);
-  const mine = await c1.json<any>(["task", "create", "--title", "One's tests", "--role", "tester", "--priority", "high"], "task");
-  const dependent = await c1.json<any>(["task", "create", "--title", "One's feature", "--role", "engineer", "--depends-on", "1"], "task");
+  const mine = await c1.json<any>(
+    ["task", "create", "--title", "One's tests", "--role", "tester", "--priority", "high"],
+    "task",
+  );
+  const dependent = await c1.json<any>(
+    ["task", "create", "--title", "One's feature", "--role", "engineer", "--depends-on", "1"],
+    "task",
+  );
   await c2.ok(["task", "create", "--title", "Two's tests", "--role", "tester", "--priority", "high"]);
   expect([mine.id, dependent.id, dependent.dependencies]).toEqual(["TST-H-0001", "ENG-M-0002", ["TST-H-0001"]]);
   await c0.ok(["sync"]);
@@ -51,7 +57,12 @@ describe("a collision with a dependency on the renumbered task", () => {
     await c1.ok(["sync"]);
     expect(new Set([c0.ref(), c1.ref(), c2.ref(), originRef()]).size).toBe(1);
     const all = await c0.json<any[]>(["task", "list"], "tasks");
-    expect(all.map((t) => `${t.id} ${t.title}`)).toEqual(["TST-H-0001 Zero's tests", "ENG-M-0002 One's feature", "TST-H-0003 One's tests", "TST-H-0004 Two's tests"]);
+    expect(all.map((t) => `${t.id} ${t.title}`)).toEqual([
+      "TST-H-0001 Zero's tests",
+      "ENG-M-0002 One's feature",
+      "TST-H-0003 One's tests",
+      "TST-H-0004 Two's tests",
+    ]);
     for (const c of [c0, c1, c2]) c.expectUntouched();
   });
 
@@ -94,7 +105,11 @@ describe("a mission renumbered by a collision", () => {
     const shown = await c1.json<any>(["mission", "show", handle], "mission");
     expect(shown).toMatchObject({ id: "MSN-0002", codename: mine.codename, persona: "Ptah", formerIds: ["MSN-0001"] });
     const offline = await c1.json<any>(["task", "show", "2"], "task");
-    expect(offline, "the claim made offline now names the renumbered mission").toMatchObject({ title: "Offline work", claimedBy: "Ptah", mission: "MSN-0002" });
+    expect(offline, "the claim made offline now names the renumbered mission").toMatchObject({
+      title: "Offline work",
+      claimedBy: "Ptah",
+      mission: "MSN-0002",
+    });
 
     // the running assistant still holds the old handle: it acts as Ptah, on MSN-0002
     await c1.ok(["task", "create", "--title", "Next", "--role", "engineer"]);
@@ -104,7 +119,10 @@ describe("a mission renumbered by a collision", () => {
     const viaEnv = await c1.json<any>(["task", "claim", "4"], "task", { env: { PANTHEON_MISSION: handle } });
     expect(viaEnv).toMatchObject({ claimedBy: "Ptah", mission: "MSN-0002" });
     // and Hephaestus's MSN-0001 is untouched by all this
-    expect(await c1.json<any>(["mission", "show", "MSN-0001"], "mission")).toMatchObject({ persona: "Hephaestus", codename: theirs.codename });
+    expect(await c1.json<any>(["mission", "show", "MSN-0001"], "mission")).toMatchObject({
+      persona: "Hephaestus",
+      codename: theirs.codename,
+    });
     c0.expectUntouched();
     c1.expectUntouched();
   });

@@ -16,7 +16,8 @@ async function twoClonesWithATask(extraTasks = 0) {
   const [c0, c1] = clones as [Clone, Clone];
   await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
   await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
-  for (let i = 0; i < extraTasks; i++) await c0.ok(["task", "create", "--title", `Other ${i + 2}`, "--role", "engineer"]);
+  for (let i = 0; i < extraTasks; i++)
+    await c0.ok(["task", "create", "--title", `Other ${i + 2}`, "--role", "engineer"]);
   await c0.ok(["sync"]);
   await c1.ok(["sync"]);
   await c1.ok(["mission", "start", "--role", "engineer", "--persona", "Ptah"]);
@@ -47,7 +48,9 @@ describe("both clones claim one task offline", () => {
     }
     // Ptah's mission no longer holds it; Hephaestus's does
     expect((await c1.json<any>(["--as", "Ptah", "task", "mine"], "tasks")).map((t: any) => t.id)).toEqual([]);
-    expect((await c1.json<any>(["--as", "Hephaestus", "task", "mine"], "tasks")).map((t: any) => t.id)).toEqual(["ENG-M-0001"]);
+    expect((await c1.json<any>(["--as", "Hephaestus", "task", "mine"], "tasks")).map((t: any) => t.id)).toEqual([
+      "ENG-M-0001",
+    ]);
     c0.expectUntouched();
     c1.expectUntouched();
   });
@@ -59,9 +62,16 @@ describe("both clones claim one task offline", () => {
     await c0.ok(["sync"]);
     const report = await c1.json<any>(["sync"], "sync");
     expect(report.droppedClaims).toEqual([
-      { task: "ENG-M-0001", yours: "Ptah", winner: "Hephaestus", message: "ENG-M-0001: your claim by Ptah was dropped; Hephaestus claimed it first on origin" },
+      {
+        task: "ENG-M-0001",
+        yours: "Ptah",
+        winner: "Hephaestus",
+        message: "ENG-M-0001: your claim by Ptah was dropped; Hephaestus claimed it first on origin",
+      },
     ]);
-    expect(report.conflicts).toEqual([{ record: "ENG-M-0001", fields: ["status", "claimedBy", "mission", "completedBy"] }]);
+    expect(report.conflicts).toEqual([
+      { record: "ENG-M-0001", fields: ["status", "claimedBy", "mission", "completedBy"] },
+    ]);
   });
 
   it("a claim made here survives a conflict in another field, and is not reported as dropped", async () => {
@@ -75,7 +85,9 @@ describe("both clones claim one task offline", () => {
     const t = await c1.json<any>(["task", "show", "1"], "task");
     expect(t).toMatchObject({ status: "UNDERWAY", claimedBy: "Ptah", priority: "CRITICAL" });
     expect(r.stdout).toMatch(/conflict in ENG-C-0001 \(priority\)/);
-    expect(r.stdout, "Ptah still holds ENG-C-0001: nothing was dropped").not.toContain("your claim by Ptah was dropped");
+    expect(r.stdout, "Ptah still holds ENG-C-0001: nothing was dropped").not.toContain(
+      "your claim by Ptah was dropped",
+    );
   });
 });
 
@@ -91,7 +103,10 @@ describe("a record edited on both sides", () => {
     expect(c0.ref()).toBe(originRef());
     for (const c of [c0, c1]) {
       const t = await c.json<any>(["task", "show", "1"], "task");
-      expect(t, `clone ${c.index}`).toMatchObject({ title: "Shared work, renamed", description: "Details from clone 1" });
+      expect(t, `clone ${c.index}`).toMatchObject({
+        title: "Shared work, renamed",
+        description: "Details from clone 1",
+      });
       expect(conflictNotes(t)).toEqual([]);
     }
   });
@@ -127,7 +142,10 @@ describe("a record edited on both sides", () => {
     await c0.ok(["sync"]);
     for (const c of [c0, c1]) {
       const t = await c.json<any>(["task", "show", "1"], "task");
-      expect(t.notes.map((n: any) => n.text), `clone ${c.index}`).toEqual(["from clone zero", "from clone one"]);
+      expect(
+        t.notes.map((n: any) => n.text),
+        `clone ${c.index}`,
+      ).toEqual(["from clone zero", "from clone one"]);
     }
   });
 

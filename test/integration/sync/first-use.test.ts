@@ -29,7 +29,11 @@ async function directorCommitted(o: { publish: boolean }) {
   return { ...setup, c0, teammate };
 }
 
-const missing = (c: Clone) => c.git("rev-list", "--objects", "--missing=print", REF).split("\n").filter((l) => l.startsWith("?"));
+const missing = (c: Clone) =>
+  c
+    .git("rev-list", "--objects", "--missing=print", REF)
+    .split("\n")
+    .filter((l) => l.startsWith("?"));
 
 describe("a teammate's plain git clone", () => {
   it("brings no state; the first pantheon command takes origin's and says so, and the command runs", async () => {
@@ -41,7 +45,9 @@ describe("a teammate's plain git clone", () => {
     expect(r.stderr).toBe("! this clone had no Pantheon state (a git clone does not bring it): took origin's\n");
     expect(r.stdout).toContain("Director's first task");
     expect(t.ref()).toBe(originRef());
-    expect(t.git("config", "--get-all", "remote.origin.fetch")).toContain("+refs/coordination/main*:refs/coordination/remotes/origin/main*");
+    expect(t.git("config", "--get-all", "remote.origin.fetch")).toContain(
+      "+refs/coordination/main*:refs/coordination/remotes/origin/main*",
+    );
     // The second command is silent, and the Director's settings are the teammate's too.
     const again = await t.run(["config", "show", "--json"]);
     expect(again.stderr).toBe("");
@@ -60,13 +66,17 @@ describe("a teammate's plain git clone", () => {
     const status = t.git("status", "--porcelain");
     const r = await t.run(["task", "list"]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^✗ No Pantheon state in this clone .*origin has none yet, though \.pantheon\/ is committed/);
+    expect(r.stderr).toMatch(
+      /^✗ No Pantheon state in this clone .*origin has none yet, though \.pantheon\/ is committed/,
+    );
     expect(r.stderr).toContain("hint: whoever ran pantheon init runs pantheon sync; then run this again");
 
     const init = await t.run(["init", "--yes"]);
     expect(init.exitCode).toBe(3);
     expect(init.stdout).toBe("");
-    expect(init.stderr).toMatch(/^✗ This project's \.pantheon\/ is committed, so its Pantheon state was started in another clone, but origin has no Pantheon state yet/);
+    expect(init.stderr).toMatch(
+      /^✗ This project's \.pantheon\/ is committed, so its Pantheon state was started in another clone, but origin has no Pantheon state yet/,
+    );
     expect(init.stderr).toContain("pantheon init --new-state");
     const json = await t.run(["init", "--yes", "--json"]);
     expect(JSON.parse(json.stderr).error.code).toBe("E_WOULD_FORK");
@@ -95,7 +105,9 @@ describe("a teammate's plain git clone", () => {
     const refused = await t.run(["sync"]);
     expect(refused.exitCode).toBe(3);
     expect(refused.stderr).toMatch(/share no history/);
-    expect(refused.stderr).toContain("hint: pantheon sync origin --adopt-remote keeps origin's state and re-creates this clone's records on it");
+    expect(refused.stderr).toContain(
+      "hint: pantheon sync origin --adopt-remote keeps origin's state and re-creates this clone's records on it",
+    );
     expect(t.ref()).toBe(mine);
 
     const joined = await t.json<any>(["sync", "--adopt-remote"], "sync");
@@ -115,7 +127,9 @@ describe("a teammate's plain git clone", () => {
       ["TST-M-0003", "Teammate's B"],
     ]);
     expect(tasks[2].dependencies, "references follow the renumbering").toEqual(["TST-M-0002"]);
-    expect((await t.json<any>(["config", "show"], "config")).settings.project.type, "origin's settings kept").toBe("go");
+    expect((await t.json<any>(["config", "show"], "config")).settings.project.type, "origin's settings kept").toBe(
+      "go",
+    );
     const missions = await t.json<any[]>(["mission", "list"], "missions");
     expect(missions.map((m) => m.persona)).toEqual(["Artemis"]);
     await c0.ok(["sync"]);
@@ -125,7 +139,10 @@ describe("a teammate's plain git clone", () => {
   it("a blobless partial clone (git clone --filter=blob:none): init adopts the whole state, and a first command too", async () => {
     const { origin, teammate, root } = await directorCommitted({ publish: true });
     git(origin, "config", "uploadpack.allowFilter", "true");
-    for (const [name, argv] of [["partial-init", ["init", "--yes"]], ["partial-list", ["task", "list", "--json"]]] as const) {
+    for (const [name, argv] of [
+      ["partial-init", ["init", "--yes"]],
+      ["partial-list", ["task", "list", "--json"]],
+    ] as const) {
       const dir = join(root, name);
       git(root, "clone", "-q", "--filter=blob:none", `file://${origin}`, dir);
       const t = cloneAt(dir, 8);

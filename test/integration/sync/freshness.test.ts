@@ -50,7 +50,14 @@ describe("a read when the remote (as last fetched) has changes this clone lacks"
     c1.git("fetch", "-q");
     const doctor = await c1.run(["doctor", "--json"]);
     expect(doctor.exitCode, doctor.stderr).toBe(0);
-    expect(JSON.parse(doctor.stdout).data.findings).toContainEqual(expect.objectContaining({ severity: "warning", code: "W_NOT_IN_STEP", message: "origin has 2 changes this clone lacks (as last fetched)", fix: "pantheon sync origin" }));
+    expect(JSON.parse(doctor.stdout).data.findings).toContainEqual(
+      expect.objectContaining({
+        severity: "warning",
+        code: "W_NOT_IN_STEP",
+        message: "origin has 2 changes this clone lacks (as last fetched)",
+        fix: "pantheon sync origin",
+      }),
+    );
     const summon = await c1.run(["summon", "engineer", "--dry-run", "--assistant", "claude"]);
     expect(summon.exitCode, summon.stderr).toBe(0);
     expect(summon.stderr).toContain("origin has 2 changes this clone lacks (as last fetched): pantheon sync");
@@ -64,11 +71,15 @@ describe("a read when this clone has changes the remote lacks, or both", () => {
     expect((await c1.ok(["task", "list"])).stderr).toBe("! this clone has 1 change not on origin yet: pantheon sync\n");
     await c1.ok(["task", "note", "2", "more"]);
     await c1.ok(["task", "note", "2", "and more"]);
-    expect((await c1.ok(["task", "list"])).stderr).toBe("! this clone has 3 changes not on origin yet: pantheon sync\n");
+    expect((await c1.ok(["task", "list"])).stderr).toBe(
+      "! this clone has 3 changes not on origin yet: pantheon sync\n",
+    );
     await c0.ok(["task", "note", "1", "theirs"]);
     await c0.ok(["sync"]);
     c1.git("fetch", "-q");
-    expect((await c1.ok(["task", "list"])).stderr).toBe("! this clone and origin have both moved (3 changes here not on origin, 1 change there not here, as last fetched): pantheon sync\n");
+    expect((await c1.ok(["task", "list"])).stderr).toBe(
+      "! this clone and origin have both moved (3 changes here not on origin, 1 change there not here, as last fetched): pantheon sync\n",
+    );
     await c1.ok(["task", "note", "2", "still more"]);
     expect((await c1.ok(["task", "list"])).stderr).toContain("(4 changes here not on origin, 1 change there not here");
     await c1.ok(["sync"]);

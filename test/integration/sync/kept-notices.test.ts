@@ -97,10 +97,15 @@ describe("retries within a time budget, not a count", () => {
   it("a remote that moves on every push: sync gives up when the budget is spent, naming attempts and time; the merges so far are kept", async () => {
     const { c1, origin } = await collidingWork();
     // Every push finds the state moved by someone else (a new commit on top, same tree).
-    hook(origin, `new=$(git commit-tree -p ${REF} -m bump "$(git rev-parse ${REF}^{tree})")\nenv -u GIT_QUARANTINE_PATH git update-ref ${REF} "$new"\nexit 0`);
+    hook(
+      origin,
+      `new=$(git commit-tree -p ${REF} -m bump "$(git rev-parse ${REF}^{tree})")\nenv -u GIT_QUARANTINE_PATH git update-ref ${REF} "$new"\nexit 0`,
+    );
     const r = await c1.run(["sync"], { env: { PANTHEON_SYNC_BUDGET_MS: "1500" } });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toMatch(/^✗ origin kept changing; gave up after \d+ attempts in \d+ s \(the local state is valid and includes every merge so far\)/);
+    expect(r.stderr).toMatch(
+      /^✗ origin kept changing; gave up after \d+ attempts in \d+ s \(the local state is valid and includes every merge so far\)/,
+    );
     const attempts = Number(/after (\d+) attempts/.exec(r.stderr)![1]);
     expect(attempts).toBeGreaterThan(1);
     expect(r.stderr).toContain("renumbered ENG-M-0002 → ENG-M-0003");

@@ -29,7 +29,9 @@ describe("a dependency cycle created by a merge", () => {
     expect(report.cycles).toEqual([["ENG-M-0002", "ENG-M-0001", "ENG-M-0002"]]);
     const doctor = await c1.run(["doctor", "--json"]);
     const findings = JSON.parse(doctor.stdout).data.findings;
-    expect(findings.filter((f: any) => f.code === "W_CYCLE").map((f: any) => f.message)).toEqual([expect.stringMatching(/dependency cycle: ENG-M-000\d → ENG-M-000\d → ENG-M-000\d/)]);
+    expect(findings.filter((f: any) => f.code === "W_CYCLE").map((f: any) => f.message)).toEqual([
+      expect.stringMatching(/dependency cycle: ENG-M-000\d → ENG-M-000\d → ENG-M-000\d/),
+    ]);
 
     // Human mode, in clone 0 (which merges it in by a fast-forward: nothing merged there); a fresh
     // pair shows the line.
@@ -42,7 +44,9 @@ describe("a dependency cycle created by a merge", () => {
     await again.c1.ok(["task", "depend", "2", "1"]);
     await again.c0.ok(["sync"]);
     const human = await again.c1.ok(["sync"]);
-    expect(human.stdout).toContain("! the merge closed a dependency cycle: ENG-M-0002 → ENG-M-0001 → ENG-M-0002 (pantheon task undepend ENG-M-0002 ENG-M-0001)");
+    expect(human.stdout).toContain(
+      "! the merge closed a dependency cycle: ENG-M-0002 → ENG-M-0001 → ENG-M-0002 (pantheon task undepend ENG-M-0002 ENG-M-0001)",
+    );
   });
 });
 
@@ -57,7 +61,14 @@ describe("a renumbered task's planning file", () => {
     expect(readFileSync(join(plans, "ENG-M-0001.md"), "utf8")).toMatch(/^# Plan for ENG-M-0001: Mine/);
     const report = await c1.json<any>(["sync"], "sync");
     expect(report.renumbered).toEqual([{ kind: "tasks", from: "ENG-M-0001", to: "ENG-M-0002" }]);
-    expect(report.planning).toEqual([{ from: ".pantheon/planning/ENG-M-0001.md", to: ".pantheon/planning/ENG-M-0002.md", renamed: true, note: "renamed with ENG-M-0002" }]);
+    expect(report.planning).toEqual([
+      {
+        from: ".pantheon/planning/ENG-M-0001.md",
+        to: ".pantheon/planning/ENG-M-0002.md",
+        renamed: true,
+        note: "renamed with ENG-M-0002",
+      },
+    ]);
     expect(existsSync(join(plans, "ENG-M-0001.md"))).toBe(false);
     expect(readFileSync(join(plans, "ENG-M-0002.md"), "utf8")).toMatch(/^# Plan for ENG-M-0001: Mine/);
     // task plan finds it by number from now on
@@ -83,7 +94,9 @@ describe("a renumbered task's planning file", () => {
     await c1.ok(["task", "create", "--title", "Mine again", "--role", "engineer"]);
     writeFileSync(join(plans, "ENG-M-0003.md"), "# Notes written by hand\n");
     const r = await c1.ok(["sync"]);
-    expect(r.stdout).toContain("! .pantheon/planning/ENG-M-0003.md may be ENG-M-0004's plan (its number went to ENG-M-0003): rename it if so");
+    expect(r.stdout).toContain(
+      "! .pantheon/planning/ENG-M-0003.md may be ENG-M-0004's plan (its number went to ENG-M-0003): rename it if so",
+    );
     expect(existsSync(join(plans, "ENG-M-0003.md"))).toBe(true);
   });
 });
@@ -105,7 +118,9 @@ describe("task history after a number collision", () => {
     const mine = await c1.json<any[]>(["task", "history", "ENG-M-0002"], "history");
     expect(text(mine)).toContain("my note");
     expect(text(mine)).not.toContain("their note");
-    expect(mine.map((e: any) => e.changes).flat()).toContain("renumbered ENG-M-0001 → ENG-M-0002 (its number was taken on the remote)");
+    expect(mine.map((e: any) => e.changes).flat()).toContain(
+      "renumbered ENG-M-0001 → ENG-M-0002 (its number was taken on the remote)",
+    );
     expect(mine[0].changes).toEqual(["created ENG-M-0001 as TODO"]);
   });
 });

@@ -47,7 +47,10 @@ describe("a claim made while the remote is reachable", () => {
     // The fetched state stays (a fast-forward here), and nothing of the refused claim was written.
     expect(c1.ref()).not.toBe(before);
     expect(c1.ref()).toBe(originRef());
-    expect(await c1.json<any>(["task", "show", "1"], "task")).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus" });
+    expect(await c1.json<any>(["task", "show", "1"], "task")).toMatchObject({
+      status: "UNDERWAY",
+      claimedBy: "Hephaestus",
+    });
     c0.expectUntouched();
     c1.expectUntouched();
   });
@@ -91,7 +94,10 @@ describe("a claim made while the remote is reachable", () => {
     // fires once; git forbids ref updates in its quarantine, hence env -u), as if clone 0 had
     // pushed between clone 1's fetch and its push.
     const hook = join(origin, "hooks", "pre-receive");
-    writeFileSync(hook, `#!/bin/sh\nif [ ! -e "$GIT_DIR/raced" ]; then touch "$GIT_DIR/raced"; env -u GIT_QUARANTINE_PATH git update-ref ${REF} "$(git rev-parse refs/test/race)"; fi\nexit 0\n`);
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nif [ ! -e "$GIT_DIR/raced" ]; then touch "$GIT_DIR/raced"; env -u GIT_QUARANTINE_PATH git update-ref ${REF} "$(git rev-parse refs/test/race)"; fi\nexit 0\n`,
+    );
     chmodSync(hook, 0o755);
     const r = await c1.run(["--as", "Ptah", "task", "claim", "1"]);
     expect(r.exitCode, r.stderr).toBe(1);
@@ -125,7 +131,9 @@ describe("publishing never fails the command", () => {
     chmodSync(hook, 0o755);
     const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^! not published yet \(Cannot push to origin: the server refused it.*state is frozen.*\): pantheon sync/);
+    expect(r.stderr).toMatch(
+      /^! not published yet \(Cannot push to origin: the server refused it.*state is frozen.*\): pantheon sync/,
+    );
     expect(originRef()).toBe(published);
     expect(c0.ref()).not.toBe(published);
   });
@@ -136,10 +144,15 @@ describe("publishing never fails the command", () => {
     const bin = join(root, "bin");
     mkdirSync(bin);
     const log = join(root, "ssh.log");
-    writeFileSync(join(bin, "ssh"), `#!/bin/sh\necho "args: $*" >> "${log}"\necho "prompt: $GIT_TERMINAL_PROMPT" >> "${log}"\nexit 255\n`);
+    writeFileSync(
+      join(bin, "ssh"),
+      `#!/bin/sh\necho "args: $*" >> "${log}"\necho "prompt: $GIT_TERMINAL_PROMPT" >> "${log}"\nexit 255\n`,
+    );
     chmodSync(join(bin, "ssh"), 0o755);
     c0.git("remote", "set-url", "origin", "ssh://someone@git.example.invalid/project.git");
-    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"], {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^! not published yet \(Cannot fetch from origin/);
     const calls = readFileSync(log, "utf8");
@@ -149,7 +162,12 @@ describe("publishing never fails the command", () => {
 
   it.each([
     ["--offline", ["--offline"], {}, /^! not published yet \(--offline\): pantheon sync\n$/],
-    ["a sandbox without network", [], { CODEX_SANDBOX_NETWORK_DISABLED: "1" }, /^! not published yet \(no network in this sandbox\): pantheon sync\n$/],
+    [
+      "a sandbox without network",
+      [],
+      { CODEX_SANDBOX_NETWORK_DISABLED: "1" },
+      /^! not published yet \(no network in this sandbox\): pantheon sync\n$/,
+    ],
     ["pantheon.autoSync=false", [], {}, /^$/],
   ] as const)("%s: no network call at all", async (name, flags, env, stderr) => {
     const { c0, origin, originRef } = await team();
@@ -168,7 +186,13 @@ describe("publishing never fails the command", () => {
     await c1.ok(["--as", "Ptah", "task", "claim", "2"]); // origin moves
     const tracking = c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim();
     c0.git("remote", "set-url", "origin", join(origin, "..", "gone.git"));
-    for (const argv of [["task", "create", "--title", "Local", "--role", "engineer"], ["task", "note", "1", "hi"], ["task", "list"], ["dashboard"], ["task", "show", "1"]]) {
+    for (const argv of [
+      ["task", "create", "--title", "Local", "--role", "engineer"],
+      ["task", "note", "1", "hi"],
+      ["task", "list"],
+      ["dashboard"],
+      ["task", "show", "1"],
+    ]) {
       const r = await c0.run(argv);
       expect(r.exitCode, `${argv.join(" ")}: ${r.stderr}`).toBe(0);
       expect(r.stderr, argv.join(" ")).not.toMatch(/not published|fetch/i);
@@ -197,7 +221,10 @@ describe("publishing never fails the command", () => {
     // tracking ref; sync adds the refspec after its push.
     c0.git("config", "--unset", "remote.origin.fetch", "coordination");
     await c0.ok(["sync"]); // the remote had no state: pushed, nothing fetched
-    expect(c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim(), "the tracking ref follows the push").toBe(originRef());
+    expect(
+      c0.git("rev-parse", "refs/coordination/remotes/origin/main").trim(),
+      "the tracking ref follows the push",
+    ).toBe(originRef());
     const r = await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
     expect(r.stderr).toBe("");
     expect(originRef(), "the claim is on the remote").toBe(c0.ref());

@@ -16,7 +16,12 @@ describe("problems in what a sync brings in", () => {
     const { root, origin, clones } = await makeOriginAndClones(2);
     const [c0, c1] = [clones[0]!, clones[1]!];
     const file = join(root, "import.json");
-    writeFileSync(file, JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ key: `k${i}`, title: `Imported ${i + 1}`, role: "engineer" }))));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: 300 }, (_, i) => ({ key: `k${i}`, title: `Imported ${i + 1}`, role: "engineer" })),
+      ),
+    );
     await c0.ok(["task", "import", file]);
     rewriteState(c0.dir, {
       "tasks/05/5.json": (t) => ({ ...t, number: 6 }),

@@ -62,7 +62,10 @@ describe("a clone set up by this version", () => {
     // harmless while the remote has no state
     expectFetchAndPullWork(c0);
     await c0.ok(["sync"]);
-    expect(fetchSpecs(c0).filter((s) => s === GLOB), "added once").toHaveLength(1);
+    expect(
+      fetchSpecs(c0).filter((s) => s === GLOB),
+      "added once",
+    ).toHaveLength(1);
     const adopted = await c1.json<any>(["sync"], "sync");
     expect(adopted.refspecAdded).toBe(true);
     expect(fetchSpecs(c1)).toContain(GLOB);
@@ -104,7 +107,14 @@ describe("a clone set up by an earlier version (exact refspec, tracking ref refs
     const c = clones[0]!;
     makeItLegacy(c);
     const doctor = await c.json<any>(["doctor"], "doctor");
-    expect(doctor.findings).toEqual([expect.objectContaining({ code: "W_REFSPEC_EXACT", severity: "warning", fixable: true, subject: "remote.origin" })]);
+    expect(doctor.findings).toEqual([
+      expect.objectContaining({
+        code: "W_REFSPEC_EXACT",
+        severity: "warning",
+        fixable: true,
+        subject: "remote.origin",
+      }),
+    ]);
     deleteOnOrigin(origin);
     expect(gitStatus(c, "fetch", "-q"), "the exact refspec fails the whole fetch").not.toBe(0);
   });
@@ -133,7 +143,9 @@ describe("a clone set up by an earlier version (exact refspec, tracking ref refs
     makeItLegacy(c);
     const before = c.ref();
     const fixed = await c.json<any>(["doctor", "--fix"], "doctor");
-    expect(fixed.fixed).toContain("replaced the exact fetch refspec of origin with the glob and deleted its old tracking ref");
+    expect(fixed.fixed).toContain(
+      "replaced the exact fetch refspec of origin with the glob and deleted its old tracking ref",
+    );
     expect(fixed.findings).toEqual([]);
     expect(fetchSpecs(c)).toEqual(["+refs/heads/*:refs/remotes/origin/*", GLOB]);
     expect(refIn(c, OLD_TRACKING)).toBeNull();
@@ -161,7 +173,9 @@ describe("doctor and a missing refspec", () => {
     const c = clones[0]!;
     c.git("config", "--unset-all", "remote.origin.fetch", "coordination");
     const doctor = await c.json<any>(["doctor"], "doctor");
-    expect(doctor.findings).toEqual([expect.objectContaining({ code: "W_REFSPEC", subject: "remote.origin", fixable: true })]);
+    expect(doctor.findings).toEqual([
+      expect.objectContaining({ code: "W_REFSPEC", subject: "remote.origin", fixable: true }),
+    ]);
     const fixed = await c.json<any>(["doctor", "--fix"], "doctor");
     expect(fixed.fixed).toContain("added the fetch refspec of origin");
     expect(fetchSpecs(c)).toContain(GLOB);

@@ -17,7 +17,12 @@ import { testEnv } from "../../helpers/env.js";
 const SECRET = "AWS_SECRET=hunter2-do-not-share";
 
 function inOrigin(origin: string, args: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}): string {
-  return execFileSync("git", [`--git-dir=${origin}`, ...args], { env: testEnv(o.env), encoding: "utf8", input: o.input ?? "", stdio: ["pipe", "pipe", "pipe"] });
+  return execFileSync("git", [`--git-dir=${origin}`, ...args], {
+    env: testEnv(o.env),
+    encoding: "utf8",
+    input: o.input ?? "",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 /**
@@ -75,7 +80,9 @@ describe("a remote whose history was rewritten (a secret purged)", () => {
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toBe("");
     const [line, hint] = r.stderr.trimEnd().split("\n");
-    expect(line).toMatch(/^✗ origin rewrote the state's history: its tip [0-9a-f]{12} no longer contains [0-9a-f]{12}, the last tip this clone synced with it/);
+    expect(line).toMatch(
+      /^✗ origin rewrote the state's history: its tip [0-9a-f]{12} no longer contains [0-9a-f]{12}, the last tip this clone synced with it/,
+    );
     expect(hint).toMatch(/pantheon sync origin --accept-rewrite .* replays only this clone's 4 unpublished commits/);
     expect(r.stderr.trimEnd().split("\n")).toHaveLength(2);
     const json = await c1.run(["sync", "--json"]);
@@ -104,7 +111,10 @@ describe("a remote whose history was rewritten (a secret purged)", () => {
     expect(reachable(before)).toBe(false);
     expect(c1.git("log", "-1", "--format=%B", REF)).toContain("Pantheon-Op: sync.accept-rewrite");
     // the unpublished work is all there
-    expect(await c1.json<any>(["task", "show", "ENG-M-0002"], "task")).toMatchObject({ status: "UNDERWAY", claimedBy: "Hermes" });
+    expect(await c1.json<any>(["task", "show", "ENG-M-0002"], "task")).toMatchObject({
+      status: "UNDERWAY",
+      claimedBy: "Hermes",
+    });
     expect((await c1.json<any>(["task", "show", "3"], "task")).title).toBe("Made offline");
     const notes = (await c1.json<any>(["task", "show", "1"], "task")).notes.map((n: any) => n.text);
     expect(notes).toContain("my own note");

@@ -12,12 +12,17 @@ import { describe, expect, it } from "vitest";
 import { cloneAt, makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
 import { git } from "../../helpers/repo.js";
 
-const count = (c: Clone | string, ref: string) => Number((typeof c === "string" ? git(c, "rev-list", "--count", ref) : c.git("rev-list", "--count", ref)).trim());
+const count = (c: Clone | string, ref: string) =>
+  Number((typeof c === "string" ? git(c, "rev-list", "--count", ref) : c.git("rev-list", "--count", ref)).trim());
 const shallowList = (c: Clone) => {
   const file = join(c.dir, ".git", "shallow");
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 };
-const missing = (c: Clone, ref: string) => c.git("rev-list", "--objects", "--missing=print", ref).split("\n").filter((l) => l.startsWith("?"));
+const missing = (c: Clone, ref: string) =>
+  c
+    .git("rev-list", "--objects", "--missing=print", ref)
+    .split("\n")
+    .filter((l) => l.startsWith("?"));
 const originFile = (origin: string, path: string) => JSON.parse(git(origin, "cat-file", "-p", `${REF}:${path}`));
 
 /** Local work in `c`: a mission, a claim on task 1 and a retitled task 2. */
@@ -156,7 +161,9 @@ describe("blobless partial clone (git clone --filter=blob:none)", () => {
     const report = await c.json<any>(["sync"], "sync");
     expect(report.action).toBe("merged");
     await expectLocalWorkKept(c, origin, report);
-    expect((await c.json<any>(["task", "show", "ENG-M-0002"], "task")).notes.map((n: any) => n.text)).toContain("a note from clone 0");
+    expect((await c.json<any>(["task", "show", "ENG-M-0002"], "task")).notes.map((n: any) => n.text)).toContain(
+      "a note from clone 0",
+    );
     expect(missing(c, REF)).toEqual([]);
     c.expectUntouched();
   });

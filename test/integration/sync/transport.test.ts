@@ -89,7 +89,9 @@ describe("transport failures", () => {
     expect(line).toContain("gone");
     expect(line, "no raw git noise (fatal:/hint:) inside the message").not.toMatch(/fatal:|Please make sure/);
     expect(c.ref(), "the local state stays valid and unchanged").toBe(before);
-    expect(fetchSpecs(c, "gone"), "a failed sync adds no refspec").not.toContain("+refs/coordination/main*:refs/coordination/remotes/gone/main*");
+    expect(fetchSpecs(c, "gone"), "a failed sync adds no refspec").not.toContain(
+      "+refs/coordination/main*:refs/coordination/remotes/gone/main*",
+    );
     const json = await c.run(["sync", "gone", "--json"]);
     expect(json.exitCode).toBe(3);
     expect(json.stdout).toBe("");
@@ -149,7 +151,9 @@ describe("sync --all", () => {
     expect(out[0]).toMatch(/^✗ a-gone: Cannot fetch from a-gone/);
     expect(r.stdout).toMatch(/^✓ Synced with backup: pushed/m);
     expect(r.stdout).toMatch(/^✓ Synced with origin: pushed/m);
-    expect(r.stderr).toMatch(/^✗ Could not sync with 1 of 3 remotes: a-gone \(the others synced\)\n {2}hint: pantheon sync a-gone shows why\n$/);
+    expect(r.stderr).toMatch(
+      /^✗ Could not sync with 1 of 3 remotes: a-gone \(the others synced\)\n {2}hint: pantheon sync a-gone shows why\n$/,
+    );
     expect(git(backup, "rev-parse", "refs/coordination/main").trim()).toBe(c.ref());
     const json = await c.run(["sync", "--all", "--json"]);
     expect(json.exitCode).toBe(3);
@@ -171,13 +175,18 @@ describe("the server's rejection reason", () => {
     const c = clones[0]!;
     const { chmodSync, writeFileSync } = await import("node:fs");
     const hook = join(origin, "hooks", "pre-receive");
-    writeFileSync(hook, '#!/bin/sh\necho "Policy: the state needs a ticket \\033[31mnow"\necho "see the wiki" >&2\nexit 1\n');
+    writeFileSync(
+      hook,
+      '#!/bin/sh\necho "Policy: the state needs a ticket \\033[31mnow"\necho "see the wiki" >&2\nexit 1\n',
+    );
     chmodSync(hook, 0o755);
     await c.ok(["task", "create", "--title", "Refused upstream", "--role", "engineer"]);
     const before = c.ref();
     const published = originRef();
     const [line, hint] = expectRefusal(await c.run(["sync"]), 3);
-    expect(line).toBe("✗ Cannot push to origin: the server refused it (pre-receive hook declined): Policy: the state needs a ticket \\e[31mnow / see the wiki");
+    expect(line).toBe(
+      "✗ Cannot push to origin: the server refused it (pre-receive hook declined): Policy: the state needs a ticket \\e[31mnow / see the wiki",
+    );
     expect(hint).toContain("git push --dry-run origin");
     expect(c.ref()).toBe(before);
     expect(originRef()).toBe(published);

@@ -60,7 +60,8 @@ describe("history of a diverged sync", () => {
     // the other clone fast-forwards onto the same merge: one history everywhere
     await c0.ok(["sync"]);
     expect(c0.ref()).toBe(merge);
-    for (const dir of [origin, c0.dir, c1.dir]) expect(() => git(dir, "fsck", "--strict", "--no-progress")).not.toThrow();
+    for (const dir of [origin, c0.dir, c1.dir])
+      expect(() => git(dir, "fsck", "--strict", "--no-progress")).not.toThrow();
     c0.expectUntouched();
     c1.expectUntouched();
   });

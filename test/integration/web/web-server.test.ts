@@ -12,10 +12,37 @@ const HOSTILE = '<img src=x onerror="alert(1)"><script>alert(2)</script>\u001b[3
 async function seeded(): Promise<Project & { mission: string }> {
   const p = await initProject();
   await p.ok(["epic", "create", "--title", "Login", "--priority", "high"]);
-  await p.ok(["task", "create", "--title", "Design login", "--role", "architect", "--priority", "high", "--epic", "EPC-H-0001"]);
-  await p.ok(["task", "create", "--title", "Build login", "--role", "engineer", "--priority", "high", "--depends-on", "ARC-H-0001", "--epic", "EPC-H-0001"]);
+  await p.ok([
+    "task",
+    "create",
+    "--title",
+    "Design login",
+    "--role",
+    "architect",
+    "--priority",
+    "high",
+    "--epic",
+    "EPC-H-0001",
+  ]);
+  await p.ok([
+    "task",
+    "create",
+    "--title",
+    "Build login",
+    "--role",
+    "engineer",
+    "--priority",
+    "high",
+    "--depends-on",
+    "ARC-H-0001",
+    "--epic",
+    "EPC-H-0001",
+  ]);
   await p.ok(["task", "create", "--title", HOSTILE, "--role", "engineer", "--description", HOSTILE]);
-  const m = await p.json<{ id: string }>(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"], "mission");
+  const m = await p.json<{ id: string }>(
+    ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"],
+    "mission",
+  );
   return { ...p, mission: m.id };
 }
 
@@ -24,7 +51,9 @@ describe("pantheon web: the API answers from the CLI's services", () => {
     const p = await seeded();
     const web = await startWeb(p.dir);
     expect(await apiData(web, "/api/tasks")).toEqual(await p.json(["task", "list"], "tasks"));
-    expect(await apiData(web, "/api/tasks?role=engineer&status=todo")).toEqual(await p.json(["task", "list", "--role", "engineer", "--status", "todo"], "tasks"));
+    expect(await apiData(web, "/api/tasks?role=engineer&status=todo")).toEqual(
+      await p.json(["task", "list", "--role", "engineer", "--status", "todo"], "tasks"),
+    );
     expect(await apiData(web, "/api/tasks/ENG-H-0002")).toEqual(await p.json(["task", "show", "ENG-H-0002"], "task"));
     expect(await apiData(web, "/api/tasks/2/history")).toEqual(await p.json(["task", "history", "2"], "history"));
     expect(await apiData(web, "/api/epics")).toEqual(await p.json(["epic", "list"], "epics"));
@@ -33,7 +62,10 @@ describe("pantheon web: the API answers from the CLI's services", () => {
     expect(dash.missions.map((m: { persona: string }) => m.persona)).toEqual(["Hephaestus"]);
     const graph = await apiData(web, "/api/graph");
     expect(graph.scope).toEqual({ kind: "blocked", id: null });
-    expect(graph.nodes.map((n: { id: string; blocked: boolean }) => [n.id, n.blocked])).toEqual([["ENG-H-0002", true], ["ARC-H-0001", false]]);
+    expect(graph.nodes.map((n: { id: string; blocked: boolean }) => [n.id, n.blocked])).toEqual([
+      ["ENG-H-0002", true],
+      ["ARC-H-0001", false],
+    ]);
     expect(graph.edges).toEqual([{ from: "ENG-H-0002", to: "ARC-H-0001", blocking: true }]);
     const epicGraph = await apiData(web, "/api/graph?epic=EPC-H-0001");
     expect(epicGraph.scope).toEqual({ kind: "epic", id: "EPC-H-0001" });
@@ -59,14 +91,32 @@ describe("pantheon web: the API answers from the CLI's services", () => {
   it("a bad id is a 404 with the CLI's message; an unknown route a 404 JSON; a bad query value a 400", async () => {
     const p = await seeded();
     const web = await startWeb(p.dir);
-    for (const [path, argv] of [["/api/tasks/ENG-H-0099", ["task", "show", "ENG-H-0099"]], ["/api/tasks/nonsense", ["task", "show", "nonsense"]], ["/api/epics/EPC-H-0042", ["epic", "show", "EPC-H-0042"]], ["/api/tasks/99/history", ["task", "history", "99"]]] as const) {
+    for (const [path, argv] of [
+      ["/api/tasks/ENG-H-0099", ["task", "show", "ENG-H-0099"]],
+      ["/api/tasks/nonsense", ["task", "show", "nonsense"]],
+      ["/api/epics/EPC-H-0042", ["epic", "show", "EPC-H-0042"]],
+      ["/api/tasks/99/history", ["task", "history", "99"]],
+    ] as const) {
       const r = await webGet(web.port, path, withCookie(web));
       const cli = await p.run([...argv, "--json"]);
       expect(r.status, path).toBe(404);
       expect(r.headers["content-type"]).toMatch(/^application\/json/);
       expect(JSON.parse(r.body)).toEqual(JSON.parse(cli.stderr));
     }
-    for (const path of ["/api/nothing", "/api/dashboard/extra", "/nothing.js", "/api/history", "/api/constructor", "/api/__proto__", "/api/toString", "/api/tasks/%E0%A4%A/history", "/api/tasks//history", "/api/tasks/1/history/x", "/api/", "/api"]) {
+    for (const path of [
+      "/api/nothing",
+      "/api/dashboard/extra",
+      "/nothing.js",
+      "/api/history",
+      "/api/constructor",
+      "/api/__proto__",
+      "/api/toString",
+      "/api/tasks/%E0%A4%A/history",
+      "/api/tasks//history",
+      "/api/tasks/1/history/x",
+      "/api/",
+      "/api",
+    ]) {
       const r = await webGet(web.port, path, withCookie(web));
       expect(r.status, path).toBe(404);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_ROUTE");
@@ -106,7 +156,16 @@ describe("pantheon web: safe by default", () => {
   it("refuses a request without the token, with a wrong token or a wrong cookie; the tokened page sets the cookie", async () => {
     const p = await initProject();
     const web = await startWeb(p.dir);
-    for (const [path, o] of [["/api/tasks", {}], ["/", {}], ["/app.js", {}], ["/api/events", {}], [`/api/tasks?token=${"b".repeat(64)}`, {}], ["/api/tasks?token=", {}], ["/api/tasks", { headers: { cookie: `pantheon_web_${web.port}=${"b".repeat(64)}` } }], ["/api/tasks", { headers: { cookie: `pantheon_web_1=${TOKEN}` } }]] as const) {
+    for (const [path, o] of [
+      ["/api/tasks", {}],
+      ["/", {}],
+      ["/app.js", {}],
+      ["/api/events", {}],
+      [`/api/tasks?token=${"b".repeat(64)}`, {}],
+      ["/api/tasks?token=", {}],
+      ["/api/tasks", { headers: { cookie: `pantheon_web_${web.port}=${"b".repeat(64)}` } }],
+      ["/api/tasks", { headers: { cookie: `pantheon_web_1=${TOKEN}` } }],
+    ] as const) {
       const r = await webGet(web.port, path, o);
       expect(r.status, `${path} ${JSON.stringify(o)}`).toBe(401);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_TOKEN");
@@ -114,26 +173,48 @@ describe("pantheon web: safe by default", () => {
     const first = await webGet(web.port, `/?token=${TOKEN}`);
     expect(first.status).toBe(303);
     expect(first.headers.location).toBe("/");
-    expect(first.headers["set-cookie"]).toEqual([`pantheon_web_${web.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
-    expect((await webGet(web.port, "/api/tasks", { headers: { cookie: first.headers["set-cookie"]![0]!.split(";")[0]! } })).status).toBe(200);
+    expect(first.headers["set-cookie"]).toEqual([
+      `pantheon_web_${web.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
+    ]);
+    expect(
+      (await webGet(web.port, "/api/tasks", { headers: { cookie: first.headers["set-cookie"]![0]!.split(";")[0]! } }))
+        .status,
+    ).toBe(200);
     expect((await webGet(web.port, `/api/tasks?token=${TOKEN}`)).status).toBe(200);
   });
 
   it("refuses a foreign Host (DNS rebinding) and a foreign Origin, even with the token", async () => {
     const p = await initProject();
     const web = await startWeb(p.dir);
-    for (const host of ["evil.example:" + web.port, `127.0.0.1:${web.port + 1}`, "127.0.0.1", `localhost.evil.example:${web.port}`, `[::1]:${web.port}`]) {
+    for (const host of [
+      "evil.example:" + web.port,
+      `127.0.0.1:${web.port + 1}`,
+      "127.0.0.1",
+      `localhost.evil.example:${web.port}`,
+      `[::1]:${web.port}`,
+    ]) {
       const r = await webGet(web.port, `/api/tasks?token=${TOKEN}`, { host });
       expect(r.status, host).toBe(403);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_HOST");
     }
     expect((await webGet(web.port, `/api/tasks?token=${TOKEN}`, { host: `localhost:${web.port}` })).status).toBe(200);
-    for (const origin of ["http://evil.example", `http://127.0.0.1:${web.port + 1}`, "null", `https://127.0.0.1:${web.port}`]) {
+    for (const origin of [
+      "http://evil.example",
+      `http://127.0.0.1:${web.port + 1}`,
+      "null",
+      `https://127.0.0.1:${web.port}`,
+    ]) {
       const r = await webGet(web.port, "/api/tasks", { headers: { ...withCookie(web).headers, origin } });
       expect(r.status, origin).toBe(403);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_ORIGIN");
     }
-    expect((await webGet(web.port, "/api/tasks", { headers: { ...withCookie(web).headers, origin: `http://127.0.0.1:${web.port}` } })).status).toBe(200);
+    expect(
+      (
+        await webGet(web.port, "/api/tasks", {
+          headers: { ...withCookie(web).headers, origin: `http://127.0.0.1:${web.port}` },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("has no write endpoint: every method but GET and HEAD is a 405, and the ref is untouched", async () => {
@@ -201,8 +282,15 @@ describe("pantheon web: live states", () => {
     const events = await eventStream(web);
     try {
       await events.next("hello");
-      const mission = JSON.parse(git(p.dir, "cat-file", "-p", "refs/coordination/main:missions/01/1.json")) as { uid: string };
-      writeSummonRecord(join(p.dir, ".git"), mission, { mission: p.mission, assistant: "claude", sessionId: null, since: new Date().toISOString() });
+      const mission = JSON.parse(git(p.dir, "cat-file", "-p", "refs/coordination/main:missions/01/1.json")) as {
+        uid: string;
+      };
+      writeSummonRecord(join(p.dir, ".git"), mission, {
+        mission: p.mission,
+        assistant: "claude",
+        sessionId: null,
+        since: new Date().toISOString(),
+      });
       const change = JSON.parse(await events.next("change"));
       expect(change.version).toMatch(/\.json:/);
       const dash = await apiData(web, "/api/dashboard");

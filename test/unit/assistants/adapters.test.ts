@@ -7,7 +7,12 @@ import { geminiAdapter, geminiPolicy } from "../../../src/assistants/gemini.js";
 import { opencodeAdapter, opencodeConfigContent } from "../../../src/assistants/opencode.js";
 import { ASSISTANTS, adapterFor } from "../../../src/assistants/registry.js";
 import { UsageError } from "../../../src/errors.js";
-import { claudeHookSettings, codexHookArgs, geminiHookSettings, opencodePlugin } from "../../../src/assistants/session-hooks.js";
+import {
+  claudeHookSettings,
+  codexHookArgs,
+  geminiHookSettings,
+  opencodePlugin,
+} from "../../../src/assistants/session-hooks.js";
 
 const PERSONA = 'You are "Hephaestus".\nUse `pantheon` with --mission.\n';
 const KICKOFF = "You are on mission MSN-0003:silent-phoenix. Start with pantheon task next.";
@@ -34,7 +39,14 @@ const SESSION = "/repo/shop/.git/pantheon/sessions/MSN-0003-silent-phoenix";
 
 describe("launch argv (docs/assistants.md)", () => {
   it("claude: the persona file appended to its system prompt, pantheon pre-approved, its session id", () => {
-    const base = ["--append-system-prompt-file", "/tmp/pantheon-x/engineer.md", "--allowedTools", "Bash(pantheon:*)", "--settings", claudeHookSettings("pantheon")];
+    const base = [
+      "--append-system-prompt-file",
+      "/tmp/pantheon-x/engineer.md",
+      "--allowedTools",
+      "Bash(pantheon:*)",
+      "--settings",
+      claudeHookSettings("pantheon"),
+    ];
     const tail = ["-n", "pantheon:engineer", "--session-id", UUID, "--", KICKOFF];
     expect(claudeAdapter.launch(input())).toMatchObject({ command: "claude", args: [...base, ...tail], files: [] });
     expect(claudeAdapter.launch(input({ model: "opus" })).args).toEqual([...base, "--model", "opus", ...tail]);
@@ -45,25 +57,61 @@ describe("launch argv (docs/assistants.md)", () => {
     const l = opencodeAdapter.launch(input());
     expect(l.command).toBe("opencode");
     expect(l.args).toEqual(["/repo/shop", "--prompt", KICKOFF]);
-    expect(opencodeAdapter.launch(input({ model: "anthropic/claude-sonnet-4-5" })).args).toEqual(["/repo/shop", "-m", "anthropic/claude-sonnet-4-5", "--prompt", KICKOFF]);
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({ instructions: ["/tmp/pantheon-x/engineer.md"], plugin: [`file://${SESSION}/pantheon-live.js`] });
+    expect(opencodeAdapter.launch(input({ model: "anthropic/claude-sonnet-4-5" })).args).toEqual([
+      "/repo/shop",
+      "-m",
+      "anthropic/claude-sonnet-4-5",
+      "--prompt",
+      KICKOFF,
+    ]);
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
+      instructions: ["/tmp/pantheon-x/engineer.md"],
+      plugin: [`file://${SESSION}/pantheon-live.js`],
+    });
     expect(l.files).toEqual([{ path: `${SESSION}/pantheon-live.js`, content: opencodePlugin("pantheon") }]);
   });
 
   it("opencode keeps a user's own OPENCODE_CONFIG_CONTENT, adding to its instructions", () => {
-    const user = JSON.stringify({ model: "anthropic/x", instructions: ["/home/u/rules.md"], permission: { edit: "ask" } });
-    expect(JSON.parse(opencodeConfigContent("/p.md", user))).toEqual({ model: "anthropic/x", instructions: ["/home/u/rules.md", "/p.md"], permission: { edit: "ask" } });
+    const user = JSON.stringify({
+      model: "anthropic/x",
+      instructions: ["/home/u/rules.md"],
+      permission: { edit: "ask" },
+    });
+    expect(JSON.parse(opencodeConfigContent("/p.md", user))).toEqual({
+      model: "anthropic/x",
+      instructions: ["/home/u/rules.md", "/p.md"],
+      permission: { edit: "ask" },
+    });
     expect(JSON.parse(opencodeConfigContent("/p.md", "not json"))).toEqual({ instructions: ["/p.md"] });
     expect(JSON.parse(opencodeConfigContent("/p.md", "[1]"))).toEqual({ instructions: ["/p.md"] });
     const l = opencodeAdapter.launch(input({ parentEnv: { OPENCODE_CONFIG_CONTENT: user } }));
-    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).instructions).toEqual(["/home/u/rules.md", "/tmp/pantheon-x/engineer.md"]);
+    expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!).instructions).toEqual([
+      "/home/u/rules.md",
+      "/tmp/pantheon-x/engineer.md",
+    ]);
   });
 
   it("codex: the git common dir writable (--add-dir), the persona as developer instructions", () => {
-    const persona = ["-c", `developer_instructions=${JSON.stringify(PERSONA)}`, "-c", 'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"', "-c", "features.daemon_auto_start=false", "--enable", "hooks", ...codexHookArgs("pantheon")];
+    const persona = [
+      "-c",
+      `developer_instructions=${JSON.stringify(PERSONA)}`,
+      "-c",
+      'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"',
+      "-c",
+      "features.daemon_auto_start=false",
+      "--enable",
+      "hooks",
+      ...codexHookArgs("pantheon"),
+    ];
     const dirs = ["-C", "/repo/shop", "--add-dir", "/repo/shop/.git"];
     expect(codexAdapter.launch(input())).toMatchObject({ command: "codex", args: [...dirs, ...persona, KICKOFF] });
-    expect(codexAdapter.launch(input({ model: "gpt-5-codex" })).args).toEqual([...dirs, "-m", "gpt-5-codex", ...persona, KICKOFF]);
+    expect(codexAdapter.launch(input({ model: "gpt-5-codex" })).args).toEqual([
+      ...dirs,
+      "-m",
+      "gpt-5-codex",
+      ...persona,
+      KICKOFF,
+    ]);
     expect(codexWritableRootsLine("/repo/shop/.git")).toBe('writable_roots = ["/repo/shop/.git"]');
   });
 
@@ -80,7 +128,16 @@ describe("launch argv (docs/assistants.md)", () => {
     const l = geminiAdapter.launch(input());
     const context = `${SESSION}/gemini-context`;
     const policy = `${SESSION}/gemini-policy.toml`;
-    expect(l.args).toEqual(["--include-directories", context, "--policy", policy, "--session-id", UUID, "-i", l.args.at(-1)]);
+    expect(l.args).toEqual([
+      "--include-directories",
+      context,
+      "--policy",
+      policy,
+      "--session-id",
+      UUID,
+      "-i",
+      l.args.at(-1),
+    ]);
     expect(l.args.at(-1)).toContain(KICKOFF);
     expect(l.args.at(-1)).toContain(`${context}/GEMINI.md`);
     expect(l.args.at(-1)).not.toContain(PERSONA);
@@ -90,12 +147,20 @@ describe("launch argv (docs/assistants.md)", () => {
       { path: `${SESSION}/gemini-system-defaults.json`, content: geminiHookSettings("pantheon") },
     ]);
     expect(l.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH).toBe(`${SESSION}/gemini-system-defaults.json`);
-    expect(geminiPolicy("pantheon")).toMatch(/toolName = "run_shell_command"\ncommandPrefix = "pantheon"\ndecision = "allow"/);
-    expect(geminiAdapter.launch(input({ model: "gemini-2.5-pro" })).args.slice(0, 3)).toEqual(["-m", "gemini-2.5-pro", "--include-directories"]);
+    expect(geminiPolicy("pantheon")).toMatch(
+      /toolName = "run_shell_command"\ncommandPrefix = "pantheon"\ndecision = "allow"/,
+    );
+    expect(geminiAdapter.launch(input({ model: "gemini-2.5-pro" })).args.slice(0, 3)).toEqual([
+      "-m",
+      "gemini-2.5-pro",
+      "--include-directories",
+    ]);
   });
 
   it("every file an adapter writes is inside the session folder", () => {
-    for (const a of ASSISTANTS) for (const f of a.launch(input()).files) expect(f.path.startsWith(`${SESSION}/`), `${a.name}: ${f.path}`).toBe(true);
+    for (const a of ASSISTANTS)
+      for (const f of a.launch(input()).files)
+        expect(f.path.startsWith(`${SESSION}/`), `${a.name}: ${f.path}`).toBe(true);
   });
 
   it("makes relative paths absolute (the assistants run elsewhere)", () => {
@@ -127,7 +192,22 @@ describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s environment", (_n
 
 describe("claude kickoff guard", () => {
   // Claude Code's subcommands at 2.1.197; `--` does not stop claude from dispatching on them.
-  const SUBCOMMANDS = ["agents", "auth", "auto-mode", "doctor", "gateway", "install", "mcp", "plugin", "plugins", "project", "setup-token", "ultrareview", "update", "upgrade"];
+  const SUBCOMMANDS = [
+    "agents",
+    "auth",
+    "auto-mode",
+    "doctor",
+    "gateway",
+    "install",
+    "mcp",
+    "plugin",
+    "plugins",
+    "project",
+    "setup-token",
+    "ultrareview",
+    "update",
+    "upgrade",
+  ];
 
   it.each(SUBCOMMANDS)("a kickoff that is exactly %s is never passed as-is", (word) => {
     const args = claudeAdapter.launch(input({ kickoff: word })).args;
@@ -150,11 +230,18 @@ describe("prompts that start with a dash", () => {
   it("get one leading space where they are an option value or a positional", () => {
     expect(opencodeAdapter.launch(input({ kickoff: "-x" })).args.at(-1)).toBe(" -x");
     expect(codexAdapter.launch(input({ kickoff: "--help" })).args.at(-1)).toBe(" --help");
-    expect(geminiAdapter.launch(input({ kickoff: "-x" })).args.at(-1)!.startsWith(" -x")).toBe(true);
+    expect(
+      geminiAdapter
+        .launch(input({ kickoff: "-x" }))
+        .args.at(-1)!
+        .startsWith(" -x"),
+    ).toBe(true);
   });
 
   it("stay as they are after claude's --", () => {
-    expect(claudeAdapter.launch(input({ kickoff: "--print everything now" })).args.at(-1)).toBe("--print everything now");
+    expect(claudeAdapter.launch(input({ kickoff: "--print everything now" })).args.at(-1)).toBe(
+      "--print everything now",
+    );
   });
 });
 
@@ -175,8 +262,20 @@ describe("registry", () => {
 describe("session hooks (issue 17): the same command in every session, the mission from PANTHEON_LIVE", () => {
   it("claude --settings: one command hook per event, each `pantheon hook event claude <Event>`", () => {
     const s = JSON.parse(claudeHookSettings("pantheon"));
-    expect(Object.keys(s.hooks)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "StopFailure", "SessionEnd"]);
-    expect(s.hooks.Notification).toEqual([{ matcher: "", hooks: [{ type: "command", command: "pantheon hook event claude Notification", timeout: 10 }] }]);
+    expect(Object.keys(s.hooks)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PermissionRequest",
+      "Notification",
+      "Stop",
+      "StopFailure",
+      "SessionEnd",
+    ]);
+    expect(s.hooks.Notification).toEqual([
+      { matcher: "", hooks: [{ type: "command", command: "pantheon hook event claude Notification", timeout: 10 }] },
+    ]);
   });
 
   it("codex -c hooks.<Event>: byte-identical for two missions (its trust is a hash of the command)", () => {
@@ -184,7 +283,9 @@ describe("session hooks (issue 17): the same command in every session, the missi
     const b = codexAdapter.launch(input({ missionHandle: "MSN-0009:other-name", liveId: "fedcba9876543210" })).args;
     const hooks = (args: string[]) => args.filter((x) => x.startsWith("hooks."));
     expect(hooks(a)).toEqual(hooks(b));
-    expect(hooks(a)).toContain('hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]');
+    expect(hooks(a)).toContain(
+      'hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]',
+    );
     expect(codexAdapter.launch(input()).env.PANTHEON_LIVE).toBe("0123456789abcdef");
   });
 
@@ -194,6 +295,9 @@ describe("session hooks (issue 17): the same command in every session, the missi
     expect(g.hooksConfig).toEqual({ notifications: false });
     expect(opencodePlugin("pantheon")).toContain('spawn(CLI, ["hook", "event", "opencode", event]');
     const user = JSON.stringify({ plugin: ["my-plugin"] });
-    expect(JSON.parse(opencodeConfigContent("/p.md", user, "/s/pantheon-live.js")).plugin).toEqual(["my-plugin", "file:///s/pantheon-live.js"]);
+    expect(JSON.parse(opencodeConfigContent("/p.md", user, "/s/pantheon-live.js")).plugin).toEqual([
+      "my-plugin",
+      "file:///s/pantheon-live.js",
+    ]);
   });
 });

@@ -88,12 +88,20 @@ describe("gemini TOML commands", () => {
   });
 
   it("keeps the same prompt text as the Markdown assistants, quotes and backticks included", () => {
-    const md = readFrontmatter(byName(claudeAdapter.commandFiles({ cli: CLI }), /commands\/(.+)\.md$/).summon!.content).body;
+    const md = readFrontmatter(
+      byName(claudeAdapter.commandFiles({ cli: CLI }), /commands\/(.+)\.md$/).summon!.content,
+    ).body;
     expect(parseMiniToml(files.summon!.content).prompt).toBe(`${md.trim().replace("$ARGUMENTS", "{{args}}")}\n`);
   });
 
   it("the test's TOML reader itself refuses what TOML refuses", () => {
-    for (const bad of ['p = """a"""b"""\n', 'p = "a\\q"\n', 'p = """x\u0007"""\n', 'p = "line\nbreak"\n', 'p = "a"\np = "b"\n']) {
+    for (const bad of [
+      'p = """a"""b"""\n',
+      'p = "a\\q"\n',
+      'p = """x\u0007"""\n',
+      'p = "line\nbreak"\n',
+      'p = "a"\np = "b"\n',
+    ]) {
       expect(() => parseMiniToml(bad), bad).toThrow();
     }
     expect(parseMiniToml('p = """\nab\\\n   cd"""\n').p).toBe("abcd");
@@ -141,7 +149,9 @@ describe("no assistant loads two definitions of one name (DESIGN §5)", () => {
   const installed = ASSISTANTS.flatMap((a) => a.commandFiles({ cli: CLI }).map((f) => f.path));
 
   it.each(Object.keys(loads))("%s", (name) => {
-    const names = installed.flatMap((p) => loads[name]!.map((re) => re.exec(p)?.[1]).filter((n): n is string => n !== undefined));
+    const names = installed.flatMap((p) =>
+      loads[name]!.map((re) => re.exec(p)?.[1]).filter((n): n is string => n !== undefined),
+    );
     expect(names.length).toBeGreaterThan(0);
     expect(new Set(names).size, names.join(", ")).toBe(names.length);
   });
@@ -151,7 +161,8 @@ describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s command contents"
   // What the assistant reads: the Markdown as written, or the TOML prompt decoded.
   // The codex skill holds all three texts: each question reads the whole of it.
   const text = (path: RegExp) => {
-    const file = adapter.commandFiles({ cli: CLI }).find((f) => path.test(f.path)) ?? adapter.commandFiles({ cli: CLI })[0]!;
+    const file =
+      adapter.commandFiles({ cli: CLI }).find((f) => path.test(f.path)) ?? adapter.commandFiles({ cli: CLI })[0]!;
     return file.path.endsWith(".toml") ? parseMiniToml(file.content).prompt! : file.content;
   };
   const summon = text(/summon/);
@@ -181,12 +192,18 @@ describe.each(ASSISTANTS.map((a) => [a.name, a] as const))("%s command contents"
 
   it("/pantheon-help lists the slash commands and the main commands", () => {
     // The codex skill's actions are words after its name: "summon", "dismiss", "help".
-    for (const c of adapter.name === "codex" ? ['"summon"', '"dismiss"', '"help"'] : ["/summon", "/dismiss", "/pantheon-help"]) expect(help).toContain(c);
+    for (const c of adapter.name === "codex"
+      ? ['"summon"', '"dismiss"', '"help"']
+      : ["/summon", "/dismiss", "/pantheon-help"])
+      expect(help).toContain(c);
     for (const c of ["dashboard", "task next", "task claim", "mission start", "review list"]) expect(help).toContain(c);
   });
 
   it("uses the cli name it is given", () => {
-    const custom = adapter.commandFiles({ cli: "npx pantheon" }).map((f) => f.content).join("\n");
+    const custom = adapter
+      .commandFiles({ cli: "npx pantheon" })
+      .map((f) => f.content)
+      .join("\n");
     expect(custom).not.toMatch(/(?<!npx )\bpantheon (mission|task|persona|review|epic|dashboard|log)\b/);
     expect(custom).toContain("npx pantheon mission start --role <role>");
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BLOCK_BEGIN, BLOCK_END, claudeMdImport, instructionsBlock, upsertBlock } from "../../../src/assistants/instructions-block.js";
+import {
+  BLOCK_BEGIN,
+  BLOCK_END,
+  claudeMdImport,
+  instructionsBlock,
+  upsertBlock,
+} from "../../../src/assistants/instructions-block.js";
 import { ConflictError } from "../../../src/errors.js";
 
 const BLOCK = instructionsBlock();
@@ -70,7 +76,12 @@ describe("claudeMdImport", () => {
   it("imports AGENTS.md on a line of its own, with one sentence of explanation", () => {
     const text = claudeMdImport();
     expect(text.split("\n")).toContain("@AGENTS.md");
-    expect(text.replace("@AGENTS.md", "").trim().split(/[.:]\s/).length).toBeLessThanOrEqual(2);
+    expect(
+      text
+        .replace("@AGENTS.md", "")
+        .trim()
+        .split(/[.:]\s/).length,
+    ).toBeLessThanOrEqual(2);
     expect(text.endsWith("\n")).toBe(true);
   });
 });

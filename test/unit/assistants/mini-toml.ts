@@ -32,7 +32,7 @@ export function parseMiniToml(text: string): Record<string, string> {
         return s;
       }
       const c = text[i]!;
-      if (!multi && c === '"') return (i++, s);
+      if (!multi && c === '"') return i++, s;
       if (c === "\\") {
         const e = text[i + 1]!;
         if (multi && /[ \t\r\n]/.test(e)) {
@@ -57,7 +57,8 @@ export function parseMiniToml(text: string): Record<string, string> {
       const code = c.charCodeAt(0);
       if (c === "\n" && !multi) fail("newline in a basic string");
       if (c === "\r" && !(multi && text[i + 1] === "\n")) fail("bare carriage return");
-      if ((code < 0x20 && c !== "\t" && c !== "\n" && c !== "\r") || code === 0x7f) fail(`control character U+${code.toString(16)}`);
+      if ((code < 0x20 && c !== "\t" && c !== "\n" && c !== "\r") || code === 0x7f)
+        fail(`control character U+${code.toString(16)}`);
       s += c;
       i++;
     }

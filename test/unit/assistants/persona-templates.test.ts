@@ -45,7 +45,14 @@ describe.each(ROLES)("templates/personas/%s.md", (role) => {
 
   it("is at most 4,000 characters, as a file and rendered for a project (DESIGN §5)", () => {
     expect(read(file).length).toBeLessThanOrEqual(4_000);
-    const vars = { persona: "Hephaestus", role, "project.name": "online-shop-frontend", "project.description": "A web shop for hand-made furniture.", "mission.id": "MSN-0123", "mission.handle": "MSN-0123:silent-phoenix" };
+    const vars = {
+      persona: "Hephaestus",
+      role,
+      "project.name": "online-shop-frontend",
+      "project.description": "A web shop for hand-made furniture.",
+      "mission.id": "MSN-0123",
+      "mission.handle": "MSN-0123:silent-phoenix",
+    };
     expect(renderTemplate(read(file), vars).length).toBeLessThanOrEqual(4_000);
   });
 

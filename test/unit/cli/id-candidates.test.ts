@@ -34,7 +34,16 @@ describe("idCandidates", () => {
     expect(idCandidates("mission", missions, "")).toEqual(["MSN-0001", "MSN-0002", "MSN-0003"]);
     expect(idCandidates("mission-active", missions, "msn")).toEqual(["MSN-0002", "MSN-0003"]);
     expect(idCandidates("persona", missions, "he")).toEqual(["Hephaestus"]);
-    expect(idCandidates("review-pending", [{ number: 1, status: "APPROVED" }, { number: 2, status: "PENDING" }], "")).toEqual(["RVW-002"]);
+    expect(
+      idCandidates(
+        "review-pending",
+        [
+          { number: 1, status: "APPROVED" },
+          { number: 2, status: "PENDING" },
+        ],
+        "",
+      ),
+    ).toEqual(["RVW-002"]);
     expect(idCandidates("epic", [{ number: 1, priority: "HIGH" }], "EPC")).toEqual(["EPC-H-0001"]);
   });
 
@@ -65,7 +74,20 @@ describe("idCandidates", () => {
     }));
     const cols = listColumns(rows);
     for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
-      for (const prefix of ["", "E", "eng", "ENG-H", "ENG-H-00", "TST-L-0", "9", "1", "0012", "DOC-M-0010", "X", "ENG-Q"]) {
+      for (const prefix of [
+        "",
+        "E",
+        "eng",
+        "ENG-H",
+        "ENG-H-00",
+        "TST-L-0",
+        "9",
+        "1",
+        "0012",
+        "DOC-M-0010",
+        "X",
+        "ENG-Q",
+      ]) {
         expect(taskIdCandidates(kind, cols, prefix), `${kind} ${prefix}`).toEqual(idCandidates(kind, rows, prefix));
       }
     }

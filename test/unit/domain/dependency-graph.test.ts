@@ -45,10 +45,16 @@ describe("describePath", () => {
 describe("doctor's cycle warning", () => {
   it("a 20,000-task cycle (possible only in hand-edited or merged state) is one bounded line with its size", () => {
     const n = 20_000;
-    const tasks = Array.from({ length: n }, (_, i) => aTask({ number: i + 1, uid: `uid-${i + 1}-xxxx`, dependencies: [i === 0 ? n : i] }));
-    const cycles = checkRecords({ tasks, epics: [], missions: [], reviews: [], counters: null }, new Date(AT)).filter((f) => f.code === "W_CYCLE");
+    const tasks = Array.from({ length: n }, (_, i) =>
+      aTask({ number: i + 1, uid: `uid-${i + 1}-xxxx`, dependencies: [i === 0 ? n : i] }),
+    );
+    const cycles = checkRecords({ tasks, epics: [], missions: [], reviews: [], counters: null }, new Date(AT)).filter(
+      (f) => f.code === "W_CYCLE",
+    );
     expect(cycles).toHaveLength(1);
-    expect(cycles[0]!.message).toMatch(/^dependency cycle of 20,000 tasks: ENG-H-0001 → ENG-H-20000 → .* … \(19,991 more\) … .* → ENG-H-0001$/);
+    expect(cycles[0]!.message).toMatch(
+      /^dependency cycle of 20,000 tasks: ENG-H-0001 → ENG-H-20000 → .* … \(19,991 more\) … .* → ENG-H-0001$/,
+    );
     expect(cycles[0]!.message.length).toBeLessThan(200);
   });
 });

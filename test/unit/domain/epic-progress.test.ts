@@ -71,7 +71,11 @@ describe("epicProgress", () => {
   });
 
   it("counts every open status in the total", () => {
-    expect(epicProgress(linked("TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED"))).toEqual({ complete: 0, total: 5, percent: 0 });
+    expect(epicProgress(linked("TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED"))).toEqual({
+      complete: 0,
+      total: 5,
+      percent: 0,
+    });
   });
 
   it.each([
@@ -86,7 +90,10 @@ describe("epicProgress", () => {
     [1, 200, 1], // 0.5 rounds up
     [1, 201, 0], // 0.497… rounds down
   ])("rounds %i/%i to %i%%", (complete, total, percent) => {
-    const statuses: TaskStatus[] = [...Array<TaskStatus>(complete).fill("COMPLETE"), ...Array<TaskStatus>(total - complete).fill("TODO")];
+    const statuses: TaskStatus[] = [
+      ...Array<TaskStatus>(complete).fill("COMPLETE"),
+      ...Array<TaskStatus>(total - complete).fill("TODO"),
+    ];
     expect(epicProgress(linked(...statuses))).toEqual({ complete, total, percent });
   });
 

@@ -2,11 +2,21 @@ import { describe, expect, it } from "vitest";
 import { historyCharts, type ChartTask } from "../../../src/domain/history-charts.js";
 import { recordNumbers } from "../../../src/domain/record-keys.js";
 
-const task = (number: number, over: Partial<ChartTask> = {}): ChartTask => ({ number, role: "engineer", epic: null, status: "TODO", createdAt: "2026-03-01T09:00:00Z", updatedAt: "2026-03-01T09:00:00Z", ...over });
+const task = (number: number, over: Partial<ChartTask> = {}): ChartTask => ({
+  number,
+  role: "engineer",
+  epic: null,
+  status: "TODO",
+  createdAt: "2026-03-01T09:00:00Z",
+  updatedAt: "2026-03-01T09:00:00Z",
+  ...over,
+});
 
 describe("recordNumbers", () => {
   it("expands the trailer's ranges of one kind", () => {
-    expect(recordNumbers(["counters, tasks/3, tasks/9-12", "reviews/1, tasks/20"], "tasks")).toEqual([3, 9, 10, 11, 12, 20]);
+    expect(recordNumbers(["counters, tasks/3, tasks/9-12", "reviews/1, tasks/20"], "tasks")).toEqual([
+      3, 9, 10, 11, 12, 20,
+    ]);
     expect(recordNumbers(["tasks/3"], "reviews")).toEqual([]);
   });
 });
@@ -19,7 +29,12 @@ describe("historyCharts", () => {
     { at: "2026-03-03T10:00:00Z", op: "review.approve", tasks: [2] },
     { at: "2026-03-03T11:00:00Z", op: "task.abort", tasks: [3] },
   ];
-  const tasks = [task(1, { status: "COMPLETE", epic: 5 }), task(2, { status: "COMPLETE", role: "tester", epic: 5 }), task(3, { status: "ABORTED", createdAt: "2026-03-02T09:00:00Z" }), task(4, { epic: 5 })];
+  const tasks = [
+    task(1, { status: "COMPLETE", epic: 5 }),
+    task(2, { status: "COMPLETE", role: "tester", epic: 5 }),
+    task(3, { status: "ABORTED", createdAt: "2026-03-02T09:00:00Z" }),
+    task(4, { epic: 5 }),
+  ];
 
   it("counts opened (createdAt) and closed (complete, approve, abort) per day, every day to today", () => {
     const c = historyCharts(events, tasks, { epic: null, today: "2026-03-04T08:00:00Z" });
@@ -50,7 +65,10 @@ describe("historyCharts", () => {
   });
 
   it("draws at most the last 90 days and counts the rest", () => {
-    const c = historyCharts([], [task(1, { createdAt: "2025-01-01T00:00:00Z" })], { epic: null, today: "2026-01-01T00:00:00Z" });
+    const c = historyCharts([], [task(1, { createdAt: "2025-01-01T00:00:00Z" })], {
+      epic: null,
+      today: "2026-01-01T00:00:00Z",
+    });
     expect(c.perDay).toHaveLength(90);
     expect(c.daysOmitted).toBe(366 - 90);
   });

@@ -18,10 +18,32 @@ function usageError(doc: unknown, file = "plan.yaml"): UsageError {
 
 describe("planImport", () => {
   it("plans entries in file order with defaults", () => {
-    const plan = planImport([{ title: "Design", role: "architect" }, { title: "Build", role: "ENG", priority: "high", description: "the thing" }], "p.yaml");
+    const plan = planImport(
+      [
+        { title: "Design", role: "architect" },
+        { title: "Build", role: "ENG", priority: "high", description: "the thing" },
+      ],
+      "p.yaml",
+    );
     expect(plan).toEqual([
-      { title: "Design", role: "architect", priority: "MEDIUM", description: "", entryDeps: [], taskDeps: [], epic: null },
-      { title: "Build", role: "engineer", priority: "HIGH", description: "the thing", entryDeps: [], taskDeps: [], epic: null },
+      {
+        title: "Design",
+        role: "architect",
+        priority: "MEDIUM",
+        description: "",
+        entryDeps: [],
+        taskDeps: [],
+        epic: null,
+      },
+      {
+        title: "Build",
+        role: "engineer",
+        priority: "HIGH",
+        description: "the thing",
+        entryDeps: [],
+        taskDeps: [],
+        epic: null,
+      },
     ]);
   });
 
@@ -61,18 +83,34 @@ describe("planImport", () => {
   });
 
   it("keeps depends_on naming existing tasks as written, for the service to resolve as any id (DESIGN §1.2)", () => {
-    const plan = planImport([{ title: "Test", role: "tester", depends_on: ["ENG-H-0007", "arc-m-12", 3, "0042", "#5"] }], "p");
+    const plan = planImport(
+      [{ title: "Test", role: "tester", depends_on: ["ENG-H-0007", "arc-m-12", 3, "0042", "#5"] }],
+      "p",
+    );
     expect(plan[0]!.taskDeps).toEqual(["ENG-H-0007", "arc-m-12", "3", "0042", "#5"]);
     expect(plan[0]!.entryDeps).toEqual([]);
   });
 
   it("mixes keys and existing tasks", () => {
-    const plan = planImport([{ key: "a", title: "A", role: "eng" }, { title: "B", role: "eng", depends_on: ["a", "ENG-M-0001"] }], "p");
+    const plan = planImport(
+      [
+        { key: "a", title: "A", role: "eng" },
+        { title: "B", role: "eng", depends_on: ["a", "ENG-M-0001"] },
+      ],
+      "p",
+    );
     expect(plan[1]).toMatchObject({ entryDeps: [0], taskDeps: ["ENG-M-0001"] });
   });
 
   it("checks an epic's form and keeps it as written", () => {
-    const plan = planImport([{ title: "A", role: "eng", epic: "EPC-H-0002" }, { title: "B", role: "eng", epic: 3 }, { title: "C", role: "eng", epic: null }], "p");
+    const plan = planImport(
+      [
+        { title: "A", role: "eng", epic: "EPC-H-0002" },
+        { title: "B", role: "eng", epic: 3 },
+        { title: "C", role: "eng", epic: null },
+      ],
+      "p",
+    );
     expect(plan.map((p) => p.epic)).toEqual(["EPC-H-0002", "3", null]);
   });
 
@@ -92,24 +130,39 @@ describe("planImport", () => {
   });
 
   it("refuses a key used twice, naming the second entry", () => {
-    const e = usageError([{ key: "a", title: "A", role: "eng" }, { title: "B", role: "eng" }, { key: "a", title: "C", role: "eng" }]);
+    const e = usageError([
+      { key: "a", title: "A", role: "eng" },
+      { title: "B", role: "eng" },
+      { key: "a", title: "C", role: "eng" },
+    ]);
     expect(e.message).toContain("entry 3");
     expect(e.message).toContain('"a"');
   });
 
   it("refuses depends_on naming an unknown key, naming the entry", () => {
-    const e = usageError([{ key: "a", title: "A", role: "eng" }, { title: "B", role: "eng", depends_on: ["nope"] }]);
+    const e = usageError([
+      { key: "a", title: "A", role: "eng" },
+      { title: "B", role: "eng", depends_on: ["nope"] },
+    ]);
     expect(e.message).toContain("plan.yaml entry 2");
     expect(e.message).toContain("nope");
   });
 
   it("refuses a key that only a later entry defines (file order), and an entry depending on itself", () => {
-    expect(usageError([{ title: "A", role: "eng", depends_on: ["later"] }, { key: "later", title: "B", role: "eng" }]).message).toContain("entry 1");
+    expect(
+      usageError([
+        { title: "A", role: "eng", depends_on: ["later"] },
+        { key: "later", title: "B", role: "eng" },
+      ]).message,
+    ).toContain("entry 1");
     expect(usageError([{ key: "me", title: "A", role: "eng", depends_on: ["me"] }]).message).toContain("entry 1");
   });
 
   it("refuses an unknown field, naming the entry and the field", () => {
-    const e = usageError([{ title: "A", role: "eng" }, { title: "B", role: "eng", owner: "Hephaestus" }]);
+    const e = usageError([
+      { title: "A", role: "eng" },
+      { title: "B", role: "eng", owner: "Hephaestus" },
+    ]);
     expect(e.message).toContain("entry 2");
     expect(e.message).toContain("owner");
   });
@@ -135,7 +188,12 @@ describe("planImport", () => {
   });
 
   it("plans 2,000 entries chained by key", () => {
-    const doc = Array.from({ length: 2000 }, (_, i) => ({ key: `k${i}`, title: `Task ${i}`, role: "eng", ...(i > 0 && { depends_on: [`k${i - 1}`] }) }));
+    const doc = Array.from({ length: 2000 }, (_, i) => ({
+      key: `k${i}`,
+      title: `Task ${i}`,
+      role: "eng",
+      ...(i > 0 && { depends_on: [`k${i - 1}`] }),
+    }));
     const plan = planImport(doc, "big.json");
     expect(plan).toHaveLength(2000);
     expect(plan[1999]!.entryDeps).toEqual([1998]);

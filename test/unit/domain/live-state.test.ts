@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { detailLine, nextLive, parseLiveFile, signalOf, silentTooLong, type LiveFile } from "../../../src/domain/live-state.js";
+import {
+  detailLine,
+  nextLive,
+  parseLiveFile,
+  signalOf,
+  silentTooLong,
+  type LiveFile,
+} from "../../../src/domain/live-state.js";
 
 /**
  * Issue 17: each assistant's session-hook events (ASSISTANTS.md "Session hooks") mapped to the
@@ -8,30 +15,73 @@ import { detailLine, nextLive, parseLiveFile, signalOf, silentTooLong, type Live
 const SID = "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b";
 
 describe("signalOf: every installed event, per assistant", () => {
-  const table: Array<[assistant: string, event: string, payload: Record<string, unknown>, state: string | null, detail?: RegExp]> = [
+  const table: Array<
+    [assistant: string, event: string, payload: Record<string, unknown>, state: string | null, detail?: RegExp]
+  > = [
     ["claude", "SessionStart", { source: "startup" }, "starting", /session started \(startup\)/],
     ["claude", "UserPromptSubmit", { prompt: "go" }, "working", /working on a prompt/],
     ["claude", "PreToolUse", { tool_name: "Bash", tool_input: { command: "npm test" } }, "working", /^Bash: npm test$/],
-    ["claude", "PostToolUse", { tool_name: "Edit", tool_input: { file_path: "/r/a.ts" } }, "working", /^Edit: \/r\/a.ts$/],
-    ["claude", "PermissionRequest", { tool_name: "Bash", tool_input: { command: "rm -rf build" } }, "needs-input", /^permission: Bash: rm -rf build$/],
-    ["claude", "Notification", { notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" }, "needs-input", /needs your permission/],
-    ["claude", "Notification", { notification_type: "idle_prompt", message: "Claude is waiting for your input" }, "idle", /waiting for your input/],
+    [
+      "claude",
+      "PostToolUse",
+      { tool_name: "Edit", tool_input: { file_path: "/r/a.ts" } },
+      "working",
+      /^Edit: \/r\/a.ts$/,
+    ],
+    [
+      "claude",
+      "PermissionRequest",
+      { tool_name: "Bash", tool_input: { command: "rm -rf build" } },
+      "needs-input",
+      /^permission: Bash: rm -rf build$/,
+    ],
+    [
+      "claude",
+      "Notification",
+      { notification_type: "permission_prompt", message: "Claude needs your permission to use Bash" },
+      "needs-input",
+      /needs your permission/,
+    ],
+    [
+      "claude",
+      "Notification",
+      { notification_type: "idle_prompt", message: "Claude is waiting for your input" },
+      "idle",
+      /waiting for your input/,
+    ],
     ["claude", "Notification", { notification_type: "auth_success" }, null],
     ["claude", "Stop", {}, "idle", /turn finished/],
     ["claude", "StopFailure", { error: "rate_limit" }, "idle", /stopped on an error: rate_limit/],
     ["claude", "SessionEnd", { reason: "prompt_input_exit" }, "ended", /session ended \(prompt_input_exit\)/],
     ["codex", "SessionStart", {}, "starting"],
     ["codex", "UserPromptSubmit", {}, "working"],
-    ["codex", "PreToolUse", { tool_name: "shell", tool_input: { command: ["bash", "-lc", "ls"] } }, "working", /shell: bash -lc ls/],
+    [
+      "codex",
+      "PreToolUse",
+      { tool_name: "shell", tool_input: { command: ["bash", "-lc", "ls"] } },
+      "working",
+      /shell: bash -lc ls/,
+    ],
     ["codex", "PermissionRequest", { tool_name: "shell" }, "needs-input"],
     ["codex", "Stop", {}, "idle"],
     ["codex", "Interrupt", {}, "idle", /interrupted/],
     ["codex", "SessionEnd", {}, "ended"],
     ["gemini", "SessionStart", {}, "starting"],
     ["gemini", "BeforeAgent", {}, "working"],
-    ["gemini", "BeforeTool", { tool_name: "run_shell_command", tool_input: { command: "ls" } }, "working", /run_shell_command: ls/],
+    [
+      "gemini",
+      "BeforeTool",
+      { tool_name: "run_shell_command", tool_input: { command: "ls" } },
+      "working",
+      /run_shell_command: ls/,
+    ],
     ["gemini", "AfterTool", {}, "working"],
-    ["gemini", "Notification", { notification_type: "ToolPermission", message: "Allow run_shell_command?" }, "needs-input"],
+    [
+      "gemini",
+      "Notification",
+      { notification_type: "ToolPermission", message: "Allow run_shell_command?" },
+      "needs-input",
+    ],
     ["gemini", "AfterAgent", {}, "idle"],
     ["gemini", "SessionEnd", { reason: "exit" }, "ended"],
     ["opencode", "session.created", {}, "starting"],
@@ -62,7 +112,10 @@ describe("signalOf: every installed event, per assistant", () => {
 
 describe("the hook's detail is untrusted text", () => {
   it("is one line, control characters and bidi marks escaped, bounded", () => {
-    const d = signalOf("PreToolUse", { tool_name: "Bash", tool_input: { command: `echo \u001b]0;owned\u0007 \u202e\n${"x".repeat(500)}` } })!.detail;
+    const d = signalOf("PreToolUse", {
+      tool_name: "Bash",
+      tool_input: { command: `echo \u001b]0;owned\u0007 \u202e\n${"x".repeat(500)}` },
+    })!.detail;
     expect(d).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
     expect(d).toContain("\\e]0;owned");
     expect(d.length).toBeLessThanOrEqual(160);
@@ -80,13 +133,24 @@ describe("nextLive", () => {
     f = nextLive(f, { state: "needs-input", detail: "c", sessionId: null }, "PermissionRequest", at(3));
     expect(f.since).toBe(at(3));
     expect(f.history.map((h) => h.state)).toEqual(["working", "needs-input"]);
-    for (let i = 0; i < 50; i++) f = nextLive(f, { state: i % 2 ? "idle" : "working", detail: "", sessionId: null }, "x", at(4 + i));
+    for (let i = 0; i < 50; i++)
+      f = nextLive(f, { state: i % 2 ? "idle" : "working", detail: "", sessionId: null }, "x", at(4 + i));
     expect(f.history).toHaveLength(20);
   });
 
   it("a Notification repeating the state keeps the more telling detail (the command asked about)", () => {
-    let f = nextLive(null, { state: "needs-input", detail: "permission: Bash: rm -rf build", sessionId: null }, "PermissionRequest", at(1));
-    f = nextLive(f, { state: "needs-input", detail: "Claude needs your permission to use Bash", sessionId: null }, "Notification", at(2));
+    let f = nextLive(
+      null,
+      { state: "needs-input", detail: "permission: Bash: rm -rf build", sessionId: null },
+      "PermissionRequest",
+      at(1),
+    );
+    f = nextLive(
+      f,
+      { state: "needs-input", detail: "Claude needs your permission to use Bash", sessionId: null },
+      "Notification",
+      at(2),
+    );
     expect(f.detail).toBe("permission: Bash: rm -rf build");
   });
 });
@@ -95,8 +159,20 @@ describe("parseLiveFile", () => {
   it("refuses what is not a live file and escapes what it keeps", () => {
     expect(parseLiveFile(null)).toBeNull();
     expect(parseLiveFile({ state: "dancing", since: "x", lastEventAt: "x" })).toBeNull();
-    const f = parseLiveFile({ state: "idle", since: "2026-01-01T00:00:00.000Z", lastEventAt: "2026-01-01T00:00:00.000Z", detail: "\u001b[2Jhi", sessionId: "bad id!", history: [{ state: "idle", at: "t", event: "\u0007" }, "junk"] });
-    expect(f).toMatchObject({ state: "idle", detail: "\\e[2Jhi", sessionId: null, history: [{ state: "idle", at: "t", event: "\\u{7}" }] });
+    const f = parseLiveFile({
+      state: "idle",
+      since: "2026-01-01T00:00:00.000Z",
+      lastEventAt: "2026-01-01T00:00:00.000Z",
+      detail: "\u001b[2Jhi",
+      sessionId: "bad id!",
+      history: [{ state: "idle", at: "t", event: "\u0007" }, "junk"],
+    });
+    expect(f).toMatchObject({
+      state: "idle",
+      detail: "\\e[2Jhi",
+      sessionId: null,
+      history: [{ state: "idle", at: "t", event: "\\u{7}" }],
+    });
   });
 });
 

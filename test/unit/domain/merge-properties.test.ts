@@ -51,19 +51,34 @@ const VIOLATIONS: { [K in Kind]: (r: Recs[K]) => string[] } = {
   reviews: reviewViolations,
 };
 
-const EMPTY: State = { tasks: new Map(), epics: new Map(), missions: new Map(), reviews: new Map(), counters: { tasks: 0, epics: 0, missions: 0, reviews: 0 } };
+const EMPTY: State = {
+  tasks: new Map(),
+  epics: new Map(),
+  missions: new Map(),
+  reviews: new Map(),
+  counters: { tasks: 0, epics: 0, missions: 0, reviews: 0 },
+};
 
 /** Sorted-key JSON: what the store compares (canonical blobs), independent of key order. */
 function canon(v: unknown): string {
   const sort = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(sort) : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort((x as Record<string, unknown>)[k])])) : x;
+    Array.isArray(x)
+      ? x.map(sort)
+      : x && typeof x === "object"
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sort((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   return JSON.stringify(sort(v ?? null));
 }
 
 /** Plain, comparable form of a state (maps as number-sorted entry lists). */
 function plain(s: State): unknown {
   const out: Record<string, unknown> = { counters: s.counters };
-  for (const k of KINDS) out[k] = [...s[k].entries()].sort((a, b) => a[0] - b[0]).map(([n, r]) => [n, JSON.parse(canon(r))]);
+  for (const k of KINDS)
+    out[k] = [...s[k].entries()].sort((a, b) => a[0] - b[0]).map(([n, r]) => [n, JSON.parse(canon(r))]);
   return out;
 }
 
@@ -146,13 +161,34 @@ const withStatus = (s: State, ...st: Task["status"][]) => list(s, "tasks").filte
 const createTask: Edit = (s, g, a, b) => {
   const number = s.counters.tasks + 1;
   const tasks = list(s, "tasks");
-  const deps = a % 3 === 0 ? [] : [...new Set([pick(tasks, a), b % 2 ? pick(tasks, b) : undefined].filter((t): t is Task => !!t).map((t) => t.number))];
+  const deps =
+    a % 3 === 0
+      ? []
+      : [
+          ...new Set(
+            [pick(tasks, a), b % 2 ? pick(tasks, b) : undefined].filter((t): t is Task => !!t).map((t) => t.number),
+          ),
+        ];
   const epic = b % 4 === 0 ? (pick(list(s, "epics"), a)?.number ?? null) : null;
   const at = tick(g);
   const task = TaskSchema.parse({
-    uid: newUid(g, "tasks", number), number, title: `${TITLES[a % TITLES.length]} (${g.side})`, description: "", role: TASK_ROLES[a % TASK_ROLES.length],
-    priority: PRIORITIES[b % PRIORITIES.length], status: "TODO", dependencies: deps, epic, claimedBy: null, mission: null, completedBy: null,
-    notes: [], formerNumbers: [], createdAt: at, updatedAt: at, createdBy: "Director",
+    uid: newUid(g, "tasks", number),
+    number,
+    title: `${TITLES[a % TITLES.length]} (${g.side})`,
+    description: "",
+    role: TASK_ROLES[a % TASK_ROLES.length],
+    priority: PRIORITIES[b % PRIORITIES.length],
+    status: "TODO",
+    dependencies: deps,
+    epic,
+    claimedBy: null,
+    mission: null,
+    completedBy: null,
+    notes: [],
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: "Director",
   });
   return { ...put(s, "tasks", task), counters: { ...s.counters, tasks: number } };
 };
@@ -162,15 +198,33 @@ const startMission: Edit = (s, g, a, b) => {
   const at = tick(g);
   const persona = PERSONAS[a % PERSONAS.length]!;
   const m = MissionSchema.parse({
-    uid: newUid(g, "missions", number), number, codename: `${g.side}-${letters(number)}`, persona, role: TASK_ROLES[b % TASK_ROLES.length],
-    objective: "", status: "ACTIVE", startedAt: at, endedAt: null, assistant: null, worktree: null, headAtStart: null, headAtEnd: null,
-    summary: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: persona,
+    uid: newUid(g, "missions", number),
+    number,
+    codename: `${g.side}-${letters(number)}`,
+    persona,
+    role: TASK_ROLES[b % TASK_ROLES.length],
+    objective: "",
+    status: "ACTIVE",
+    startedAt: at,
+    endedAt: null,
+    assistant: null,
+    worktree: null,
+    headAtStart: null,
+    headAtEnd: null,
+    summary: null,
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: persona,
   });
   return { ...put(s, "missions", m), counters: { ...s.counters, missions: number } };
 };
 
 const endMission: Edit = (s, g, a) => {
-  const m = pick(list(s, "missions").filter((x) => x.status === "ACTIVE"), a);
+  const m = pick(
+    list(s, "missions").filter((x) => x.status === "ACTIVE"),
+    a,
+  );
   if (!m) return s;
   const at = tick(g);
   return put(s, "missions", { ...m, status: "ENDED", endedAt: at, summary: `ended on ${g.side}`, updatedAt: at });
@@ -185,7 +239,10 @@ const editObjective: Edit = (s, g, a, b) => {
 
 const claim: Edit = (s, g, a, b) => {
   const t = pick(withStatus(s, "TODO", "READY"), a);
-  const m = pick(list(s, "missions").filter((x) => x.status === "ACTIVE"), b);
+  const m = pick(
+    list(s, "missions").filter((x) => x.status === "ACTIVE"),
+    b,
+  );
   if (!t || !m) return s;
   return editTask(s, g, t, () => ({ status: "UNDERWAY", claimedBy: m.persona, mission: m.number }));
 };
@@ -198,8 +255,20 @@ const toReview: Edit = (s, g, a, b) => {
     const number = s.counters.reviews + 1;
     const at = tick(g);
     const r = ReviewSchema.parse({
-      uid: newUid(g, "reviews", number), number, title: `Review of ${t.title}`, type: "task_completion", status: "PENDING", task: t.number,
-      requestedBy: t.claimedBy, reviewer: null, reason: null, artifact: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: t.claimedBy!,
+      uid: newUid(g, "reviews", number),
+      number,
+      title: `Review of ${t.title}`,
+      type: "task_completion",
+      status: "PENDING",
+      task: t.number,
+      requestedBy: t.claimedBy,
+      reviewer: null,
+      reason: null,
+      artifact: null,
+      formerNumbers: [],
+      createdAt: at,
+      updatedAt: at,
+      createdBy: t.claimedBy!,
     });
     next = { ...put(next, "reviews", r), counters: { ...next.counters, reviews: number } };
   }
@@ -214,7 +283,10 @@ const complete: Edit = (s, g, a) => {
 const block: Edit = (s, g, a, b) => {
   const t = pick(withStatus(s, "TODO", "READY", "UNDERWAY", "REVIEW"), a);
   if (!t) return s;
-  return editTask(s, g, t, (x, at) => ({ status: "BLOCKED", notes: [...x.notes, note(g, at, "note", `blocked ${b}`)] }));
+  return editTask(s, g, t, (x, at) => ({
+    status: "BLOCKED",
+    notes: [...x.notes, note(g, at, "note", `blocked ${b}`)],
+  }));
 };
 
 const unblock: Edit = (s, g, a) => {
@@ -226,13 +298,23 @@ const unblock: Edit = (s, g, a) => {
 const handoff: Edit = (s, g, a) => {
   const t = pick(withStatus(s, "TODO", "BLOCKED", "UNDERWAY"), a);
   if (!t) return s;
-  return editTask(s, g, t, (x, at) => ({ status: "READY", claimedBy: null, mission: null, notes: [...x.notes, note(g, at, "handoff", "over to you")] }));
+  return editTask(s, g, t, (x, at) => ({
+    status: "READY",
+    claimedBy: null,
+    mission: null,
+    notes: [...x.notes, note(g, at, "handoff", "over to you")],
+  }));
 };
 
 const unassign: Edit = (s, g, a) => {
   const t = pick(withStatus(s, "UNDERWAY", "REVIEW", "BLOCKED", "READY"), a);
   if (!t) return s;
-  return editTask(s, g, t, (x, at) => ({ status: "TODO", claimedBy: null, mission: null, notes: [...x.notes, note(g, at, "reassign", "reassigned")] }));
+  return editTask(s, g, t, (x, at) => ({
+    status: "TODO",
+    claimedBy: null,
+    mission: null,
+    notes: [...x.notes, note(g, at, "reassign", "reassigned")],
+  }));
 };
 
 const abort: Edit = (s, g, a) => {
@@ -244,7 +326,13 @@ const abort: Edit = (s, g, a) => {
 const reopen: Edit = (s, g, a) => {
   const t = pick(withStatus(s, "COMPLETE", "ABORTED"), a);
   if (!t) return s;
-  return editTask(s, g, t, (x, at) => ({ status: "TODO", claimedBy: null, mission: null, completedBy: null, notes: [...x.notes, note(g, at, "note", "again")] }));
+  return editTask(s, g, t, (x, at) => ({
+    status: "TODO",
+    claimedBy: null,
+    mission: null,
+    completedBy: null,
+    notes: [...x.notes, note(g, at, "note", "again")],
+  }));
 };
 
 const editTitle: Edit = (s, g, a, b) => {
@@ -269,19 +357,25 @@ const editRole: Edit = (s, g, a, b) => {
 
 const addNote: Edit = (s, g, a, b) => {
   const t = pick(list(s, "tasks"), a);
-  return t ? editTask(s, g, t, (x, at) => ({ notes: [...x.notes, note(g, at, "note", `note ${b} from ${g.side}`)] })) : s;
+  return t
+    ? editTask(s, g, t, (x, at) => ({ notes: [...x.notes, note(g, at, "note", `note ${b} from ${g.side}`)] }))
+    : s;
 };
 
 const depend: Edit = (s, g, a, b) => {
   const tasks = list(s, "tasks");
   const t = pick(tasks, a);
   const d = pick(tasks, b);
-  if (!t || !d || t.number === d.number || t.dependencies.includes(d.number) || reaches(s, d.number, t.number)) return s;
+  if (!t || !d || t.number === d.number || t.dependencies.includes(d.number) || reaches(s, d.number, t.number))
+    return s;
   return editTask(s, g, t, (x) => ({ dependencies: [...x.dependencies, d.number] }));
 };
 
 const undepend: Edit = (s, g, a, b) => {
-  const t = pick(list(s, "tasks").filter((x) => x.dependencies.length > 0), a);
+  const t = pick(
+    list(s, "tasks").filter((x) => x.dependencies.length > 0),
+    a,
+  );
   if (!t) return s;
   const gone = t.dependencies[b % t.dependencies.length];
   return editTask(s, g, t, (x) => ({ dependencies: x.dependencies.filter((n) => n !== gone) }));
@@ -291,8 +385,16 @@ const createEpic: Edit = (s, g, a, b) => {
   const number = s.counters.epics + 1;
   const at = tick(g);
   const e = EpicSchema.parse({
-    uid: newUid(g, "epics", number), number, title: `Epic ${TITLES[a % TITLES.length]} (${g.side})`, description: "", priority: PRIORITIES[b % PRIORITIES.length],
-    aborted: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: "Director",
+    uid: newUid(g, "epics", number),
+    number,
+    title: `Epic ${TITLES[a % TITLES.length]} (${g.side})`,
+    description: "",
+    priority: PRIORITIES[b % PRIORITIES.length],
+    aborted: null,
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: "Director",
   });
   return { ...put(s, "epics", e), counters: { ...s.counters, epics: number } };
 };
@@ -301,7 +403,12 @@ const editEpic: Edit = (s, g, a, b) => {
   const e = pick(list(s, "epics"), a);
   if (!e) return s;
   const at = tick(g);
-  const change: Partial<Epic> = b % 3 === 0 ? { aborted: `dropped on ${g.side}` } : b % 3 === 1 ? { priority: PRIORITIES[b % PRIORITIES.length]! } : { title: `Epic v${b} (${g.side})` };
+  const change: Partial<Epic> =
+    b % 3 === 0
+      ? { aborted: `dropped on ${g.side}` }
+      : b % 3 === 1
+        ? { priority: PRIORITIES[b % PRIORITIES.length]! }
+        : { title: `Epic v${b} (${g.side})` };
   return put(s, "epics", { ...e, ...change, updatedAt: at });
 };
 
@@ -317,31 +424,81 @@ const createReview: Edit = (s, g, a, b) => {
   const at = tick(g);
   const task = b % 2 === 0 ? (pick(list(s, "tasks"), a)?.number ?? null) : null;
   const r = ReviewSchema.parse({
-    uid: newUid(g, "reviews", number), number, title: `Design review ${a} (${g.side})`, type: b % 3 === 0 ? "design" : "general", status: "PENDING", task,
-    requestedBy: PERSONAS[a % PERSONAS.length], reviewer: null, reason: null, artifact: null, formerNumbers: [], createdAt: at, updatedAt: at, createdBy: "Director",
+    uid: newUid(g, "reviews", number),
+    number,
+    title: `Design review ${a} (${g.side})`,
+    type: b % 3 === 0 ? "design" : "general",
+    status: "PENDING",
+    task,
+    requestedBy: PERSONAS[a % PERSONAS.length],
+    reviewer: null,
+    reason: null,
+    artifact: null,
+    formerNumbers: [],
+    createdAt: at,
+    updatedAt: at,
+    createdBy: "Director",
   });
   return { ...put(s, "reviews", r), counters: { ...s.counters, reviews: number } };
 };
 
 const decideReview: Edit = (s, g, a, b) => {
-  const r = pick(list(s, "reviews").filter((x) => x.status === "PENDING"), a);
+  const r = pick(
+    list(s, "reviews").filter((x) => x.status === "PENDING"),
+    a,
+  );
   if (!r) return s;
   const at = tick(g);
   const change: Partial<Review> =
-    b % 3 === 0 ? { status: "APPROVED", reviewer: PERSONAS[b % PERSONAS.length]!, reason: null } : b % 3 === 1 ? { status: "REJECTED", reviewer: "Director", reason: `no (${g.side})` } : { status: "WITHDRAWN" };
+    b % 3 === 0
+      ? { status: "APPROVED", reviewer: PERSONAS[b % PERSONAS.length]!, reason: null }
+      : b % 3 === 1
+        ? { status: "REJECTED", reviewer: "Director", reason: `no (${g.side})` }
+        : { status: "WITHDRAWN" };
   return put(s, "reviews", { ...r, ...change, updatedAt: at });
 };
 
 /** Creations appear several times so that both sides allocate numbers often (collisions). */
 const EDITS: readonly Edit[] = [
-  createTask, createTask, createTask, startMission, startMission, createReview, createEpic,
-  claim, claim, toReview, complete, block, unblock, handoff, unassign, abort, reopen,
-  editTitle, editDescription, editPriority, editRole, addNote, addNote, depend, depend, undepend, linkEpic,
-  endMission, editObjective, editEpic, decideReview,
+  createTask,
+  createTask,
+  createTask,
+  startMission,
+  startMission,
+  createReview,
+  createEpic,
+  claim,
+  claim,
+  toReview,
+  complete,
+  block,
+  unblock,
+  handoff,
+  unassign,
+  abort,
+  reopen,
+  editTitle,
+  editDescription,
+  editPriority,
+  editRole,
+  addNote,
+  addNote,
+  depend,
+  depend,
+  undepend,
+  linkEpic,
+  endMission,
+  editObjective,
+  editEpic,
+  decideReview,
 ];
 
 type Step = [number, number, number];
-const stepArb: fc.Arbitrary<Step> = fc.tuple(fc.nat({ max: EDITS.length - 1 }), fc.nat({ max: 60 }), fc.nat({ max: 60 }));
+const stepArb: fc.Arbitrary<Step> = fc.tuple(
+  fc.nat({ max: EDITS.length - 1 }),
+  fc.nat({ max: 60 }),
+  fc.nat({ max: 60 }),
+);
 const historyArb = (max: number, min = 0) => fc.array(stepArb, { minLength: min, maxLength: max, size: "max" });
 
 function play(s: State, g: Gen, steps: readonly Step[]): State {
@@ -371,7 +528,12 @@ function touchedOf<K extends Kind>(k: K, base: State, local: State, remote: Stat
 
 function mergeInput(base: State, local: State, remote: State, remoteName = "origin"): MergeInput {
   return {
-    touched: { tasks: touchedOf("tasks", base, local, remote), epics: touchedOf("epics", base, local, remote), missions: touchedOf("missions", base, local, remote), reviews: touchedOf("reviews", base, local, remote) },
+    touched: {
+      tasks: touchedOf("tasks", base, local, remote),
+      epics: touchedOf("epics", base, local, remote),
+      missions: touchedOf("missions", base, local, remote),
+      reviews: touchedOf("reviews", base, local, remote),
+    },
     counters: { local: { ...local.counters }, remote: { ...remote.counters } },
     remote: remoteName,
   };
@@ -420,7 +582,10 @@ function expectSound(s: State, label: string): void {
     for (const [n, rec] of s[k]) {
       expect(rec.number, `${label}: ${k}/${n} holds a record numbered ${rec.number}`).toBe(n);
       const parsed = SCHEMAS[k].safeParse(rec);
-      expect(parsed.success, `${label}: ${k}/${n} fails its schema: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`).toBe(true);
+      expect(
+        parsed.success,
+        `${label}: ${k}/${n} fails its schema: ${parsed.success ? "" : JSON.stringify(parsed.error.issues)}`,
+      ).toBe(true);
       expect((VIOLATIONS[k] as (r: AnyRec) => string[])(rec), `${label}: ${k}/${n} breaks an invariant`).toEqual([]);
       expect(uids.has(rec.uid), `${label}: uid ${rec.uid} appears twice among ${k}`).toBe(false);
       uids.add(rec.uid);
@@ -433,7 +598,10 @@ function expectSound(s: State, label: string): void {
 function refsOf(k: Kind, rec: AnyRec): Array<{ kind: Kind; field: string; n: number | null }> {
   if (k === "tasks") {
     const t = rec as Task;
-    return [{ kind: "epics", field: "epic", n: t.epic }, { kind: "missions", field: "mission", n: t.mission }];
+    return [
+      { kind: "epics", field: "epic", n: t.epic },
+      { kind: "missions", field: "mission", n: t.mission },
+    ];
   }
   if (k === "reviews") return [{ kind: "tasks", field: "task", n: (rec as Review).task }];
   return [];
@@ -443,7 +611,11 @@ function refsOf(k: Kind, rec: AnyRec): Array<{ kind: Kind; field: string; n: num
 
 /** Every base starts with two missions and three tasks, so both sides often edit one task (claims). */
 const opOf = (e: Edit) => EDITS.indexOf(e);
-const basePrefixArb = fc.tuple(...[startMission, startMission, createTask, createTask, createTask].map((e) => fc.tuple(fc.constant(opOf(e)), fc.nat({ max: 60 }), fc.nat({ max: 60 })))) as fc.Arbitrary<Step[]>;
+const basePrefixArb = fc.tuple(
+  ...[startMission, startMission, createTask, createTask, createTask].map((e) =>
+    fc.tuple(fc.constant(opOf(e)), fc.nat({ max: 60 }), fc.nat({ max: 60 })),
+  ),
+) as fc.Arbitrary<Step[]>;
 const scenarioArb = fc.record({
   base: fc.tuple(basePrefixArb, historyArb(10)).map(([p, rest]) => [...p, ...rest]),
   local: historyArb(12, 1),
@@ -485,7 +657,12 @@ describe("mergeState over random histories (fast-check)", () => {
         if (out.renumbered.length > 0) collided += 1;
         if (out.conflicts.length > 0) conflicts += 1;
         if (out.droppedClaims.length > 0) dropped += 1;
-        if ([...base.tasks.values()].some((b) => canon(local.tasks.get(b.number)) !== canon(b) && canon(remote.tasks.get(b.number)) !== canon(b))) bothChanged += 1;
+        if (
+          [...base.tasks.values()].some(
+            (b) => canon(local.tasks.get(b.number)) !== canon(b) && canon(remote.tasks.get(b.number)) !== canon(b),
+          )
+        )
+          bothChanged += 1;
       }),
       { numRuns: RUNS },
     );
@@ -554,12 +731,14 @@ describe("mergeState over random histories (fast-check)", () => {
         expectSound(result, "merged");
         for (const k of KINDS) {
           const got = byUid(result, k);
-          for (const rec of [...local[k].values(), ...remote[k].values()]) expect(got.has(rec.uid), `${k} ${rec.uid} (#${rec.number}) was lost`).toBe(true);
+          for (const rec of [...local[k].values(), ...remote[k].values()])
+            expect(got.has(rec.uid), `${k} ${rec.uid} (#${rec.number}) was lost`).toBe(true);
           const known = new Set([...local[k].values(), ...remote[k].values()].map((r) => r.uid));
           for (const uid of got.keys()) expect(known.has(uid), `${k} ${uid} came from nowhere`).toBe(true);
           expect(result.counters[k]).toBeGreaterThanOrEqual(Math.max(local.counters[k], remote.counters[k]));
           // the published record keeps its number
-          for (const rec of remote[k].values()) expect(result[k].get(rec.number)?.uid, `${k} #${rec.number} of the remote moved`).toBe(rec.uid);
+          for (const rec of remote[k].values())
+            expect(result[k].get(rec.number)?.uid, `${k} #${rec.number} of the remote moved`).toBe(rec.uid);
         }
         // every renumbering is reported, and only those
         for (const k of KINDS) {
@@ -567,7 +746,12 @@ describe("mergeState over random histories (fast-check)", () => {
           for (const rec of local[k].values()) {
             const now = got.get(rec.uid)!;
             const reported = out.renumbered.find((r) => r.kind === k && r.from === rec.number);
-            if (now.number !== rec.number) expect(reported, `${k} ${rec.uid} moved ${rec.number} → ${now.number} unreported`).toEqual({ kind: k, from: rec.number, to: now.number });
+            if (now.number !== rec.number)
+              expect(reported, `${k} ${rec.uid} moved ${rec.number} → ${now.number} unreported`).toEqual({
+                kind: k,
+                from: rec.number,
+                to: now.number,
+              });
             else expect(reported, `${k} #${rec.number} reported as renumbered but did not move`).toBeUndefined();
           }
         }
@@ -581,12 +765,19 @@ describe("mergeState over random histories (fast-check)", () => {
       fc.property(scenarioArb, (h) => {
         const { base, local, remote } = scenario(h);
         const { out, result } = merge(base, local, remote);
-        const moved: Record<Kind, Map<number, number>> = { tasks: new Map(), epics: new Map(), missions: new Map(), reviews: new Map() };
+        const moved: Record<Kind, Map<number, number>> = {
+          tasks: new Map(),
+          epics: new Map(),
+          missions: new Map(),
+          reviews: new Map(),
+        };
         for (const r of out.renumbered) {
           moved[r.kind].set(r.from, r.to);
           const mine = local[r.kind].get(r.from)!;
           const theirs = remote[r.kind].get(r.from)!;
-          expect(mine && theirs && mine.uid !== theirs.uid, `${r.kind} #${r.from} renumbered without a collision`).toBe(true);
+          expect(mine && theirs && mine.uid !== theirs.uid, `${r.kind} #${r.from} renumbered without a collision`).toBe(
+            true,
+          );
           const now = result[r.kind].get(r.to)!;
           expect(now.uid).toBe(mine.uid);
           expect(now.formerNumbers).toContain(r.from);
@@ -600,7 +791,10 @@ describe("mergeState over random histories (fast-check)", () => {
           for (const rec of local[k].values()) {
             if (remoteUids.has(rec.uid)) continue; // not created locally (remote records never disappear)
             const now = byUid(result, k).get(rec.uid)!;
-            if (k === "tasks") expect((now as Task).dependencies, `dependencies of local ${rec.uid}`).toEqual((rec as Task).dependencies.map((n) => fwd("tasks", n)));
+            if (k === "tasks")
+              expect((now as Task).dependencies, `dependencies of local ${rec.uid}`).toEqual(
+                (rec as Task).dependencies.map((n) => fwd("tasks", n)),
+              );
             for (const ref of refsOf(k, rec)) {
               const after = refsOf(k, now).find((x) => x.field === ref.field)!;
               expect(after.n, `${k} ${rec.uid}.${ref.field}`).toBe(fwd(ref.kind, ref.n));
@@ -621,14 +815,28 @@ describe("mergeState over random histories (fast-check)", () => {
           const L = byUid(local, k);
           const R = byUid(remote, k);
           for (const rec of result[k].values()) {
-            const sides = [L.get(rec.uid) ? { s: local, r: L.get(rec.uid)! } : null, R.get(rec.uid) ? { s: remote, r: R.get(rec.uid)! } : null].filter((x) => x !== null);
+            const sides = [
+              L.get(rec.uid) ? { s: local, r: L.get(rec.uid)! } : null,
+              R.get(rec.uid) ? { s: remote, r: R.get(rec.uid)! } : null,
+            ].filter((x) => x !== null);
             if (k === "tasks") {
-              const meant = new Set(sides.flatMap(({ s, r }) => (r as Task).dependencies.map((n) => uidAt(s, "tasks", n))));
-              for (const d of (rec as Task).dependencies) expect(meant.has(uidAt(result, "tasks", d)), `tasks/${rec.number} depends on #${d}, which neither side meant`).toBe(true);
+              const meant = new Set(
+                sides.flatMap(({ s, r }) => (r as Task).dependencies.map((n) => uidAt(s, "tasks", n))),
+              );
+              for (const d of (rec as Task).dependencies)
+                expect(
+                  meant.has(uidAt(result, "tasks", d)),
+                  `tasks/${rec.number} depends on #${d}, which neither side meant`,
+                ).toBe(true);
             }
             for (const ref of refsOf(k, rec)) {
-              const meant = new Set(sides.map(({ s, r }) => uidAt(s, ref.kind, refsOf(k, r).find((x) => x.field === ref.field)!.n)));
-              expect(meant.has(uidAt(result, ref.kind, ref.n)), `${k}/${rec.number}.${ref.field} = ${ref.n}, which neither side meant`).toBe(true);
+              const meant = new Set(
+                sides.map(({ s, r }) => uidAt(s, ref.kind, refsOf(k, r).find((x) => x.field === ref.field)!.n)),
+              );
+              expect(
+                meant.has(uidAt(result, ref.kind, ref.n)),
+                `${k}/${rec.number}.${ref.field} = ${ref.n}, which neither side meant`,
+              ).toBe(true);
             }
           }
         }
@@ -651,15 +859,24 @@ describe("mergeState over random histories (fast-check)", () => {
           const r = R.get(b.uid)!;
           const m = byUid(result, "tasks").get(b.uid)!;
           const noteIds = new Set(m.notes.map((n) => n.id));
-          for (const n of [...l.notes, ...r.notes]) expect(noteIds.has(n.id), `note ${n.id} of tasks/${b.number} lost`).toBe(true);
-          for (const n of m.notes) expect(n.kind === "conflict" || l.notes.some((x) => x.id === n.id) || r.notes.some((x) => x.id === n.id)).toBe(true);
+          for (const n of [...l.notes, ...r.notes])
+            expect(noteIds.has(n.id), `note ${n.id} of tasks/${b.number} lost`).toBe(true);
+          for (const n of m.notes)
+            expect(
+              n.kind === "conflict" || l.notes.some((x) => x.id === n.id) || r.notes.some((x) => x.id === n.id),
+            ).toBe(true);
           if (canon(l) === canon(b) || canon(r) === canon(b)) continue;
           // three-way set merge, in the numbers of the result
           const bs = new Set(b.dependencies);
           const ls = new Set(l.dependencies.map(fwd));
           const rs = new Set(r.dependencies);
-          const expected = [...new Set([...ls, ...rs])].filter((d) => !bs.has(d) || (ls.has(d) && rs.has(d))).sort((x, y) => x - y);
-          expect([...m.dependencies].sort((x, y) => x - y), `dependencies of tasks/${b.number}`).toEqual(expected);
+          const expected = [...new Set([...ls, ...rs])]
+            .filter((d) => !bs.has(d) || (ls.has(d) && rs.has(d)))
+            .sort((x, y) => x - y);
+          expect(
+            [...m.dependencies].sort((x, y) => x - y),
+            `dependencies of tasks/${b.number}`,
+          ).toEqual(expected);
           expect(m.updatedAt).toBe(l.updatedAt > r.updatedAt ? l.updatedAt : r.updatedAt);
         }
       }),
@@ -670,11 +887,19 @@ describe("mergeState over random histories (fast-check)", () => {
   it("a claim already published wins; a dropped claim and every losing value are reported and noted", () => {
     // The local side claims first, then both sides edit fields of tasks (often the same one).
     const claimStep = fc.tuple(fc.constant(opOf(claim)), fc.nat({ max: 60 }), fc.nat({ max: 60 }));
-    const fieldStep = fc.tuple(fc.constantFrom(...[editTitle, editPriority, editRole, editDescription, claim, complete, abort].map(opOf)), fc.nat({ max: 60 }), fc.nat({ max: 60 }));
+    const fieldStep = fc.tuple(
+      fc.constantFrom(...[editTitle, editPriority, editRole, editDescription, claim, complete, abort].map(opOf)),
+      fc.nat({ max: 60 }),
+      fc.nat({ max: 60 }),
+    );
     const contendedArb = fc.record({
       base: scenarioArb.map((x) => x.base),
-      local: fc.tuple(claimStep, fc.array(fieldStep, { maxLength: 3 }), historyArb(4)).map(([c, f, rest]) => [c, ...f, ...rest]),
-      remote: fc.tuple(fc.array(fieldStep, { minLength: 1, maxLength: 3 }), historyArb(4)).map(([f, rest]) => [...f, ...rest]),
+      local: fc
+        .tuple(claimStep, fc.array(fieldStep, { maxLength: 3 }), historyArb(4))
+        .map(([c, f, rest]) => [c, ...f, ...rest]),
+      remote: fc
+        .tuple(fc.array(fieldStep, { minLength: 1, maxLength: 3 }), historyArb(4))
+        .map(([f, rest]) => [...f, ...rest]),
     });
     fc.assert(
       fc.property(contendedArb, (h) => {
@@ -684,13 +909,19 @@ describe("mergeState over random histories (fast-check)", () => {
           const t = result.tasks.get(d.task)!;
           const r = remote.tasks.get(d.task)!;
           // "your claim by X was dropped" must be true: the merged task is not X's any more
-          expect(t.claimedBy, `tasks/${d.task}: reported "your claim by ${d.local} was dropped", but the merged task keeps it`).toBe(r.claimedBy);
+          expect(
+            t.claimedBy,
+            `tasks/${d.task}: reported "your claim by ${d.local} was dropped", but the merged task keeps it`,
+          ).toBe(r.claimedBy);
           expect(d.remote).toBe(r.claimedBy);
           expect(d.local).not.toBe(r.claimedBy);
         }
         for (const c of out.conflicts.filter((x) => x.kind === "tasks")) {
           const t = result.tasks.get(c.number)!;
-          expect(t.notes.some((n) => n.kind === "conflict"), `tasks/${c.number} has no conflict note`).toBe(true);
+          expect(
+            t.notes.some((n) => n.kind === "conflict"),
+            `tasks/${c.number} has no conflict note`,
+          ).toBe(true);
         }
         // A task whose claim group changed differently on both sides keeps the remote's group.
         for (const b of base.tasks.values()) {
@@ -701,8 +932,12 @@ describe("mergeState over random histories (fast-check)", () => {
             const m = byUid(result, "tasks").get(b.uid)!;
             expect(group(m), `claim group of tasks/${b.number}`).toBe(group(r));
             expect(out.conflicts.some((c) => c.kind === "tasks" && c.number === b.number)).toBe(true);
-            const lostClaim = l.claimedBy !== null && l.claimedBy !== r.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(l.status);
-            if (lostClaim) expect(out.droppedClaims.some((d) => d.task === b.number && d.local === l.claimedBy)).toBe(true);
+            const lostClaim =
+              l.claimedBy !== null &&
+              l.claimedBy !== r.claimedBy &&
+              ["UNDERWAY", "REVIEW", "BLOCKED"].includes(l.status);
+            if (lostClaim)
+              expect(out.droppedClaims.some((d) => d.task === b.number && d.local === l.claimedBy)).toBe(true);
           }
         }
       }),
@@ -719,10 +954,16 @@ describe("mergeState over random histories (fast-check)", () => {
         const start = play(EMPTY, g0, baseSteps);
         let origin = start;
         const created = new Set<string>([...g0.created]);
-        const clones = Array.from({ length: cloneCount }, (_, i) => ({ g: gen(`clone${"abc"[i]}`, g0.clock), base: start, local: start }));
+        const clones = Array.from({ length: cloneCount }, (_, i) => ({
+          g: gen(`clone${"abc"[i]}`, g0.clock),
+          base: start,
+          local: start,
+        }));
         const sync = (c: (typeof clones)[number]) => {
-          if (canon(plain(c.local)) === canon(plain(c.base))) c.local = c.base = origin; // behind or equal: fast-forward
-          else if (canon(plain(origin)) === canon(plain(c.base))) origin = c.base = c.local; // ahead: push
+          if (canon(plain(c.local)) === canon(plain(c.base)))
+            c.local = c.base = origin; // behind or equal: fast-forward
+          else if (canon(plain(origin)) === canon(plain(c.base)))
+            origin = c.base = c.local; // ahead: push
           else {
             const { result } = merge(c.base, c.local, origin);
             expectSound(result, "a sync merge");
@@ -740,10 +981,15 @@ describe("mergeState over random histories (fast-check)", () => {
         expectSound(origin, "converged");
         const present = new Set(KINDS.flatMap((k) => [...origin[k].values()].map((r) => r.uid)));
         for (const uid of created) expect(present.has(uid), `${uid} was lost on the way`).toBe(true);
-        for (const k of KINDS) for (const rec of origin[k].values()) {
-          for (const ref of refsOf(k, rec)) if (ref.n !== null) expect(origin[ref.kind].has(ref.n), `${k}/${rec.number}.${ref.field} → missing #${ref.n}`).toBe(true);
-          if (k === "tasks") for (const d of (rec as Task).dependencies) expect(origin.tasks.has(d), `tasks/${rec.number} depends on missing #${d}`).toBe(true);
-        }
+        for (const k of KINDS)
+          for (const rec of origin[k].values()) {
+            for (const ref of refsOf(k, rec))
+              if (ref.n !== null)
+                expect(origin[ref.kind].has(ref.n), `${k}/${rec.number}.${ref.field} → missing #${ref.n}`).toBe(true);
+            if (k === "tasks")
+              for (const d of (rec as Task).dependencies)
+                expect(origin.tasks.has(d), `tasks/${rec.number} depends on missing #${d}`).toBe(true);
+          }
       }),
       { numRuns: 100 },
     );

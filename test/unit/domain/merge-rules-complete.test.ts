@@ -7,7 +7,13 @@
  * Values are made from each field's schema, so a new field is covered without a line here.
  */
 import { describe, expect, it } from "vitest";
-import { fieldSpec, mergeFields, sameValue, type FieldRule, type FieldRules } from "../../../src/domain/merge/merge-fields.js";
+import {
+  fieldSpec,
+  mergeFields,
+  sameValue,
+  type FieldRule,
+  type FieldRules,
+} from "../../../src/domain/merge/merge-fields.js";
 import { EPIC_RULES, MISSION_RULES, REVIEW_RULES, TASK_RULES } from "../../../src/domain/merge/record-specs.js";
 import { EpicSchema } from "../../../src/domain/schemas/epic.js";
 import { MissionSchema } from "../../../src/domain/schemas/mission.js";
@@ -31,25 +37,37 @@ const concrete = (d: Def): Def => (d.innerType ? concrete(defOf(d.innerType)) : 
 /** A value of the schema's type (merging never validates, so checks such as lengths are not needed). */
 function sample(d: Def): unknown {
   switch (d.type) {
-    case "string": return "text";
-    case "number": return 1;
-    case "boolean": return false;
-    case "enum": return Object.values(d.entries!)[0];
-    case "nullable": return null;
+    case "string":
+      return "text";
+    case "number":
+      return 1;
+    case "boolean":
+      return false;
+    case "enum":
+      return Object.values(d.entries!)[0];
+    case "nullable":
+      return null;
     case "optional":
-    case "default": return sample(defOf(d.innerType!));
-    case "array": return [];
-    case "object": return Object.fromEntries(Object.entries(d.shape!).map(([k, v]) => [k, sample(defOf(v))]));
-    default: throw new Error(`no sample for a ${d.type}: teach this test the new zod type`);
+    case "default":
+      return sample(defOf(d.innerType!));
+    case "array":
+      return [];
+    case "object":
+      return Object.fromEntries(Object.entries(d.shape!).map(([k, v]) => [k, sample(defOf(v))]));
+    default:
+      throw new Error(`no sample for a ${d.type}: teach this test the new zod type`);
   }
 }
 
 /** A value of the schema's type that differs from `v` (for a list: `v` with one more element). */
 function another(d: Def, v: unknown): unknown {
   switch (d.type) {
-    case "string": return `${String(v)}-changed`;
-    case "number": return (v as number) + 1;
-    case "boolean": return !v;
+    case "string":
+      return `${String(v)}-changed`;
+    case "number":
+      return (v as number) + 1;
+    case "boolean":
+      return !v;
     case "enum": {
       const values = Object.values(d.entries!);
       return values[(values.indexOf(v as string) + 1) % values.length];
@@ -57,7 +75,8 @@ function another(d: Def, v: unknown): unknown {
     // Null becomes a value, and a value another one (so two changes in a row never come back).
     case "nullable":
     case "optional":
-    case "default": return v === null || v === undefined ? sample(concrete(d)) : another(concrete(d), v);
+    case "default":
+      return v === null || v === undefined ? sample(concrete(d)) : another(concrete(d), v);
     case "array": {
       const list = v as unknown[];
       const el = defOf(d.element!);
@@ -69,12 +88,16 @@ function another(d: Def, v: unknown): unknown {
       const [key, field] = Object.entries(d.shape!)[0]!;
       return { ...(v as Rec), [key]: another(defOf(field), (v as Rec)[key]) };
     }
-    default: throw new Error(`no change for a ${d.type}: teach this test the new zod type`);
+    default:
+      throw new Error(`no change for a ${d.type}: teach this test the new zod type`);
   }
 }
 
 /** Lists compare as sets (a union may reorder); anything else by value. */
-const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? sameValue(a.map((x) => JSON.stringify(x)).sort(), b.map((x) => JSON.stringify(x)).sort()) : sameValue(a, b));
+const same = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b)
+    ? sameValue(a.map((x) => JSON.stringify(x)).sort(), b.map((x) => JSON.stringify(x)).sort())
+    : sameValue(a, b);
 
 const KINDS = [
   { kind: "tasks", schema: TaskSchema, rules: TASK_RULES as FieldRules<unknown> as Rules },
@@ -88,7 +111,8 @@ const KINDS = [
 });
 
 type Kind = (typeof KINDS)[number];
-const merge = (_k: Kind, rules: Rules, base: Rec, local: Rec, remote: Rec) => mergeFields<Rec>(base, local, remote, fieldSpec(rules as FieldRules<Rec>));
+const merge = (_k: Kind, rules: Rules, base: Rec, local: Rec, remote: Rec) =>
+  mergeFields<Rec>(base, local, remote, fieldSpec(rules as FieldRules<Rec>));
 const changed = (k: Kind, f: string, from: Rec = k.base): Rec => ({ ...from, [f]: another(k.fields[f]!, from[f]) });
 const without = (rules: Rules, f: string): Rules => Object.fromEntries(Object.entries(rules).filter(([g]) => g !== f));
 const groupOf = (rules: Rules, f: string) => {
@@ -102,7 +126,11 @@ const unruled = (k: Kind, rules: Rules) => Object.keys(k.fields).filter((f) => !
 /** Fields of one group: local changes f, remote another field of its group; the remote's whole group must win. */
 function groupTravelsTogether(k: Kind, rules: Rules, f: string, g: string): boolean {
   const { merged, conflicts } = merge(k, rules, k.base, changed(k, f), changed(k, g));
-  return same(merged[f], k.base[f]) && same(merged[g], changed(k, g)[g]) && conflicts.some((c) => c.fields.includes(f) && c.fields.includes(g));
+  return (
+    same(merged[f], k.base[f]) &&
+    same(merged[g], changed(k, g)[g]) &&
+    conflicts.some((c) => c.fields.includes(f) && c.fields.includes(g))
+  );
 }
 
 /** A field with a rule of its own, changed on both sides: the rule combines them, with no conflict. */
@@ -141,7 +169,9 @@ describe.each(KINDS)("merge rules of $kind", (k) => {
   });
 
   it("carry the fields of each group together", () => {
-    for (const f of Object.keys(k.rules)) for (const g of groupOf(k.rules, f).filter((x) => x !== f)) expect(groupTravelsTogether(k, k.rules, f, g), `${f} with ${g}`).toBe(true);
+    for (const f of Object.keys(k.rules))
+      for (const g of groupOf(k.rules, f).filter((x) => x !== f))
+        expect(groupTravelsTogether(k, k.rules, f, g), `${f} with ${g}`).toBe(true);
   });
 
   // Removing a rule is caught: a field with no rule is named by the completeness check (and

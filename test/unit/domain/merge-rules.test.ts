@@ -4,7 +4,13 @@
  * sometimes.
  */
 import { describe, expect, it } from "vitest";
-import { CORRUPT, mergeState, type MergeInput, type MergeOutput, type Touched } from "../../../src/domain/merge/merge-state.js";
+import {
+  CORRUPT,
+  mergeState,
+  type MergeInput,
+  type MergeOutput,
+  type Touched,
+} from "../../../src/domain/merge/merge-state.js";
 import { taskViolations } from "../../../src/domain/record-invariants.js";
 import type { Counters } from "../../../src/domain/schemas/counters.js";
 import type { Mission } from "../../../src/domain/schemas/mission.js";
@@ -15,8 +21,18 @@ import { aMission, aTask } from "../../helpers/builders.js";
 const T = (s: number) => `2026-02-01T00:00:${String(s).padStart(2, "0")}.000Z`;
 const counters = (tasks: number, missions = 0, reviews = 0): Counters => ({ tasks, epics: 0, missions, reviews });
 
-function input(o: { tasks?: Touched<Task>[]; missions?: Touched<Mission>[]; reviews?: Touched<Review>[]; local: Counters; remote: Counters }): MergeInput {
-  return { touched: { tasks: o.tasks ?? [], epics: [], missions: o.missions ?? [], reviews: o.reviews ?? [] }, counters: { local: o.local, remote: o.remote }, remote: "origin" };
+function input(o: {
+  tasks?: Touched<Task>[];
+  missions?: Touched<Mission>[];
+  reviews?: Touched<Review>[];
+  local: Counters;
+  remote: Counters;
+}): MergeInput {
+  return {
+    touched: { tasks: o.tasks ?? [], epics: [], missions: o.missions ?? [], reviews: o.reviews ?? [] },
+    counters: { local: o.local, remote: o.remote },
+    remote: "origin",
+  };
 }
 
 /** A record changed on both sides since the base. */
@@ -31,18 +47,58 @@ function written<T>(out: MergeOutput, kind: "tasks" | "missions" | "reviews", n:
 
 function aReview(over: Partial<Review> = {}): Review {
   return ReviewSchema.parse({
-    uid: "review-uid-0001", number: 1, title: "Review", type: "task_completion", status: "PENDING", task: 1, requestedBy: "Ptah", reviewer: null,
-    reason: null, artifact: null, formerNumbers: [], createdAt: T(0), updatedAt: T(0), createdBy: "Ptah", ...over,
+    uid: "review-uid-0001",
+    number: 1,
+    title: "Review",
+    type: "task_completion",
+    status: "PENDING",
+    task: 1,
+    requestedBy: "Ptah",
+    reviewer: null,
+    reason: null,
+    artifact: null,
+    formerNumbers: [],
+    createdAt: T(0),
+    updatedAt: T(0),
+    createdBy: "Ptah",
+    ...over,
   });
 }
 
 describe("number collisions (DESIGN §3.4)", () => {
   it("the published record keeps the number; the local one moves to the next free number and every local reference follows", () => {
-    const theirs = aTask({ uid: "remote-task-1", number: 1, title: "theirs", role: "tester", createdAt: T(1), updatedAt: T(1) });
-    const mine = aTask({ uid: "local-task-1", number: 1, title: "mine", role: "tester", createdAt: T(2), updatedAt: T(2) });
-    const theirMission = aMission({ uid: "remote-msn-1", number: 1, codename: "silent-phoenix", persona: "Hephaestus" });
+    const theirs = aTask({
+      uid: "remote-task-1",
+      number: 1,
+      title: "theirs",
+      role: "tester",
+      createdAt: T(1),
+      updatedAt: T(1),
+    });
+    const mine = aTask({
+      uid: "local-task-1",
+      number: 1,
+      title: "mine",
+      role: "tester",
+      createdAt: T(2),
+      updatedAt: T(2),
+    });
+    const theirMission = aMission({
+      uid: "remote-msn-1",
+      number: 1,
+      codename: "silent-phoenix",
+      persona: "Hephaestus",
+    });
     const myMission = aMission({ uid: "local-msn-1", number: 1, codename: "misty-river", persona: "Ptah" });
-    const dependent = aTask({ uid: "local-task-2", number: 2, title: "needs mine", dependencies: [1], status: "UNDERWAY", claimedBy: "Ptah", mission: 1 });
+    const dependent = aTask({
+      uid: "local-task-2",
+      number: 2,
+      title: "needs mine",
+      dependencies: [1],
+      status: "UNDERWAY",
+      claimedBy: "Ptah",
+      mission: 1,
+    });
     const review = aReview({ uid: "local-review-1", number: 1, task: 1 });
     const out = mergeState(
       input({
@@ -62,10 +118,22 @@ describe("number collisions (DESIGN §3.4)", () => {
     ]);
     expect(out.counters).toEqual({ tasks: 3, epics: 0, missions: 2, reviews: 1 });
     expect(written<Task>(out, "tasks", 1), "the published task 1 is not rewritten").toBeUndefined();
-    expect(written<Task>(out, "tasks", 3)).toMatchObject({ uid: "local-task-1", number: 3, title: "mine", formerNumbers: [1] });
+    expect(written<Task>(out, "tasks", 3)).toMatchObject({
+      uid: "local-task-1",
+      number: 3,
+      title: "mine",
+      formerNumbers: [1],
+    });
     expect(written<Task>(out, "tasks", 2)).toMatchObject({ uid: "local-task-2", dependencies: [3], mission: 2 });
-    expect(written<Mission>(out, "missions", 2)).toMatchObject({ uid: "local-msn-1", codename: "misty-river", formerNumbers: [1] });
-    expect(written<Review>(out, "reviews", 1), "the local review now names the moved task").toMatchObject({ uid: "local-review-1", task: 3 });
+    expect(written<Mission>(out, "missions", 2)).toMatchObject({
+      uid: "local-msn-1",
+      codename: "misty-river",
+      formerNumbers: [1],
+    });
+    expect(written<Review>(out, "reviews", 1), "the local review now names the moved task").toMatchObject({
+      uid: "local-review-1",
+      task: 3,
+    });
     expect(TaskSchema.safeParse(written<Task>(out, "tasks", 3)).success).toBe(true);
   });
 
@@ -74,8 +142,20 @@ describe("number collisions (DESIGN §3.4)", () => {
     const out = mergeState(
       input({
         tasks: [
-          { number: 1, base: null, local: rec("local-task-1", 1), remote: rec("remote-task-1", 1), remoteChanged: true },
-          { number: 2, base: null, local: rec("local-task-2", 2), remote: rec("remote-task-2", 2), remoteChanged: true },
+          {
+            number: 1,
+            base: null,
+            local: rec("local-task-1", 1),
+            remote: rec("remote-task-1", 1),
+            remoteChanged: true,
+          },
+          {
+            number: 2,
+            base: null,
+            local: rec("local-task-2", 2),
+            remote: rec("remote-task-2", 2),
+            remoteChanged: true,
+          },
           { number: 3, base: null, local: rec("local-task-3", 3), remote: null, remoteChanged: false },
         ],
         local: counters(3),
@@ -92,14 +172,32 @@ describe("number collisions (DESIGN §3.4)", () => {
 
   it("the same uid at the same number is an edit, never a collision (beads' mistake)", () => {
     const base = aTask({ uid: "shared-task-1", number: 1, title: "Add login" });
-    const out = mergeState(input({ tasks: [both(base, { ...base, title: "Add login page", updatedAt: T(5) }, { ...base, title: "Add the login", updatedAt: T(6) })], local: counters(1), remote: counters(1) }));
+    const out = mergeState(
+      input({
+        tasks: [
+          both(
+            base,
+            { ...base, title: "Add login page", updatedAt: T(5) },
+            { ...base, title: "Add the login", updatedAt: T(6) },
+          ),
+        ],
+        local: counters(1),
+        remote: counters(1),
+      }),
+    );
     expect(out.renumbered).toEqual([]);
   });
 
   it("a local record whose number is unreadable (corrupt) on the remote is not lost, and the corrupt entry is carried unchanged", () => {
     // DESIGN §2.1: corrupt entries are carried unchanged by every merge; §7: every record present.
     const mine = aTask({ uid: "local-task-4", number: 4, title: "mine" });
-    const out = mergeState(input({ tasks: [{ number: 4, base: null, local: mine, remote: CORRUPT, remoteChanged: true }], local: counters(4), remote: counters(4) }));
+    const out = mergeState(
+      input({
+        tasks: [{ number: 4, base: null, local: mine, remote: CORRUPT, remoteChanged: true }],
+        local: counters(4),
+        remote: counters(4),
+      }),
+    );
     const atFour = out.writes.tasks.filter((w) => w.number === 4);
     expect(atFour, "the corrupt blob at tasks/4 must stay as it is").toEqual([]);
     const kept = out.writes.tasks.find((w) => "value" in w && w.value.uid === "local-task-4");
@@ -113,8 +211,20 @@ describe("joining unrelated histories (sync --adopt-remote)", () => {
     const out = mergeState({
       ...input({
         tasks: [
-          { number: 1, base: null, local: rec("local-task-1", 1), remote: rec("remote-task-1", 1), remoteChanged: true },
-          { number: 2, base: null, local: rec("local-task-2", 2, { dependencies: [1] }), remote: null, remoteChanged: false },
+          {
+            number: 1,
+            base: null,
+            local: rec("local-task-1", 1),
+            remote: rec("remote-task-1", 1),
+            remoteChanged: true,
+          },
+          {
+            number: 2,
+            base: null,
+            local: rec("local-task-2", 2, { dependencies: [1] }),
+            remote: null,
+            remoteChanged: false,
+          },
           { number: 3, base: null, local: CORRUPT, remote: null, remoteChanged: false },
           { number: 4, base: null, local: rec("local-task-4", 4), remote: null, remoteChanged: false },
         ],
@@ -129,24 +239,66 @@ describe("joining unrelated histories (sync --adopt-remote)", () => {
       { kind: "tasks", from: 4, to: 6 },
     ]);
     expect(out.counters.tasks).toBe(6);
-    expect(written<Task>(out, "tasks", 5)).toMatchObject({ uid: "local-task-2", dependencies: [4], formerNumbers: [2] });
-    expect(out.writes.tasks.filter((w) => w.number === 1), "the published task 1 stays").toEqual([]);
+    expect(written<Task>(out, "tasks", 5)).toMatchObject({
+      uid: "local-task-2",
+      dependencies: [4],
+      formerNumbers: [2],
+    });
+    expect(
+      out.writes.tasks.filter((w) => w.number === 1),
+      "the published task 1 stays",
+    ).toEqual([]);
     expect(out.writes.tasks).toContainEqual({ number: 3, blob: "local" });
   });
 });
 
 describe("records changed on both sides (DESIGN §3.3)", () => {
-  const base = aTask({ uid: "shared-task-1", number: 1, title: "Add login", description: "", priority: "MEDIUM", dependencies: [], updatedAt: T(0) });
+  const base = aTask({
+    uid: "shared-task-1",
+    number: 1,
+    title: "Add login",
+    description: "",
+    priority: "MEDIUM",
+    dependencies: [],
+    updatedAt: T(0),
+  });
 
   it("disjoint fields combine; updatedAt takes the later value and is never a conflict", () => {
-    const out = mergeState(input({ tasks: [both(base, { ...base, title: "Add login page", updatedAt: T(9) }, { ...base, description: "with OAuth", updatedAt: T(7) })], local: counters(1), remote: counters(1) }));
+    const out = mergeState(
+      input({
+        tasks: [
+          both(
+            base,
+            { ...base, title: "Add login page", updatedAt: T(9) },
+            { ...base, description: "with OAuth", updatedAt: T(7) },
+          ),
+        ],
+        local: counters(1),
+        remote: counters(1),
+      }),
+    );
     expect(out.conflicts).toEqual([]);
-    expect(written<Task>(out, "tasks", 1)).toMatchObject({ title: "Add login page", description: "with OAuth", updatedAt: T(9), notes: [] });
+    expect(written<Task>(out, "tasks", 1)).toMatchObject({
+      title: "Add login page",
+      description: "with OAuth",
+      updatedAt: T(9),
+      notes: [],
+    });
   });
 
   it("the same field changed differently: origin's value is kept, this clone's is kept as a conflict note", () => {
-    const out = mergeState(input({ tasks: [both(base, { ...base, priority: "CRITICAL", updatedAt: T(3) }, { ...base, priority: "LOW", updatedAt: T(4) })], local: counters(1), remote: counters(1) }));
-    expect(out.conflicts).toEqual([{ kind: "tasks", number: 1, fields: ["priority"], local: { priority: "CRITICAL" }, remote: { priority: "LOW" } }]);
+    const out = mergeState(
+      input({
+        tasks: [
+          both(base, { ...base, priority: "CRITICAL", updatedAt: T(3) }, { ...base, priority: "LOW", updatedAt: T(4) }),
+        ],
+        local: counters(1),
+        remote: counters(1),
+      }),
+    );
+    expect(out.conflicts).toEqual([
+      { kind: "tasks", number: 1, fields: ["priority"], local: { priority: "CRITICAL" }, remote: { priority: "LOW" } },
+    ]);
     const t = written<Task>(out, "tasks", 1)!;
     expect(t.priority).toBe("LOW");
     const notes = t.notes.filter((n) => n.kind === "conflict");
@@ -156,14 +308,34 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
   });
 
   it("the same change on both sides is no conflict", () => {
-    const out = mergeState(input({ tasks: [both(base, { ...base, priority: "HIGH", updatedAt: T(3) }, { ...base, priority: "HIGH", updatedAt: T(4) })], local: counters(1), remote: counters(1) }));
+    const out = mergeState(
+      input({
+        tasks: [
+          both(base, { ...base, priority: "HIGH", updatedAt: T(3) }, { ...base, priority: "HIGH", updatedAt: T(4) }),
+        ],
+        local: counters(1),
+        remote: counters(1),
+      }),
+    );
     expect(out.conflicts).toEqual([]);
   });
 
   it("notes are a union by id, in time order", () => {
     const n = (id: string, at: number) => ({ id, at: T(at), by: "Director", kind: "note" as const, text: id });
     const b = { ...base, notes: [n("note-base", 1)] };
-    const out = mergeState(input({ tasks: [both(b, { ...b, notes: [...b.notes, n("note-local", 3)], updatedAt: T(3) }, { ...b, notes: [...b.notes, n("note-remote", 2)], updatedAt: T(2) })], local: counters(1), remote: counters(1) }));
+    const out = mergeState(
+      input({
+        tasks: [
+          both(
+            b,
+            { ...b, notes: [...b.notes, n("note-local", 3)], updatedAt: T(3) },
+            { ...b, notes: [...b.notes, n("note-remote", 2)], updatedAt: T(2) },
+          ),
+        ],
+        local: counters(1),
+        remote: counters(1),
+      }),
+    );
     expect(written<Task>(out, "tasks", 1)!.notes.map((x) => x.id)).toEqual(["note-base", "note-remote", "note-local"]);
   });
 
@@ -179,13 +351,24 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
   it("dependency sets merge three-way: a removal on one side stays removed, additions on both sides are kept", () => {
     const b = { ...base, number: 5, dependencies: [1, 2] };
     const out = mergeState(
-      input({ tasks: [both(b, { ...b, dependencies: [2, 3], updatedAt: T(1) }, { ...b, dependencies: [1, 2, 4], updatedAt: T(2) })], local: counters(5), remote: counters(5) }),
+      input({
+        tasks: [
+          both(b, { ...b, dependencies: [2, 3], updatedAt: T(1) }, { ...b, dependencies: [1, 2, 4], updatedAt: T(2) }),
+        ],
+        local: counters(5),
+        remote: counters(5),
+      }),
     );
     expect([...written<Task>(out, "tasks", 5)!.dependencies].sort()).toEqual([2, 3, 4]);
   });
 
   it("counters take the maximum per kind", () => {
-    const out = mergeState(input({ local: { tasks: 7, epics: 1, missions: 2, reviews: 0 }, remote: { tasks: 5, epics: 3, missions: 2, reviews: 4 } }));
+    const out = mergeState(
+      input({
+        local: { tasks: 7, epics: 1, missions: 2, reviews: 0 },
+        remote: { tasks: 5, epics: 3, missions: 2, reviews: 4 },
+      }),
+    );
     expect(out.counters).toEqual({ tasks: 7, epics: 3, missions: 2, reviews: 4 });
   });
 });
@@ -201,13 +384,25 @@ describe("claims (DESIGN §3.3: the claim already published wins)", () => {
     const t = written<Task>(out, "tasks", 1)!;
     expect(t).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus", mission: 1 });
     expect(taskViolations(t)).toEqual([]);
-    expect(t.notes.filter((n) => n.kind === "conflict").map((n) => n.text).join("\n")).toContain("Ptah");
+    expect(
+      t.notes
+        .filter((n) => n.kind === "conflict")
+        .map((n) => n.text)
+        .join("\n"),
+    ).toContain("Ptah");
   });
 
   it("a claim made here and not contested is kept, and is NOT reported as dropped when another field conflicts", () => {
     // Regression: a priority conflict made `sync` print "your claim by Ptah was dropped" while
     // the merged task still belongs to Ptah (noteConflicts looks at any conflict, not the claim's).
-    const mine = { ...base, status: "UNDERWAY" as const, claimedBy: "Ptah", mission: 2, priority: "LOW" as const, updatedAt: T(5) };
+    const mine = {
+      ...base,
+      status: "UNDERWAY" as const,
+      claimedBy: "Ptah",
+      mission: 2,
+      priority: "LOW" as const,
+      updatedAt: T(5),
+    };
     const theirs = { ...base, priority: "CRITICAL" as const, updatedAt: T(4) };
     const out = mergeState(input({ tasks: [both(base, mine, theirs)], local: counters(1, 2), remote: counters(1, 2) }));
     const t = written<Task>(out, "tasks", 1)!;
@@ -232,7 +427,9 @@ describe("missions and reviews merge by the same rules", () => {
     const base = aMission({ uid: "shared-msn-1", number: 1 });
     const mine = { ...base, status: "ENDED" as const, endedAt: T(5), summary: "mine", updatedAt: T(5) };
     const theirs = { ...base, status: "ENDED" as const, endedAt: T(4), summary: "theirs", updatedAt: T(4) };
-    const out = mergeState(input({ missions: [both(base, mine, theirs)], local: counters(0, 1), remote: counters(0, 1) }));
+    const out = mergeState(
+      input({ missions: [both(base, mine, theirs)], local: counters(0, 1), remote: counters(0, 1) }),
+    );
     const m = written<Mission>(out, "missions", 1);
     // origin's values are in place already (no write needed), or written with origin's values
     expect(m === undefined || (m.summary === "theirs" && m.endedAt === T(4))).toBe(true);
@@ -243,7 +440,9 @@ describe("missions and reviews merge by the same rules", () => {
     const base = aReview({ uid: "shared-review-1" });
     const mine = { ...base, status: "APPROVED" as const, reviewer: "Athena", updatedAt: T(5) };
     const theirs = { ...base, status: "REJECTED" as const, reviewer: "Zeus", reason: "no", updatedAt: T(4) };
-    const out = mergeState(input({ reviews: [both(base, mine, theirs)], local: counters(0, 0, 1), remote: counters(0, 0, 1) }));
+    const out = mergeState(
+      input({ reviews: [both(base, mine, theirs)], local: counters(0, 0, 1), remote: counters(0, 0, 1) }),
+    );
     const r = written<Review>(out, "reviews", 1);
     expect(r === undefined || (r.status === "REJECTED" && r.reviewer === "Zeus")).toBe(true);
   });
@@ -257,15 +456,26 @@ describe("formerRoles (DESIGN §1.2: merged as a union)", () => {
     const out = mergeState(input({ tasks: [both(base, local, remote)], local: counters(1), remote: counters(1) }));
     const merged = written<Task>(out, "tasks", 1)!;
     expect(merged.role).toBe("documentarian");
-    expect(merged.formerRoles, "this clone handed out TST- ids: they keep naming the task").toEqual(["engineer", "tester"]);
+    expect(merged.formerRoles, "this clone handed out TST- ids: they keep naming the task").toEqual([
+      "engineer",
+      "tester",
+    ]);
   });
 
   it("former roles added on each side are kept, in one order whichever side merges", () => {
     const base = aTask({ number: 1, role: "engineer", formerRoles: ["architect"] });
     const local = { ...base, formerRoles: ["architect" as const, "tester" as const], title: "local" };
     const remote = { ...base, formerRoles: ["operator" as const, "architect" as const], description: "remote" };
-    const a = written<Task>(mergeState(input({ tasks: [both(base, local, remote)], local: counters(1), remote: counters(1) })), "tasks", 1)!;
-    const b = written<Task>(mergeState(input({ tasks: [both(base, remote, local)], local: counters(1), remote: counters(1) })), "tasks", 1)!;
+    const a = written<Task>(
+      mergeState(input({ tasks: [both(base, local, remote)], local: counters(1), remote: counters(1) })),
+      "tasks",
+      1,
+    )!;
+    const b = written<Task>(
+      mergeState(input({ tasks: [both(base, remote, local)], local: counters(1), remote: counters(1) })),
+      "tasks",
+      1,
+    )!;
     expect(a.formerRoles).toEqual(["architect", "tester", "operator"]);
     expect(b.formerRoles).toEqual(a.formerRoles);
   });

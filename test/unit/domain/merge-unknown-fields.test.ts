@@ -58,7 +58,11 @@ describe("mergeState: counters of kinds this version does not know", () => {
     ["only there", {}, { futureKind: 4 }, 4],
     ["on both: the maximum", { futureKind: 9 }, { futureKind: 4 }, 9],
   ] as const)("%s", (_name, local, remote, want) => {
-    const out = mergeState({ touched: { tasks: [], epics: [], missions: [], reviews: [] }, counters: { local: { ...base, ...local }, remote: { ...base, ...remote } }, remote: "origin" });
+    const out = mergeState({
+      touched: { tasks: [], epics: [], missions: [], reviews: [] },
+      counters: { local: { ...base, ...local }, remote: { ...base, ...remote } },
+      remote: "origin",
+    });
     expect((out.counters as Record<string, unknown>).futureKind).toBe(want);
     expect(out.counters.tasks).toBe(1);
   });

@@ -9,10 +9,20 @@ const AT = "2026-01-01T00:00:00.000Z";
 /** project.json as schema 1 stored it. */
 function v1(setup: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    uid: "project-uid-1", createdAt: AT, updatedAt: AT, createdBy: "Director", schemaVersion: 1, name: "shop", type: "typescript", description: "",
+    uid: "project-uid-1",
+    createdAt: AT,
+    updatedAt: AT,
+    createdBy: "Director",
+    schemaVersion: 1,
+    name: "shop",
+    type: "typescript",
+    description: "",
     features: { pmSystem: true, sessionTracking: true, commitGuidelines: true, daemonNaming: true },
-    customization: { personasTheme: "mythology", variables: {} }, roles: ["engineer"], assistant: null,
-    worktree: { copy: [".env"], setup }, ...extra,
+    customization: { personasTheme: "mythology", variables: {} },
+    roles: ["engineer"],
+    assistant: null,
+    worktree: { copy: [".env"], setup },
+    ...extra,
   };
 }
 
@@ -60,7 +70,10 @@ describe("migrateProject", () => {
       expect(m.project.worktree).toEqual({ copy: [".env"] });
     }
     const { worktree: _, ...noWorktree } = v1(null);
-    expect(migrateProject({ ...noWorktree, worktree: { copy: [] } })!.project).toMatchObject({ schemaVersion: 2, worktree: { copy: [] } });
+    expect(migrateProject({ ...noWorktree, worktree: { copy: [] } })!.project).toMatchObject({
+      schemaVersion: 2,
+      worktree: { copy: [] },
+    });
   });
 
   it("is deterministic and idempotent: the same input gives the same record; a step over its own output changes nothing", () => {

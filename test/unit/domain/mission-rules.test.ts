@@ -6,14 +6,21 @@ import { aMission } from "../../helpers/builders.js";
 
 /** DESIGN §1.5a: who may end Hephaestus's ACTIVE mission MSN-0003. */
 const mine = aMission({ uid: "msn-heph-0003", number: 3, persona: "Hephaestus", role: "engineer" });
-const other = (persona: string, role: "engineer" | "administrator", over: Partial<Parameters<typeof aMission>[0]> = {}) =>
-  personaActor(persona, aMission({ uid: `msn-${persona}-uid`, number: 9, persona, role, ...over }));
+const other = (
+  persona: string,
+  role: "engineer" | "administrator",
+  over: Partial<Parameters<typeof aMission>[0]> = {},
+) => personaActor(persona, aMission({ uid: `msn-${persona}-uid`, number: 9, persona, role, ...over }));
 
 const CASES: Array<[string, Actor, boolean]> = [
   ["the Director", DIRECTOR, true],
   ["its persona acting under it", personaActor("Hephaestus", mine), true],
   ["an administrator on an ACTIVE mission", other("Zeus", "administrator"), true],
-  ["an administrator whose mission ENDED", other("Cronus", "administrator", { status: "ENDED", endedAt: "2026-01-02T00:00:00.000Z" }), false],
+  [
+    "an administrator whose mission ENDED",
+    other("Cronus", "administrator", { status: "ENDED", endedAt: "2026-01-02T00:00:00.000Z" }),
+    false,
+  ],
   ["another persona", other("Daedalus", "engineer"), false],
   ["its persona's name under another mission", other("Hephaestus", "engineer"), false],
   ["a persona without a mission", personaActor("Nobody", null), false],
@@ -28,7 +35,9 @@ describe("checkMissionEnd", () => {
   });
 
   it("names the mission, its persona and the actor; an unidentified persona is told how to identify", () => {
-    expect(() => checkMissionEnd(mine, other("Daedalus", "engineer"))).toThrow("Cannot end MSN-0003 (Hephaestus) as Daedalus: only Hephaestus acting under it, an administrator or the Director may end it");
+    expect(() => checkMissionEnd(mine, other("Daedalus", "engineer"))).toThrow(
+      "Cannot end MSN-0003 (Hephaestus) as Daedalus: only Hephaestus acting under it, an administrator or the Director may end it",
+    );
     try {
       checkMissionEnd(mine, UNIDENTIFIED);
     } catch (e) {

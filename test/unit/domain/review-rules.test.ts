@@ -30,8 +30,14 @@ function aReview(over: Partial<Review> = {}): Review {
 }
 
 const heph = personaActor("Hephaestus", aMission());
-const argus = personaActor("Argus", aMission({ uid: "mission-uid-0002", number: 4, persona: "Argus", role: "inspector", codename: "quiet-owl" }));
-const zeus = personaActor("Zeus", aMission({ uid: "mission-uid-0003", number: 5, persona: "Zeus", role: "administrator", codename: "bold-eagle" }));
+const argus = personaActor(
+  "Argus",
+  aMission({ uid: "mission-uid-0002", number: 4, persona: "Argus", role: "inspector", codename: "quiet-owl" }),
+);
+const zeus = personaActor(
+  "Zeus",
+  aMission({ uid: "mission-uid-0003", number: 5, persona: "Zeus", role: "administrator", codename: "bold-eagle" }),
+);
 
 function refusal(f: () => void): InvalidTransitionError {
   try {
@@ -48,14 +54,17 @@ describe("checkReviewDecision", () => {
     expect(() => checkReviewDecision(aReview(), argus, false, verb)).not.toThrow();
   });
 
-  it.each(["approve", "reject"] as const)("refuses the requester's own %s (exit 1, naming the review and a hint with --force)", (verb) => {
-    const e = refusal(() => checkReviewDecision(aReview(), heph, false, verb));
-    expect(e.exitCode).toBe(1);
-    expect(e.code).toBe("E_INVALID_TRANSITION");
-    expect(e.message).toContain("RVW-001");
-    expect(e.message).toContain("Hephaestus");
-    expect(e.hint).toContain("--force");
-  });
+  it.each(["approve", "reject"] as const)(
+    "refuses the requester's own %s (exit 1, naming the review and a hint with --force)",
+    (verb) => {
+      const e = refusal(() => checkReviewDecision(aReview(), heph, false, verb));
+      expect(e.exitCode).toBe(1);
+      expect(e.code).toBe("E_INVALID_TRANSITION");
+      expect(e.message).toContain("RVW-001");
+      expect(e.message).toContain("Hephaestus");
+      expect(e.hint).toContain("--force");
+    },
+  );
 
   it("compares names case-insensitively", () => {
     refusal(() => checkReviewDecision(aReview({ requestedBy: "hephaestus" }), heph, false, "approve"));
@@ -76,25 +85,34 @@ describe("checkReviewDecision", () => {
     expect(() => checkReviewDecision(aReview(), zeus, false, "approve")).not.toThrow();
   });
 
-  it.each(["APPROVED", "REJECTED", "WITHDRAWN"] as const)("refuses to decide a %s review, even for the Director with --force", (status) => {
-    const review = aReview({ status, reviewer: status === "WITHDRAWN" ? null : "Argus" });
-    for (const actor of [argus, heph, DIRECTOR]) {
-      for (const force of [false, true]) {
-        for (const verb of ["approve", "reject"] as const) {
-          const e = refusal(() => checkReviewDecision(review, actor, force, verb));
-          expect(e.message).toContain(status);
-          expect(e.message).toContain("RVW-001");
+  it.each(["APPROVED", "REJECTED", "WITHDRAWN"] as const)(
+    "refuses to decide a %s review, even for the Director with --force",
+    (status) => {
+      const review = aReview({ status, reviewer: status === "WITHDRAWN" ? null : "Argus" });
+      for (const actor of [argus, heph, DIRECTOR]) {
+        for (const force of [false, true]) {
+          for (const verb of ["approve", "reject"] as const) {
+            const e = refusal(() => checkReviewDecision(review, actor, force, verb));
+            expect(e.message).toContain(status);
+            expect(e.message).toContain("RVW-001");
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 describe("decideReview and withdrawReview", () => {
   it("records the verdict, the reviewer and the reason, and nothing else", () => {
     const before = aReview();
     const after = decideReview(before, argus, "2026-02-02T00:00:00.000Z", "REJECTED", "no tests");
-    expect(after).toEqual({ ...before, status: "REJECTED", reviewer: "Argus", reason: "no tests", updatedAt: "2026-02-02T00:00:00.000Z" });
+    expect(after).toEqual({
+      ...before,
+      status: "REJECTED",
+      reviewer: "Argus",
+      reason: "no tests",
+      updatedAt: "2026-02-02T00:00:00.000Z",
+    });
     expect(ReviewSchema.safeParse(after).success).toBe(true);
   });
 

@@ -19,7 +19,12 @@ describe("taskGraph", () => {
   it("blocked: every blocked open task and what blocks it, blocking edges marked", () => {
     const g = taskGraph(tasks, { kind: "blocked" }, 100);
     expect(g.nodes.map((t) => t.number).sort()).toEqual([1, 2, 3]);
-    expect(g.edges).toEqual(expect.arrayContaining([{ from: 2, to: 1, blocking: true }, { from: 3, to: 2, blocking: true }]));
+    expect(g.edges).toEqual(
+      expect.arrayContaining([
+        { from: 2, to: 1, blocking: true },
+        { from: 3, to: 2, blocking: true },
+      ]),
+    );
     expect(g.omitted).toBe(0);
   });
 
@@ -29,13 +34,19 @@ describe("taskGraph", () => {
   });
 
   it("task: what it depends on and what depends on it, transitively", () => {
-    expect(taskGraph(tasks, { kind: "task", task: 2 }, 100).nodes.map((t) => t.number).sort()).toEqual([1, 2, 3]);
+    expect(
+      taskGraph(tasks, { kind: "task", task: 2 }, 100)
+        .nodes.map((t) => t.number)
+        .sort(),
+    ).toEqual([1, 2, 3]);
     const g = taskGraph(tasks, { kind: "task", task: 4 }, 100);
     expect(g.edges).toEqual([{ from: 4, to: 6, blocking: false }]);
   });
 
   it("stops at the cap and says how many it left out", () => {
-    const chain = map(Array.from({ length: 1000 }, (_, i) => aTask({ number: i + 1, dependencies: i === 0 ? [] : [i] })));
+    const chain = map(
+      Array.from({ length: 1000 }, (_, i) => aTask({ number: i + 1, dependencies: i === 0 ? [] : [i] })),
+    );
     const g = taskGraph(chain, { kind: "task", task: 500 }, 40);
     expect(g.nodes).toHaveLength(40);
     expect(g.total).toBe(1000);

@@ -5,7 +5,10 @@ import { TaskIndex } from "../../../src/domain/task-index.js";
 const t = (number: number, title = `t${number}`) => ({ number, title }) as TaskSummary;
 
 describe("TaskIndex", () => {
-  for (const [what, numbers] of [["dense numbers", [1, 2, 3, 5, 8]], ["sparse numbers", [1, 70_000, 900_000]]] as const) {
+  for (const [what, numbers] of [
+    ["dense numbers", [1, 2, 3, 5, 8]],
+    ["sparse numbers", [1, 70_000, 900_000]],
+  ] as const) {
     it(`answers like a Map by number, with tasks set later on top (${what})`, () => {
       const list = numbers.map((n) => t(n));
       const index = new TaskIndex(list);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DIRECTOR, IDENTIFY_HINT, personaActor, UNIDENTIFIED, type Actor } from "../../../src/domain/actor.js";
-import { allowedActions, applyTaskEvent, TRANSITIONS, type TaskEvent, type TransitionFacts } from "../../../src/domain/task-lifecycle.js";
+import {
+  allowedActions,
+  applyTaskEvent,
+  TRANSITIONS,
+  type TaskEvent,
+  type TransitionFacts,
+} from "../../../src/domain/task-lifecycle.js";
 import { TASK_STATUSES, type TaskStatus } from "../../../src/domain/task-status.js";
 import { InvalidTransitionError } from "../../../src/errors.js";
 import { aMission, aTask } from "../../helpers/builders.js";
@@ -39,9 +45,20 @@ const ALLOWED_FROM: Record<TaskEvent, TaskStatus[]> = {
 };
 
 const TARGET: Record<TaskEvent, TaskStatus | "same"> = {
-  claim: "UNDERWAY", resume: "same", start: "UNDERWAY", submit: "REVIEW", block: "BLOCKED", unblock: "TODO",
-  handoff: "READY", complete: "COMPLETE", abort: "ABORTED", unassign: "TODO", reopen: "TODO",
-  approve: "COMPLETE", reject: "UNDERWAY", release: "TODO",
+  claim: "UNDERWAY",
+  resume: "same",
+  start: "UNDERWAY",
+  submit: "REVIEW",
+  block: "BLOCKED",
+  unblock: "TODO",
+  handoff: "READY",
+  complete: "COMPLETE",
+  abort: "ABORTED",
+  unassign: "TODO",
+  reopen: "TODO",
+  approve: "COMPLETE",
+  reject: "UNDERWAY",
+  release: "TODO",
 };
 
 describe("task state table: every (state, event) pair for the claimant", () => {
@@ -92,12 +109,18 @@ describe("claim guard", () => {
   });
   it("refuses another role unless forced", () => {
     const tester = personaActor("Artemis", aMission({ persona: "Artemis", role: "tester" }));
-    expect(() => applyTaskEvent(aTask(), "claim", facts(tester), AT)).toThrow(/an engineer task and Artemis is on a tester mission/);
+    expect(() => applyTaskEvent(aTask(), "claim", facts(tester), AT)).toThrow(
+      /an engineer task and Artemis is on a tester mission/,
+    );
     expect(applyTaskEvent(aTask(), "claim", facts(tester, { force: true }), AT).claimedBy).toBe("Artemis");
   });
   it("refuses a blocked task unless forced", () => {
-    expect(() => applyTaskEvent(aTask({ dependencies: [1] }), "claim", facts(heph, { blockedBy: [1] }), AT)).toThrow(/blocked by 1 unfinished dependency/);
-    expect(applyTaskEvent(aTask({ dependencies: [1] }), "claim", facts(heph, { blockedBy: [1], force: true }), AT).status).toBe("UNDERWAY");
+    expect(() => applyTaskEvent(aTask({ dependencies: [1] }), "claim", facts(heph, { blockedBy: [1] }), AT)).toThrow(
+      /blocked by 1 unfinished dependency/,
+    );
+    expect(
+      applyTaskEvent(aTask({ dependencies: [1] }), "claim", facts(heph, { blockedBy: [1], force: true }), AT).status,
+    ).toBe("UNDERWAY");
   });
 });
 
@@ -109,8 +132,12 @@ describe("resume", () => {
   });
   it("makes another persona use --force", () => {
     const vulcan = personaActor("Vulcan", aMission({ persona: "Vulcan", number: 4 }));
-    expect(() => applyTaskEvent(held, "resume", facts(vulcan, { claimMissionActive: false }), AT)).toThrow(/--force|ENDED/);
-    expect(applyTaskEvent(held, "resume", facts(vulcan, { claimMissionActive: false, force: true }), AT).claimedBy).toBe("Vulcan");
+    expect(() => applyTaskEvent(held, "resume", facts(vulcan, { claimMissionActive: false }), AT)).toThrow(
+      /--force|ENDED/,
+    );
+    expect(
+      applyTaskEvent(held, "resume", facts(vulcan, { claimMissionActive: false, force: true }), AT).claimedBy,
+    ).toBe("Vulcan");
   });
   it("refuses while the claim's mission is ACTIVE, naming the holder", () => {
     const vulcan = personaActor("Vulcan", aMission({ persona: "Vulcan", number: 4 }));
@@ -122,43 +149,54 @@ describe("owners", () => {
   const underway = taskIn("UNDERWAY");
   const other = personaActor("Vulcan", aMission({ persona: "Vulcan", number: 4 }));
   const admin = personaActor("Zeus", aMission({ persona: "Zeus", role: "administrator", number: 5 }));
-  it.each(["submit", "complete", "unassign", "handoff", "block"] as TaskEvent[])("%s: refused for another persona, allowed for the Director and an administrator", (event) => {
-    expect(() => applyTaskEvent(underway, event, facts(other), AT, { id: "n", text: "x" })).toThrow(InvalidTransitionError);
-    expect(() => applyTaskEvent(underway, event, facts(DIRECTOR), AT, { id: "n", text: "x" })).not.toThrow();
-    expect(() => applyTaskEvent(underway, event, facts(admin), AT, { id: "n", text: "x" })).not.toThrow();
-  });
+  it.each(["submit", "complete", "unassign", "handoff", "block"] as TaskEvent[])(
+    "%s: refused for another persona, allowed for the Director and an administrator",
+    (event) => {
+      expect(() => applyTaskEvent(underway, event, facts(other), AT, { id: "n", text: "x" })).toThrow(
+        InvalidTransitionError,
+      );
+      expect(() => applyTaskEvent(underway, event, facts(DIRECTOR), AT, { id: "n", text: "x" })).not.toThrow();
+      expect(() => applyTaskEvent(underway, event, facts(admin), AT, { id: "n", text: "x" })).not.toThrow();
+    },
+  );
   it("unblock only an unclaimed BLOCKED task", () => {
     expect(applyTaskEvent(aTask({ status: "BLOCKED" }), "unblock", facts(other), AT).status).toBe("TODO");
     expect(() => applyTaskEvent(taskIn("BLOCKED"), "unblock", facts(heph), AT)).toThrow(/claimed by Hephaestus/);
   });
   it("unassign of a READY (unclaimed) task is for the Director or an administrator", () => {
-    expect(() => applyTaskEvent(aTask({ status: "READY" }), "unassign", facts(other), AT)).toThrow(InvalidTransitionError);
+    expect(() => applyTaskEvent(aTask({ status: "READY" }), "unassign", facts(other), AT)).toThrow(
+      InvalidTransitionError,
+    );
     expect(applyTaskEvent(aTask({ status: "READY" }), "unassign", facts(admin), AT).status).toBe("TODO");
   });
 });
 
 describe("an unidentified persona (DESIGN §1.7): none of the Director's owner rights", () => {
   const ALL_EVENTS = [...new Set(TRANSITIONS.map((r) => r.event))];
-  it.each(TASK_STATUSES.flatMap((s) => ALL_EVENTS.map((e) => [s, e] as const)))("%s × %s: allowed only where any persona without a mission is, and told how to identify", (status, event) => {
-    const task = ["UNDERWAY", "REVIEW", "BLOCKED"].includes(status) ? taskIn(status) : aTask({ status });
-    const asNobody = () => applyTaskEvent(task, event, facts(personaActor("Nobody", null)), AT, { id: "n", text: "x" });
-    const asUnidentified = () => applyTaskEvent(task, event, facts(UNIDENTIFIED), AT, { id: "n", text: "x" });
-    let nobodyOk = true;
-    try {
-      asNobody();
-    } catch {
-      nobodyOk = false;
-    }
-    if (nobodyOk) expect(asUnidentified).not.toThrow();
-    else {
-      expect(asUnidentified).toThrow(InvalidTransitionError);
+  it.each(TASK_STATUSES.flatMap((s) => ALL_EVENTS.map((e) => [s, e] as const)))(
+    "%s × %s: allowed only where any persona without a mission is, and told how to identify",
+    (status, event) => {
+      const task = ["UNDERWAY", "REVIEW", "BLOCKED"].includes(status) ? taskIn(status) : aTask({ status });
+      const asNobody = () =>
+        applyTaskEvent(task, event, facts(personaActor("Nobody", null)), AT, { id: "n", text: "x" });
+      const asUnidentified = () => applyTaskEvent(task, event, facts(UNIDENTIFIED), AT, { id: "n", text: "x" });
+      let nobodyOk = true;
       try {
-        asUnidentified();
-      } catch (e) {
-        expect((e as InvalidTransitionError).hint).toBe(IDENTIFY_HINT);
+        asNobody();
+      } catch {
+        nobodyOk = false;
       }
-    }
-  });
+      if (nobodyOk) expect(asUnidentified).not.toThrow();
+      else {
+        expect(asUnidentified).toThrow(InvalidTransitionError);
+        try {
+          asUnidentified();
+        } catch (e) {
+          expect((e as InvalidTransitionError).hint).toBe(IDENTIFY_HINT);
+        }
+      }
+    },
+  );
 });
 
 describe("effects", () => {
@@ -177,8 +215,12 @@ describe("effects", () => {
     expect(again).toMatchObject({ status: "TODO", claimedBy: null, completedBy: null, mission: null });
   });
   it("unassign adds a reassign note; reject a review note", () => {
-    expect(applyTaskEvent(taskIn("UNDERWAY"), "unassign", facts(DIRECTOR), AT, { id: "n", text: "stuck" }).notes[0]!.kind).toBe("reassign");
-    expect(applyTaskEvent(taskIn("REVIEW"), "reject", facts(DIRECTOR), AT, { id: "n", text: "no tests" }).notes[0]!.kind).toBe("review");
+    expect(
+      applyTaskEvent(taskIn("UNDERWAY"), "unassign", facts(DIRECTOR), AT, { id: "n", text: "stuck" }).notes[0]!.kind,
+    ).toBe("reassign");
+    expect(
+      applyTaskEvent(taskIn("REVIEW"), "reject", facts(DIRECTOR), AT, { id: "n", text: "no tests" }).notes[0]!.kind,
+    ).toBe("review");
   });
   it("a refusal names the state, the actor and a command that would work", () => {
     try {
@@ -194,7 +236,15 @@ describe("effects", () => {
 
 describe("allowedActions", () => {
   it("lists what the actor may do now", () => {
-    expect(allowedActions(aTask(), facts(heph))).toEqual(["claim", "update --status UNDERWAY", "update --status BLOCKED", "handoff", "close --status ABORTED"]);
-    expect(allowedActions(taskIn("UNDERWAY"), facts(personaActor("Vulcan", aMission({ persona: "Vulcan", number: 4 }))))).toEqual([]);
+    expect(allowedActions(aTask(), facts(heph))).toEqual([
+      "claim",
+      "update --status UNDERWAY",
+      "update --status BLOCKED",
+      "handoff",
+      "close --status ABORTED",
+    ]);
+    expect(
+      allowedActions(taskIn("UNDERWAY"), facts(personaActor("Vulcan", aMission({ persona: "Vulcan", number: 4 })))),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../../../src/domain/schemas/task.js";
-import { blockedTasks, columnsReport, nextTasks, prerequisites, searchTasks } from "../../../src/domain/task-questions.js";
+import {
+  blockedTasks,
+  columnsReport,
+  nextTasks,
+  prerequisites,
+  searchTasks,
+} from "../../../src/domain/task-questions.js";
 import { columnsOf, ROLE_CODE } from "../../../src/domain/task-columns.js";
 import type { TaskStatus } from "../../../src/domain/task-status.js";
 import { TASK_STATUSES } from "../../../src/domain/task-status.js";
@@ -32,7 +38,8 @@ const numbers = (tasks: readonly Pick<Task, "number">[]) => tasks.map((x) => x.n
 const DAY = (d: number) => `2026-01-${String(d).padStart(2, "0")}T00:00:00.000Z`;
 
 /** The report of tasks in these statuses, from their columns. */
-const reportOf = (statuses: readonly TaskStatus[]) => columnsReport(colsOf(statuses.map((status, i) => t(i + 1, { status }))));
+const reportOf = (statuses: readonly TaskStatus[]) =>
+  columnsReport(colsOf(statuses.map((status, i) => t(i + 1, { status }))));
 
 describe("columnsReport", () => {
   it("is all zeros for no task, with a 0 completion rate", () => {
@@ -44,7 +51,18 @@ describe("columnsReport", () => {
   });
 
   it("counts every status and computes COMPLETE / (total − ABORTED)", () => {
-    const statuses: TaskStatus[] = ["TODO", "TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "COMPLETE", "ABORTED", "ABORTED"];
+    const statuses: TaskStatus[] = [
+      "TODO",
+      "TODO",
+      "READY",
+      "UNDERWAY",
+      "REVIEW",
+      "BLOCKED",
+      "COMPLETE",
+      "COMPLETE",
+      "ABORTED",
+      "ABORTED",
+    ];
     const r = reportOf(statuses);
     expect(r.total).toBe(10);
     expect(r.byStatus).toEqual({ TODO: 2, READY: 1, UNDERWAY: 1, REVIEW: 1, BLOCKED: 1, COMPLETE: 2, ABORTED: 2 });
@@ -78,7 +96,11 @@ describe("nextTasks", () => {
 
   it("offers only TODO and READY tasks", () => {
     const tasks = TASK_STATUSES.map((status, i) => t(i + 1, { status }));
-    expect(nextTasks(colsOf(tasks), null).map((x) => x.status).sort()).toEqual(["READY", "TODO"]);
+    expect(
+      nextTasks(colsOf(tasks), null)
+        .map((x) => x.status)
+        .sort(),
+    ).toEqual(["READY", "TODO"]);
   });
 
   it("never offers a task with a blocking dependency (open, ABORTED or missing)", () => {
@@ -109,7 +131,12 @@ describe("nextTasks", () => {
   });
 
   it("keeps to the role asked for, and offers every role with null", () => {
-    const tasks = [t(1, { role: "engineer" }), t(2, { role: "tester" }), t(3, { role: "engineer" }), t(4, { role: "architect" })];
+    const tasks = [
+      t(1, { role: "engineer" }),
+      t(2, { role: "tester" }),
+      t(3, { role: "engineer" }),
+      t(4, { role: "architect" }),
+    ];
     expect(numbers(nextTasks(colsOf(tasks), "engineer"))).toEqual([1, 3]);
     expect(numbers(nextTasks(colsOf(tasks), "tester"))).toEqual([2]);
     expect(numbers(nextTasks(colsOf(tasks), "operator"))).toEqual([]);
@@ -140,17 +167,30 @@ describe("blockedTasks", () => {
   });
 
   it("orders by priority then number whatever the input order, and keeps to what `keep` accepts", () => {
-    const tasks = [t(30, { priority: "HIGH", dependencies: [99] }), t(2, { priority: "LOW", dependencies: [99] }), t(10, { priority: "HIGH", dependencies: [99] }), t(4, { priority: "CRITICAL", role: "tester", dependencies: [99] })];
+    const tasks = [
+      t(30, { priority: "HIGH", dependencies: [99] }),
+      t(2, { priority: "LOW", dependencies: [99] }),
+      t(10, { priority: "HIGH", dependencies: [99] }),
+      t(4, { priority: "CRITICAL", role: "tester", dependencies: [99] }),
+    ];
     expect(numbers(blockedOf(tasks))).toEqual([4, 10, 30, 2]);
     const cols = colsOf(tasks);
-    expect(blockedTasks(cols, (i) => cols.role[i] === ROLE_CODE.engineer).map((i) => cols.number[i])).toEqual([10, 30, 2]);
+    expect(blockedTasks(cols, (i) => cols.role[i] === ROLE_CODE.engineer).map((i) => cols.number[i])).toEqual([
+      10, 30, 2,
+    ]);
   });
 });
 
 describe("prerequisites", () => {
   it("lists every unfinished transitive dependency, each after its own dependencies", () => {
     // 10 (release) ← 9 (tests) ← 8 (impl) ← 7 (design); 9 also ← 6 (fixtures) ← 7
-    const tasks = [t(7), t(8, { dependencies: [7] }), t(6, { dependencies: [7] }), t(9, { dependencies: [8, 6] }), t(10, { dependencies: [9] })];
+    const tasks = [
+      t(7),
+      t(8, { dependencies: [7] }),
+      t(6, { dependencies: [7] }),
+      t(9, { dependencies: [8, 6] }),
+      t(10, { dependencies: [9] }),
+    ];
     const order = numbers(prerequisites(tasks.at(-1)!, lookupOf(tasks)));
     expect(order.sort((a, b) => a - b)).toEqual([6, 7, 8, 9]);
     const again = numbers(prerequisites(tasks.at(-1)!, lookupOf(tasks)));
@@ -209,7 +249,13 @@ describe("prerequisites", () => {
 });
 
 describe("searchTasks", () => {
-  const note = (text: string) => ({ id: `note-${text.length}-${text.slice(0, 4)}`, at: DAY(1), by: "Athena", kind: "note" as const, text });
+  const note = (text: string) => ({
+    id: `note-${text.length}-${text.slice(0, 4)}`,
+    at: DAY(1),
+    by: "Athena",
+    kind: "note" as const,
+    text,
+  });
 
   it("ranks a title hit above a description hit above a notes hit", () => {
     const tasks = [
@@ -228,14 +274,26 @@ describe("searchTasks", () => {
       t(3, { title: "Login", description: "keep the token" }),
       t(4, { title: "Session", notes: [note("login with a token")] }),
     ];
-    expect(searchTasks(tasks, "login token").map((h) => h.task.number).sort()).toEqual([3, 4]);
+    expect(
+      searchTasks(tasks, "login token")
+        .map((h) => h.task.number)
+        .sort(),
+    ).toEqual([3, 4]);
     expect(searchTasks(tasks, "login token nowhere")).toEqual([]);
   });
 
   it("matches words by prefix, and an exact word outranks a prefix match", () => {
-    const tasks = [t(1, { title: "Login token refresh" }), t(2, { title: "Tokenizer rewrite" }), t(3, { title: "Logout" })];
+    const tasks = [
+      t(1, { title: "Login token refresh" }),
+      t(2, { title: "Tokenizer rewrite" }),
+      t(3, { title: "Logout" }),
+    ];
     expect(searchTasks(tasks, "login tok").map((h) => h.task.number)).toEqual([1]);
-    expect(searchTasks(tasks, "tok").map((h) => h.task.number).sort()).toEqual([1, 2]);
+    expect(
+      searchTasks(tasks, "tok")
+        .map((h) => h.task.number)
+        .sort(),
+    ).toEqual([1, 2]);
     expect(searchTasks(tasks, "token").map((h) => h.task.number)).toEqual([1, 2]);
     // a word inside another word is not a prefix match
     expect(searchTasks(tasks, "ken")).toEqual([]);
@@ -255,7 +313,11 @@ describe("searchTasks", () => {
   });
 
   it("scores are positive and best first", () => {
-    const tasks = [t(1, { title: "Cache", description: "cache cache" }), t(2, { description: "cache" }), t(3, { title: "Cache" })];
+    const tasks = [
+      t(1, { title: "Cache", description: "cache cache" }),
+      t(2, { description: "cache" }),
+      t(3, { title: "Cache" }),
+    ];
     const hits = searchTasks(tasks, "cache");
     for (const h of hits) expect(h.score).toBeGreaterThan(0);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
@@ -279,13 +341,24 @@ describe("nextTasks by the creation-time column", () => {
     const fc = (await import("fast-check")).default;
     fc.assert(
       fc.property(
-        fc.array(fc.record({ priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"), at: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }), dep: fc.option(fc.integer({ min: 1, max: 60 })) }), { maxLength: 60 }),
+        fc.array(
+          fc.record({
+            priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"),
+            at: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
+            dep: fc.option(fc.integer({ min: 1, max: 60 })),
+          }),
+          { maxLength: 60 },
+        ),
         fc.integer({ min: 0, max: 40 }),
         (xs, limit) => {
-          const tasks = xs.map((x, i) => t(i + 1, { priority: x.priority, createdAt: x.at.toISOString(), dependencies: x.dep ? [x.dep] : [] }));
+          const tasks = xs.map((x, i) =>
+            t(i + 1, { priority: x.priority, createdAt: x.at.toISOString(), dependencies: x.dep ? [x.dep] : [] }),
+          );
           const cols = colsOf(tasks);
           expect(cols.created).not.toBeNull();
-          expect(numbers(nextTasks(cols, null, limit))).toEqual(numbers(nextTasks({ ...cols, created: null }, null, limit)));
+          expect(numbers(nextTasks(cols, null, limit))).toEqual(
+            numbers(nextTasks({ ...cols, created: null }, null, limit)),
+          );
         },
       ),
       { numRuns: 200 },
@@ -299,10 +372,35 @@ describe("nextTasks with a limit", () => {
     const { nextTasks } = await import("../../../src/domain/task-questions.js");
     fc.assert(
       fc.property(
-        fc.array(fc.record({ priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"), status: fc.constantFrom("TODO", "READY", "COMPLETE"), at: fc.integer({ min: 0, max: 5 }), dep: fc.option(fc.integer({ min: 1, max: 60 })) }), { maxLength: 60 }),
+        fc.array(
+          fc.record({
+            priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"),
+            status: fc.constantFrom("TODO", "READY", "COMPLETE"),
+            at: fc.integer({ min: 0, max: 5 }),
+            dep: fc.option(fc.integer({ min: 1, max: 60 })),
+          }),
+          { maxLength: 60 },
+        ),
         fc.integer({ min: 0, max: 8 }),
         (xs, limit) => {
-          const tasks = xs.map((x, i) => ({ number: i + 1, title: `t${i}`, role: "engineer", priority: x.priority, status: x.status, dependencies: x.dep ? [x.dep] : [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `2026-01-0${x.at}`, updatedAt: "u", formerNumbers: [] }) as never);
+          const tasks = xs.map(
+            (x, i) =>
+              ({
+                number: i + 1,
+                title: `t${i}`,
+                role: "engineer",
+                priority: x.priority,
+                status: x.status,
+                dependencies: x.dep ? [x.dep] : [],
+                epic: null,
+                claimedBy: null,
+                mission: null,
+                completedBy: null,
+                createdAt: `2026-01-0${x.at}`,
+                updatedAt: "u",
+                formerNumbers: [],
+              }) as never,
+          );
           const cols = colsOf(tasks);
           expect(nextTasks(cols, "engineer", limit)).toEqual(nextTasks(cols, "engineer").slice(0, limit));
         },

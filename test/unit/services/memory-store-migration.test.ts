@@ -15,8 +15,22 @@ async function schema1Store(): Promise<{ ctx: Context; store: MemoryStore }> {
   const store = new MemoryStore();
   const at = "2026-01-01T00:00:00.000Z";
   // project.json as schema 1 stored it (initialize writes what it is given, as another version would).
-  const old = { ...defaultSettings("demo"), schemaVersion: 1, uid: "project-uid-1", createdAt: at, updatedAt: at, createdBy: "Director", worktree: { copy: [], setup: "make setup" } };
-  await store.initialize(old as Project, { summary: "init", op: "project.init", actor: DIRECTOR.name, authorName: null, mission: null });
+  const old = {
+    ...defaultSettings("demo"),
+    schemaVersion: 1,
+    uid: "project-uid-1",
+    createdAt: at,
+    updatedAt: at,
+    createdBy: "Director",
+    worktree: { copy: [], setup: "make setup" },
+  };
+  await store.initialize(old as Project, {
+    summary: "init",
+    op: "project.init",
+    actor: DIRECTOR.name,
+    authorName: null,
+    mission: null,
+  });
   let n = 0;
   const ctx: Context = {
     cwd: "/",

@@ -9,6 +9,15 @@ describe("task history's fields", () => {
   });
 
   it("list the usual fields first, in the order people read a change", () => {
-    expect(HISTORY_FIELDS.slice(0, 8)).toEqual(["status", "claimedBy", "priority", "role", "title", "epic", "mission", "completedBy"]);
+    expect(HISTORY_FIELDS.slice(0, 8)).toEqual([
+      "status",
+      "claimedBy",
+      "priority",
+      "role",
+      "title",
+      "epic",
+      "mission",
+      "completedBy",
+    ]);
   });
 });

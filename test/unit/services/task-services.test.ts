@@ -15,7 +15,17 @@ import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 async function memoryContext(actor?: string): Promise<{ ctx: Context; store: MemoryStore }> {
   const store = new MemoryStore();
   const at = "2026-01-01T00:00:00.000Z";
-  await store.initialize({ ...defaultSettings("demo"), schemaVersion: SCHEMA_VERSION, uid: "project-uid-1", createdAt: at, updatedAt: at, createdBy: "Director" }, { summary: "init", op: "project.init", actor: DIRECTOR.name, authorName: null, mission: null });
+  await store.initialize(
+    {
+      ...defaultSettings("demo"),
+      schemaVersion: SCHEMA_VERSION,
+      uid: "project-uid-1",
+      createdAt: at,
+      updatedAt: at,
+      createdBy: "Director",
+    },
+    { summary: "init", op: "project.init", actor: DIRECTOR.name, authorName: null, mission: null },
+  );
   let n = 0;
   const ctx: Context = {
     cwd: "/",
@@ -41,11 +51,20 @@ describe("task services over the memory store", () => {
     const claimed = await claimTask({ ...ctx, actorFlags: { as: "Hephaestus" } }, { id: "ENG-H-0001" });
     expect(claimed.task).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus", mission: 1 });
     const commits = store.commits.length;
-    await expect(claimTask({ ...ctx, actorFlags: { as: "Vulcan" } }, { id: "1" })).rejects.toThrow(InvalidTransitionError);
+    await expect(claimTask({ ...ctx, actorFlags: { as: "Vulcan" } }, { id: "1" })).rejects.toThrow(
+      InvalidTransitionError,
+    );
     expect(store.commits.length, "a refusal writes nothing").toBe(commits);
     await closeTask({ ...ctx, actorFlags: { as: "Hephaestus" } }, { id: "1" });
     const page = await listTasks(ctx, { status: ["COMPLETE"] });
     expect(page.tasks.map((t) => t.number)).toEqual([1]);
-    expect(store.commits.map((c) => c.info.op)).toEqual(["project.init", "mission.start", "mission.start", "task.create", "task.claim", "task.complete"]);
+    expect(store.commits.map((c) => c.info.op)).toEqual([
+      "project.init",
+      "mission.start",
+      "mission.start",
+      "task.create",
+      "task.claim",
+      "task.complete",
+    ]);
   });
 });

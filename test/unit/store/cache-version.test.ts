@@ -25,7 +25,13 @@ const defOf = (s: { _zod: { def: unknown } }): Def => s._zod.def as Def;
 
 /** A schema's shape as plain data: types, fields, enum values (checks such as lengths do not change a row). */
 function shape(d: Def, leaveOut: readonly string[] = []): unknown {
-  if (d.shape) return { [d.type]: Object.keys(d.shape).filter((k) => !leaveOut.includes(k)).sort().map((k) => [k, shape(defOf(d.shape![k]!))]) };
+  if (d.shape)
+    return {
+      [d.type]: Object.keys(d.shape)
+        .filter((k) => !leaveOut.includes(k))
+        .sort()
+        .map((k) => [k, shape(defOf(d.shape![k]!))]),
+    };
   if (d.entries) return { [d.type]: Object.values(d.entries).sort() };
   if (d.innerType) return { [d.type]: shape(defOf(d.innerType)) };
   if (d.element) return { [d.type]: shape(defOf(d.element)) };
@@ -59,7 +65,10 @@ describe("the read cache's version", () => {
 
   it("notices a field added to a record", () => {
     const base = shape(defOf(EpicSchema));
-    const added = shape({ ...defOf(EpicSchema), shape: { ...defOf(EpicSchema).shape!, dueDate: defOf(EpicSchema).shape!.title! } });
+    const added = shape({
+      ...defOf(EpicSchema),
+      shape: { ...defOf(EpicSchema).shape!, dueDate: defOf(EpicSchema).shape!.title! },
+    });
     expect(added).not.toEqual(base);
     const task = shape(defOf(TaskSchema), SUMMARY_LEAVES_OUT);
     expect(shape(defOf(TaskSchema))).not.toEqual(task); // the summary leaves fields out

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { encodeCommit, parseCommit, parseTrailers, withoutCrud, type CommitData } from "../../../src/store/git/commit-codec.js";
+import {
+  encodeCommit,
+  parseCommit,
+  parseTrailers,
+  withoutCrud,
+  type CommitData,
+} from "../../../src/store/git/commit-codec.js";
 
 const T = "1".repeat(40);
 const P1 = "2".repeat(40);
@@ -26,13 +32,24 @@ describe("commit codec", () => {
   });
 
   it("ends a message with a newline and sanitises identities like git", () => {
-    const c = parseCommit(encodeCommit({ ...commit, parents: [], message: "no newline", author: { ...commit.author, name: " <Eve>\nEvil. ", email: "<e@x>" } }));
+    const c = parseCommit(
+      encodeCommit({
+        ...commit,
+        parents: [],
+        message: "no newline",
+        author: { ...commit.author, name: " <Eve>\nEvil. ", email: "<e@x>" },
+      }),
+    );
     expect(c.message).toBe("no newline\n");
     expect(c.parents).toEqual([]);
     expect(c.author.name).toBe("EveEvil");
     expect(c.author.email).toBe("e@x");
     expect(withoutCrud("  J. R. R. Tolkien. ")).toBe("J. R. R. Tolkien");
-    expect(encodeCommit({ ...commit, message: "" }).toString().endsWith("-0100\n\n")).toBe(true);
+    expect(
+      encodeCommit({ ...commit, message: "" })
+        .toString()
+        .endsWith("-0100\n\n"),
+    ).toBe(true);
   });
 
   it("tolerates multi-line gpgsig and encoding headers", () => {
@@ -50,7 +67,10 @@ describe("commit codec", () => {
 describe("parseTrailers", () => {
   it("reads the last paragraph's trailers, repeated keys and folded values", () => {
     expect(parseTrailers(commit.message)).toEqual({ "Pantheon-Op": ["task.claim"], "Pantheon-Actor": ["Hephaestus"] });
-    expect(parseTrailers("s\n\nbody\n\nA: 1\nA: 2\nB : long\n  folded\n\n")).toEqual({ A: ["1", "2"], B: ["long folded"] });
+    expect(parseTrailers("s\n\nbody\n\nA: 1\nA: 2\nB : long\n  folded\n\n")).toEqual({
+      A: ["1", "2"],
+      B: ["long folded"],
+    });
   });
 
   it("ignores a title-only message, a prose paragraph and anything after a --- line", () => {
@@ -61,6 +81,8 @@ describe("parseTrailers", () => {
   });
 
   it("accepts a mixed block with a git-generated line, as git does", () => {
-    expect(parseTrailers("s\n\n(cherry picked from commit abc)\nSigned-off-by: A <a@x>\n")).toEqual({ "Signed-off-by": ["A <a@x>"] });
+    expect(parseTrailers("s\n\n(cherry picked from commit abc)\nSigned-off-by: A <a@x>\n")).toEqual({
+      "Signed-off-by": ["A <a@x>"],
+    });
   });
 });

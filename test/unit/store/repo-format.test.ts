@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { unsupportedSettings } from "../../../src/store/repo/repo-format.js";
 
 const cfg = (version: string | null, extensions: Record<string, string> = {}) =>
-  `[core]\n${version === null ? "" : `\trepositoryformatversion = ${version}\n`}\tbare = false\n[extensions]\n${Object.entries(extensions).map(([k, v]) => `\t${k} = ${v}\n`).join("")}`;
+  `[core]\n${version === null ? "" : `\trepositoryformatversion = ${version}\n`}\tbare = false\n[extensions]\n${Object.entries(
+    extensions,
+  )
+    .map(([k, v]) => `\t${k} = ${v}\n`)
+    .join("")}`;
 
 describe("unsupportedSettings (DESIGN §2.2)", () => {
   it.each([
@@ -10,7 +14,17 @@ describe("unsupportedSettings (DESIGN §2.2)", () => {
     ["no version at all (git reads 0)", cfg(null), []],
     ["objectFormat sha1 spelled out", cfg("1", { objectFormat: "sha1" }), []],
     ["refStorage files spelled out", cfg("1", { refStorage: "files" }), []],
-    ["the harmless extensions of git 2.39", cfg("1", { noop: "true", "noop-v1": "true", preciousObjects: "true", partialClone: "origin", worktreeConfig: "true" }), []],
+    [
+      "the harmless extensions of git 2.39",
+      cfg("1", {
+        noop: "true",
+        "noop-v1": "true",
+        preciousObjects: "true",
+        partialClone: "origin",
+        worktreeConfig: "true",
+      }),
+      [],
+    ],
     ["an unknown extension in version 0 (git ignores it)", cfg("0", { frobnicate: "true" }), []],
   ])("accepts %s", (_what, text, expected) => {
     expect(unsupportedSettings(text)).toEqual(expected);
@@ -19,9 +33,19 @@ describe("unsupportedSettings (DESIGN §2.2)", () => {
   it.each([
     ["SHA-256 objects", cfg("1", { objectformat: "sha256" }), "extensions.objectFormat", "sha256"],
     ["reftable refs", cfg("1", { refStorage: "reftable" }), "extensions.refStorage", "reftable"],
-    ["objectFormat in version 0 (git refuses a v1-only extension there)", cfg("0", { objectFormat: "sha256" }), "extensions.objectFormat", "sha256"],
+    [
+      "objectFormat in version 0 (git refuses a v1-only extension there)",
+      cfg("0", { objectFormat: "sha256" }),
+      "extensions.objectFormat",
+      "sha256",
+    ],
     ["reftable in version 0", cfg("0", { refstorage: "reftable" }), "extensions.refStorage", "reftable"],
-    ["a compatibility object format", cfg("1", { compatObjectFormat: "sha1" }), "extensions.compatObjectFormat", "sha1"],
+    [
+      "a compatibility object format",
+      cfg("1", { compatObjectFormat: "sha1" }),
+      "extensions.compatObjectFormat",
+      "sha1",
+    ],
     ["an unknown extension in version 1", cfg("1", { frobnicate: "yes" }), "extensions.frobnicate", "yes"],
     ["format version 2", cfg("2"), "core.repositoryformatversion", "2"],
     ["an unreadable version", cfg("one"), "core.repositoryformatversion", "one"],
@@ -32,6 +56,9 @@ describe("unsupportedSettings (DESIGN §2.2)", () => {
 
   it("names the last value of a key, as git reads it, and lists every problem", () => {
     const text = `${cfg("1", { objectFormat: "sha1" })}[extensions]\n\tobjectFormat = sha256\n\trefStorage = reftable\n`;
-    expect(unsupportedSettings(text).map((p) => `${p.key}=${p.value}`)).toEqual(["extensions.objectFormat=sha256", "extensions.refStorage=reftable"]);
+    expect(unsupportedSettings(text).map((p) => `${p.key}=${p.value}`)).toEqual([
+      "extensions.objectFormat=sha256",
+      "extensions.refStorage=reftable",
+    ]);
   });
 });

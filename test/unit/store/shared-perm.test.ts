@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseSharedPerm, PERM_EVERYBODY, PERM_GROUP, PERM_UMASK, sharedMode } from "../../../src/store/git/shared-perm.js";
+import {
+  parseSharedPerm,
+  PERM_EVERYBODY,
+  PERM_GROUP,
+  PERM_UMASK,
+  sharedMode,
+} from "../../../src/store/git/shared-perm.js";
 
 describe("parseSharedPerm (git_config_perm)", () => {
   it.each([

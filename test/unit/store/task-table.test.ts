@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { toTaskSummary } from "../../../src/domain/task-summary.js";
-import { columnsOf, listColumns, NO_TASK, STATUS_CODE, statusByNumber, type TaskColumns } from "../../../src/domain/task-columns.js";
+import {
+  columnsOf,
+  listColumns,
+  NO_TASK,
+  STATUS_CODE,
+  statusByNumber,
+  type TaskColumns,
+} from "../../../src/domain/task-columns.js";
 import { statusCodeOf } from "../../helpers/status-code.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +18,12 @@ import { BlockFile } from "../../../src/store/cache/block-file.js";
 import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/cache/task-table.js";
 import { RowsTaskMap, TableRows } from "../../../src/store/cache/table-rows.js";
 
-const meta = { commit: "c".repeat(40), shards: { "01": "a".repeat(40) }, bad: { "tasks/02/2.json": ["b".repeat(40), "not valid JSON"] as [string, string] }, stray: ["tasks/x"] };
+const meta = {
+  commit: "c".repeat(40),
+  shards: { "01": "a".repeat(40) },
+  bad: { "tasks/02/2.json": ["b".repeat(40), "not valid JSON"] as [string, string] },
+  stray: ["tasks/x"],
+};
 
 const summary = fc.record({
   title: fc.string({ maxLength: 60, unit: "grapheme" }),
@@ -33,14 +45,20 @@ function decode(enc: EncodedTable, columns: Buffer = enc.columns) {
   const dir = mkdtempSync(join(tmpdir(), "pantheon-table-"));
   writeFileSync(join(dir, "text"), enc.text);
   writeFileSync(join(dir, "oids"), enc.oids);
-  return decodeTaskTable(columns, (h) => ({ text: new BlockFile(join(dir, "text"), h.textBytes), oids: new BlockFile(join(dir, "oids"), h.oidBytes) }));
+  return decodeTaskTable(columns, (h) => ({
+    text: new BlockFile(join(dir, "text"), h.textBytes),
+    oids: new BlockFile(join(dir, "oids"), h.oidBytes),
+  }));
 }
 
 describe("the tasks' binary cache table", () => {
   it("gives back every summary, blob id and piece of bookkeeping it was given", () => {
     fc.assert(
       fc.property(fc.array(summary, { maxLength: 40 }), (xs) => {
-        const rows = xs.map((x, i) => ({ summary: { number: i * 3 + 1, ...x } as TaskSummary, oid: (i % 16).toString(16).repeat(40) }));
+        const rows = xs.map((x, i) => ({
+          summary: { number: i * 3 + 1, ...x } as TaskSummary,
+          oid: (i % 16).toString(16).repeat(40),
+        }));
         const t = decode(encodeTaskTable(rows, meta))!;
         expect(t.meta).toEqual(meta);
         expect(t.count).toBe(rows.length);
@@ -58,16 +76,56 @@ describe("the tasks' binary cache table", () => {
 
   it("reads titles one by one, then the whole text at once, alike for ASCII and other text", () => {
     for (const word of ["plain", "ünïcode 名前 🔐"]) {
-      const rows = Array.from({ length: 400 }, (_, i) => ({ summary: { number: i + 1, title: `${word} ${i}`, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: `c${i}`, updatedAt: `u${i}`, formerNumbers: [] } as TaskSummary, oid: "f".repeat(40) }));
+      const rows = Array.from({ length: 400 }, (_, i) => ({
+        summary: {
+          number: i + 1,
+          title: `${word} ${i}`,
+          role: "engineer",
+          priority: "LOW",
+          status: "TODO",
+          dependencies: [],
+          epic: null,
+          claimedBy: null,
+          mission: null,
+          completedBy: null,
+          createdAt: `c${i}`,
+          updatedAt: `u${i}`,
+          formerNumbers: [],
+        } as TaskSummary,
+        oid: "f".repeat(40),
+      }));
       const t = decode(encodeTaskTable(rows, meta))!;
-      for (let round = 0; round < 2; round++) rows.forEach((r, i) => {
-        expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]);
-      });
+      for (let round = 0; round < 2; round++)
+        rows.forEach((r, i) => {
+          expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]);
+        });
     }
   });
 
   it("reads a table from an unaligned buffer, and refuses what is not one", () => {
-    const file = encodeTaskTable([{ summary: { number: 7, title: "t", role: "engineer", priority: "LOW", status: "TODO", dependencies: [3], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] }, oid: "f".repeat(40) }], meta);
+    const file = encodeTaskTable(
+      [
+        {
+          summary: {
+            number: 7,
+            title: "t",
+            role: "engineer",
+            priority: "LOW",
+            status: "TODO",
+            dependencies: [3],
+            epic: null,
+            claimedBy: null,
+            mission: null,
+            completedBy: null,
+            createdAt: "a",
+            updatedAt: "b",
+            formerNumbers: [],
+          },
+          oid: "f".repeat(40),
+        },
+      ],
+      meta,
+    );
     const unaligned = Buffer.concat([Buffer.alloc(3), file.columns]).subarray(3);
     expect(decode(file, unaligned)!.row(0).dependencies).toEqual([3]);
     expect(decode(file, Buffer.from("PTT0" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
@@ -76,15 +134,53 @@ describe("the tasks' binary cache table", () => {
   });
 
   it("will not store a value its columns cannot hold", () => {
-    const base = { number: 1, title: "t", role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] } as TaskSummary;
-    expect(() => encodeTaskTable([{ summary: { ...base, dependencies: [2 ** 33] }, oid: "f".repeat(40) }], meta)).toThrow(/out of range/);
-    expect(() => encodeTaskTable([{ summary: { ...base, status: "LATER" as never }, oid: "f".repeat(40) }], meta)).toThrow(/unknown value/);
+    const base = {
+      number: 1,
+      title: "t",
+      role: "engineer",
+      priority: "LOW",
+      status: "TODO",
+      dependencies: [],
+      epic: null,
+      claimedBy: null,
+      mission: null,
+      completedBy: null,
+      createdAt: "a",
+      updatedAt: "b",
+      formerNumbers: [],
+    } as TaskSummary;
+    expect(() =>
+      encodeTaskTable([{ summary: { ...base, dependencies: [2 ** 33] }, oid: "f".repeat(40) }], meta),
+    ).toThrow(/out of range/);
+    expect(() =>
+      encodeTaskTable([{ summary: { ...base, status: "LATER" as never }, oid: "f".repeat(40) }], meta),
+    ).toThrow(/unknown value/);
   });
 });
 
 describe("TableRows: a table with the journal's changes on top", () => {
-  const summary = (number: number, title: string): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
-  const table = () => decode(encodeTaskTable([2, 4, 6, 8].map((n) => ({ summary: summary(n, `t${n}`), oid: String(n).repeat(40) })), meta))!;
+  const summary = (number: number, title: string): TaskSummary => ({
+    number,
+    title,
+    role: "engineer",
+    priority: "LOW",
+    status: "TODO",
+    dependencies: [],
+    epic: null,
+    claimedBy: null,
+    mission: null,
+    completedBy: null,
+    createdAt: "a",
+    updatedAt: "b",
+    formerNumbers: [],
+  });
+  const table = () =>
+    decode(
+      encodeTaskTable(
+        [2, 4, 6, 8].map((n) => ({ summary: summary(n, `t${n}`), oid: String(n).repeat(40) })),
+        meta,
+      ),
+    )!;
 
   it("answers like a Map of the table's rows with the changes applied, in number order", () => {
     const rows = new TableRows(table());
@@ -100,23 +196,58 @@ describe("TableRows: a table with the journal's changes on top", () => {
     rows.set(5, { oid: "c".repeat(40), value: summary(5, "t5") }); // below the table's last number
     expect(rows.size).toBe(5);
     expect(rows.ordered().map((t) => t.title)).toEqual(["t4 again", "t5", "t6", "t8", "t9"]);
-    expect([...rows].map(([n, r]) => `${n}:${r.value.title}`).sort()).toEqual(["4:t4 again", "5:t5", "6:t6", "8:t8", "9:t9"]);
+    expect([...rows].map(([n, r]) => `${n}:${r.value.title}`).sort()).toEqual([
+      "4:t4 again",
+      "5:t5",
+      "6:t6",
+      "8:t8",
+      "9:t9",
+    ]);
     expect(copy.size).toBe(4); // a copy does not see later changes
     expect(copy.ordered().map((t) => t.number)).toEqual([4, 6, 8, 9]);
   });
 });
 
 describe("the table's columns", () => {
-  const plain = (number: number, title = `t${number}`): TaskSummary => ({ number, title, role: "engineer", priority: "LOW", status: "TODO", dependencies: [], epic: null, claimedBy: null, mission: null, completedBy: null, createdAt: "a", updatedAt: "b", formerNumbers: [] });
-  const rowsOf = () => new TableRows(decode(encodeTaskTable([2, 4, 6, 8, 10].map((n) => ({ summary: plain(n), oid: "f".repeat(40) })), meta))!);
+  const plain = (number: number, title = `t${number}`): TaskSummary => ({
+    number,
+    title,
+    role: "engineer",
+    priority: "LOW",
+    status: "TODO",
+    dependencies: [],
+    epic: null,
+    claimedBy: null,
+    mission: null,
+    completedBy: null,
+    createdAt: "a",
+    updatedAt: "b",
+    formerNumbers: [],
+  });
+  const rowsOf = () =>
+    new TableRows(
+      decode(
+        encodeTaskTable(
+          [2, 4, 6, 8, 10].map((n) => ({ summary: plain(n), oid: "f".repeat(40) })),
+          meta,
+        ),
+      )!,
+    );
   const FIELDS = ["number", "status", "role", "priority", "epic", "mission"] as const;
   /** Every field at every position (names and lists decoded), and the status of every number asked for. */
   const readAll = (cols: TaskColumns, asked: number[]) => {
     const statusOf = statusByNumber(cols);
     return {
       fields: Array.from({ length: cols.count }, (_, i) => FIELDS.map((f) => cols[f][i])),
-      claimants: Array.from({ length: cols.count }, (_, i) => (cols.claimedBy[i] === 0 ? null : cols.names[cols.claimedBy[i]! - 1])),
-      dependencies: Array.from({ length: cols.count }, (_, i) => Array.from({ length: cols.depStart[i + 1]! - cols.depStart[i]! }, (_, k) => cols.depValues[cols.depStart[i]! + k])),
+      claimants: Array.from({ length: cols.count }, (_, i) =>
+        cols.claimedBy[i] === 0 ? null : cols.names[cols.claimedBy[i]! - 1],
+      ),
+      dependencies: Array.from({ length: cols.count }, (_, i) =>
+        Array.from(
+          { length: cols.depStart[i + 1]! - cols.depStart[i]! },
+          (_, k) => cols.depValues[cols.depStart[i]! + k],
+        ),
+      ),
       tasks: Array.from({ length: cols.count }, (_, i) => toTaskSummary(cols.task(i))),
       statuses: asked.map((n) => statusCodeOf(statusOf, n)),
       created: cols.created ? Array.from(cols.created) : null,
@@ -125,18 +256,35 @@ describe("the table's columns", () => {
 
   it("answers like the ordered rows, with rewritten rows and new ones past the end", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 40 }), fc.array(summary, { minLength: 80, maxLength: 80 }), fc.array(fc.nat(79), { maxLength: 12 }), fc.nat(5), (numbers, values, rewritten, appended) => {
-        numbers.sort((a, b) => a - b);
-        const at = (n: number, k: number) => ({ ...values[k % values.length]!, number: n });
-        const rows = new TableRows(decode(encodeTaskTable(numbers.map((n, k) => ({ summary: at(n, k), oid: "f".repeat(40) })), meta))!);
-        for (const k of rewritten) rows.set(numbers[k % numbers.length]!, { oid: "a".repeat(40), value: at(numbers[k % numbers.length]!, k + 1) });
-        for (let k = 1; k <= appended; k++) rows.set(300 + k, { oid: "b".repeat(40), value: at(300 + k, k + 7) });
-        const cols = rows.columns()!;
-        const ordered = rows.ordered();
-        const asked = [0, ...numbers, 301, 305, 999];
-        expect(readAll(cols, asked)).toEqual(readAll(listColumns(ordered), asked));
-        expect(cols.count).toBe(ordered.length);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 40 }),
+        fc.array(summary, { minLength: 80, maxLength: 80 }),
+        fc.array(fc.nat(79), { maxLength: 12 }),
+        fc.nat(5),
+        (numbers, values, rewritten, appended) => {
+          numbers.sort((a, b) => a - b);
+          const at = (n: number, k: number) => ({ ...values[k % values.length]!, number: n });
+          const rows = new TableRows(
+            decode(
+              encodeTaskTable(
+                numbers.map((n, k) => ({ summary: at(n, k), oid: "f".repeat(40) })),
+                meta,
+              ),
+            )!,
+          );
+          for (const k of rewritten)
+            rows.set(numbers[k % numbers.length]!, {
+              oid: "a".repeat(40),
+              value: at(numbers[k % numbers.length]!, k + 1),
+            });
+          for (let k = 1; k <= appended; k++) rows.set(300 + k, { oid: "b".repeat(40), value: at(300 + k, k + 7) });
+          const cols = rows.columns()!;
+          const ordered = rows.ordered();
+          const asked = [0, ...numbers, 301, 305, 999];
+          expect(readAll(cols, asked)).toEqual(readAll(listColumns(ordered), asked));
+          expect(cols.count).toBe(ordered.length);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -178,7 +326,13 @@ describe("BlockFile", () => {
     for (let i = 0; i < data.length; i++) data[i] = (i * 7919) % 251;
     writeFileSync(join(dir, "f"), data);
     const f = new BlockFile(join(dir, "f"), data.length);
-    for (const [pos, len] of [[299_990, 10], [65_530, 20], [0, 4], [131_000, 70_000], [5, 299_995]]) {
+    for (const [pos, len] of [
+      [299_990, 10],
+      [65_530, 20],
+      [0, 4],
+      [131_000, 70_000],
+      [5, 299_995],
+    ]) {
       expect(f.bytes(pos!, len!).equals(data.subarray(pos!, pos! + len!))).toBe(true);
     }
     expect(f.u32(65_534)).toBe(data.readUInt32LE(65_534));

@@ -16,7 +16,10 @@ describe("tree codec", () => {
     ];
     expect(parseTree(encodeTree(entries)).map((e) => e.name)).toEqual(["a-b", "a.", "a.json", "a", "a0", "b"]);
     // A blob named "a" sorts before "a.json": a shorter name ends first.
-    const blobA = encodeTree([{ mode: "100644", name: "a.json", oid: A }, { mode: "100644", name: "a", oid: A }]);
+    const blobA = encodeTree([
+      { mode: "100644", name: "a.json", oid: A },
+      { mode: "100644", name: "a", oid: A },
+    ]);
     expect(parseTree(blobA).map((e) => e.name)).toEqual(["a", "a.json"]);
   });
 
@@ -44,10 +47,17 @@ describe("tree codec", () => {
   });
 
   it("rejects duplicate, empty or slashed names and truncated input", () => {
-    expect(() => encodeTree([{ mode: "100644", name: "x", oid: A }, { mode: "40000", name: "x", oid: B }])).toThrow(/Duplicate/);
+    expect(() =>
+      encodeTree([
+        { mode: "100644", name: "x", oid: A },
+        { mode: "40000", name: "x", oid: B },
+      ]),
+    ).toThrow(/Duplicate/);
     expect(() => encodeTree([{ mode: "100644", name: "", oid: A }])).toThrow(/Invalid/);
     expect(() => encodeTree([{ mode: "100644", name: "a/b", oid: A }])).toThrow(/Invalid/);
     expect(() => encodeTree([{ mode: "100644", name: "x", oid: "nothex" }])).toThrow(/Invalid/);
-    expect(() => parseTree(encodeTree([{ mode: "100644", name: "x", oid: A }]).subarray(0, 15))).toThrow(/Corrupt tree/);
+    expect(() => parseTree(encodeTree([{ mode: "100644", name: "x", oid: A }]).subarray(0, 15))).toThrow(
+      /Corrupt tree/,
+    );
   });
 });

@@ -2,13 +2,22 @@ import { describe, expect, it } from "vitest";
 import { guardRequest } from "../../../src/web/request-guard.js";
 
 const o = { port: 4000, token: "t".repeat(64) };
-const base = { method: "GET", host: "127.0.0.1:4000", origin: undefined, cookie: `pantheon_web_4000=${o.token}`, queryToken: null };
+const base = {
+  method: "GET",
+  host: "127.0.0.1:4000",
+  origin: undefined,
+  cookie: `pantheon_web_4000=${o.token}`,
+  queryToken: null,
+};
 
 describe("guardRequest", () => {
   it("lets this server's page in by its cookie or its token", () => {
     expect(guardRequest(base, o)).toEqual({ ok: true, cookie: null });
     expect(guardRequest({ ...base, host: "LOCALHOST:4000", origin: "http://localhost:4000" }, o).ok).toBe(true);
-    expect(guardRequest({ ...base, cookie: undefined, queryToken: o.token }, o)).toEqual({ ok: true, cookie: `pantheon_web_4000=${o.token}; HttpOnly; SameSite=Strict; Path=/` });
+    expect(guardRequest({ ...base, cookie: undefined, queryToken: o.token }, o)).toEqual({
+      ok: true,
+      cookie: `pantheon_web_4000=${o.token}; HttpOnly; SameSite=Strict; Path=/`,
+    });
   });
 
   it.each([
