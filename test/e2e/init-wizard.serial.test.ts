@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { makeRepo, readStateFile, stateRef, tempDir } from "../helpers/repo.js";
+import { AGENT_MARKERS } from "../../src/cli/interactive.js";
 
 /**
  * Issue 4, item 1 and its acceptance: `pantheon init` typed in a real terminal. A detached tmux
@@ -17,15 +18,8 @@ const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
 const SKIP_REASON = "tmux is not installed (the wizard needs a real terminal)";
 if (!hasTmux) console.warn(`init-wizard.serial.test.ts skipped: ${SKIP_REASON}`);
 
-const MARKERS = [
-  "CI",
-  "CLAUDECODE",
-  "GEMINI_CLI",
-  "CODEX_THREAD_ID",
-  "CODEX_SANDBOX_NETWORK_DISABLED",
-  "OPENCODE",
-  "AGENT",
-];
+/** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
+const MARKERS = AGENT_MARKERS;
 
 /** One detached tmux session on a private socket, removed when the test finishes. */
 class Pane {

@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { BIN, runBin } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { git, makeRepo, stateRef, tempDir } from "../helpers/repo.js";
+import { AGENT_MARKERS } from "../../src/cli/interactive.js";
 
 /**
  * `pantheon doctor --recover` typed in a real terminal (issue 12 point 8): it lists the states,
@@ -13,15 +14,8 @@ import { git, makeRepo, stateRef, tempDir } from "../helpers/repo.js";
  */
 
 const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
-const MARKERS = [
-  "CI",
-  "CLAUDECODE",
-  "GEMINI_CLI",
-  "CODEX_THREAD_ID",
-  "CODEX_SANDBOX_NETWORK_DISABLED",
-  "OPENCODE",
-  "AGENT",
-];
+/** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
+const MARKERS = AGENT_MARKERS;
 const REF = "refs/coordination/main";
 
 class Pane {

@@ -7,6 +7,7 @@ import { testEnv } from "../helpers/env.js";
 import { git, tempDir } from "../helpers/repo.js";
 import { repoInParent } from "../integration/persona/fixture.js";
 import { standIns } from "../integration/persona/stand-ins.js";
+import { AGENT_MARKERS } from "../../src/cli/interactive.js";
 
 /**
  * Issue 12 point 1 on a real terminal: `summon --worktree` shows the worktree set-up command
@@ -17,15 +18,8 @@ import { standIns } from "../integration/persona/stand-ins.js";
  */
 
 const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
-const MARKERS = [
-  "CI",
-  "CLAUDECODE",
-  "GEMINI_CLI",
-  "CODEX_THREAD_ID",
-  "CODEX_SANDBOX_NETWORK_DISABLED",
-  "OPENCODE",
-  "AGENT",
-];
+/** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
+const MARKERS = AGENT_MARKERS;
 
 /** Runs `pantheon <args>` in a tmux pane in `cwd`; returns the screen reader, key sender and exit code. */
 function pane(cwd: string, args: string[], env: NodeJS.ProcessEnv) {
