@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
 import { escalated, startFakeModel, type FakeModel } from "./fake-model.js";
-import { Terminal } from "./terminal.js";
+import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
 
 interface InstallResult {
@@ -146,19 +146,10 @@ function suite(a: AssistantName, install: string = a): void {
       t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", a, "--persona", "Goibniu"]);
       const seen: string[] = [];
       const observed: Array<{ state: string; at: number }> = [];
-      let trusted = false;
+      const trust = { at: 0 };
       const poll = (state: string) => () => {
         // codex asks once to trust the session's hooks: the Director answers in its terminal.
-        if (
-          a === "codex" &&
-          !trusted &&
-          /Hooks need review/.test(t.screen()) &&
-          /Trust all and continue/.test(t.screen())
-        ) {
-          trusted = true;
-          t.keys("2");
-          t.keys("Enter");
-        }
+        if (a === "codex") trustHooks(t, trust);
         const live = statusLive(w, "Goibniu");
         if (live && seen.at(-1) !== live.state) {
           seen.push(live.state);
@@ -256,7 +247,6 @@ suite("claude");
 suite("gemini");
 suite("codex");
 suite("opencode");
-
 describe("four personas at once (the Director's screen)", () => {
   let model: FakeModel;
   let world: World | undefined;
@@ -306,20 +296,11 @@ describe("four personas at once (the Director's screen)", () => {
       const t = new Terminal(w.root);
       terms.push(t);
       t.start(w.repo, env, ["pantheon", "summon", "engineer", "--assistant", p.assistant, "--persona", persona]);
-      let trusted = false;
+      const trust = { at: 0 };
       await t.until(
         `${persona} (${p.assistant}) to be ${want[persona]}`,
         () => {
-          if (
-            p.assistant === "codex" &&
-            !trusted &&
-            /Hooks need review/.test(t.screen()) &&
-            /Trust all and continue/.test(t.screen())
-          ) {
-            trusted = true;
-            t.keys("2");
-            t.keys("Enter");
-          }
+          if (p.assistant === "codex") trustHooks(t, trust);
           return statusLive(w, persona)?.state === want[persona];
         },
         180_000,

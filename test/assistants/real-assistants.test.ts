@@ -17,7 +17,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
 import { startFakeModel, type FakeModel, type Recorded } from "./fake-model.js";
-import { Terminal } from "./terminal.js";
+import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
 
 interface InstallResult {
@@ -166,21 +166,12 @@ function suite(a: AssistantName, install: string = a): void {
       const t = term;
 
       // The claim lands on the ref: run in the default sandbox, with no key pressed.
-      let trusted = false;
+      const trust = { at: 0 };
       const claimed = await t.until(
         "the scripted pantheon task claim to land on the ref",
         () => {
           // codex asks once to trust the live-status hooks summon installs (issue 17).
-          if (
-            a === "codex" &&
-            !trusted &&
-            /Hooks need review/.test(t.screen()) &&
-            /Trust all and continue/.test(t.screen())
-          ) {
-            trusted = true;
-            t.keys("2");
-            t.keys("Enter");
-          }
+          if (a === "codex") trustHooks(t, trust);
           const task = w.task("ENG-M-0001");
           return task.status === "UNDERWAY" ? task : undefined;
         },

@@ -108,3 +108,17 @@ export class Terminal {
     spawnSync("tmux", ["-L", this.socket, "kill-server"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
   }
 }
+
+/**
+ * codex asks once to trust the session's hooks: the Director answers in its terminal ("Trust all
+ * and continue"). A key sent while codex is still drawing the dialog can be lost (seen on a loaded
+ * machine), so the answer is sent again while the dialog stays on the screen.
+ */
+export function trustHooks(t: Terminal, trust: { at: number }): void {
+  const screen = t.screen();
+  if (!/Hooks need review/.test(screen) || !/Trust all and continue/.test(screen)) return;
+  if (Date.now() - trust.at < 2_000) return;
+  trust.at = Date.now();
+  t.keys("2");
+  t.keys("Enter");
+}
