@@ -106,55 +106,42 @@ function emitTypes(next) {
   writeFileSync(`${next}/types/.stamp`, stamp);
 }
 
+/**
+ * One CommonJS bundle for Node 20: minified unless PANTHEON_NO_MINIFY, the heavy dependencies
+ * left in node_modules. import.meta is only read in the ESM sources (vitest); a bundle has
+ * __dirname and require.
+ */
+function nodeBundle(entry, outfile, extra = {}) {
+  return build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    minify: !process.env.PANTHEON_NO_MINIFY,
+    legalComments: "none",
+    external: EXTERNAL,
+    logOverride: { "empty-import-meta": "silent" },
+    logLevel: "warning",
+    ...extra,
+  });
+}
+
 const next = `dist.${process.pid}.tmp`;
 mkdirSync(next, { recursive: true });
-await build({
-  entryPoints: ["src/cli/entry.ts"],
-  outfile: `${next}/pantheon-core.cjs`,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  minify: !process.env.PANTHEON_NO_MINIFY,
-  legalComments: "none",
-  external: EXTERNAL,
+await nodeBundle("src/cli/entry.ts", `${next}/pantheon-core.cjs`, {
   // import() of those becomes require(): Node 20.19+ requires ESM packages too.
   supported: { "dynamic-import": false },
-  // import.meta is only read in the ESM sources (vitest); the bundle has __dirname.
-  logOverride: { "empty-import-meta": "silent" },
   plugins: [lazyBuiltins],
-  logLevel: "warning",
 });
 // pantheon/api: the same services in a library bundle of its own (package.json "exports"),
 // unminified so that a user's stack traces read.
-await build({
-  entryPoints: ["src/api/index.ts"],
-  outfile: `${next}/api.cjs`,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  external: EXTERNAL,
-  supported: { "dynamic-import": false },
-  logOverride: { "empty-import-meta": "silent" },
-  logLevel: "warning",
-});
+await nodeBundle("src/api/index.ts", `${next}/api.cjs`, { minify: false, supported: { "dynamic-import": false } });
 emitTypes(next);
 // Shell completion's id lookup: the launcher runs this alone for `pantheon __complete`, so a
 // TAB costs about one node start (it reads the read cache, never commander, zod or git objects).
-await build({
-  entryPoints: ["src/cli/complete-fast.ts"],
-  outfile: `${next}/complete.cjs`,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  minify: !process.env.PANTHEON_NO_MINIFY,
-  legalComments: "none",
-  external: EXTERNAL,
-  logLevel: "warning",
-});
+await nodeBundle("src/cli/complete-fast.ts", `${next}/complete.cjs`);
 // pantheon web's page: one script (with @dagrejs/dagre bundled in), its style and the page,
 // served from memory by src/web/web-assets.ts: nothing is fetched from elsewhere, offline works.
 mkdirSync(`${next}/web`);
@@ -172,20 +159,7 @@ await build({
 for (const f of ["index.html", "app.css"]) copyFileSync(`src/web/client/${f}`, `${next}/web/${f}`);
 // The session hooks' `pantheon hook event`, run on every tool call of every persona: a bundle of
 // its own, loading no commander, zod or git (docs/performance.md).
-await build({
-  entryPoints: ["src/cli/hook-event-fast.ts"],
-  outfile: `${next}/hook-event.cjs`,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  minify: !process.env.PANTHEON_NO_MINIFY,
-  legalComments: "none",
-  external: EXTERNAL,
-  // lazy-require's import.meta branch is for the ESM sources (vitest); the bundle has require.
-  logOverride: { "empty-import-meta": "silent" },
-  logLevel: "warning",
-});
+await nodeBundle("src/cli/hook-event-fast.ts", `${next}/hook-event.cjs`);
 copyFileSync("scripts/core-loader.cjs", `${next}/core-loader.cjs`);
 copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
 // dist/ is CommonJS: the launcher then starts without Node's ESM loader (~9 internal modules).
