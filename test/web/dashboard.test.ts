@@ -51,6 +51,20 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; error
   return { page, errors };
 }
 
+/**
+ * Waits until a page expression is true. Not page.waitForFunction: while it polls, Playwright
+ * evaluates a string predicate with eval inside the page, which the dashboard's CSP
+ * (script-src 'self') forbids; it failed only when the first check was false. page.evaluate goes
+ * through the debugger protocol, outside the page's CSP.
+ */
+async function until(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const rendered = (page: Page, view: string) =>
   page.waitForSelector(`body[data-rendered="${view}"] .view[data-view="${view}"]`);
 
@@ -92,15 +106,15 @@ describe("pantheon web in Chromium", () => {
     await shot(page, "board");
 
     await page.selectOption('select[name="role"]', "engineer");
-    await page.waitForFunction('location.hash.includes("role=engineer")');
+    await until(page, 'location.hash.includes("role=engineer")');
     await rendered(page, "board");
     const roles = await page.locator(".task-card .muted.small").allTextContents();
     expect(roles.length).toBeGreaterThan(0);
     expect(roles.every((t) => t.startsWith("engineer"))).toBe(true);
     await page.fill('input[name="q"]', "refresh tokens");
     await page.press('input[name="q"]', "Enter");
-    await page.waitForFunction('location.hash.includes("q=refresh")');
-    await page.waitForFunction('document.querySelectorAll(".task-card").length === 1');
+    await until(page, 'location.hash.includes("q=refresh")');
+    await until(page, 'document.querySelectorAll(".task-card").length === 1');
     expect(await page.locator(".task-card .title").textContent()).toBe("Session expiry and refresh"); // found by its note
 
     await page.click('.task-card a[href^="#/task/"]');
@@ -115,7 +129,7 @@ describe("pantheon web in Chromium", () => {
     await page.waitForSelector("svg.graph .node.blocked");
     expect(await page.locator("svg.graph path.edge.blocking").count()).toBeGreaterThan(0);
     await page.selectOption('select[name="epic"]', { index: 1 });
-    await page.waitForFunction('location.hash.includes("epic=")');
+    await until(page, 'location.hash.includes("epic=")');
     await page.waitForSelector("svg.graph .node");
     await shot(page, "graph");
 
