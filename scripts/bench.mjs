@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only]
+// npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only] [-- --keep]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
 // hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
@@ -15,6 +15,8 @@ const BIN = join(ROOT, "dist/pantheon.js");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
 const syncOnly = process.argv.includes("--sync-only");
+/** --keep leaves the sync bench's clones in place (ff-*, merge-*) and prints where, to profile one. */
+const keep = process.argv.includes("--keep");
 const sizes = (
   process.argv.find((a) => a.startsWith("--sizes="))?.slice(8) ?? (quick ? "1000,10000" : "1000,10000,50000")
 )
@@ -306,6 +308,7 @@ function syncBench(size, runs) {
   const ff = [];
   for (let i = 0; i < runs; i++) ff.push(sample(pantheon("sync"), copy(teammate, `ff-${i}`)));
   record("fast-forward of 200 changed tasks", 5, median(ff), peakRss(pantheon("sync"), copy(teammate, "ff-rss")));
+  if (keep) copy(teammate, "ff-keep");
 
   // The teammate changed 200 other tasks meanwhile: a merge, then a push to a copy of the remote.
   changeTasks(
@@ -321,7 +324,12 @@ function syncBench(size, runs) {
     if (i < runs) merge.push(sample(pantheon("sync"), c));
     else record("merge of 200 changes each side, and its push", 10, median(merge), peakRss(pantheon("sync"), c));
   }
-  rmSync(root, { recursive: true, force: true });
+  if (keep) {
+    // The merge copies were synced by the bench: fresh ones for a profile.
+    const c = copy(teammate, "merge-keep");
+    git(c, "remote", "set-url", "origin", copy(origin, "origin-keep"));
+    process.stderr.write(`sync bench kept in ${root} (ff-keep and merge-keep not yet synced)\n`);
+  } else rmSync(root, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
   const b = median(base);
   return out.map((r) => ({ ...r, base: b, ratio: r.ms / b }));

@@ -1,5 +1,6 @@
-import { fstatSync, statSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { OutputClosed } from "../errors.js";
+import { isTerminal } from "../is-terminal.js";
 import type { Prompter } from "../services/context.js";
 
 /** The process's streams and environment, injected so tests run the CLI in-process. */
@@ -11,21 +12,6 @@ export interface IO {
   cwd: string;
   /** Answers to the Director's questions; absent: asked on the terminal (cli/terminal-prompter.ts). */
   prompter?: Prompter;
-}
-
-/**
- * Whether fd is a terminal, without loading node:tty (which loads net and the stream stack,
- * ~5 ms) when it plainly is not: a pipe, a file, or /dev/null.
- */
-function isTerminal(fd: number): boolean {
-  try {
-    const st = fstatSync(fd);
-    if (!st.isCharacterDevice()) return false;
-    if (st.rdev === statSync("/dev/null").rdev) return false;
-  } catch {
-    return false;
-  }
-  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
 declare const require: NodeJS.Require;

@@ -100,7 +100,7 @@ export function layerOf(rel: string): string {
 export const MAY_IMPORT: Record<string, string[]> = {
   domain: ["domain", "errors"],
   render: ["render", "domain", "errors"],
-  store: ["store", "domain", "errors", "lazy-require", "random-bytes"],
+  store: ["store", "domain", "errors", "lazy-require", "random-bytes", "is-terminal"],
   services: ["services", "domain", "errors", "store", "assistants", "lazy-require"],
   assistants: ["assistants", "domain", "errors"],
   cli: [
@@ -116,6 +116,7 @@ export const MAY_IMPORT: Record<string, string[]> = {
     "assistants",
     "lazy-require",
     "random-bytes",
+    "is-terminal",
   ],
   // pantheon/api: wiring like the CLI's (a concrete store per call), then services and views.
   api: ["api", "services", "render", "domain", "store", "errors", "lazy-require", "random-bytes"],
@@ -126,6 +127,7 @@ export const MAY_IMPORT: Record<string, string[]> = {
   errors: ["errors"],
   "lazy-require": [],
   "random-bytes": ["lazy-require"],
+  "is-terminal": [],
 };
 
 /** The only files outside store/ that may name a concrete store: they wire one per command line or API call. */

@@ -65,7 +65,7 @@ function emptyKind<T>(commit: string): KindState<T> {
   return { commit, shards: new Map(), rows: new Map(), bad: new Map(), stray: [], reread: 0 };
 }
 
-async function listOrNull(db: ObjectDb, oid: string): Promise<TreeEntry[] | string> {
+async function listOrNull(db: ObjectDb, oid: string): Promise<readonly TreeEntry[] | string> {
   try {
     return await listTree(db, oid);
   } catch (e) {
@@ -90,7 +90,7 @@ export async function refreshKind<K extends RecordKind>(
   const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
-  let shards: TreeEntry[] = [];
+  let shards: readonly TreeEntry[] = [];
   // A full rebuild of a large kind lists it with one `git ls-tree -r`, when git is there.
   let viaGit: KindListing | null = null;
   if (entry && !isTreeMode(entry.mode)) state.stray.push(kind);

@@ -126,7 +126,7 @@ export class LooseWriter {
       // Written in the keep dir, where no prune sweeps temp files; renamed, then linked into
       // the main store (rename and link are both atomic: no reader sees a torn object).
       const tmp = join(dirname(keep), `tmp_obj_${process.pid}_${randomBytes(6).toString("hex")}`);
-      mkdirShared(dirname(keep), perm);
+      this.ensureDir(dirname(keep), perm);
       try {
         // 0444 like git: objects are immutable, and a read-only file says so to other tools.
         fs.writeFileSync(tmp, data, { flag: "wx", mode: 0o444 });
@@ -181,6 +181,15 @@ export class LooseWriter {
     fs.renameSync(tmp, to);
   }
 
+  /** Directories made (or found) by this writer: a merge writes hundreds of objects into 256 of them. */
+  private readonly madeDirs = new Set<string>();
+
+  private ensureDir(dir: string, perm: number): void {
+    if (this.madeDirs.has(dir)) return;
+    mkdirShared(dir, perm);
+    this.madeDirs.add(dir);
+  }
+
   private retry(oid: string, step: () => void): void {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -188,8 +197,12 @@ export class LooseWriter {
         return;
       } catch (err) {
         // A concurrent `git gc` removes object directories it emptied (prune-packed) between
-        // two steps here; git's own raceproof_create_file retries the same way.
-        if ((err as NodeJS.ErrnoException).code === "ENOENT" && attempt < ATTEMPTS) continue;
+        // two steps here; git's own raceproof_create_file retries the same way (and the
+        // directories this writer made may be among them: they are made again).
+        if ((err as NodeJS.ErrnoException).code === "ENOENT" && attempt < ATTEMPTS) {
+          this.madeDirs.clear();
+          continue;
+        }
         throw new GitError(
           "E_GIT_WRITE_OBJECT",
           `Cannot write git object ${oid}: ${(err as Error).message}`,

@@ -208,6 +208,20 @@ export class ObjectDb {
   /** Objects this process wrote (both names made). */
   private readonly written = new Set<string>();
 
+  /**
+   * Takes an object git read for us (object-prefetch.ts) so that reading it costs nothing; one
+   * already known stays as it is.
+   */
+  remember(oid: string, obj: GitObject): void {
+    if (OID.test(oid) && !this.memo.has(oid)) this.memo.set(oid, obj);
+  }
+
+  /** Whether the object is known or a loose file here (one stat or two; nothing is read). */
+  isLoose(oid: string): boolean {
+    if (this.memo.has(oid)) return true;
+    return [this.objectsDir, ...this.alternateDirs()].some((dir) => fs.existsSync(this.loosePath(dir, oid)));
+  }
+
   /** An object only when it is loose here (never loads isomorphic-git for a pack); null otherwise. */
   async readIfLoose(oid: string): Promise<GitObject | null> {
     if (!OID.test(oid)) return null;

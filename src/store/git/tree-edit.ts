@@ -4,7 +4,7 @@
  * submodules) is carried with its exact mode and id, as DESIGN §2.1 requires of every write.
  */
 import { GitError, TreeTooLargeError } from "../../errors.js";
-import type { ObjectDb } from "./object-db.js";
+import type { GitObject, ObjectDb } from "./object-db.js";
 import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
 
 /** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
@@ -17,13 +17,23 @@ export type TreeChanges = Map<string, Buffer | null>;
 const BLOB_MODE = "100644";
 const TREE_MODE = "40000";
 
+/**
+ * Trees parsed so far, by the object the db remembers: a sync diffs the same shard trees several
+ * times (the merge, then each count it reports), and parsing one costs a string per entry.
+ */
+const parsed = new WeakMap<GitObject, readonly TreeEntry[]>();
+
 /** Lists a tree's entries; E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree. */
-export async function listTree(db: ObjectDb, treeOid: string): Promise<TreeEntry[]> {
+export async function listTree(db: ObjectDb, treeOid: string): Promise<readonly TreeEntry[]> {
   const obj = await db.read(treeOid);
+  const known = parsed.get(obj);
+  if (known) return known;
   if (obj.type !== "tree")
     throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
   if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length, MAX_TREE_BYTES);
-  return parseTree(obj.content);
+  const entries = parseTree(obj.content);
+  parsed.set(obj, entries);
+  return entries;
 }
 
 /** Resolves one path ("tasks/07/107.json") inside a tree; null when any segment is absent. */

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { formatAge, SyncError } from "../../errors.js";
+import { isTerminal } from "../../is-terminal.js";
 import type { NetOptions } from "../store.js";
 import { loadGitConfig } from "./git-config.js";
 import type { RepoPaths } from "./repo.js";
@@ -19,7 +20,8 @@ export interface GitRun {
  * wait for an answer. ssh gets BatchMode only where the user has no ssh command of their own.
  */
 function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): NodeJS.ProcessEnv {
-  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: process.stdin.isTTY ? (env.GIT_TERMINAL_PROMPT ?? "1") : "0" };
+  // Not process.stdin.isTTY: touching process.stdin builds its stream (~8 ms).
+  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: isTerminal(0) ? (env.GIT_TERMINAL_PROMPT ?? "1") : "0" };
   const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
   if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand"))
     out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";

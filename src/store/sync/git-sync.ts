@@ -4,6 +4,7 @@ import { mergeTrees } from "./state-merge.js";
 import type { CommitInfo, MergeReport, StateSync } from "../store.js";
 import { changedBlobs, changedPaths } from "../git/tree-diff.js";
 import { readBlobs } from "../git/blob-batch.js";
+import { prefetchDiffs } from "../git/object-prefetch.js";
 import { decodeRecord } from "../state/record-snapshot.js";
 import { fetchState, listRemotes, mergeBase, pushState } from "./transport.js";
 import { runGit } from "../repo/run-git.js";
@@ -89,12 +90,15 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return undefined; // unreadable: inspect() names it
     }
   };
+  // The remotes, listed once per command: a sync asks for them and for the default one.
+  let remoteNames: string[] | undefined;
+  const remoteList = () => (remoteNames ??= listRemotes(paths, env));
   return {
     async remotes() {
-      return listRemotes(paths, env);
+      return remoteList();
     },
     async defaultRemote() {
-      const remotes = listRemotes(paths, env);
+      const remotes = remoteList();
       const branch = runGit(paths, ["symbolic-ref", "--quiet", "--short", "HEAD"], env).stdout.trim();
       const upstream = branch ? runGit(paths, ["config", "--get", `branch.${branch}.remote`], env).stdout.trim() : "";
       if (upstream && remotes.includes(upstream)) return upstream;
@@ -123,7 +127,19 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     },
     async fetch(remote, net = {}) {
       const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 }, net);
-      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, await store.tip(), env, net);
+      const local = await store.tip();
+      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, local, env, net);
+      // What the sync will read next, in one go (object-prefetch.ts): a partial clone is left
+      // out, since git would fetch each object it lacks from the remote, one at a time.
+      else if (tip && local && tip !== local) {
+        const base = bases(local, tip);
+        // A merge reads the base's version of each record changed here (a push alone does not).
+        if (base)
+          prefetchDiffs(store.db, paths.commonDir, env, [
+            { from: base, to: local, oldBlobs: base !== tip },
+            { from: base, to: tip, oldBlobs: false },
+          ]);
+      }
       return tip;
     },
     async requireHistory(remote, tips) {

@@ -1,0 +1,91 @@
+import { spawnSync } from "node:child_process";
+import type { ObjectDb, ObjectType } from "./object-db.js";
+
+/** Above this many objects a prefetch is not attempted (a side that rewrote the whole state). */
+const MAX_PREFETCH = 50_000;
+const OID = /^[0-9a-f]{40}$/;
+const TYPES = new Set<string>(["blob", "tree", "commit", "tag"]);
+const TREE_MODE = "040000";
+
+/** Two commits to diff; `oldBlobs`: the blobs on the `from` side are wanted too (a merge base's records). */
+export interface PrefetchPair {
+  from: string;
+  to: string;
+  oldBlobs: boolean;
+}
+
+/**
+ * Objects a sync is about to read, taken from git before it reads them one by one: `git
+ * diff-tree` lists every tree and blob that differs between each pair of commits, and one `git
+ * cat-file --batch` hands over the trees of both sides, the blobs of the newer one (and of the
+ * older one when asked), each commit, its root tree, project.json and counters.json. Objects
+ * already loose here are left out. They land in the object db's memo.
+ *
+ * Why: a fetch leaves the new state in a pack, and so does the `git gc` that packed the old
+ * one. Read object by object through isomorphic-git (loaded for it: ~40 ms), the 400 objects
+ * of a 200-task fast-forward took ~250 ms; git reads them in ~10 ms.
+ *
+ * Only ever an acceleration: whatever git does not give (a missing object, a shallow or partial
+ * clone's gap, git failing) is read the usual way later, and is reported there if it is missing.
+ * Returns how many objects were stored.
+ */
+export function prefetchDiffs(
+  db: ObjectDb,
+  gitDir: string,
+  env: NodeJS.ProcessEnv,
+  pairs: ReadonlyArray<PrefetchPair>,
+): number {
+  const git = (args: string[], input: string) =>
+    spawnSync("git", [`--git-dir=${gitDir}`, ...args], {
+      input,
+      maxBuffer: 1 << 30,
+      env: { ...env, GIT_DIR: undefined },
+    });
+  const wanted = new Set<string>();
+  const commits = new Set(pairs.flatMap((p) => [p.from, p.to]).filter((c) => OID.test(c)));
+  for (const c of commits)
+    for (const spec of [c, `${c}^{tree}`, `${c}:project.json`, `${c}:counters.json`]) wanted.add(spec);
+  // Objects already loose here (what local commands wrote) are read fast anyway.
+  const want = (oid: string | undefined) => {
+    if (oid && OID.test(oid) && !/^0+$/.test(oid) && !db.isLoose(oid)) wanted.add(oid);
+  };
+  for (const p of pairs) {
+    if (!OID.test(p.from) || !OID.test(p.to) || p.from === p.to) continue;
+    // -t lists the trees on the way to each blob; -z keeps paths from being quoted.
+    const diff = git(["diff-tree", "--no-commit-id", "-r", "-t", "-z", "--no-renames", p.from, p.to], "");
+    if (diff.status !== 0 || !diff.stdout) return 0;
+    // Records are ":<mode> <mode> <oid> <oid> <status>" NUL "<path>" NUL; only the ids matter,
+    // and only well-formed ones are passed on (a path is never read as a request).
+    for (const token of diff.stdout.toString("latin1").split("\0")) {
+      if (!token.startsWith(":")) continue;
+      const [fromMode, toMode, fromOid, toOid] = token.slice(1).split(" ");
+      if (fromMode === TREE_MODE || p.oldBlobs) want(fromOid);
+      if (toMode !== undefined) want(toOid);
+      if (wanted.size > MAX_PREFETCH) return 0;
+    }
+  }
+  if (wanted.size === 0) return 0;
+  const batch = git(["cat-file", "--batch"], `${[...wanted].join("\n")}\n`);
+  if (batch.status !== 0 || !batch.stdout) return 0;
+  const out = batch.stdout;
+  let stored = 0;
+  for (let pos = 0; pos < out.length; ) {
+    const nl = out.indexOf(0x0a, pos);
+    if (nl < 0) break;
+    const [oid, type, size] = out.subarray(pos, nl).toString("latin1").split(" ");
+    // "<spec> missing" (or "ambiguous"): nothing follows the line.
+    if (size === undefined || !type || !TYPES.has(type)) {
+      pos = nl + 1;
+      continue;
+    }
+    const len = Number(size);
+    const end = nl + 1 + len;
+    if (!Number.isSafeInteger(len) || end > out.length) break;
+    if (oid && OID.test(oid)) {
+      db.remember(oid, { type: type as ObjectType, content: out.subarray(nl + 1, end) });
+      stored++;
+    }
+    pos = end + 1; // the content, then a newline
+  }
+  return stored;
+}
