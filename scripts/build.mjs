@@ -1,7 +1,7 @@
 // Builds the CLI: dist/pantheon-core.cjs is one esbuild bundle of all of Pantheon's code (dynamic
 // imports stay lazy: their modules are only evaluated when a command reaches them), run by the
-// launcher dist/pantheon.js through V8's code cache. The heavy dependencies (isomorphic-git,
-// yaml, @inquirer/prompts) stay in node_modules and are required only by the commands that use
+// launcher dist/pantheon.js through V8's code cache. The heavy dependencies (yaml,
+// @inquirer/prompts) stay in node_modules and are required only by the commands that use
 // them. The build happens beside dist/ and is swapped in whole.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
@@ -60,7 +60,6 @@ const lazyBuiltins = {
 
 /** Stay in node_modules, required only by the commands that use them. */
 const EXTERNAL = [
-  "isomorphic-git",
   "yaml",
   "@inquirer/prompts",
   "picocolors",

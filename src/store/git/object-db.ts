@@ -1,13 +1,14 @@
 /**
- * Git's object database: loose objects are read and written here, and only a miss (a packed
- * object, after `git gc` or a fetch) loads isomorphic-git, lazily, because importing it costs
- * ~100 ms of start-up that the common path must not pay. Objects are written as stored zlib
+ * Git's object database: loose objects are read and written here; a miss (a packed object,
+ * after `git gc` or a fetch) is read from the packs by pack-reader.ts, which loads node:zlib
+ * then (~2.5 ms) and nothing else. Objects are written as stored zlib
  * streams and hashed in JavaScript, so a command loads neither node:zlib nor node:crypto
  * (~6 ms together); I/O is synchronous, as a CLI reading a few small files wants it.
  */
 import * as fs from "node:fs";
 import { lazyRequire, nodeCrypto } from "../../lazy-require.js";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { PackReader } from "./pack-reader.js";
 import { sha1Hex } from "./sha1.js";
 import { storedInflate } from "./stored-deflate.js";
 
@@ -51,36 +52,15 @@ function inflate(oid: string, raw: Buffer): Buffer {
   }
 }
 
-/**
- * node:fs for isomorphic-git, minus the pack directory's `.tmp-*` files: isomorphic-git opens
- * every name ending in `.idx`, including the temporary index a running `git repack` is still
- * writing (`.tmp-<pid>-pack-<hash>.idx`), and fails on its half-written bytes.
- */
-let wrappedFs: { promises: Record<string, unknown> } | undefined;
-function packFs(): { promises: Record<string, unknown> } {
-  if (wrappedFs) return wrappedFs;
-  const p = fs.promises as unknown as Record<string, unknown>;
-  const promises: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(p))
-    if (typeof fn === "function") promises[name] = (fn as (...a: unknown[]) => unknown).bind(p);
-  promises.readdir = async (...args: unknown[]) =>
-    ((await (p.readdir as (...a: unknown[]) => Promise<unknown[]>)(...args)) as unknown[]).filter(
-      (n) => !String(n).startsWith(".tmp-"),
-    );
-  wrappedFs = { promises };
-  return wrappedFs;
-}
-
 /** Lookups of one object before it is called missing: each lists the pack directory afresh. */
 const LOOKUP_ATTEMPTS = 6;
 
 export class ObjectDb {
   readonly objectsDir: string;
   private readonly memo = new Map<string, GitObject>();
-  // One isomorphic-git cache per ObjectDb: it holds parsed pack indexes, so sharing it means each
-  // .idx is read once per invocation instead of once per object.
-  private packCache: object = {};
-  /** Set once isomorphic-git failed on a pack that git could read. */
+  /** The pack readers, one per objects dir: each index is read once per command. */
+  private readonly packs = new Map<string, PackReader>();
+  /** Set once a pack could not be read here but git could read it. */
   private askGit = false;
   private alternates: string[] | undefined;
 
@@ -126,7 +106,7 @@ export class ObjectDb {
       if (attempt > 0) {
         // Forget every pack index read so far: the pack directory is listed afresh, after a
         // moment for the repack that replaced it to finish deleting the old pack's files.
-        this.packCache = {};
+        for (const reader of this.packs.values()) reader.forget();
         await new Promise((r) => setTimeout(r, attempt * attempt * 5));
       }
       try {
@@ -144,8 +124,8 @@ export class ObjectDb {
       }
     }
     if (failure) {
-      // isomorphic-git keeps tripping over some pack (a stale index whose pack is gone, a format
-      // it does not read): git itself is the judge of whether the object is there.
+      // Some pack keeps failing here (a stale index whose pack is gone, a format this reader
+      // does not know): git itself is the judge of whether the object is there.
       const viaGit = this.readWithGit(oid);
       if (viaGit) {
         // The rest of this command's packed reads go to git straight away.
@@ -222,7 +202,7 @@ export class ObjectDb {
     return [this.objectsDir, ...this.alternateDirs()].some((dir) => fs.existsSync(this.loosePath(dir, oid)));
   }
 
-  /** An object only when it is loose here (never loads isomorphic-git for a pack); null otherwise. */
+  /** An object only when it is loose here (never opens a pack); null otherwise. */
   async readIfLoose(oid: string): Promise<GitObject | null> {
     if (!OID.test(oid)) return null;
     return this.memo.get(oid) ?? (await this.readLoose(oid));
@@ -258,35 +238,12 @@ export class ObjectDb {
   }
 
   private async readPacked(oid: string): Promise<GitObject | null> {
-    // Its Node entry is CommonJS: in the ESM bundle the API may sit on `default`.
-    const mod = (await import("isomorphic-git")) as typeof import("isomorphic-git") & {
-      default?: typeof import("isomorphic-git");
-    };
-    const git = typeof mod.readObject === "function" ? mod : mod.default!;
-    // isomorphic-git appends /objects to gitdir and knows nothing of alternates, so ask it once
-    // per object store; an alternate is an objects dir, whose parent plays the gitdir.
+    // Ours, then each alternate's (another repository's objects dir, or our keep dir: loose only).
     for (const objectsDir of [this.objectsDir, ...this.alternateDirs()]) {
-      // isomorphic-git finds packs at <gitdir>/objects/pack: only a dir named "objects" has a
-      // gitdir it can be given (the keep dir holds loose objects only).
-      if (basename(objectsDir) !== "objects") continue;
-      let r: Awaited<ReturnType<typeof git.readObject>>;
-      try {
-        r = await git.readObject({
-          fs: packFs() as unknown as typeof fs,
-          gitdir: dirname(objectsDir),
-          oid,
-          format: "content",
-          cache: this.packCache,
-        });
-      } catch (err) {
-        if ((err as { code?: string }).code === "NotFoundError") continue;
-        // isomorphic-git's own words name its internals ("GitPackIndex", "packfile"): they stay
-        // here, and the caller retries with a fresh listing or reports a coded error.
-        throw new PackReadError();
-      }
-      if (!TYPES.has(r.type) || !(r.object instanceof Uint8Array)) continue;
-      const content = Buffer.from(r.object.buffer, r.object.byteOffset, r.object.byteLength);
-      return { type: r.type as ObjectType, content };
+      let reader = this.packs.get(objectsDir);
+      if (!reader) this.packs.set(objectsDir, (reader = new PackReader(objectsDir, MAX_OBJECT_BYTES)));
+      const obj = reader.read(oid);
+      if (obj) return obj;
     }
     return null;
   }

@@ -12,7 +12,7 @@ export interface KindListing {
 /**
  * A kind's tree two levels deep from one `git ls-tree -r -t` (DESIGN §2.5: a full rebuild lists
  * with git when git is there): at 50,000 tasks that is one process instead of 100 tree reads,
- * each of which loads isomorphic-git's pack reading once the repository is packed. Null when git
+ * each a lookup in the packs once the repository is packed. Null when git
  * is missing or fails, or a shard is over the size of a tree of the state: the caller then lists
  * the trees itself.
  */

@@ -1,8 +1,8 @@
 /**
  * Finds the repository the way git's setup_git_directory does: walk up looking for `.git` (a
  * directory, or a `gitdir:` file as in linked worktrees and submodules), else recognise a bare
- * repository, then follow `commondir`. isomorphic-git ignores `commondir` (its issue #735), so
- * every caller must use `commonDir` for refs, objects and config.
+ * repository, then follow `commondir`: in a linked worktree, refs, objects and config live in
+ * the common dir, so every caller must use `commonDir` for them.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";

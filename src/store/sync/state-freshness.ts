@@ -88,8 +88,8 @@ function trackedRemotes(commonDir: string, cache: CacheFile): { names: Set<strin
 }
 
 /**
- * Steps back from `from` through this clone's own single-parent commits (loose objects, never a
- * pack: isomorphic-git costs ~70 ms to load) until `to`; the number of steps, or null.
+ * Steps back from `from` through this clone's own single-parent commits (loose objects: no pack
+ * index is read for them) until `to`; the number of steps, or null.
  */
 async function stepsBack(db: ObjectDb, from: string, to: string): Promise<number | null> {
   let at = from;

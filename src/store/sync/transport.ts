@@ -12,7 +12,7 @@ export type { NetOptions } from "../store.js";
  * Fetches of fewer objects than this are written loose (git's default). Writing loose costs a
  * file (and often a directory) per object: a 200-task fast-forward at 10,000 tasks (~700
  * objects) took 0.3-0.4 s of system time in `git unpack-objects` against ~30 ms to index a pack,
- * more than loading isomorphic-git to read the pack costs.
+ * more than reading objects from the pack costs.
  */
 const LOOSE_FETCH_MAX = 100;
 
@@ -33,8 +33,8 @@ export async function fetchState(
   o: { deepen: boolean },
   net: NetOptions = {},
 ): Promise<string | null> {
-  // A handful of objects (a publishing command's catch-up) arrive loose: Pantheon reads loose
-  // objects itself, where a pack would load isomorphic-git (~60-100 ms) to read them.
+  // A handful of objects (a publishing command's catch-up) arrive loose, as git does by default:
+  // a loose object is one file read, where a pack costs its index read (and node:zlib) first.
   const args = [
     "-c",
     `fetch.unpackLimit=${LOOSE_FETCH_MAX}`,

@@ -199,7 +199,7 @@ describe("reading while git gc and git repack -ad move objects", () => {
     expect(r.exitCode, r.stderr).toBe(0);
   });
 
-  it("reports a pack that cannot be read with a coded error, never isomorphic-git's text", async () => {
+  it("reports a pack that cannot be read with a coded error, never a pack reader's internals", async () => {
     const { dir } = await initialised();
     git(dir, "repack", "-adq");
     git(dir, "prune-packed");
