@@ -196,10 +196,33 @@ export class ObjectDb {
     if (OID.test(oid) && !this.memo.has(oid)) this.memo.set(oid, obj);
   }
 
-  /** Whether the object is known or a loose file here (one stat or two; nothing is read). */
-  isLoose(oid: string): boolean {
-    if (this.memo.has(oid)) return true;
-    return [this.objectsDir, ...this.alternateDirs()].some((dir) => fs.existsSync(this.loosePath(dir, oid)));
+  /**
+   * Which of these objects are known or loose here: one listing per object directory they fall
+   * in (a sync checks a thousand ids; a stat each took ~10 ms), nothing read.
+   */
+  looseAmong(oids: Iterable<string>): Set<string> {
+    const byPrefix = new Map<string, string[]>();
+    const out = new Set<string>();
+    for (const oid of oids) {
+      if (this.memo.has(oid)) out.add(oid);
+      else if (OID.test(oid)) {
+        const list = byPrefix.get(oid.slice(0, 2));
+        if (list) list.push(oid);
+        else byPrefix.set(oid.slice(0, 2), [oid]);
+      }
+    }
+    for (const [prefix, list] of byPrefix) {
+      const names = new Set<string>();
+      for (const dir of [this.objectsDir, ...this.alternateDirs()]) {
+        try {
+          for (const name of fs.readdirSync(join(dir, prefix))) names.add(name);
+        } catch {
+          // no such directory: nothing loose there
+        }
+      }
+      for (const oid of list) if (names.has(oid.slice(2))) out.add(oid);
+    }
+    return out;
   }
 
   /** An object only when it is loose here (never opens a pack); null otherwise. */

@@ -45,9 +45,9 @@ export function prefetchDiffs(
   const commits = new Set(pairs.flatMap((p) => [p.from, p.to]).filter((c) => OID.test(c)));
   for (const c of commits)
     for (const spec of [c, `${c}^{tree}`, `${c}:project.json`, `${c}:counters.json`]) wanted.add(spec);
-  // Objects already loose here (what local commands wrote) are read fast anyway.
+  const candidates = new Set<string>();
   const want = (oid: string | undefined) => {
-    if (oid && OID.test(oid) && !/^0+$/.test(oid) && !db.isLoose(oid)) wanted.add(oid);
+    if (oid && OID.test(oid) && !/^0+$/.test(oid)) candidates.add(oid);
   };
   for (const p of pairs) {
     if (!OID.test(p.from) || !OID.test(p.to) || p.from === p.to) continue;
@@ -61,9 +61,12 @@ export function prefetchDiffs(
       const [fromMode, toMode, fromOid, toOid] = token.slice(1).split(" ");
       if (fromMode === TREE_MODE || p.oldBlobs) want(fromOid);
       if (toMode !== undefined) want(toOid);
-      if (wanted.size > MAX_PREFETCH) return 0;
+      if (candidates.size > MAX_PREFETCH) return 0;
     }
   }
+  // Objects already loose here (what local commands wrote) are read fast anyway.
+  const loose = db.looseAmong(candidates);
+  for (const oid of candidates) if (!loose.has(oid)) wanted.add(oid);
   if (wanted.size === 0) return 0;
   const batch = git(["cat-file", "--batch"], `${[...wanted].join("\n")}\n`);
   if (batch.status !== 0 || !batch.stdout) return 0;
