@@ -105,7 +105,7 @@ function measure(commands, cwd, runs) {
 }
 
 function peakRss(argv, cwd) {
-  const r = spawnSync(process.execPath, ["--min-semi-space-size=16", "--import", RSS, ...argv], {
+  const r = spawnSync(process.execPath, ["--import", RSS, ...argv], {
     cwd,
     env: { ...env, PANTHEON_BENCH_RSS: "1" },
     encoding: "utf8",

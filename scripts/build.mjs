@@ -165,10 +165,7 @@ copyFileSync("scripts/pantheon-launcher.cjs", `${next}/pantheon.js`);
 writeFileSync(`${next}/package.json`, `${JSON.stringify({ type: "commonjs" })}\n`);
 chmodSync(`${next}/pantheon.js`, 0o755);
 try {
-  // Once with the flags the `pantheon` command runs with (its shebang), once without (node dist/pantheon.js).
-  execFileSync(process.execPath, ["--min-semi-space-size=16", "scripts/warm-code-cache.mjs", next], {
-    stdio: "inherit",
-  });
+  // With the flags the `pantheon` command runs with: none (its shebang is plain `node`).
   execFileSync(process.execPath, ["scripts/warm-code-cache.mjs", next], { stdio: "inherit" });
 } catch {
   console.warn("pantheon build: could not prepare the code cache; the first run will");

@@ -1,9 +1,10 @@
-#!/usr/bin/env -S node --min-semi-space-size=16
+#!/usr/bin/env node
 "use strict";
 // The `pantheon` command: runs the bundle through V8's code cache (see core-loader.cjs).
-// The flag on the first line: a CLI process is short, and a 16 MB young generation means no
-// scavenge at all while it loads the code and the read cache (GC was ~25% of a 10,000-task
-// read). It only takes effect at start-up, hence `env -S` rather than v8.setFlagsFromString.
+// No V8 flag on the first line: any flag changes V8's flag hash, and Node then rejects the code
+// cache of its own built-in modules and compiles each one it loads (requiring node:net took 5.5
+// ms instead of 1.6). `--min-semi-space-size=16` spared a 10,000-task read its scavenges, but
+// paid as much back that way, and cost the session hook 6 ms (docs/performance.md).
 
 function runCore() {
   const { loadCore, saveCodeCache } = require("./core-loader.cjs");
