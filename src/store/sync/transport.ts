@@ -109,10 +109,3 @@ export function mergeBase(paths: RepoPaths, a: string, b: string, env: NodeJS.Pr
   const r = runGit(paths, ["merge-base", a, b], env);
   return r.status === 0 ? r.stdout.trim() || null : null;
 }
-
-export function listRemotes(paths: RepoPaths, env: NodeJS.ProcessEnv): string[] {
-  return runGit(paths, ["remote"], env)
-    .stdout.split("\n")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
