@@ -51,7 +51,7 @@ import type {
 } from "./store.js";
 import { readRenumberLog, type RenumberLog } from "./sync/renumber-log.js";
 import { walkLog } from "./state/commit-log.js";
-import { writeTreeChanges, type TreeChanges } from "./git/tree-edit.js";
+import { writeTreeChanges, type TreeChanges, type TreeEdits } from "./git/tree-edit.js";
 import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
 import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
@@ -284,12 +284,7 @@ export class GitStore implements Store, StateWriter {
   }
 
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  async writeCommit(
-    parents: string[],
-    baseTree: string | null,
-    changes: TreeChanges,
-    info: CommitInfo,
-  ): Promise<string> {
+  async writeCommit(parents: string[], baseTree: string | null, changes: TreeEdits, info: CommitInfo): Promise<string> {
     this.checkWritable();
     const tree = await writeTreeChanges(this.db, baseTree, changes);
     const id = await this.identity();

@@ -14,6 +14,20 @@ export const MAX_TREE_BYTES = 5 * 1024 * 1024;
 /** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
 export type TreeChanges = Map<string, Buffer | null>;
 
+/**
+ * A blob the repository already holds, reachable from the state being built on (a sync merge
+ * carries the local side's records this way): its id goes into the tree as it is, without
+ * hashing and storing its bytes again.
+ */
+export interface KnownBlob {
+  blob: string;
+}
+
+/** What writeTreeChanges takes: TreeChanges, where a path may also name a KnownBlob. */
+export type TreeEdits = Map<string, Buffer | KnownBlob | null>;
+
+const OID = /^[0-9a-f]{40}$/;
+
 const BLOB_MODE = "100644";
 const TREE_MODE = "40000";
 
@@ -56,22 +70,22 @@ export async function readTreePath(
  * Applies path changes to `baseTree` (null = empty) and returns the new root tree id.
  * @example await writeTreeChanges(db, tip.tree, new Map([["tasks/07/107.json", json], ["tasks/08/8.json", null]]))
  */
-export async function writeTreeChanges(db: ObjectDb, baseTree: string | null, changes: TreeChanges): Promise<string> {
+export async function writeTreeChanges(db: ObjectDb, baseTree: string | null, changes: TreeEdits): Promise<string> {
   const root = await applyLevel(db, baseTree, changes, "");
   // An empty root is still a tree; write it so fsck's connectivity check finds it stored.
   return root ?? (await db.write("tree", Buffer.alloc(0)));
 }
 
 interface Group {
-  leaf?: Buffer | null; // a change to this very name
-  below: TreeChanges; // changes under this name, with the name stripped
+  leaf?: Buffer | KnownBlob | null; // a change to this very name
+  below: TreeEdits; // changes under this name, with the name stripped
 }
 
 /** Rewrites one tree level; returns null when the tree ends up empty (so the parent drops it). */
 async function applyLevel(
   db: ObjectDb,
   treeOid: string | null,
-  changes: TreeChanges,
+  changes: TreeEdits,
   prefix: string,
 ): Promise<string | null> {
   const groups = new Map<string, Group>();
@@ -100,7 +114,7 @@ async function applyLevel(
       const existing = entries.get(name);
       let next: TreeEntry | null | undefined; // undefined = leave as is
       if (group.leaf !== undefined && group.below.size === 0) {
-        next = group.leaf === null ? null : { mode: BLOB_MODE, name, oid: await db.write("blob", group.leaf) };
+        next = group.leaf === null ? null : { mode: BLOB_MODE, name, oid: await blobId(db, group.leaf) };
       } else {
         // A deletion under a non-tree touches nothing; a write under a blob replaces it with a tree.
         const base = existing && isTreeMode(existing.mode) && group.leaf !== null ? existing.oid : null;
@@ -120,4 +134,12 @@ async function applyLevel(
   if (!changed && treeOid !== null) return entries.size === 0 ? null : treeOid;
   if (entries.size === 0) return null;
   return db.write("tree", encodeTree([...entries.values()]));
+}
+
+/** A change's blob id: stored now, or already in the repository. */
+async function blobId(db: ObjectDb, leaf: Buffer | KnownBlob): Promise<string> {
+  if (Buffer.isBuffer(leaf)) return db.write("blob", leaf);
+  if (!OID.test(leaf.blob))
+    throw new GitError("E_GIT_WRITE_OBJECT", `Invalid blob id ${JSON.stringify(leaf.blob)} in tree change`);
+  return leaf.blob;
 }

@@ -1,7 +1,7 @@
 import type { ObjectDb } from "../git/object-db.js";
 import type { CasResult, ReflogNote } from "../git/ref-cas.js";
 import type { SharedPerm } from "../git/shared-perm.js";
-import type { TreeChanges } from "../git/tree-edit.js";
+import type { TreeEdits } from "../git/tree-edit.js";
 import type { RepoPaths } from "../git/repo-paths.js";
 import type { CommitInfo } from "../store.js";
 import type { Schemas } from "./record-schemas.js";
@@ -20,7 +20,7 @@ export interface StateWriter {
   tip(): Promise<string | null>;
   snapshotAt(commit: string): Promise<RecordSnapshot>;
   /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  writeCommit(parents: string[], baseTree: string | null, changes: TreeChanges, info: CommitInfo): Promise<string>;
+  writeCommit(parents: string[], baseTree: string | null, changes: TreeEdits, info: CommitInfo): Promise<string>;
   /** Compare-and-swap of the state ref, with its reflog line. */
   moveRef(expected: string | null, next: string, message?: string): Promise<CasResult>;
   reflogNote(message: string): Promise<ReflogNote>;

@@ -9,11 +9,11 @@ import { encodeRecord } from "../state/record-tx.js";
 import { loadSchemas } from "../state/schema-loader.js";
 import type { Snapshot } from "../store.js";
 import { localChanges } from "../git/tree-diff.js";
-import type { TreeChanges } from "../git/tree-edit.js";
+import type { TreeEdits } from "../git/tree-edit.js";
 
 export interface StateMergeResult {
-  /** Changes to apply over the REMOTE tree. */
-  changes: TreeChanges;
+  /** Changes to apply over the REMOTE tree (the local side's blobs by id: they are stored already). */
+  changes: TreeEdits;
   output: MergeOutput;
   /** Non-record paths changed on both sides, where the published version was kept. */
   keptRemote: string[];
@@ -43,7 +43,7 @@ export async function mergeTrees(
 ): Promise<StateMergeResult> {
   const changed = await localChanges(db, trees.base, trees.local, trees.remote);
   const touched: { [K in Kind]: Touched<never>[] } = { tasks: [], epics: [], missions: [], reviews: [] };
-  const changes: TreeChanges = new Map();
+  const changes: TreeEdits = new Map();
   const keptRemote: string[] = [];
   const localBlobs = new Map<string, string>();
   for (const c of changed) {
@@ -82,7 +82,8 @@ export async function mergeTrees(
       const path = recordPath(kind, w.number);
       if ("value" in w) changes.set(path, encodeRecord(schemas, kind, w.value as never));
       else if ("delete" in w) changes.set(path, null);
-      else changes.set(path, (await db.read(localBlobs.get(path)!)).content);
+      // The local record, read above (side()): carried by id, not stored a second time.
+      else changes.set(path, { blob: localBlobs.get(path)! });
     }
   }
   changes.set(COUNTERS_PATH, Buffer.from(canonicalJson(output.counters)));

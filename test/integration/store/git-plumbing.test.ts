@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -274,6 +274,26 @@ describe("writeTreeChanges", () => {
       "tasks",
     ]);
     expect(await fsckWith(repo, await commitTree(db, tree, [git(repo.dir, ["rev-parse", "HEAD"]).trim()]))).toBe("");
+  });
+
+  it("carries a blob named by id (a merge's local record) into the tree as git would, without storing it again", async () => {
+    const { repo, db, base } = seed();
+    const known = git(repo.dir, ["rev-parse", `${base}:tasks/08/8.json`]).trim();
+    // Storing a blob gives it a second name in the keep dir (loose-writer.ts): by id, none is made.
+    const keepName = join(repo.gitDir, "objects", "pantheon", known.slice(0, 2), known.slice(2));
+    const byId = await writeTreeChanges(db, base, new Map([["tasks/09/9.json", { blob: known }]]));
+    expect(existsSync(keepName)).toBe(false);
+    const byBytes = await writeTreeChanges(
+      new ObjectDb(repo.gitDir),
+      base,
+      new Map([["tasks/09/9.json", Buffer.from('{"n":8}\n')]]),
+    );
+    expect(existsSync(keepName)).toBe(true);
+    expect(byId).toBe(byBytes);
+    expect(git(repo.dir, ["rev-parse", `${byId}:tasks/09/9.json`]).trim()).toBe(known);
+    await expect(
+      writeTreeChanges(db, base, new Map([["tasks/09/9.json", { blob: "HEAD; rm -rf /" }]])),
+    ).rejects.toThrow(/Invalid blob id/);
   });
 
   it("returns the base id for a no-op, the empty tree when everything is deleted, and builds from nothing", async () => {
