@@ -10,33 +10,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { escalated, startFakeModel, type FakeModel } from "./fake-model.js";
 import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
-
-interface InstallResult {
-  name: string;
-  pkg: string;
-  version: string;
-  ok: boolean;
-  binDir?: string;
-  reason?: string;
-}
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    assistantInstalls: Record<string, InstallResult>;
-  }
-}
-
-function binDirOf(ctx: TestContext, name: string): string {
-  const r = inject("assistantInstalls")[name];
-  if (r?.ok && r.binDir) return r.binDir;
-  const why = `${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`;
-  if (process.env.CI === "true") throw new Error(`${why} (in CI an assistant that cannot be installed is a failure)`);
-  return ctx.skip(why);
-}
+import { binDirOf } from "./installs.js";
 
 const HANDLE = /persona of Pantheon mission (MSN-\d{4}:[a-z]+-[a-z]+)/;
 /** What each shows when it asks before running a command. */

@@ -8,17 +8,11 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { makeSandbox, run, tail, type Sandbox } from "./sandbox.js";
+import { binDirOf } from "./installs.js";
 
 const BIN = resolve(__dirname, "../../dist/pantheon.js");
-
-function binDirOf(ctx: TestContext, name: string): string {
-  const r = inject("assistantInstalls")[name];
-  if (!r?.ok || !r.binDir)
-    return ctx.skip(`${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`);
-  return r.binDir;
-}
 
 const sandboxes: Sandbox[] = [];
 afterAll(() => {

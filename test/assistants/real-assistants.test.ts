@@ -15,25 +15,11 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeModel, type FakeModel, type Recorded } from "./fake-model.js";
 import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
-
-interface InstallResult {
-  name: string;
-  pkg: string;
-  version: string;
-  ok: boolean;
-  binDir?: string;
-  reason?: string;
-}
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    assistantInstalls: Record<string, InstallResult>;
-  }
-}
+import { binDirOf } from "./installs.js";
 
 const PERSONA_MARK = "You implement: code changes"; // the engineer template's own words
 const BLOCK_MARK = "This project coordinates AI personas with Pantheon"; // AGENTS.md's block
@@ -56,15 +42,6 @@ const READY: Record<AssistantName, RegExp> = {
   codex: /Ask Codex to do anything|›/,
   opencode: /ctrl\+p commands|Ask anything/,
 };
-
-/** The assistant's bin folder; a visible skip (a failure in CI) when it could not be installed. */
-function binDirOf(ctx: TestContext, name: string): string {
-  const r = inject("assistantInstalls")[name];
-  if (r?.ok && r.binDir) return r.binDir;
-  const why = `${r?.pkg ?? name}@${r?.version ?? "?"} not installed: ${r?.reason ?? "no install result"}`;
-  if (process.env.CI === "true") throw new Error(`${why} (in CI an assistant that cannot be installed is a failure)`);
-  return ctx.skip(why);
-}
 
 /** Every text of a request where the model reads it, by role: system/developer, and the first user turn. */
 function partsOf(a: AssistantName, r: Recorded): { system: string; user: string } {

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { catFileBatch } from "./cat-file-batch.js";
 import type { ObjectDb } from "./object-db.js";
 
 /** Above this many blobs, one `git cat-file --batch` beats reading loose or packed objects in-process. */
@@ -11,29 +11,8 @@ const BATCH_THRESHOLD = 256;
  */
 export async function readBlobs(db: ObjectDb, gitDir: string, oids: readonly string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  if (oids.length >= BATCH_THRESHOLD) {
-    const r = spawnSync("git", [`--git-dir=${gitDir}`, "cat-file", "--batch"], {
-      input: `${oids.join("\n")}\n`,
-      maxBuffer: 1 << 30,
-      env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
-    });
-    if (r.status === 0 && r.stdout) {
-      const buf = r.stdout;
-      let pos = 0;
-      while (pos < buf.length) {
-        const nl = buf.indexOf(0x0a, pos);
-        if (nl < 0) break;
-        const [oid, type, size] = buf.subarray(pos, nl).toString("latin1").split(" ");
-        if (type === "missing" || !size) {
-          pos = nl + 1;
-          continue;
-        }
-        const len = Number(size);
-        if (type === "blob") out.set(oid!, buf.subarray(nl + 1, nl + 1 + len));
-        pos = nl + 1 + len + 1; // content, then a newline
-      }
-    }
-  }
+  if (oids.length >= BATCH_THRESHOLD)
+    for (const o of catFileBatch(gitDir, oids, process.env) ?? []) if (o.type === "blob") out.set(o.oid, o.content);
   for (const oid of oids) {
     if (out.has(oid)) continue;
     const obj = await db.read(oid);

@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import { lazyRequire, nodeCrypto } from "../../lazy-require.js";
 import { isAbsolute, join, resolve } from "node:path";
+import { catFileBatch } from "./cat-file-batch.js";
 import { PackReader } from "./pack-reader.js";
 import { sha1Hex } from "./sha1.js";
 import { storedInflate } from "./stored-deflate.js";
@@ -273,21 +274,9 @@ export class ObjectDb {
 
   /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
   private readWithGit(oid: string): GitObject | null {
-    const r = lazyRequire("node:child_process").spawnSync(
-      "git",
-      [`--git-dir=${this.commonDir}`, "cat-file", "--batch"],
-      {
-        input: `${oid}\n`,
-        maxBuffer: MAX_OBJECT_BYTES + 4096,
-        env: { ...process.env, GIT_DIR: undefined },
-      },
-    ) as { status: number | null; stdout: Buffer | null };
-    if (r.status !== 0 || !r.stdout) return null;
-    const nl = r.stdout.indexOf(0x0a);
-    const [got, type, size] = r.stdout.subarray(0, nl).toString("latin1").split(" ");
-    if (got !== oid || !type || !TYPES.has(type) || size === undefined) return null;
-    const content = Buffer.from(r.stdout.subarray(nl + 1, nl + 1 + Number(size)));
-    return content.length === Number(size) ? { type: type as ObjectType, content } : null;
+    const got = catFileBatch(this.commonDir, [oid], process.env, MAX_OBJECT_BYTES + 4096)?.[0];
+    if (!got || got.oid !== oid || !TYPES.has(got.type)) return null;
+    return { type: got.type as ObjectType, content: Buffer.from(got.content) };
   }
 
   /** objects/info/alternates: one objects dir per line, relative ones relative to our objects dir. */

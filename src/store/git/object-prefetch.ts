@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { catFileBatch } from "./cat-file-batch.js";
 import type { ObjectDb, ObjectType } from "./object-db.js";
 
 /** Above this many objects a prefetch is not attempted (a side that rewrote the whole state). */
@@ -35,12 +36,6 @@ export function prefetchDiffs(
   env: NodeJS.ProcessEnv,
   pairs: ReadonlyArray<PrefetchPair>,
 ): number {
-  const git = (args: string[], input: string) =>
-    spawnSync("git", [`--git-dir=${gitDir}`, ...args], {
-      input,
-      maxBuffer: 1 << 30,
-      env: { ...env, GIT_DIR: undefined },
-    });
   const wanted = new Set<string>();
   const commits = new Set(pairs.flatMap((p) => [p.from, p.to]).filter((c) => OID.test(c)));
   for (const c of commits)
@@ -52,7 +47,11 @@ export function prefetchDiffs(
   for (const p of pairs) {
     if (!OID.test(p.from) || !OID.test(p.to) || p.from === p.to) continue;
     // -t lists the trees on the way to each blob; -z keeps paths from being quoted.
-    const diff = git(["diff-tree", "--no-commit-id", "-r", "-t", "-z", "--no-renames", p.from, p.to], "");
+    const diff = spawnSync(
+      "git",
+      [`--git-dir=${gitDir}`, "diff-tree", "--no-commit-id", "-r", "-t", "-z", "--no-renames", p.from, p.to],
+      { maxBuffer: 1 << 30, env: { ...env, GIT_DIR: undefined } },
+    );
     if (diff.status !== 0 || !diff.stdout) return 0;
     // Records are ":<mode> <mode> <oid> <oid> <status>" NUL "<path>" NUL; only the ids matter,
     // and only well-formed ones are passed on (a path is never read as a request).
@@ -67,28 +66,11 @@ export function prefetchDiffs(
   // Objects already loose here (what local commands wrote) are read fast anyway.
   const loose = db.looseAmong(candidates);
   for (const oid of candidates) if (!loose.has(oid)) wanted.add(oid);
-  if (wanted.size === 0) return 0;
-  const batch = git(["cat-file", "--batch"], `${[...wanted].join("\n")}\n`);
-  if (batch.status !== 0 || !batch.stdout) return 0;
-  const out = batch.stdout;
   let stored = 0;
-  for (let pos = 0; pos < out.length; ) {
-    const nl = out.indexOf(0x0a, pos);
-    if (nl < 0) break;
-    const [oid, type, size] = out.subarray(pos, nl).toString("latin1").split(" ");
-    // "<spec> missing" (or "ambiguous"): nothing follows the line.
-    if (size === undefined || !type || !TYPES.has(type)) {
-      pos = nl + 1;
-      continue;
-    }
-    const len = Number(size);
-    const end = nl + 1 + len;
-    if (!Number.isSafeInteger(len) || end > out.length) break;
-    if (oid && OID.test(oid)) {
-      db.remember(oid, { type: type as ObjectType, content: out.subarray(nl + 1, end) });
+  for (const o of catFileBatch(gitDir, [...wanted], env) ?? [])
+    if (OID.test(o.oid) && TYPES.has(o.type)) {
+      db.remember(o.oid, { type: o.type as ObjectType, content: o.content });
       stored++;
     }
-    pos = end + 1; // the content, then a newline
-  }
   return stored;
 }

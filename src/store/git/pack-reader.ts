@@ -13,14 +13,9 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } f
 import { join } from "node:path";
 import { PackReadError } from "../../errors.js";
 import { lazyRequire } from "../../lazy-require.js";
+import type { GitObject, ObjectType } from "./object-db.js";
 
-export type PackObjectType = "commit" | "tree" | "blob" | "tag";
-export interface PackObject {
-  type: PackObjectType;
-  content: Buffer;
-}
-
-const TYPES: Record<number, PackObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
+const TYPES: Record<number, ObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 /** git's own default depth is 50; a longer chain is a corrupt or hostile pack. */
@@ -124,7 +119,7 @@ class Pack {
   private fd: number | null = null;
   private size = 0;
   /** Objects already rebuilt, by offset: a chain's bases are shared by its neighbours. */
-  private readonly made = new Map<number, PackObject>();
+  private readonly made = new Map<number, GitObject>();
 
   constructor(
     readonly path: string,
@@ -162,10 +157,10 @@ class Pack {
    * The object at `offset`; `byId` resolves a REF_DELTA's base (in this pack or any other).
    * Delta chains are followed iteratively: a hostile pack cannot exhaust the stack.
    */
-  read(offset: number, byId: (id: Buffer) => PackObject | null): PackObject {
+  read(offset: number, byId: (id: Buffer) => GitObject | null): GitObject {
     const chain: Buffer[] = [];
     let at = offset;
-    let base: PackObject | null = null;
+    let base: GitObject | null = null;
     for (let depth = 0; base === null; depth++) {
       if (depth > MAX_CHAIN) throw new PackReadError();
       const known = this.made.get(at);
@@ -225,7 +220,7 @@ class Pack {
     return this.remember(offset, { type: base.type, content });
   }
 
-  private remember(offset: number, obj: PackObject): PackObject {
+  private remember(offset: number, obj: GitObject): GitObject {
     // Bases are kept for the command's life, within reason (a state's objects are small).
     if (this.made.size < 4096) this.made.set(offset, obj);
     return obj;
@@ -288,11 +283,11 @@ export class PackReader {
   }
 
   /** The object, or null when no pack here has it; PackReadError when a pack cannot be read. */
-  read(oid: string): PackObject | null {
+  read(oid: string): GitObject | null {
     return this.readId(Buffer.from(oid, "hex"), 0);
   }
 
-  private readId(id: Buffer, depth: number): PackObject | null {
+  private readId(id: Buffer, depth: number): GitObject | null {
     // REF_DELTA bases named by id, each maybe a delta again: a cycle in a hostile pack ends here.
     if (depth > 1000) throw new PackReadError();
     for (const pack of this.list()) {

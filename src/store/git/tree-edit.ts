@@ -10,7 +10,6 @@ import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.
 /** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
 export const MAX_TREE_BYTES = 5 * 1024 * 1024;
 
-/** A tree of the state beyond any sane size: hostile or broken, never read whole. */
 /** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
 export type TreeChanges = Map<string, Buffer | null>;
 

@@ -87,7 +87,7 @@ describe("PackReader: git's packs read without a library", () => {
       expect(reader.read(oid)?.content.equals(rawObject(repo, type, oid)), oid).toBe(true);
   });
 
-  it("an object in no pack is null; a truncated pack is a PackReadError, not a wrong answer", () => {
+  it("an object in no pack is null; an oversized entry and a truncated pack are a PackReadError, not a wrong answer", () => {
     const repo = makeRepo();
     history(repo, 5);
     git(repo.dir, ["repack", "-adq"]);
@@ -95,6 +95,8 @@ describe("PackReader: git's packs read without a library", () => {
     const reader = new PackReader(join(repo.gitDir, "objects"), MAX);
     expect(reader.read("0123456789abcdef0123456789abcdef01234567")).toBeNull();
     const big = allObjects(repo).find((o) => o.type === "blob" && rawObject(repo, "blob", o.oid).length > 100_000)!;
+    // An entry larger than the bound (a pack from a hostile remote claiming a huge object) is refused, not inflated.
+    expect(() => new PackReader(join(repo.gitDir, "objects"), 100_000).read(big.oid)).toThrow(PackReadError);
     const packDir = join(repo.gitDir, "objects", "pack");
     const pack = join(packDir, readdirSync(packDir).find((f) => f.endsWith(".pack"))!);
     const bytes = readFileSync(pack);
