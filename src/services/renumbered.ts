@@ -189,7 +189,7 @@ function renumberedError<K extends RecordKind>(
   const toCurrent = forbidden
     ? null
     : o.currentForm
-      ? `${o.currentForm} for ${current}`
+      ? `${o.currentForm} for the ${NOUN[kind]} that holds number ${found.number} now`
       : o.force
         ? `repeat the command with --force to act on ${current}`
         : null;

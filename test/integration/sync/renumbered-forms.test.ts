@@ -57,6 +57,7 @@ interface Row {
   outcome: (f: Fixture) => Outcome;
   /** What acting changed, checked right after. */
   after?: (f: Fixture) => Promise<void>;
+  env?: Record<string, string>;
 }
 
 const REFUSED_TASK = (written: string) =>
@@ -174,6 +175,17 @@ const TABLE: Record<string, Row[]> = {
         },
       }),
     },
+    // Not on the command line: the hint names the ids, not a command.
+    {
+      argv: () => note("ENG-H-0001"),
+      env: { PANTHEON_MISSION: "MSN-0001" },
+      outcome: (f) => ({
+        refused: {
+          message: REFUSED_MISSION("MSN-0001"),
+          hint: `use MSN-0002 for this clone's mission, or MSN-0001:${f.heph} for the mission that holds number 1 now`,
+        },
+      }),
+    },
     // A handle resolves by its codename, whichever mission holds the number.
     { argv: (f) => ["--mission", `MSN-0001:${f.ptah}`, ...note("ENG-H-0001")], outcome: () => ({ acts: true }) },
     { argv: (f) => ["--mission", `MSN-0001:${f.heph}`, ...note("ENG-H-0001")], outcome: () => ({ acts: true }) },
@@ -241,13 +253,14 @@ describe("after a sync renumbered this clone's records, each written form of eac
         const label = `pantheon ${argv.join(" ")}`;
         const outcome = row.outcome(f);
         const before = f.c1.ref();
-        const r = await f.c1.run(argv);
+        const r = await f.c1.run(argv, { ...(row.env && { env: row.env }) });
         if ("refused" in outcome) {
           expectFailure(r, { exitCode: 1, refBefore: before, dir: f.c1.dir, label });
           const [message, hint] = r.stderr.split("\n");
           expect(message, label).toBe(outcome.refused.message);
           expect(hint, label).toBe(`  hint: ${outcome.refused.hint}`);
-          expect(JSON.parse((await f.c1.run([...argv, "--json"])).stderr).error.code, label).toBe("E_RENUMBERED");
+          const json = await f.c1.run([...argv, "--json"], { ...(row.env && { env: row.env }) });
+          expect(JSON.parse(json.stderr).error.code, label).toBe("E_RENUMBERED");
         } else {
           expect(r.exitCode, `${label}\n${r.stderr}`).toBe(0);
           // Reads after this table's own commits say that they are not on origin yet (DESIGN §3.5).
