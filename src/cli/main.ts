@@ -1,4 +1,4 @@
-import { AssistantExit, PantheonError, UsageError } from "../errors.js";
+import { AssistantExit, PantheonError, RenumberedError, UsageError } from "../errors.js";
 import { epilogue, TAKES_STATE_ON_FIRST_USE } from "./epilogue.js";
 import { App } from "./app.js";
 import { exitCodeFor, isCommanderError } from "./exit-code.js";
@@ -6,6 +6,7 @@ import type { IO } from "./io.js";
 import { printError, printResult } from "./output.js";
 import { buildProgram } from "./program.js";
 import { openStore } from "./open-store.js";
+import { renumberedHint } from "./renumbered-hint.js";
 import { typedCommandPath } from "./usage-hint.js";
 
 /**
@@ -67,7 +68,12 @@ export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean 
       if (e instanceof AssistantExit) return code; // not an error of pantheon's
     }
     if (isCommanderError(e)) commandPath = typedCommandPath(program, argv);
-    const shown = e instanceof Error || typeof e === "object" ? e : new UsageError(String(e), "pantheon --help");
+    const shown =
+      e instanceof RenumberedError
+        ? renumberedHint(e, argv)
+        : e instanceof Error || typeof e === "object"
+          ? e
+          : new UsageError(String(e), "pantheon --help");
     printError(app, shown, commandPath);
     await epilogue(app, commandPath, false);
     return code;

@@ -21,12 +21,18 @@ export function checkReviewDecision(review: Review, actor: Actor, force: boolean
       IDENTIFY_HINT,
     );
   }
-  if (actor.kind !== "director" && !force && sameName(review.requestedBy, actor.name)) {
+  if (!mayDecide(review, actor, force)) {
     throw new InvalidTransitionError(
       `Cannot ${verb} ${id} as ${actor.name}: ${actor.name} requested it; another persona should review it`,
       `ask an inspector, or add --force: pantheon review ${verb} ${id} --force`,
     );
   }
+}
+
+/** Whether the actor may decide a review (not its own request, unless the Director or --force); not whether it is PENDING. */
+export function mayDecide(review: Review, actor: Actor, force: boolean): boolean {
+  if (actor.kind === "unidentified") return false;
+  return actor.kind === "director" || force || !sameName(review.requestedBy, actor.name);
 }
 
 export function decideReview(

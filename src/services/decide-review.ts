@@ -1,6 +1,7 @@
 import { UsageError } from "../errors.js";
 import { reviewId, taskId } from "../domain/ids.js";
-import { checkReviewDecision, decideReview } from "../domain/review-rules.js";
+import { checkReviewDecision, decideReview, mayDecide } from "../domain/review-rules.js";
+import type { Review } from "../domain/schemas/review.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import { commitInfo } from "./commit-info.js";
@@ -32,7 +33,9 @@ async function decide(
   // Two reviewers may decide at once: made on the remote's latest state and published (DESIGN §3.5).
   const { result } = await publishedMutation(ctx, async (tx) => {
     const actor = await resolveActor(ctx, tx);
-    const before = await findReview(tx, o.id, ctx);
+    // A review the actor may not decide (its own request) is not one it can have meant by the number.
+    const reviewable = (r: Review) => mayDecide(r, actor, false);
+    const before = await findReview(tx, o.id, { warn: (m) => ctx.warn(m), force: ctx.force, reviewable });
     checkReviewDecision(before, actor, o.force ?? false, verdict);
     const at = isoNow(ctx);
     const review = decideReview(before, actor, at, verdict === "approve" ? "APPROVED" : "REJECTED", notes);

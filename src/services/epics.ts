@@ -33,8 +33,15 @@ export async function findEpic(snap: Snapshot, input: string, look: IdLookup): P
   const ref = parseEpicRef(input);
   const epic = await snap.get("epics", ref.number);
   if (!epic) throw new NotFoundError(`No epic ${printable(input)}`, "pantheon epic list", { number: ref.number });
-  if (ref.priority && ref.priority !== epic.priority) look.warn(`note: ${ref.written} is now ${epicId(epic)}`);
-  await checkRenumbered(snap, "epics", epic, ref.written, look);
+  // After the renumbering check: a stale letter may be the renumbered epic's, whose notice says more.
+  const said = await checkRenumbered(
+    snap,
+    "epics",
+    epic,
+    { text: ref.written, full: ref.priority !== undefined },
+    look,
+  );
+  if (!said && ref.priority && ref.priority !== epic.priority) look.warn(`note: ${ref.written} is now ${epicId(epic)}`);
   return epic;
 }
 

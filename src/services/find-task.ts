@@ -4,7 +4,7 @@ import { parseTaskRef, printable, taskId } from "../domain/ids.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
-import { checkRenumbered, type IdLookup } from "./renumbered.js";
+import { checkRenumbered, inMutation, refuseFormerId, taskPrefixes, type IdLookup } from "./renumbered.js";
 
 /**
  * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). The number
@@ -21,23 +21,24 @@ export async function findTask(snap: Snapshot, input: string, look: IdLookup): P
     });
   }
   const current = taskId(task);
+  const written = { text: ref.written, full: ref.role !== undefined };
   if (ref.role && ref.role !== task.role && !task.formerRoles.includes(ref.role)) {
     // This clone's own task with that prefix may have been renumbered at a sync: name it first.
-    const role = ref.role;
-    const moved = (await snap.formerOwners("tasks", ref.number)).find(
-      (m) => m.role === role || m.formerRoles.includes(role),
-    );
-    const guess = moved ? taskId(moved) : current;
+    const code = ref.written.slice(0, 3);
+    const moved = (await snap.formerOwners("tasks", ref.number)).find((m) => taskPrefixes(m, ref.number).has(code));
+    if (moved && inMutation(snap)) throw await refuseFormerId(snap, task, moved, written, look);
+    const guess = moved ? taskId(moved.record) : current;
     throw new NotFoundError(
-      `No task ${ref.written}${moved ? ` here: a sync renumbered it to ${guess}` : ""}`,
+      `No task ${ref.written}${moved ? ` here: a sync renumbered it to ${guess}, and the number went to ${current} from another clone` : ""}`,
       `did you mean ${guess}? pantheon task show ${guess}`,
       { number: ref.number, current, ...(moved && { renumbered: guess }) },
     );
   }
-  if ((ref.role && ref.role !== task.role) || (ref.priority && ref.priority !== task.priority)) {
+  // After the renumbering check: a stale letter may be the renumbered task's, whose notice says more.
+  const said = await checkRenumbered(snap, "tasks", task, written, look);
+  if (!said && ((ref.role && ref.role !== task.role) || (ref.priority && ref.priority !== task.priority))) {
     look.warn(`note: ${ref.written} is now ${current}`);
   }
-  await checkRenumbered(snap, "tasks", task, ref.written, look);
   return task;
 }
 

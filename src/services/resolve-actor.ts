@@ -5,7 +5,7 @@ import { checkPersonaName } from "../domain/persona-names.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
-import { checkRenumbered, inMutation, QUIET_LOOKUP, type IdLookup } from "./renumbered.js";
+import { checkRenumbered, inMutation, QUIET_LOOKUP, writtenNumber, type IdLookup } from "./renumbered.js";
 
 /**
  * Finds a mission by `MSN-0003`, `3`, `silent-phoenix` or `MSN-0003:silent-phoenix`. The
@@ -22,7 +22,7 @@ export async function findMission(
   const byNumber = ref.number !== undefined ? await snap.get("missions", ref.number) : null;
   if (byNumber && ref.codename && byNumber.codename === ref.codename) return byNumber;
   if (byNumber && !ref.codename) {
-    await checkRenumbered(snap, "missions", byNumber, missionId(byNumber.number), look);
+    await checkRenumbered(snap, "missions", byNumber, writtenNumber(input), look);
     return byNumber;
   }
   if (ref.codename) {

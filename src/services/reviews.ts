@@ -1,7 +1,7 @@
 import { NotFoundError } from "../errors.js";
 import type { Actor } from "../domain/actor.js";
 import { parseReviewRef, printable, reviewId, taskId } from "../domain/ids.js";
-import { checkRenumbered, type IdLookup } from "./renumbered.js";
+import { checkRenumbered, writtenNumber, type IdLookup } from "./renumbered.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Review } from "../domain/schemas/review.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -22,7 +22,7 @@ export async function findReview(snap: Snapshot, input: string, look: IdLookup):
   const n = parseReviewRef(input);
   const review = await snap.get("reviews", n);
   if (!review) throw new NotFoundError(`No review ${printable(input)}`, "pantheon review list", { number: n });
-  await checkRenumbered(snap, "reviews", review, printable(input.trim()).toUpperCase(), look);
+  await checkRenumbered(snap, "reviews", review, writtenNumber(input), look);
   return review;
 }
 

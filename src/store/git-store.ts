@@ -41,6 +41,7 @@ import type {
   CodeRepo,
   CommitEntry,
   CommitInfo,
+  MovedTo,
   MutateOptions,
   MutateOutcome,
   MutationResult,
@@ -49,7 +50,7 @@ import type {
   Store,
   Tx,
 } from "./store.js";
-import { readRenumberLog, type RenumberLog } from "./sync/renumber-log.js";
+import { movedFrom } from "./sync/renumber-log.js";
 import { walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges, type TreeEdits } from "./git/tree-edit.js";
 import type { Schemas } from "./state/record-schemas.js";
@@ -69,7 +70,6 @@ export class GitStore implements Store, StateWriter {
   /** The read cache of DESIGN §2.5 (cache/read-cache.ts): all of it sits behind this one object. */
   readonly cache: ReadCache;
   private identityCache: CommitIdentity | undefined;
-  private renumbered: RenumberLog | undefined;
   private formatChecked = false;
   private writableChecked = false;
 
@@ -185,9 +185,9 @@ export class GitStore implements Store, StateWriter {
     );
   }
 
-  private movedFrom(kind: string, n: number): number[] {
-    this.renumbered ??= readRenumberLog(this.paths.commonDir);
-    return this.renumbered[kind]?.[String(n)] ?? [];
+  /** Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have just added to it. */
+  private movedFrom(kind: string, n: number): MovedTo[] {
+    return movedFrom(this.paths.commonDir, kind, n);
   }
 
   /** A snapshot of any commit of the ref (history, merges). */

@@ -224,6 +224,18 @@ export interface RecoveryCandidate {
   source: "reflog" | "pantheon-reflog" | "journal";
 }
 
+/** Where a sync moved a record of this clone from a number: its new number, and its id before (null if not kept). */
+export interface MovedTo {
+  to: number;
+  id: string | null;
+}
+
+/** A record of this clone that a sync renumbered, as it is now, with the id it had before (null if not kept). */
+export interface FormerOwner<T> {
+  record: T;
+  formerId: string | null;
+}
+
 /** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
 export interface Snapshot {
   readonly commit: string | null;
@@ -241,8 +253,8 @@ export interface Snapshot {
   personas(): Promise<Persona[]>;
   /** Every entry of a kind with what is wrong with the ones that are not records (doctor). */
   scan<K extends RecordKind>(kind: K): Promise<ScanResult<RecordTypes[K]>>;
-  /** Records of a kind that had number `n` before a sync renumbered them. */
-  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]>;
+  /** Records of a kind that had number `n` here before a sync renumbered them (this clone's renumber log). */
+  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<FormerOwner<RecordTypes[K]>[]>;
   /** Names at the top of the state tree. */
   rootEntries(): Promise<string[]>;
 }

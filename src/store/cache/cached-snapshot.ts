@@ -2,6 +2,7 @@ import { SchemaVersionError } from "../../errors.js";
 import { SCHEMA_VERSION } from "../../domain/constants.js";
 import type { TaskSummary } from "../../domain/task-summary.js";
 import type { RecordKind } from "../state/layout.js";
+import type { MovedTo } from "../store.js";
 import { RecordSnapshot, type TreeSource } from "../state/record-snapshot.js";
 import type { RecordTypes } from "../state/record-schemas.js";
 import type { ProjectMemo } from "./cache-files.js";
@@ -22,7 +23,7 @@ export class CachedSnapshot extends RecordSnapshot {
     source: TreeSource,
     commit: string,
     private readonly say: (message: string) => void,
-    movedFrom: (kind: RecordKind, n: number) => number[],
+    movedFrom: (kind: RecordKind, n: number) => MovedTo[],
     private readonly cache: <K extends RecordKind>(kind: K) => Promise<KindState<SummaryTypes[K]>>,
     /** Known without reading project.json when the cache head names this very commit. */
     private readonly knownVersion: number | null | undefined,

@@ -1,4 +1,4 @@
-import type { RecordKind } from "../store.js";
+import type { MovedTo, RecordKind } from "../store.js";
 import type { ObjectDb } from "../git/object-db.js";
 import type { TreeChanges } from "../git/tree-edit.js";
 import type { Schemas } from "../state/record-schemas.js";
@@ -34,7 +34,7 @@ export interface TipParts {
   source: TreeSource;
   rootTree: () => Promise<string>;
   warn: (message: string) => void;
-  movedFrom: (kind: RecordKind, n: number) => number[];
+  movedFrom: (kind: RecordKind, n: number) => MovedTo[];
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from "./layout.js";
 import type { RecordTypes } from "./record-schemas.js";
 import { loadSchemas } from "./schema-loader.js";
-import type { ScanProblem, ScanResult, Snapshot } from "../store.js";
+import type { FormerOwner, MovedTo, ScanProblem, ScanResult, Snapshot } from "../store.js";
 
 /** A task with 200 notes of 2,000 characters is ~500 KB: 2 MB leaves room and still bounds a hostile blob. */
 export const MAX_RECORD_BYTES = 2 * 1024 * 1024;
@@ -71,8 +71,8 @@ export class RecordSnapshot implements Snapshot {
     private readonly source: TreeSource,
     readonly commit: string | null,
     private readonly warn: (message: string) => void,
-    /** Numbers that records of a kind moved to from `n` (this clone's renumber log). */
-    private readonly movedFrom: (kind: RecordKind, n: number) => number[] = () => [],
+    /** Where records of a kind moved to from `n` (this clone's renumber log). */
+    private readonly movedFrom: (kind: RecordKind, n: number) => MovedTo[] = () => [],
   ) {}
 
   /**
@@ -175,11 +175,11 @@ export class RecordSnapshot implements Snapshot {
     return { records: records.sort((a, b) => a.number - b.number), problems };
   }
 
-  async formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]> {
-    const out: RecordTypes[K][] = [];
-    for (const to of this.movedFrom(kind, n)) {
+  async formerOwners<K extends RecordKind>(kind: K, n: number): Promise<FormerOwner<RecordTypes[K]>[]> {
+    const out: FormerOwner<RecordTypes[K]>[] = [];
+    for (const { to, id } of this.movedFrom(kind, n)) {
       const rec = await this.get(kind, to).catch(() => null);
-      if (rec && rec.formerNumbers.includes(n)) out.push(rec);
+      if (rec && rec.formerNumbers.includes(n)) out.push({ record: rec, formerId: id });
     }
     return out;
   }

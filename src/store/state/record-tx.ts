@@ -9,7 +9,7 @@ import { toTaskSummary, type TaskSummary } from "../../domain/task-summary.js";
 import { canonicalJson } from "./canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind } from "./layout.js";
 import type { RecordTypes, Schemas } from "./record-schemas.js";
-import type { Snapshot, Tx } from "../store.js";
+import type { FormerOwner, Snapshot, Tx } from "../store.js";
 import type { ScanResult } from "./record-snapshot.js";
 
 interface Validator {
@@ -102,7 +102,7 @@ export class RecordTx implements Tx {
     return this.base.scan(kind);
   }
 
-  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<RecordTypes[K][]> {
+  formerOwners<K extends RecordKind>(kind: K, n: number): Promise<FormerOwner<RecordTypes[K]>[]> {
     return this.base.formerOwners(kind, n);
   }
 

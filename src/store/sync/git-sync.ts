@@ -12,7 +12,7 @@ import { parseCommit } from "../git/commit-codec.js";
 import { CorruptRecordError } from "../../errors.js";
 import { fieldChanges } from "../../domain/field-changes.js";
 import { parseRecordFile, PROJECT_PATH, type RecordKind } from "../state/layout.js";
-import { appendRenumberLog } from "./renumber-log.js";
+import { appendRenumberLog, withFormerIds } from "./renumber-log.js";
 import { loadSchemas } from "../state/schema-loader.js";
 import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "./state-refspec.js";
 import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
@@ -78,7 +78,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       o,
     );
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
-    appendRenumberLog(paths.commonDir, r.output.renumbered);
+    appendRenumberLog(paths.commonDir, await withFormerIds(snaps.local, r.output.renumbered));
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
     return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
   };

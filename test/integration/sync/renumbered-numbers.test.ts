@@ -129,9 +129,14 @@ describe("a mutation through a number this clone's sync gave to another record",
           new RegExp(c.mine),
         ],
       });
-      expect(r.stderr.split("\n")[1]).toContain(
-        `use ${c.mine}; to act on ${c.current}, repeat the command with --force`,
+      // The hint is the command typed, once with this clone's record and once reaching the
+      // published one (by its handle for a mission, else with --force: both records were
+      // ENG-M-0001, so even the full id is ambiguous here). Exact hints: renumbered-forms.test.ts.
+      const hint = r.stderr.split("\n")[1]!;
+      expect(hint).toMatch(
+        new RegExp(`^  hint: for this clone's ${c.kind}: pantheon .*${c.mine}.*; for ${c.current}: pantheon `),
       );
+      expect(hint).toMatch(c.kind === "mission" ? /MSN-0001:[a-z]+-[a-z]+/ : / --force$/);
 
       const forced = await c1.run([...c.argv, "--force"]);
       expect(forced.exitCode, forced.stderr).toBe(0);
