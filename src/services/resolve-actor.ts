@@ -58,7 +58,7 @@ async function personaNamed(snap: Snapshot, raw: string, source: string): Promis
 
 /** The actor of a command, in the order of DESIGN §1.7. */
 async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
-  const { as, mission } = ctx.actorFlags;
+  const { as, mission, unnamed } = ctx.actorFlags;
   if (mission !== undefined) {
     const m = await findMission(snap, mission, "--mission", ctx);
     return personaActor(m.persona, m);
@@ -71,7 +71,10 @@ async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
   }
   const envPersona = ctx.env.PANTHEON_PERSONA?.trim();
   if (envPersona) return personaNamed(snap, envPersona, "PANTHEON_PERSONA");
-  // Nobody named: the human at the keyboard, unless the command came from an assistant's shell.
+  // Nobody named: the human at the keyboard, unless the command came from an assistant's shell,
+  // or from a server that a model drives (`pantheon mcp`: its client filters the environment, so
+  // no marker says so there; only the Director's own `--director` makes it his).
+  if (unnamed !== undefined) return unnamed === "director" ? DIRECTOR : UNIDENTIFIED;
   return insideAssistant(ctx.env) ? UNIDENTIFIED : DIRECTOR;
 }
 

@@ -61,6 +61,7 @@ describe("pantheon mcp", () => {
       "review",
       "search",
       "show",
+      "unassign",
       "update",
     ]);
     for (const t of list.tools) {

@@ -32,6 +32,8 @@ describe("init --mcp", () => {
     });
     expect(read(dir, ".codex/config.toml")).toBe('[mcp_servers.pantheon]\ncommand = "pantheon"\nargs = ["mcp"]\n');
     for (const f of FILES) expect(read(dir, f), f).not.toMatch(/\/(usr|home|tmp|root|work)\b|node_modules/);
+    // The Director's own choice (DESIGN §1.7): init never gives the assistants his rights.
+    for (const f of FILES) expect(read(dir, f), f).not.toContain("--director");
     expect(r.stdout).toMatch(
       /^ {2}mcp {5}claude \.mcp\.json \(created\), opencode opencode\.json \(created\), codex \.codex\/config\.toml \(created\), gemini \.gemini\/settings\.json \(created\)$/m,
     );
