@@ -1,8 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { openPantheon } from "../api/open-pantheon.js";
 import type { ActorOptions } from "../api/api-context.js";
 import { PantheonError } from "../errors.js";
+import { LineTransport } from "./line-transport.js";
 import { toolError } from "./tool-error.js";
 import { TOOLS } from "./tools.js";
 
@@ -73,11 +73,12 @@ export async function serveMcp(o: McpOptions): Promise<void> {
       },
     );
   }
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport((m) => o.log(m));
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
   });
+  // What the protocol layer could not handle (a response to no request...): said, never silent.
+  server.server.onerror = (e) => o.log(`pantheon mcp: ${e.message}`);
   await server.connect(transport);
   await closed;
   await server.close();
