@@ -1,7 +1,7 @@
 import { ConflictError, InvalidTransitionError, NotFoundError } from "../errors.js";
 import { DIRECTOR, insideAssistant, personaActor, sameName, UNIDENTIFIED, type Actor } from "../domain/actor.js";
 import { missionHandle, missionId, parseMissionRef, printable } from "../domain/ids.js";
-import { checkPersonaName } from "../domain/persona-names.js";
+import { checkPersonaName, nameTrouble, shownName } from "../domain/persona-names.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
@@ -80,7 +80,8 @@ async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
 
 /**
  * The actor of a command (DESIGN §1.7). Inside a mutation, acting under an ENDED mission is
- * refused: its persona's session is over, and whatever still holds its id must start a new one.
+ * refused: its persona's session is over, and whatever still holds its id must start a new one;
+ * so is acting under a mission whose persona's name is not one a persona may have.
  */
 export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor> {
   const actor = await whoActs(ctx, snap);
@@ -89,6 +90,16 @@ export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor>
     throw new InvalidTransitionError(
       `Mission ${missionHandle(m)} of ${m.persona} has ENDED: nothing more is done under it`,
       `start a new one: pantheon mission start --role ${m.role} --persona ${m.persona} (or /summon ${m.role}), then pass its --mission`,
+      { mission: missionId(m.number), persona: m.persona },
+    );
+  }
+  // A mission record is anyone's to write (a remote, an older version): one whose persona's name
+  // passes for the Director's, or mixes alphabets, acts for nobody.
+  const trouble = m && inMutation(snap) ? nameTrouble(m.persona) : null;
+  if (m && trouble) {
+    throw new InvalidTransitionError(
+      `Mission ${missionHandle(m)}'s persona ${shownName(m.persona)} ${trouble}: nothing is done under it`,
+      `start a mission under another name: pantheon mission start --role ${m.role} (the Director may end this one: pantheon mission end ${missionHandle(m)})`,
       { mission: missionId(m.number), persona: m.persona },
     );
   }
