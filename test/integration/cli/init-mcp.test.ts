@@ -43,7 +43,10 @@ describe("init --mcp", () => {
     expect(r.stdout).toMatch(
       /git add .*\.mcp\.json.*\.gemini.*opencode\.json.*\.codex|git add (?=.*\.mcp\.json)(?=.*\.gemini)(?=.*opencode\.json)(?=.*\.codex)/,
     );
-    expect(r.stderr).toMatch(/pantheon is not on PATH/);
+    expect(r.stderr).toMatch(
+      /pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g \. \(see its README\)/,
+    );
+    expect(r.stderr).not.toMatch(/install -g pantheon/); // the registry's `pantheon` is someone else's
 
     // Run again: everything is there already, and nothing is rewritten.
     const before = FILES.map((f) => read(dir, f));
