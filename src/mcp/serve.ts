@@ -67,8 +67,9 @@ export async function serveMcp(o: McpOptions): Promise<void> {
           if (notices.length > 0) content.push({ type: "text", text: notices.join("\n") });
           return { content };
         } catch (e) {
-          if (!(e instanceof PantheonError)) throw e;
-          return toolError(e);
+          if (!(e instanceof PantheonError))
+            o.log(`pantheon mcp: ${t.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+          return toolError(e, t.name);
         }
       },
     );
