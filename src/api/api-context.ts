@@ -44,6 +44,13 @@ export interface PantheonOptions extends ActorOptions {
   onWarning?: ((message: string) => void) | undefined;
   /** `--offline` for every call (a call's own `offline` wins). */
   offline?: boolean | undefined;
+  /**
+   * Who acts when neither the call, the handle nor the environment names a mission or a persona:
+   * by default the Director, or an unidentified persona when an assistant marker is set (DESIGN
+   * §1.7). A program that a model drives passes `"unidentified"`, as `pantheon mcp` does: it may
+   * then read and create, but holds none of the Director's owner rights.
+   */
+  unnamedActor?: "director" | "unidentified" | undefined;
 }
 
 /** Internal: what tests inject to compare the API with the CLI run for run. */
@@ -104,7 +111,7 @@ export class ContextFactory {
         (store ??= Promise.resolve().then(
           () => new GitStore(discoverRepo(this.cwd), { env: this.env, now: () => ctx.now(), warn }),
         )),
-      actorFlags: { as: actor.as, mission: actor.mission },
+      actorFlags: { as: actor.as, mission: actor.mission, unnamed: this.o.unnamedActor },
       templatesDir: this.templatesDir,
       launcher: NO_LAUNCHER,
       force: Boolean(call.force),

@@ -78,24 +78,49 @@ _pantheon_words() {
     if [ "$pass" = 1 ]; then cur="$(printf '%s' "$2" | tr '[:lower:]' '[:upper:]')"; else cur="$(printf '%s' "$2" | tr '[:upper:]' '[:lower:]')"; fi
   done
 }
+# A word as the command will read it, into _pantheon_word: \`Jade\\ E\`, \`"Jade E\` and \`'Jade E\` are
+# \`Jade E\`; _pantheon_quote is the quote it opens, if any. Never eval: the line is anyone's text.
+_pantheon_dequote() {
+  local s="$1" c out="" q=""
+  case "$s" in \\"*|\\'*) q="\${s:0:1}"; s="\${s:1}" ;; esac
+  _pantheon_quote="$q"
+  while [ -n "$s" ]; do
+    c="\${s:0:1}"; s="\${s:1}"
+    if [ "$c" = "\\\\" ] && [ "$q" != "'" ] && [ -n "$s" ]; then c="\${s:0:1}"; s="\${s:1}";
+    elif [ -n "$q" ] && [ "$c" = "$q" ]; then q=""; continue; fi
+    out="$out$c"
+  done
+  _pantheon_word="$out"
+}
+# Candidates, one a line on stdin, into COMPREPLY as the line needs them: escaped (\`Jade\\ Emperor\`),
+# or as they are after an opening quote, which the shell closes.
+_pantheon_add() {
+  local line
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    if [ -n "$_pantheon_quote" ]; then COMPREPLY+=("$line"); else printf -v line '%q' "$line"; COMPREPLY+=("$line"); fi
+  done
+}
 # Ids from the read cache, of the repository -C names if the line has one.
 _pantheon_ids() {
   if [ -n "$_pantheon_C" ]; then command pantheon -C "$_pantheon_C" __complete "$1" "$2" 2>/dev/null; else command pantheon __complete "$1" "$2" 2>/dev/null; fi
 }
 _pantheon_complete() {
-  local line
   case "$1" in
     words:*) _pantheon_words "\${1#words:}" "$2" ;;
-    ids:*) while IFS= read -r line; do [ -n "$line" ] && COMPREPLY+=("$line"); done < <(_pantheon_ids "\${1#ids:}" "$2") ;;
-    files) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$2") ;;
-    dirs) while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -d -- "$2") ;;
+    ids:*) _pantheon_add < <(_pantheon_ids "\${1#ids:}" "$2") ;;
+    files) _pantheon_add < <(compgen -f -- "$2") ;;
+    dirs) _pantheon_add < <(compgen -d -- "$2") ;;
     remotes) _pantheon_words "$(git remote 2>/dev/null)" "$2" ;;
   esac
 }
 # (Not "path": zsh ties that name to PATH.)
 _pantheon() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" cmd="" argc=0 i w spec _pantheon_C=""
+  local cur cmd="" argc=0 i w spec _pantheon_C="" _pantheon_word _pantheon_quote
   COMPREPLY=()
+  # Names may hold spaces (\`Jade Emperor\`): the prefix is matched unquoted, the answer quoted.
+  _pantheon_dequote "\${COMP_WORDS[COMP_CWORD]}"
+  cur="$_pantheon_word"
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     case "$w" in
@@ -103,7 +128,7 @@ _pantheon() {
       -?*)
         spec="$(_pantheon_value "$cmd" "$w")"
         if [ -n "$spec" ]; then
-          [ "$w" = "-C" ] && [ $((i + 1)) -lt "$COMP_CWORD" ] && _pantheon_C="\${COMP_WORDS[i + 1]}"
+          if [ "$w" = "-C" ] && [ $((i + 1)) -lt "$COMP_CWORD" ]; then _pantheon_dequote "\${COMP_WORDS[i + 1]}"; _pantheon_C="$_pantheon_word"; fi
           i=$((i + 1))
         fi
         continue ;;
@@ -233,7 +258,8 @@ function __pantheon_ids
   set -l words (commandline -opc)
   set -l i (contains -i -- -C $words)
   and set dir -C $words[(math $i + 1)]
-  command pantheon $dir __complete $argv[1] (commandline -ct) 2>/dev/null
+  # The token as typed (Jade\\ E, "Jade E) unescaped: fish quotes the answers itself.
+  command pantheon $dir __complete $argv[1] (commandline -ct | string unescape) 2>/dev/null
 end
 ${lines.join("\n")}
 `;

@@ -3,7 +3,7 @@ import { PRIORITIES, PRIORITY_LETTERS, type Priority } from "../domain/priority.
 import { ROLE_CODES, TASK_ROLES, type TaskRole } from "../domain/roles.js";
 import type { TaskColumns } from "../domain/task-columns.js";
 import { TASK_STATUSES } from "../domain/task-status.js";
-import { PERSONA_NAME } from "../domain/constants.js";
+import { isPersonaName } from "../domain/persona-names.js";
 
 /**
  * What `pantheon __complete KIND PREFIX` offers for an id argument (shell completion): the kind
@@ -69,8 +69,9 @@ export function idCandidates(kind: IdKind, rows: Iterable<CandidateRow>, prefix:
     } else {
       if (kind !== "mission" && r.status !== "ACTIVE") continue;
       // A persona name comes from a record anyone with push access may write: one that is not a
-      // valid name (control characters, shell syntax) is never offered to the shell or terminal.
-      if (kind === "persona" && !PERSONA_NAME.test(r.persona ?? "")) continue;
+      // valid name (control characters, shell syntax, a look-alike of the Director's) is never
+      // offered to the shell or terminal.
+      if (kind === "persona" && !isPersonaName(r.persona ?? "")) continue;
       id = kind === "persona" ? r.persona! : missionId(r.number);
     }
     const matches = digits !== null ? String(r.number).startsWith(digits) : id.toUpperCase().startsWith(want);

@@ -1,10 +1,13 @@
 /**
- * Characters that drive a terminal or reorder what a reader sees: C0 and C1 controls, DEL and
- * the bidirectional marks and overrides. Record text is any collaborator's text, so it passes
- * through one of the escapes below wherever Pantheon prints it or writes it into a file.
+ * Characters that drive a terminal or reorder what a reader sees: C0 and C1 controls (NEL,
+ * U+0085, among them), DEL, the line and paragraph separators (U+2028, U+2029: a line break to
+ * many editors, renderers and JavaScript, so a title could start a line of its own), and the
+ * bidirectional marks and overrides (LRM, RLM, ALM, U+202A-E, U+2066-9). Record text is any
+ * collaborator's text, so it passes through one of the escapes below wherever Pantheon prints
+ * it or writes it into a file.
  */
 // eslint-disable-next-line no-control-regex
-export const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\t": "\\t", "\r": "\\r", "\u001b": "\\e" };
 

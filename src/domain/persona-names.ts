@@ -1,5 +1,6 @@
 import { UsageError } from "../errors.js";
 import { sameName } from "./actor.js";
+import { looksLike, mixedAlphabets, revealed } from "./confusable-names.js";
 import { PERSONA_NAME } from "./constants.js";
 import { printable } from "./ids.js";
 import type { Mission } from "./schemas/mission.js";
@@ -8,28 +9,47 @@ import type { Mission } from "./schemas/mission.js";
 export const RESERVED_NAME = "Director";
 
 export function isPersonaName(name: string): boolean {
-  return PERSONA_NAME.test(name) && !sameName(name, RESERVED_NAME);
+  return nameTrouble(name) === null;
 }
 
 /**
- * A persona name from any source (`--persona`, `persona add`, `--as`, PANTHEON_PERSONA), trimmed:
- * 1-40 letters, digits, spaces, dots, apostrophes or hyphens, and never `Director` (DESIGN §1.5a).
+ * What is wrong with a persona name, as the end of a sentence about it, or null: 1-40 letters,
+ * digits, spaces, dots, apostrophes or hyphens; never `Director` or a look-alike of it
+ * (`Dіrector` with a Cyrillic і, `DIRECT0R`, fullwidth letters: DESIGN §1.5a); letters of one
+ * alphabet (mixing Latin, Greek, Cyrillic... is how look-alikes of any name are made).
  */
+export function nameTrouble(name: string): string | null {
+  if (sameName(name, RESERVED_NAME) || looksLike(name, RESERVED_NAME))
+    return name.toLowerCase() === RESERVED_NAME.toLowerCase()
+      ? "is reserved for the Director, the human at the keyboard"
+      : `looks like "${RESERVED_NAME}", which is reserved for the Director, the human at the keyboard`;
+  if (!PERSONA_NAME.test(name)) return "is not a persona name";
+  const mixed = mixedAlphabets(name);
+  if (mixed) return `mixes ${mixed[0]} and ${mixed[1]} letters, as look-alike names do`;
+  return null;
+}
+
+/** A name in a message: quoted, escaped, and with its non-ASCII characters shown when it has any. */
+export function shownName(name: string): string {
+  const plain = printable(name);
+  const shown = `${revealed(name.slice(0, 60))}${name.length > 60 ? "…" : ""}`;
+  return revealed(name) === name ? `"${plain}"` : `"${plain}" (${shown})`;
+}
+
+/** A persona name from any source (`--persona`, `persona add`, `--as`, PANTHEON_PERSONA), trimmed and checked (nameTrouble). */
 export function checkPersonaName(raw: string, source: string): string {
   const name = raw.trim();
-  if (sameName(name, RESERVED_NAME)) {
-    throw new UsageError(
-      `"${printable(name)}" is reserved for the Director, the human at the keyboard; a persona needs another name (from ${source})`,
-      "pantheon persona suggest <role> (or omit --persona to get a free name)",
-    );
-  }
-  if (!PERSONA_NAME.test(name)) {
+  const trouble = nameTrouble(name);
+  if (trouble === null) return name;
+  if (!PERSONA_NAME.test(name) && !looksLike(name, RESERVED_NAME))
     throw new UsageError(
       `Invalid persona name "${printable(raw)}" (from ${source})`,
       "a name is 1-40 letters, digits, spaces, dots, apostrophes or hyphens",
     );
-  }
-  return name;
+  throw new UsageError(
+    `${shownName(name)} ${trouble}; a persona needs another name (from ${source})`,
+    "pantheon persona suggest <role> (or omit --persona to get a free name)",
+  );
 }
 
 /**

@@ -24,7 +24,8 @@ export function checkReviewDecision(review: Review, actor: Actor, force: boolean
   if (!mayDecide(review, actor, force)) {
     throw new InvalidTransitionError(
       `Cannot ${verb} ${id} as ${actor.name}: ${actor.name} requested it; another persona should review it`,
-      `ask an inspector, or add --force: pantheon review ${verb} ${id} --force`,
+      // Never "add --force" to the requester: the rule exists so that someone else looks at it.
+      `another persona (an inspector, say) or the Director ${verb === "approve" ? "approves" : "rejects"} it; they find it with: pantheon review list --status pending`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { activeClaimant, sameName } from "./actor.js";
 import { describePath } from "./dependency-graph.js";
 import { MAX_NUMBER, missionId, reviewId, taskId } from "./ids.js";
+import { nameTrouble, shownName } from "./persona-names.js";
 import { missionViolations, reviewViolations, taskViolations } from "./record-invariants.js";
 import type { Counters } from "./schemas/counters.js";
 import type { Epic } from "./schemas/epic.js";
@@ -103,6 +104,14 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
     const id = missionId(m.number);
     for (const v of missionViolations(m))
       err("E_MISSION_INVARIANT", id, `${id}: ${v}`, `pantheon mission show ${id}`, false);
+    const trouble = nameTrouble(m.persona);
+    if (trouble)
+      warn(
+        "W_PERSONA_NAME",
+        id,
+        `${id}'s persona ${shownName(m.persona)} ${trouble}: nothing is done under it`,
+        m.status === "ACTIVE" ? `pantheon mission end ${id}` : "nothing: the mission has ENDED",
+      );
     if (m.status !== "ACTIVE") continue;
     const last = Math.max(
       Date.parse(m.updatedAt),

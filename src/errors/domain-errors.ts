@@ -60,7 +60,8 @@ export class SchemaVersionError extends PantheonError {
     super(
       "E_SCHEMA_VERSION",
       `The coordination state has schemaVersion ${found}; this pantheon understands up to ${supported}`,
-      "upgrade pantheon (npm install -g pantheon@latest) before using this repository",
+      // Not from the npm registry: its package named pantheon is someone else's.
+      "upgrade pantheon before using this repository: git pull && npm ci in the clone it was installed from",
       { found, supported },
     );
   }

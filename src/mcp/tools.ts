@@ -59,6 +59,12 @@ export const TOOLS: ToolDef[] = [
     { id, notes: text(), mission },
     (p, a, c) => p.tasks.handoff(a.id, { ...c, notes: a.notes }),
   ),
+  tool(
+    "unassign",
+    "Take a claimed task back to TODO (its claimant or an owner), saying why.",
+    { id, notes: text(), mission },
+    (p, a, c) => p.tasks.unassign(a.id, { ...c, notes: a.notes }),
+  ),
   tool("note", "Add a note to a task.", { id, text: text(), mission }, (p, a, c) => p.tasks.note(a.id, a.text, c)),
   tool(
     "close",
@@ -119,8 +125,8 @@ export const TOOLS: ToolDef[] = [
   ),
   tool(
     "mission_end",
-    "End your mission; release returns its claims to TODO.",
-    { summary: optional(), release: flag, mission },
-    (p, a, c) => p.missions.end(undefined, { ...c, summary: a.summary, release: a.release }),
+    "End your mission (or another's, as its owner); release returns its claims to TODO.",
+    { id: optional("default: your mission"), summary: optional(), release: flag, mission },
+    (p, a, c) => p.missions.end(a.id, { ...c, summary: a.summary, release: a.release }),
   ),
 ];

@@ -49,6 +49,9 @@ export interface Prompter {
   confirm(q: Question): Promise<boolean>;
 }
 
+/** Who acts when no mission and no persona is named (DESIGN §1.7). */
+export type UnnamedActor = "director" | "unidentified";
+
 /** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */
 export interface Context {
   /** The directory commands run in (`-C` applied). */
@@ -60,8 +63,13 @@ export interface Context {
   warn(message: string): void;
   /** The repository's store, discovered on first use. */
   store(): Promise<Store>;
-  /** `--as` and `--mission` from the command line (DESIGN §1.7). */
-  actorFlags: { as?: string | undefined; mission?: string | undefined };
+  /**
+   * `--as` and `--mission` from the command line (DESIGN §1.7), and who acts when nothing names
+   * a persona: by default the Director, or an unidentified persona when an assistant marker is
+   * set; `pantheon mcp` says "unidentified" (a model drives it, whatever its environment
+   * carries) unless the Director chose `--director`.
+   */
+  actorFlags: { as?: string | undefined; mission?: string | undefined; unnamed?: UnnamedActor | undefined };
   /**
    * The command's `--force`: a mutation may act through a number that a sync gave to another
    * record (DESIGN §1.2). Commands pass their other uses of --force in their input.

@@ -1,4 +1,4 @@
-import { pickPersonaName, roleName } from "../domain/persona-names.js";
+import { isPersonaName, pickPersonaName, roleName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
@@ -30,7 +30,8 @@ export async function defaultPersonaName(
   if (!project.features.daemonNaming)
     return { name: roleName(role, missions), bio: "", theme: project.customization.personasTheme, naming: "role" };
   const theme = await loadTheme(ctx, project.customization.personasTheme);
-  const added = (await snap.personas()).filter((p) => p.role === role).map((p) => p.name);
+  // Added names come from the ref (anyone's to write): a look-alike of the Director's is never picked.
+  const added = (await snap.personas()).filter((p) => p.role === role && isPersonaName(p.name)).map((p) => p.name);
   const name = pickPersonaName([...theme.roles[role], ...added], missions);
   return { name, bio: name ? (theme.bios[name] ?? "") : "", theme: theme.name, naming: "theme" };
 }

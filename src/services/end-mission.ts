@@ -1,5 +1,5 @@
 import { InvalidTransitionError, UsageError } from "../errors.js";
-import { activeClaimant, type Actor } from "../domain/actor.js";
+import { activeClaimant, IDENTIFY_HINT, type Actor } from "../domain/actor.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import { checkMissionEnd } from "../domain/mission-rules.js";
@@ -99,7 +99,7 @@ async function pickMission(
     return (await tx.get("missions", actor.mission.number)) ?? actor.mission;
   throw new UsageError(
     "Which mission? Give its id, or run this as the persona (--mission, --as)",
-    "pantheon mission list --active",
+    actor.kind === "unidentified" ? IDENTIFY_HINT : "pantheon mission list --active",
   );
 }
 

@@ -29,7 +29,8 @@ export function mcpCommand(ctx: Context, root: string): string[] {
     return ["npx", "--no-install", "pantheon", "mcp"];
   if (!ctx.launcher.which("pantheon"))
     ctx.warn(
-      "pantheon is not on PATH: the assistants will run `pantheon mcp`; install it with npm install -g pantheon",
+      // Never from the npm registry: its package named pantheon is someone else's.
+      "pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g . (see its README)",
     );
   return ["pantheon", "mcp"];
 }

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidTransitionError, NotFoundError } from "../errors.js";
 import { DIRECTOR, insideAssistant, personaActor, sameName, UNIDENTIFIED, type Actor } from "../domain/actor.js";
 import { missionHandle, missionId, parseMissionRef, printable } from "../domain/ids.js";
-import { checkPersonaName } from "../domain/persona-names.js";
+import { checkPersonaName, nameTrouble, shownName } from "../domain/persona-names.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
@@ -58,7 +58,7 @@ async function personaNamed(snap: Snapshot, raw: string, source: string): Promis
 
 /** The actor of a command, in the order of DESIGN §1.7. */
 async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
-  const { as, mission } = ctx.actorFlags;
+  const { as, mission, unnamed } = ctx.actorFlags;
   if (mission !== undefined) {
     const m = await findMission(snap, mission, "--mission", ctx);
     return personaActor(m.persona, m);
@@ -71,13 +71,17 @@ async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
   }
   const envPersona = ctx.env.PANTHEON_PERSONA?.trim();
   if (envPersona) return personaNamed(snap, envPersona, "PANTHEON_PERSONA");
-  // Nobody named: the human at the keyboard, unless the command came from an assistant's shell.
+  // Nobody named: the human at the keyboard, unless the command came from an assistant's shell,
+  // or from a server that a model drives (`pantheon mcp`: its client filters the environment, so
+  // no marker says so there; only the Director's own `--director` makes it his).
+  if (unnamed !== undefined) return unnamed === "director" ? DIRECTOR : UNIDENTIFIED;
   return insideAssistant(ctx.env) ? UNIDENTIFIED : DIRECTOR;
 }
 
 /**
  * The actor of a command (DESIGN §1.7). Inside a mutation, acting under an ENDED mission is
- * refused: its persona's session is over, and whatever still holds its id must start a new one.
+ * refused: its persona's session is over, and whatever still holds its id must start a new one;
+ * so is acting under a mission whose persona's name is not one a persona may have.
  */
 export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor> {
   const actor = await whoActs(ctx, snap);
@@ -86,6 +90,16 @@ export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor>
     throw new InvalidTransitionError(
       `Mission ${missionHandle(m)} of ${m.persona} has ENDED: nothing more is done under it`,
       `start a new one: pantheon mission start --role ${m.role} --persona ${m.persona} (or /summon ${m.role}), then pass its --mission`,
+      { mission: missionId(m.number), persona: m.persona },
+    );
+  }
+  // A mission record is anyone's to write (a remote, an older version): one whose persona's name
+  // passes for the Director's, or mixes alphabets, acts for nobody.
+  const trouble = m && inMutation(snap) ? nameTrouble(m.persona) : null;
+  if (m && trouble) {
+    throw new InvalidTransitionError(
+      `Mission ${missionHandle(m)}'s persona ${shownName(m.persona)} ${trouble}: nothing is done under it`,
+      `start a mission under another name: pantheon mission start --role ${m.role} (the Director may end this one: pantheon mission end ${missionHandle(m)})`,
       { mission: missionId(m.number), persona: m.persona },
     );
   }

@@ -7,17 +7,26 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { fastCandidates } from "../../src/cli/complete-fast.js";
 import { BIN, runBin } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { git, tempDir } from "../helpers/repo.js";
+import { Terminal } from "../assistants/terminal.js";
 
 let repo: string;
 let shims: string;
 let scripts: Record<"bash" | "zsh" | "fish", string>;
 
 const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
+
+/** A shell this machine lacks: a visible skip naming it, and a failure in CI (where all three are installed). */
+function needShell(ctx: TestContext, shell: string): void {
+  if (has(shell)) return;
+  const why = `${shell} is not installed: its completion is NOT tested here (install ${shell} to test it)`;
+  if (process.env.CI === "true") throw new Error(`${why}; in CI a missing shell is a failure`);
+  ctx.skip(why);
+}
 const env = () => testEnv({ PATH: `${shims}:${process.env.PATH}` });
 
 function ok(argv: string[], cwd = repo): string {
@@ -144,7 +153,7 @@ describe("pantheon completion", () => {
   });
 
   it("zsh: the same completion through bashcompinit", (ctx) => {
-    if (!has("zsh")) return ctx.skip("zsh is not installed");
+    needShell(ctx, "zsh");
     const run = (words: string[]) =>
       execFileSync(
         "zsh",
@@ -162,7 +171,7 @@ describe("pantheon completion", () => {
   });
 
   it("fish: the same completion from its own script", (ctx) => {
-    if (!has("fish")) return ctx.skip("fish is not installed");
+    needShell(ctx, "fish");
     const run = (line: string) =>
       execFileSync(
         "fish",
@@ -175,5 +184,97 @@ describe("pantheon completion", () => {
     expect(run("pantheon ta")).toEqual(["task"]);
     expect(run("pantheon task claim ENG")).toEqual(["ENG-H-0001", "ENG-M-0005"]);
     expect(run("pantheon task update ENG-M-0002 --status ")).toEqual(["BLOCKED", "REVIEW", "TODO", "UNDERWAY"]);
+  });
+
+  describe("names with spaces, completed by TAB in the real interactive shells", () => {
+    let spaced: string;
+    beforeAll(() => {
+      // A persona named with a space (the mythology theme's "Jade Emperor"), a directory too.
+      spaced = join(repo, "..", "spaced");
+      mkdirSync(join(spaced, "my repo"), { recursive: true });
+      git(spaced, "init", "-q", "-b", "main");
+      git(spaced, "commit", "-q", "--allow-empty", "-m", "initial");
+      ok(["init", "--yes"], spaced);
+      ok(["mission", "start", "--role", "administrator", "--persona", "Jade Emperor"], spaced);
+    });
+
+    /**
+     * Types each line into an interactive shell where `pantheon` is a function printing its
+     * arguments (`<--as><Jade Emperor>`) while completion runs the real one (`command pantheon`),
+     * presses TAB at its end, then Enter; returns what the function printed for each line.
+     */
+    async function typedWithTab(shell: "bash" | "zsh" | "fish", lines: string[]): Promise<string[]> {
+      const scratch = tempDir();
+      const t = new Terminal(scratch);
+      const home = join(scratch, "home");
+      mkdirSync(home);
+      const script = JSON.stringify(scripts[shell]);
+      const argv = {
+        bash: ["bash", "--norc", "--noprofile", "-i"],
+        zsh: ["zsh", "-f", "-i"],
+        fish: ["fish", "--no-config", "-i"],
+      }[shell];
+      const setup = {
+        bash: `PS1='> '; source ${script}; pantheon() { printf '<%s>' "$@"; echo; }; echo READY-$((1+1))`,
+        zsh: `PS1='> '; autoload -U compinit && compinit -u; source ${script}; pantheon() { printf '<%s>' "$@"; echo; }; echo READY-$((1+1))`,
+        fish: `function fish_prompt; echo -n '> '; end; source ${script}; function pantheon; printf '<%s>' $argv; echo; end; echo READY-(math 1+1)`,
+      }[shell];
+      const env = testEnv({
+        PATH: `${shims}:${process.env.PATH}`,
+        HOME: home,
+        XDG_CONFIG_HOME: home,
+        XDG_DATA_HOME: home,
+      });
+      t.start(spaced, env as Record<string, string>, argv);
+      try {
+        t.type(setup);
+        t.keys("Enter");
+        await t.until("the shell to be ready", () => /^READY-2$/m.test(t.screen()), 20_000);
+        const printed: string[] = [];
+        for (const line of lines) {
+          t.type(line);
+          t.keys("Tab");
+          // The completion is in when the line shows the rest of the name.
+          await t.until(
+            `TAB after ${JSON.stringify(line)} to complete`,
+            () => /Emperor|my\\? repo/.test(t.screen().split("\n").filter(Boolean).at(-1) ?? ""),
+            20_000,
+          );
+          t.keys("Enter");
+          const out = await t.until(
+            `the arguments of ${JSON.stringify(line)}`,
+            () => {
+              const all = t
+                .screen()
+                .split("\n")
+                .filter((l) => l.startsWith("<"));
+              return all.length > printed.length ? all[printed.length] : undefined;
+            },
+            20_000,
+          );
+          printed.push(out.trim());
+        }
+        return printed;
+      } finally {
+        t.close();
+      }
+    }
+
+    const LINES = ["pantheon --as Ja", "pantheon --as Jade\\ E", 'pantheon --as "Jade E', "pantheon -C my"];
+    const ONE_WORD = [
+      "<--as><Jade Emperor>",
+      "<--as><Jade Emperor>",
+      "<--as><Jade Emperor>",
+      expect.stringMatching(/^<-C><my repo\/?>$/),
+    ];
+
+    it.for(["bash", "zsh", "fish"] as const)(
+      "%s: a name with a space is offered quoted, and reaches the command as one word",
+      async (shell, ctx) => {
+        needShell(ctx, shell);
+        needShell(ctx, "tmux");
+        expect(await typedWithTab(shell, LINES)).toEqual(ONE_WORD);
+      },
+    );
   });
 });

@@ -3,7 +3,7 @@
  * an assistant does (issue 18): the tool list, its size, a whole claim → REVIEW → approve cycle
  * across two sessions, actors per call, per session and from PANTHEON_MISSION, and refusals.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,6 +61,7 @@ describe("pantheon mcp", () => {
       "review",
       "search",
       "show",
+      "unassign",
       "update",
     ]);
     for (const t of list.tools) {
@@ -71,7 +72,7 @@ describe("pantheon mcp", () => {
     // rule of thumb for English and JSON with OpenAI's and Anthropic's tokenizers).
     const tokens = Math.ceil(JSON.stringify(list).length / 4);
     expect(tokens).toBeLessThan(2000);
-    expect(tokens).toBeGreaterThan(500); // measured ~1,300: the list is really there
+    expect(tokens).toBeGreaterThan(500); // measured ~1,480: the list is really there
   });
 
   it("drives a full cycle: a mission started, a task created and claimed, in REVIEW, approved by a tester's session", async () => {
@@ -152,6 +153,66 @@ describe("pantheon mcp", () => {
     const missing = (await c.callTool({ name: "show", arguments: {} })) as Result;
     expect(missing.isError).toBe(true);
     expect(stateRef(dir)).toBe(before);
+  });
+
+  it("answers a message over 10 MiB with a JSON-RPC error naming its id, says so on stderr, and keeps serving", async () => {
+    const dir = initialised();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp"],
+      cwd: dir,
+      env: testEnv() as Record<string, string>,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr!.on("data", (d) => (stderr += d));
+    const c = new Client({ name: "pantheon-test", version: "1.0.0" });
+    await c.connect(transport);
+    open.push(c);
+    await call(c, "create", { title: "Add login", role: "engineer" });
+    const huge = "x".repeat(11 * 1024 * 1024);
+    await expect(c.callTool({ name: "note", arguments: { id: "1", text: huge } })).rejects.toThrow(
+      /-32600.*Message of 11\.0 MiB refused: pantheon mcp reads at most 10 MiB per message; send shorter arguments/,
+    );
+    expect(stderr).toMatch(/Message of 11\.0 MiB refused.*still serving/);
+    // Still serving, on the same connection.
+    expect(await call(c, "report")).toMatchObject({ total: 1 });
+    // A message just under the limit is read (and refused by the CLI's own rule on note length).
+    const big = (await c.callTool({
+      name: "note",
+      arguments: { id: "1", text: "y".repeat(9 * 1024 * 1024) },
+    })) as Result;
+    expect(big.content[0]!.text).toMatch(/^E_USAGE: note is 9437184 characters; the limit is 20000/);
+  });
+
+  it("answers a line that is not JSON with a parse error, and ends with exit 0 when stdin closes", async () => {
+    const dir = initialised();
+    const child = spawn(process.execPath, [BIN, "mcp"], { cwd: dir, env: testEnv() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    child.stdin.end(`not json\n{"jsonrpc":"2.0","id":"x"}\n${JSON.stringify(init)}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
+    });
+    expect(lines[1]).toMatchObject({ jsonrpc: "2.0", id: "x", error: { code: -32600 } });
+    expect(lines[2]).toMatchObject({ jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "pantheon" } } });
+    expect(stderr).toMatch(/Parse error.*still serving/);
+    expect(code).toBe(0);
   });
 
   it("is loaded only by `pantheon mcp`: no other command loads the SDK", () => {

@@ -5,10 +5,11 @@ import { formatRecordKeys } from "./records-trailer.js";
 /**
  * The commit message of DESIGN §2.2: a summary line, then git trailers that `pantheon log`,
  * `task history` and the dashboard read back. Newlines in the summary would forge trailers, so
- * the summary is flattened to one line.
+ * the summary is flattened to one line; so are NEL and the line and paragraph separators, which
+ * git keeps as text but other readers of the log break lines at.
  */
 export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>): string {
-  const summary = info.summary.replace(/[\r\n\t\x00-\x1f\x7f]+/g, " ").slice(0, 200);
+  const summary = info.summary.replace(/[\r\n\t\x00-\x1f\x7f\x85\u2028\u2029]+/g, " ").slice(0, 200);
   const records = formatRecordKeys(new Set([...changedPaths].map(recordKey)));
   const trailers = [
     `Pantheon-Op: ${info.op}`,
@@ -20,5 +21,5 @@ export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>):
 }
 
 function oneLine(s: string): string {
-  return s.replace(/[\r\n\x00-\x1f\x7f]+/g, " ");
+  return s.replace(/[\r\n\x00-\x1f\x7f\x85\u2028\u2029]+/g, " ");
 }

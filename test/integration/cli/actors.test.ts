@@ -13,7 +13,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeOriginAndClones, type Clone } from "../../helpers/clones.js";
+import { jsonData } from "../../helpers/cli.js";
 import { git, stateRef, tempDir } from "../../helpers/repo.js";
+import { rewriteState } from "../../helpers/state-plumbing.js";
 import { loadTheme } from "../../../src/services/load-theme.js";
 import type { Context } from "../../../src/services/context.js";
 import { castProject, DAEDALUS, expectRefused, initProject, lit, showTask, taskIn, ZEUS } from "./fixture.js";
@@ -82,6 +84,70 @@ describe("Director is no persona's name", () => {
       [/^✗ "director" is reserved for the Director, the human at the keyboard; a persona needs another name/i],
       { env },
     );
+  });
+
+  it.each([
+    [["mission", "start", "--role", "engineer", "--persona", "Dіrector"], {}],
+    [["persona", "add", "DІRЕСТОR", "--role", "engineer"], {}],
+    [["summon", "engineer", "--persona", "Ｄｉｒｅｃｔｏｒ", "--dry-run", "--assistant", "claude"], {}],
+    [["--as", "Dιrector", "task", "create", "--title", "x", "--role", "eng"], {}],
+    [["task", "create", "--title", "x", "--role", "eng"], { PANTHEON_PERSONA: "Direct0r" }],
+  ] as const)("a look-alike of Director, %j %j: exit 2, its characters shown, nothing written", async (argv, env) => {
+    const p = await initProject();
+    const r = await expectRefused(
+      p,
+      [...argv],
+      2,
+      [
+        /^✗ ".+"( \(.*\\u\{[0-9a-f]+\}.*\))? looks like "Director", which is reserved for the Director, the human at the keyboard; a persona needs another name \(from (--persona|persona add|--as|PANTHEON_PERSONA)\)$/,
+      ],
+      { env },
+    );
+    expect(r.stderr).toMatch(/hint: pantheon persona suggest <role>/);
+  });
+
+  it("a name mixing alphabets is refused at every entry, as look-alikes of any name are made so", async () => {
+    const p = await initProject();
+    await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    for (const argv of [
+      ["mission", "start", "--role", "engineer", "--persona", "Hеphaestus"],
+      ["persona", "add", "Hеphaestus", "--role", "engineer"],
+      ["--as", "Hеphaestus", "task", "create", "--title", "x", "--role", "eng"],
+    ])
+      await expectRefused(p, argv, 2, [
+        lit('✗ "Hеphaestus" (H\\u{435}phaestus) mixes Latin and Cyrillic letters, as look-alike names do'),
+      ]);
+  });
+
+  it("a mission record from the ref whose persona passes for the Director acts for nobody; doctor names it", async () => {
+    const p = await initProject();
+    await p.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    await p.ok(["task", "create", "--title", "x", "--role", "eng"]);
+    // Another version, or a hand edit, renamed the persona on the ref.
+    rewriteState(p.dir, { "missions/01/1.json": (m) => ({ ...m, persona: "Dіrector" }) });
+    const before = stateRef(p.dir);
+    for (const [argv, env] of [
+      [["--mission", "MSN-0001", "task", "claim", "1"], {}],
+      [["task", "note", "1", "x"], { PANTHEON_MISSION: "1" }],
+    ] as const)
+      await expectRefused(
+        p,
+        [...argv],
+        1,
+        [
+          /^✗ Mission MSN-0001:[a-z]+-[a-z]+'s persona "Dіrector" \(D\\u\{456\}rector\) looks like "Director", which is reserved for the Director, the human at the keyboard: nothing is done under it$/,
+        ],
+        { env, refBefore: before },
+      );
+    // Reads still work under it; doctor names it; the Director ends it.
+    await p.ok(["--mission", "MSN-0001", "task", "show", "1"]);
+    const doctor = await p.run(["doctor", "--json"]);
+    const findings = jsonData<{ findings: Array<{ code: string; message: string; fix: string }> }>(doctor).findings;
+    expect(findings.find((f) => f.code === "W_PERSONA_NAME")).toMatchObject({
+      message: expect.stringContaining('MSN-0001\'s persona "Dіrector" (D\\u{456}rector) looks like "Director"'),
+      fix: "pantheon mission end MSN-0001",
+    });
+    await p.ok(["mission", "end", "MSN-0001"]);
   });
 
   it("a theme naming Director never offers it", async () => {

@@ -32,6 +32,8 @@ describe("init --mcp", () => {
     });
     expect(read(dir, ".codex/config.toml")).toBe('[mcp_servers.pantheon]\ncommand = "pantheon"\nargs = ["mcp"]\n');
     for (const f of FILES) expect(read(dir, f), f).not.toMatch(/\/(usr|home|tmp|root|work)\b|node_modules/);
+    // The Director's own choice (DESIGN §1.7): init never gives the assistants his rights.
+    for (const f of FILES) expect(read(dir, f), f).not.toContain("--director");
     expect(r.stdout).toMatch(
       /^ {2}mcp {5}claude \.mcp\.json \(created\), opencode opencode\.json \(created\), codex \.codex\/config\.toml \(created\), gemini \.gemini\/settings\.json \(created\)$/m,
     );
@@ -41,7 +43,10 @@ describe("init --mcp", () => {
     expect(r.stdout).toMatch(
       /git add .*\.mcp\.json.*\.gemini.*opencode\.json.*\.codex|git add (?=.*\.mcp\.json)(?=.*\.gemini)(?=.*opencode\.json)(?=.*\.codex)/,
     );
-    expect(r.stderr).toMatch(/pantheon is not on PATH/);
+    expect(r.stderr).toMatch(
+      /pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g \. \(see its README\)/,
+    );
+    expect(r.stderr).not.toMatch(/install -g pantheon/); // the registry's `pantheon` is someone else's
 
     // Run again: everything is there already, and nothing is rewritten.
     const before = FILES.map((f) => read(dir, f));

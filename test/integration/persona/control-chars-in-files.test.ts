@@ -16,9 +16,11 @@ import { configFile, requireBundle, standIns } from "./stand-ins.js";
 const ESC_SGR = "\u001b[31m";
 const OSC_TITLE = "\u001b]0;pwned\u0007";
 const C1_CSI = "\u009b2J";
-const OTHERS = "\u0008\u0000\r\u007f\u202e";
-/** Any control character except newline and tab, C1 controls, bidi overrides. */
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** With NEL and the line and paragraph separators, which many editors and renderers break lines at. */
+const OTHERS = "\u0008\u0000\r\u007f\u202e\u0085\u2028\u2029\u061c";
+/** Any control character except newline and tab, C1 controls, line separators, bidi marks. */
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const OTHERS_SHOWN = "\\u{8}\\u{0}\\r\\u{7f}\\u{202e}\\u{85}\\u{2028}\\u{2029}\\u{61c}";
 
 const TITLE = `Fix ${ESC_SGR}login${OSC_TITLE} now${C1_CSI}${OTHERS}`;
 const DESCRIPTION = `First line ${ESC_SGR}red\n\tindented ${C1_CSI}\r\nlast ${OTHERS}`;
@@ -42,14 +44,16 @@ describe("control characters from records in the files Pantheon writes", () => {
     await p.ok([
       "init",
       "--config",
-      configFile(`project:\n  name: "Shop\\e[2J\\x9b"\n  description: "An \\e]0;x\\a shop"\n`),
+      configFile(`project:\n  name: "Shop\\e[2J\\x9b\\L"\n  description: "An \\e]0;x\\a shop\\P"\n`),
     ]);
     for (const f of readdirSync(join(dir, ".pantheon"), { recursive: true, withFileTypes: true }).filter((e) =>
       e.isFile(),
     )) {
       expectNoRaw(readFileSync(join(f.parentPath, f.name), "utf8"), `init's ${f.name}`);
     }
-    expect(readFileSync(join(dir, ".pantheon", "personas", "engineer.md"), "utf8")).toContain("Shop\\e[2J\\u{9b}");
+    expect(readFileSync(join(dir, ".pantheon", "personas", "engineer.md"), "utf8")).toContain(
+      "Shop\\e[2J\\u{9b}\\u{2028}",
+    );
 
     const t = await p.json(
       ["task", "create", "--title", TITLE, "--role", "engineer", "--description", DESCRIPTION],
@@ -61,9 +65,9 @@ describe("control characters from records in the files Pantheon writes", () => {
     const planText = readFileSync(join(dir, ".pantheon", "planning", `${t.id}.md`), "utf8");
     expectNoRaw(planText, "the planning file");
     expect(planText.split("\n")[0]).toBe(
-      `# Plan for ${t.id}: Fix \\e[31mlogin\\e]0;pwned\\u{7} now\\u{9b}2J\\u{8}\\u{0}\\r\\u{7f}\\u{202e}`,
+      `# Plan for ${t.id}: Fix \\e[31mlogin\\e]0;pwned\\u{7} now\\u{9b}2J${OTHERS_SHOWN}`,
     );
-    expect(planText).toContain("First line \\e[31mred\n\tindented \\u{9b}2J\nlast \\u{8}\\u{0}\\r\\u{7f}\\u{202e}");
+    expect(planText).toContain(`First line \\e[31mred\n\tindented \\u{9b}2J\nlast ${OTHERS_SHOWN}`);
 
     const s = standIns();
     const r = await p.run(["summon", "engineer", "--assistant", "claude", "--task", t.id], s.env());
@@ -73,7 +77,7 @@ describe("control characters from records in the files Pantheon writes", () => {
     expectNoRaw(persona, "the persona file");
     // The brief quotes the task's title (its description and notes stay for `task show`).
     expect(persona).toContain(": Fix \\e[31mlogin\\e]0;pwned\\u{7} now");
-    expect(persona).toContain("Shop\\e[2J\\u{9b}");
+    expect(persona).toContain("Shop\\e[2J\\u{9b}\\u{2028}");
     for (const a of rec.argv) expectNoRaw(a, "the assistant's argv");
     const sessions = join(dir, ".git", "pantheon", "sessions");
     const kept = existsSync(sessions)

@@ -47,13 +47,16 @@ describe("idCandidates", () => {
     expect(idCandidates("epic", [{ number: 1, priority: "HIGH" }], "EPC")).toEqual(["EPC-H-0001"]);
   });
 
-  it("never offers a persona name a record carries that is not a valid name (control characters, shell syntax)", () => {
+  it("never offers a persona name a record carries that is not a valid name (control characters, shell syntax, look-alikes)", () => {
     const missions = [
       { number: 1, status: "ACTIVE", persona: "He\u001b]0;pwned\u0007ra" },
       { number: 2, status: "ACTIVE", persona: "Hades$(touch x)" },
       { number: 3, status: "ACTIVE", persona: "Hestia" },
+      { number: 4, status: "ACTIVE", persona: "Hеstia" }, // a Cyrillic е: mixed alphabets
     ];
     expect(idCandidates("persona", missions, "h")).toEqual(["Hestia"]);
+    // A look-alike of the Director's name is no persona's name, wherever it comes from.
+    expect(idCandidates("persona", [{ number: 5, status: "ACTIVE", persona: "Dіrector" }], "d")).toEqual([]);
   });
 
   it("answers the same from the columns as from the rows (the fast path's way), for every kind and prefix", () => {

@@ -55,14 +55,17 @@ describe("checkReviewDecision", () => {
   });
 
   it.each(["approve", "reject"] as const)(
-    "refuses the requester's own %s (exit 1, naming the review and a hint with --force)",
+    "refuses the requester's own %s (exit 1, naming the review), with a hint saying who may decide it and never to force it",
     (verb) => {
       const e = refusal(() => checkReviewDecision(aReview(), heph, false, verb));
       expect(e.exitCode).toBe(1);
       expect(e.code).toBe("E_INVALID_TRANSITION");
       expect(e.message).toContain("RVW-001");
       expect(e.message).toContain("Hephaestus");
-      expect(e.hint).toContain("--force");
+      expect(e.hint).not.toMatch(/force/i);
+      expect(e.hint).toBe(
+        `another persona (an inspector, say) or the Director ${verb === "approve" ? "approves" : "rejects"} it; they find it with: pantheon review list --status pending`,
+      );
     },
   );
 
