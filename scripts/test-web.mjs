@@ -5,20 +5,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { ensureDebianPackages } from "./debian-packages.mjs";
 
 const CANDIDATES = [process.env.PANTHEON_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
 const found = () => CANDIDATES.find((p) => existsSync(p));
 
 function installChromium() {
-  if (process.getuid?.() !== 0) return "chromium is not installed and this is not root (apt-get install chromium)";
-  console.log("test:web: installing Debian's chromium (apt-get install -y chromium)");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  let r = spawnSync("apt-get", ["install", "-y", "-q", "chromium"], { stdio: "inherit", env });
-  if (r.status !== 0) {
-    spawnSync("apt-get", ["update", "-q"], { stdio: "inherit", env });
-    r = spawnSync("apt-get", ["install", "-y", "-q", "chromium"], { stdio: "inherit", env });
-  }
-  return r.status === 0 && found() ? null : "apt-get install chromium failed";
+  const why = ensureDebianPackages("test:web", { chromium: "chromium" });
+  return why ?? (found() ? null : "apt-get install chromium did not provide /usr/bin/chromium");
 }
 
 function ensurePlaywright() {
