@@ -39,7 +39,7 @@ export const claudeAdapter: AssistantAdapter = {
     // A resumed session continues under its own id; a new one runs under the id summon chose.
     // `--resume` takes an optional value: apart from it, an id such as `--settings={…}` was a
     // second option (the reason every value is joined to its option).
-    if (i.resumeSession) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
+    if (i.resumeSession !== undefined) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
     else args.option("--session-id", i.sessionId, "session id", { format: SESSION_ID });
     return {
       command: "claude",

@@ -31,7 +31,7 @@ export const codexAdapter: AssistantAdapter = {
   launch(i: LaunchInput) {
     // `codex resume [OPTIONS] [SESSION_ID] [PROMPT]` takes the same options as a new session.
     const args = argv();
-    if (i.resumeSession) args.command("resume");
+    if (i.resumeSession !== undefined) args.command("resume");
     args.option("--cd", absolute(i.projectDir), "the project folder");
     // Writable beside the workspace (added to the user's writable_roots, not replacing them):
     // the folders pantheon writes, without which every claim, note and mission end fails in
@@ -61,7 +61,9 @@ export const codexAdapter: AssistantAdapter = {
       command: "codex",
       args: args
         .afterOptions(
-          i.resumeSession ? [{ value: sessionIdArg(i.resumeSession), what: "session id" }, kickoff] : [kickoff],
+          i.resumeSession !== undefined
+            ? [{ value: sessionIdArg(i.resumeSession), what: "session id" }, kickoff]
+            : [kickoff],
         )
         .build(),
       env: missionEnv(i),

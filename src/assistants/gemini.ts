@@ -40,7 +40,7 @@ export const geminiAdapter: AssistantAdapter = {
     // Both are lists gemini splits at commas: a folder with one would add another folder.
     args.option("--include-directories", contextDir, "the persona folder", { list: true });
     args.option("--policy", policyFile, "the policy file", { list: true });
-    if (i.resumeSession) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
+    if (i.resumeSession !== undefined) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
     else args.option("--session-id", i.sessionId, "session id", { format: SESSION_ID });
     // --prompt-interactive (-i) needs a terminal on stdin; it submits the kickoff and stays interactive.
     args.text("--prompt-interactive", kickoff, "the kickoff");

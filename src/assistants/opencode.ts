@@ -52,7 +52,7 @@ export const opencodeAdapter: AssistantAdapter = {
     const args = argv().positional(absolute(i.projectDir), "the project folder");
     // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
     if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
-    if (i.resumeSession) args.option("--session", i.resumeSession, "session id", { format: SESSION_ID });
+    if (i.resumeSession !== undefined) args.option("--session", i.resumeSession, "session id", { format: SESSION_ID });
     args.text("--prompt", i.kickoff, "the kickoff");
     return {
       command: "opencode",
