@@ -106,6 +106,29 @@ describe("a pushed mission record cannot add an option to an assistant's argv", 
     expect(s.all(), "nothing was started").toHaveLength(started);
   });
 
+  it("a pushed worktree path is not a folder to start in: a resumed mission starts at the repository unless git lists its worktree here", async () => {
+    const p = await initialized();
+    const s = standIns();
+    await p.ok(["summon", "engineer", "--assistant", "claude"], s.env());
+    // An ACTIVE (stalled) mission someone pushed, claiming a worktree at /etc.
+    rewriteState(p.dir, {
+      "missions/01/1.json": (m: any) => ({
+        ...m,
+        status: "ACTIVE",
+        endedAt: null,
+        summary: null,
+        worktree: { path: "/etc", branch: "pantheon/hephaestus-1", base: "0".repeat(40) },
+      }),
+    });
+    const r = await p.run(["summon", "--resume", "MSN-0001"], s.env());
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "MSN-0001's worktree /etc is not a worktree of this clone: starting in the repository instead",
+    );
+    const resumed = s.all().find((x) => x.argv.some((a) => a.startsWith("--resume=")))!;
+    expect(resumed.cwd).toBe(p.dir);
+  });
+
   it("--model that looks like an option is a usage error (exit 2) before anything is recorded", async () => {
     const p = await initialized();
     const s = standIns();
