@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeRepo, tempDir } from "../../helpers/repo.js";
@@ -23,6 +23,25 @@ async function findings(
   expect(r.exitCode, r.stderr).toBe(0); // a warning: doctor still exits 0
   return JSON.parse(r.stdout).data.findings.filter((f: { code: string }) => f.code === "W_CODEX_GIT_WRITABLE");
 }
+
+describe("init: the writable roots a codex session the Director starts needs", () => {
+  it("prints Pantheon's four folders of the common dir (made, so that codex's sandbox can start), never the common dir", async () => {
+    const dir = makeRepo();
+    const p = project(dir);
+    const r = await p.ok(["init", "--yes"]);
+    const git = join(dir, ".git");
+    const ours = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map((d) => join(git, d));
+    const lines = r.stdout.split("\n");
+    const at = lines.findIndex((l) => l.includes("~/.codex/config.toml"));
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      "  [sandbox_workspace_write]",
+      `  writable_roots = [${ours.map((d) => JSON.stringify(d)).join(", ")}]`,
+    ]);
+    expect(r.stdout).not.toContain(`${JSON.stringify(git)}]`);
+    for (const d of ours) expect(existsSync(d), d).toBe(true);
+    expect((await p.json(["init", "--yes"], "init")).codexWritableRoots, "--json names them too").toEqual(ours);
+  });
+});
 
 describe("doctor: a codex configuration that lets the model write the git dir", () => {
   it("names the common dir in writable_roots (what init printed before), a folder above the repository, and danger-full-access for the project; the fix gives Pantheon's own folders", async () => {
