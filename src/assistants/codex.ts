@@ -29,7 +29,8 @@ export const codexAdapter: AssistantAdapter = {
   takesSessionId: false,
   installHint: "npm install -g @openai/codex",
   launch(i: LaunchInput) {
-    // `codex resume [OPTIONS] [SESSION_ID] [PROMPT]` takes the same options as a new session.
+    // `codex resume [OPTIONS] -- <SESSION_ID> <PROMPT>` takes the same options as a new session;
+    // after `--` clap reads no option, so the session id (a record's value) is a positional.
     const args = argv();
     if (i.resumeSession !== undefined) args.command("resume");
     args.option("--cd", absolute(i.projectDir), "the project folder");
