@@ -12,6 +12,7 @@ export {
   NotFoundError,
   RenumberedError,
   SchemaVersionError,
+  UnsafeArgumentError,
   UsageError,
 } from "./errors/domain-errors.js";
 export {

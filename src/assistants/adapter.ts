@@ -18,14 +18,19 @@ export interface LaunchInput {
   personaText: string;
   /** A folder of this session only, for the files an adapter asks for (`Launch.files`). */
   sessionDir: string;
-  /** The repository's git common dir: where `pantheon` writes (codex's sandbox must allow it). */
-  gitCommonDir: string;
+  /**
+   * The folders `pantheon` writes in the git common dir (refs/coordination/, logs/refs/coordination/,
+   * objects/, pantheon/), absolute and existing: a sandbox gets exactly these writable, never the
+   * common dir itself (its hooks and config run code outside the sandbox).
+   */
+  writableDirs: readonly string[];
   /** The environment summon runs in: a user's own settings there are merged, not replaced. */
   parentEnv: Readonly<Record<string, string | undefined>>;
   /** The first user message; carries the mission handle (the env may not reach every tool shell). */
   kickoff: string;
   role: string;
-  model?: string;
+  /** `summon --model`: passed on only in a model name's format (record-formats.ts). */
+  model?: string | undefined;
   /** `MSN-0003:silent-phoenix`: what every pantheon call passes as `--mission`. */
   missionHandle: string;
   /** A UUID v4; claude and gemini record the session under it. */
@@ -74,16 +79,6 @@ export interface AssistantAdapter {
  */
 export function missionEnv(input: Pick<LaunchInput, "missionHandle" | "liveId">): Record<string, string> {
   return { PANTHEON_MISSION: input.missionHandle, PANTHEON_LIVE: input.liveId };
-}
-
-/**
- * A prompt passed as an option's value or as a positional must not start with "-": opencode's
- * and gemini's parsers then read it as a missing value and codex as an unknown flag (all three
- * checked). A user's persona file that opens with `---` frontmatter would do exactly that, so
- * such a text gets one leading space, which the model does not mind.
- */
-export function notAnOption(text: string): string {
-  return text.startsWith("-") ? ` ${text}` : text;
 }
 
 /**

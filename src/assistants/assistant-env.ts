@@ -1,4 +1,5 @@
 import type { AssistantName } from "./adapter.js";
+import { SESSION_ID } from "../domain/record-formats.js";
 
 /**
  * Which assistant a `pantheon` command runs inside, from the variables each one sets for the
@@ -8,7 +9,8 @@ import type { AssistantName } from "./adapter.js";
 export function assistantFromEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): { assistant: AssistantName; sessionId: string | null } | null {
-  const id = (v: string | undefined) => (v && /^[A-Za-z0-9_-]{1,100}$/.test(v) ? v : null);
+  // The mission keeps it for `summon --resume`: only an id of the record's format (never an option).
+  const id = (v: string | undefined) => (v && SESSION_ID.test(v) ? v : null);
   if (env.CLAUDECODE === "1") return { assistant: "claude", sessionId: id(env.CLAUDE_CODE_SESSION_ID) };
   if (env.CODEX_THREAD_ID !== undefined || env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined)
     return { assistant: "codex", sessionId: id(env.CODEX_THREAD_ID) };

@@ -2,6 +2,8 @@ import { commandPrompts } from "./command-prompts.js";
 import { claudeHookSettings } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
 import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { argv } from "./argv.js";
+import { MODEL_NAME, SESSION_ID } from "../domain/record-formats.js";
 
 /**
  * Claude Code reads its first positional argument as a subcommand when it is exactly one
@@ -25,26 +27,25 @@ export const claudeAdapter: AssistantAdapter = {
   takesSessionId: true,
   installHint: "npm install -g @anthropic-ai/claude-code",
   launch(i: LaunchInput) {
+    const args = argv()
+      // Appended, not replacing: Claude keeps its own system prompt and tools guidance.
+      .option("--append-system-prompt-file", absolute(i.personaFile), "the persona file")
+      // Pre-approved for this session only; every other tool asks as the user configured.
+      .option("--allowedTools", claudePantheonRule("pantheon"), "the pantheon rule")
+      // The session hooks of live status (pantheon status), for this session only.
+      .option("--settings", claudeHookSettings("pantheon"), "the session hooks");
+    if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
+    args.option("--name", `pantheon:${i.role}`, "the session name");
+    // A resumed session continues under its own id; a new one runs under the id summon chose.
+    // `--resume` takes an optional value: apart from it, an id such as `--settings={…}` was a
+    // second option (the reason every value is joined to its option).
+    if (i.resumeSession !== undefined) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
+    else args.option("--session-id", i.sessionId, "session id", { format: SESSION_ID });
     return {
       command: "claude",
-      args: [
-        // Appended, not replacing: Claude keeps its own system prompt and tools guidance.
-        "--append-system-prompt-file",
-        absolute(i.personaFile),
-        // Pre-approved for this session only; every other tool asks as the user configured.
-        "--allowedTools",
-        claudePantheonRule("pantheon"),
-        // The session hooks of live status (pantheon status), for this session only.
-        "--settings",
-        claudeHookSettings("pantheon"),
-        ...(i.model ? ["--model", i.model] : []),
-        "-n",
-        `pantheon:${i.role}`,
-        // A resumed session continues under its own id; a new one runs under the id summon chose.
-        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
-        "--",
-        guardClaudeKickoff(i.kickoff, i.missionHandle),
-      ],
+      args: args
+        .afterOptions([{ value: guardClaudeKickoff(i.kickoff, i.missionHandle), what: "the kickoff", prose: true }])
+        .build(),
       env: missionEnv(i),
       files: [],
     };

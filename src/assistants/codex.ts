@@ -1,16 +1,19 @@
 import { skillPrompt } from "./command-prompts.js";
-import { codexHookArgs } from "./session-hooks.js";
+import { codexHookConfig } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
-import { absolute, fitsInline, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, fitsInline, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { argv, sessionIdArg } from "./argv.js";
+import { MODEL_NAME } from "../domain/record-formats.js";
 
 /**
- * What a codex session needs so that `pantheon` can write its state from inside the sandbox:
- * in `workspace-write` (codex's default for a trusted folder) `.git` is read-only, and the state
- * lives in the git common dir. `summon` passes `--add-dir`; a session the user starts needs this
- * line in `~/.codex/config.toml` (under `[sandbox_workspace_write]`).
+ * The `[sandbox_workspace_write]` line a codex session the user starts needs so that `pantheon`
+ * can write its state from inside the sandbox: in `workspace-write` (codex's default for a trusted
+ * folder) `.git` is read-only, and the state lives in the git common dir. Exactly the folders
+ * Pantheon writes, never the common dir itself: its hooks and config would run the model's code
+ * outside the sandbox at the Director's next git command. `summon` passes the same folders.
  */
-export function codexWritableRootsLine(gitCommonDir: string): string {
-  return `writable_roots = [${JSON.stringify(absolute(gitCommonDir))}]`;
+export function codexWritableRootsLine(writableDirs: readonly string[]): string {
+  return `writable_roots = [${writableDirs.map((d) => JSON.stringify(absolute(d))).join(", ")}]`;
 }
 
 /** The persona as codex's developer message: the text itself, or a pointer to its file when too long for argv. */
@@ -26,39 +29,44 @@ export const codexAdapter: AssistantAdapter = {
   takesSessionId: false,
   installHint: "npm install -g @openai/codex",
   launch(i: LaunchInput) {
+    // `codex resume [OPTIONS] -- <SESSION_ID> <PROMPT>` takes the same options as a new session;
+    // after `--` clap reads no option, so the session id (a record's value) is a positional.
+    const args = argv();
+    if (i.resumeSession !== undefined) args.command("resume");
+    args.option("--cd", absolute(i.projectDir), "the project folder");
+    // Writable beside the workspace (added to the user's writable_roots, not replacing them):
+    // the folders pantheon writes, without which every claim, note and mission end fails in
+    // the sandbox; the rest of the common dir (hooks, config) stays read-only as codex intends.
+    for (const dir of i.writableDirs) args.option("--add-dir", absolute(dir), "a folder pantheon writes");
+    if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
+    // developer_instructions adds a developer message and keeps Codex's base prompt;
+    // model_instructions_file would replace it. The value is read as TOML, and a JSON string
+    // is a valid TOML basic string.
+    args.text("--config", `developer_instructions=${JSON.stringify(codexDeveloperInstructions(i))}`, "the persona");
+    // Codex (0.157+) runs sessions in a shared background server that keeps the environment
+    // of the terminal that started it: its tool shells would get another session's
+    // PANTHEON_MISSION, and a server started here would hand this one to the Director's later
+    // sessions. So the session sets the variable itself and never starts that server.
+    args.option(
+      "--config",
+      `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
+      "the mission",
+    );
+    args.option("--config", "features.daemon_auto_start=false", "a setting");
+    // The session hooks of live status. Codex asks the user once to trust them (it keeps a
+    // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).
+    args.option("--enable", "hooks", "a feature");
+    for (const hook of codexHookConfig("pantheon")) args.option("--config", hook, "a session hook");
+    const kickoff = { value: i.kickoff, what: "the kickoff", prose: true };
     return {
       command: "codex",
-      // `codex resume [OPTIONS] <SESSION_ID> [PROMPT]` takes the same options as a new session.
-      args: [
-        ...(i.resumeSession ? ["resume"] : []),
-        "-C",
-        absolute(i.projectDir),
-        // Writable alongside the workspace (added to the user's writable_roots, not replacing
-        // them): without it every claim, note and mission end fails inside the sandbox.
-        "--add-dir",
-        absolute(i.gitCommonDir),
-        ...(i.model ? ["-m", i.model] : []),
-        // developer_instructions adds a developer message and keeps Codex's base prompt;
-        // model_instructions_file would replace it. The value is read as TOML, and a JSON string
-        // is a valid TOML basic string.
-        "-c",
-        `developer_instructions=${JSON.stringify(codexDeveloperInstructions(i))}`,
-        // Codex (0.157+) runs sessions in a shared background server that keeps the environment
-        // of the terminal that started it: its tool shells would get another session's
-        // PANTHEON_MISSION, and a server started here would hand this one to the Director's later
-        // sessions. So the session sets the variable itself and never starts that server.
-        "-c",
-        `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
-        "-c",
-        "features.daemon_auto_start=false",
-        // The session hooks of live status. Codex asks the user once to trust them (it keeps a
-        // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).
-        "--enable",
-        "hooks",
-        ...codexHookArgs("pantheon"),
-        ...(i.resumeSession ? [i.resumeSession] : []),
-        notAnOption(i.kickoff),
-      ],
+      args: args
+        .afterOptions(
+          i.resumeSession !== undefined
+            ? [{ value: sessionIdArg(i.resumeSession), what: "session id" }, kickoff]
+            : [kickoff],
+        )
+        .build(),
       env: missionEnv(i),
       files: [],
     };

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { commandPrompts } from "./command-prompts.js";
-import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { argv } from "./argv.js";
+import { MODEL_NAME, SESSION_ID } from "../domain/record-formats.js";
 import { geminiHookSettings } from "./session-hooks.js";
 import { tomlMultilineString, tomlString } from "./toml-string.js";
 
@@ -33,19 +35,18 @@ export const geminiAdapter: AssistantAdapter = {
     const policyFile = join(absolute(i.sessionDir), "gemini-policy.toml");
     const defaultsFile = join(absolute(i.sessionDir), "gemini-system-defaults.json");
     const kickoff = `${i.kickoff} Your persona instructions are in ${contextFile}; if they are not in your context, read that file first.`;
+    const args = argv();
+    if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
+    // Both are lists gemini splits at commas: a folder with one would add another folder.
+    args.option("--include-directories", contextDir, "the persona folder", { list: true });
+    args.option("--policy", policyFile, "the policy file", { list: true });
+    if (i.resumeSession !== undefined) args.option("--resume", i.resumeSession, "session id", { format: SESSION_ID });
+    else args.option("--session-id", i.sessionId, "session id", { format: SESSION_ID });
+    // --prompt-interactive (-i) needs a terminal on stdin; it submits the kickoff and stays interactive.
+    args.text("--prompt-interactive", kickoff, "the kickoff");
     return {
       command: "gemini",
-      args: [
-        ...(i.model ? ["-m", i.model] : []),
-        "--include-directories",
-        contextDir,
-        "--policy",
-        policyFile,
-        ...(i.resumeSession ? ["--resume", i.resumeSession] : ["--session-id", i.sessionId]),
-        // -i needs a terminal on stdin; it submits the kickoff and stays interactive.
-        "-i",
-        notAnOption(kickoff),
-      ],
+      args: args.build(),
       // The session hooks of live status: gemini's system-defaults file is the one settings
       // file a variable names, so a session can have its own without touching the user's.
       env: { ...missionEnv(i), GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaultsFile },

@@ -3,7 +3,9 @@ import { pathToFileURL } from "node:url";
 import { commandPrompts } from "./command-prompts.js";
 import { opencodePlugin } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
-import { absolute, missionEnv, notAnOption, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { argv } from "./argv.js";
+import { MODEL_NAME, SESSION_ID } from "../domain/record-formats.js";
 
 /**
  * OpenCode adds every file of its `instructions` list to the system prompt, beside its own base
@@ -46,16 +48,15 @@ export const opencodeAdapter: AssistantAdapter = {
   launch(i: LaunchInput) {
     // The session hooks of live status: a plugin of this session only, by absolute path.
     const plugin = join(absolute(i.sessionDir), "pantheon-live.js");
+    // The project folder is the one positional opencode reads before its options (not after `--`).
+    const args = argv().positional(absolute(i.projectDir), "the project folder");
+    // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
+    if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
+    if (i.resumeSession !== undefined) args.option("--session", i.resumeSession, "session id", { format: SESSION_ID });
+    args.text("--prompt", i.kickoff, "the kickoff");
     return {
       command: "opencode",
-      args: [
-        absolute(i.projectDir),
-        // opencode wants provider/model here (anthropic/claude-sonnet-4-5); passed on as given.
-        ...(i.model ? ["-m", i.model] : []),
-        ...(i.resumeSession ? ["--session", i.resumeSession] : []),
-        "--prompt",
-        notAnOption(i.kickoff),
-      ],
+      args: args.build(),
       env: {
         ...missionEnv(i),
         OPENCODE_CONFIG_CONTENT: opencodeConfigContent(i.personaFile, i.parentEnv.OPENCODE_CONFIG_CONTENT, plugin),

@@ -60,11 +60,18 @@ export function claudeHookSettings(cli: string): string {
  * codex `-c hooks.<Event>=[...]` values (TOML inline tables; a JSON string is a TOML basic
  * string). 3 s: codex clamps SessionEnd and Interrupt hooks to that, and says so on screen.
  */
+export function codexHookConfig(cli: string): string[] {
+  return CODEX_HOOK_EVENTS.map(
+    (e) => `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=3}]}]`,
+  );
+}
+
+/**
+ * The same as `-c` pairs: what the trust notice hashes (hook-trust-notice.ts), kept in this form
+ * so that a clone told once is not told again for a change of how the argv is written.
+ */
 export function codexHookArgs(cli: string): string[] {
-  return CODEX_HOOK_EVENTS.flatMap((e) => [
-    "-c",
-    `hooks.${e}=[{hooks=[{type="command",command=${JSON.stringify(hookCommand(cli, "codex", e))},timeout=3}]}]`,
-  ]);
+  return codexHookConfig(cli).flatMap((v) => ["-c", v]);
 }
 
 /**

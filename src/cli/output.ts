@@ -75,7 +75,7 @@ export function printError(app: App, e: unknown, commandPath: string): void {
   if (e instanceof GitError && insideCodexSandbox(app.io.env) && /EROFS|EACCES|EPERM|ENOENT|read-only/i.test(message)) {
     // Not a permissions problem of the repository: codex's sandbox keeps .git read-only.
     hint =
-      'codex\'s sandbox keeps .git read-only: start codex with --add-dir <git common dir> (pantheon summon does), or add the dir to [sandbox_workspace_write] writable_roots in ~/.codex/config.toml (see "pantheon init" and docs/assistants.md)';
+      "codex's sandbox keeps .git read-only: pantheon summon makes only refs/coordination/, logs/refs/coordination/, objects/ and pantheon/ of the git common dir writable; for a codex session you start, add the writable_roots line pantheon init prints to [sandbox_workspace_write] in ~/.codex/config.toml (never the whole .git: its hooks and config run code outside the sandbox; docs/assistants.md)";
   }
   if (app.json) {
     app.io.stderr.write(`${JSON.stringify({ error: { code, message, hint: hint ?? null } })}\n`);

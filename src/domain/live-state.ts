@@ -5,6 +5,7 @@
  * read, each bounded, and `detail` is one escaped line.
  */
 import { escapeInline } from "./control-chars.js";
+import { SESSION_ID, TIMESTAMP } from "./record-formats.js";
 
 export const LIVE_STATES = ["starting", "working", "needs-input", "idle", "stalled", "ended"] as const;
 export type LiveState = (typeof LIVE_STATES)[number];
@@ -49,9 +50,13 @@ export function detailLine(text: unknown): string {
   return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS - 1)}…` : line;
 }
 
-/** A session id as the assistants write them (uuid, `ses_…`, thread ids); anything else is dropped. */
+/**
+ * A session id as the assistants write them (uuid, `ses_…`, thread ids); anything else is
+ * dropped. `summon --resume` passes it to the assistant, so it has the mission record's format
+ * (it never starts with "-"): a model in a sandbox that can write the live file gains no option.
+ */
 export function sessionIdOf(v: unknown): string | null {
-  return typeof v === "string" && /^[A-Za-z0-9_.:-]{1,100}$/.test(v) ? v : null;
+  return typeof v === "string" && SESSION_ID.test(v) ? v : null;
 }
 
 type Payload = Record<string, unknown>;
@@ -170,7 +175,10 @@ export function parseLiveFile(value: unknown): LiveFile | null {
   if (
     !(LIVE_STATES as readonly unknown[]).includes(v.state) ||
     typeof v.since !== "string" ||
-    typeof v.lastEventAt !== "string"
+    typeof v.lastEventAt !== "string" ||
+    // A resume kickoff quotes lastEventAt: a timestamp, not text.
+    !TIMESTAMP.test(v.since) ||
+    !TIMESTAMP.test(v.lastEventAt)
   )
     return null;
   const history = Array.isArray(v.history)

@@ -38,6 +38,22 @@ export class RenumberedError extends PantheonError {
   }
 }
 
+/**
+ * A value refused a place in an assistant's argv (DESIGN §5, "no value from a record becomes an
+ * option"): it could be read as an option, holds a NUL or a control character, or is too long for
+ * one argument. Records are checked on read before they get here; this is the last gate. Exit 1.
+ */
+export class UnsafeArgumentError extends PantheonError {
+  constructor(what: string, value: string, why: string) {
+    super(
+      "E_UNSAFE_ARGUMENT",
+      `Refused to pass ${what} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 79)}…` : value)} to the assistant: ${why}`,
+      "pantheon doctor (a record's value is written by anyone who can push the state); check the value you gave",
+      { what, why },
+    );
+  }
+}
+
 /** A record on the ref that is not valid JSON or fails its schema. */
 export class CorruptRecordError extends PantheonError {
   constructor(

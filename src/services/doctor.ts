@@ -7,6 +7,7 @@ import { applyRepairs } from "./doctor-fix.js";
 import { inspectState } from "./inspect-state.js";
 import { checkCache } from "./cache-check.js";
 import { projectFileFindings } from "./project-file-findings.js";
+import { codexSandboxFindings } from "./codex-sandbox-findings.js";
 import { repairRepository, repositoryFindings } from "./repository-checks.js";
 import { summonFindings } from "./live-missions.js";
 
@@ -135,6 +136,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
       fixable: false,
     });
   }
+  findings.push(...(await codexSandboxFindings(ctx, store)));
   let inspected = await inspectState(snap);
   findings.push(
     ...inspected.findings,

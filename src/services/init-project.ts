@@ -30,10 +30,11 @@ export interface InitResult {
   /** What `--config` changed on a project that was already set up (one commit); empty when nothing. */
   changes: SettingChange[];
   /**
-   * When codex's files were installed: the git common dir, which a codex session the user starts
-   * must have among its writable roots for `pantheon` to write there (summon passes it itself).
+   * When codex's files were installed: the folders of the git common dir pantheon writes, which
+   * a codex session the user starts must have among its writable roots (summon passes them
+   * itself); made here, as codex's sandbox runs nothing with a writable root that is missing.
    */
-  codexWritableRoot: string | null;
+  codexWritableRoots: string[] | null;
 }
 
 /** Guesses the project type from the files at the root, for `init --yes`. */
@@ -116,7 +117,7 @@ export async function initProject(
     root: store.root,
     hook,
     changes,
-    codexWritableRoot: assistants.includes("codex") ? store.commonDir : null,
+    codexWritableRoots: assistants.includes("codex") ? await store.writableDirs({ create: true }) : null,
   };
 }
 

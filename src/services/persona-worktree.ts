@@ -2,6 +2,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, realpathSync, statSync } f
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { ConflictError, UsageError } from "../errors.js";
 import { missionId } from "../domain/ids.js";
+import { isBranchName } from "../domain/record-formats.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { Store } from "../store/store.js";
@@ -32,12 +33,8 @@ export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
 }
 
 export function checkBranchName(branch: string): string {
-  if (
-    !/^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/.test(branch) ||
-    branch.includes("..") ||
-    branch.endsWith(".lock") ||
-    branch.endsWith("/")
-  ) {
+  // The mission record keeps it, and its schema holds it to the same rule (a git argument).
+  if (!isBranchName(branch)) {
     throw new UsageError(
       `Invalid branch name "${branch}"`,
       "use letters, digits, / - _ . (e.g. pantheon/hephaestus-3)",

@@ -43,7 +43,8 @@ export async function writeBrief(
     task: Task | null;
     template: string;
     sessionDir: string;
-    gitCommonDir: string;
+    /** The folders pantheon writes in the common dir (Store.writableDirs). */
+    writableDirs: readonly string[];
     cwd: string;
     model: string | undefined;
     sessionId: string;
@@ -78,7 +79,7 @@ export async function writeBrief(
     personaFile,
     personaText,
     sessionDir: o.sessionDir,
-    gitCommonDir: o.gitCommonDir,
+    writableDirs: o.writableDirs,
     parentEnv: ctx.env,
     kickoff,
     role: o.mission.role,

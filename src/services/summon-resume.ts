@@ -1,8 +1,11 @@
+import { fenceData } from "../assistants/render-template.js";
 import { escapeInline } from "../domain/control-chars.js";
-import { missionHandle, missionId, reviewId, taskId } from "../domain/ids.js";
+import { missionHandle, missionId, printable, reviewId, taskId } from "../domain/ids.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Snapshot } from "../store/store.js";
-import { InvalidTransitionError, NotFoundError } from "../errors.js";
+import { InvalidTransitionError, NotFoundError, UnsafeArgumentError } from "../errors.js";
+import { isAssistantName } from "../assistants/registry.js";
+import { SESSION_ID } from "../domain/record-formats.js";
 import { readLiveFile } from "./live-events.js";
 import { findMission } from "./resolve-actor.js";
 import { readSummonRecords, summonAlive } from "./summon-record.js";
@@ -38,19 +41,29 @@ export async function planResume(snap: Snapshot, commonDir: string, id: string):
       `pantheon summon ${mission.role} --persona ${mission.persona}`,
     );
   }
+  // Checked again here, not only by the schema: a mission found by codename comes from this
+  // clone's read cache, and the live file from a hook (both files a sandboxed persona can write).
+  if (!SESSION_ID.test(sessionId))
+    throw new UnsafeArgumentError("session id", sessionId, `it is not a valid session id (mission ${handle})`);
+  if (!isAssistantName(mission.assistant))
+    throw new NotFoundError(
+      `Mission ${handle} (${mission.persona}) ran in "${printable(mission.assistant)}", an assistant this pantheon cannot start`,
+      `a newer pantheon may know it; or start the persona anew: pantheon summon ${mission.role} --persona ${mission.persona}`,
+    );
   const since = live?.lastEventAt ?? mission.endedAt ?? mission.updatedAt;
   return { mission, reuse: mission.status === "ACTIVE", assistant: mission.assistant, sessionId, since };
 }
 
 const SHOWN = 8;
+const TITLE = 80;
 
 /**
  * The kickoff of a resumed session: what changed on the ref since the persona was last heard
- * of (its claims, the handoffs to its role, reviews), ids and titles only, bounded; record text
- * escaped, as in every brief.
+ * of (its claims, the handoffs to its role, reviews), ids and titles only, bounded. The titles
+ * are teammates' text: they are quoted in a fenced block labelled as data (DESIGN §5), never in
+ * the sentence the persona reads as the Director's turn.
  */
 export async function resumeKickoff(snap: Snapshot, was: Mission, now: Mission, since: string): Promise<string> {
-  const handle = missionHandle(now);
   const after = (at: string) => at > since;
   const tasks = (await snap.taskSummaries()).filter((t) => after(t.updatedAt));
   const mine = tasks.filter(
@@ -62,23 +75,65 @@ export async function resumeKickoff(snap: Snapshot, was: Mission, now: Mission, 
       after(r.updatedAt) &&
       (r.requestedBy === was.persona || (r.task !== null && mine.some((t) => t.number === r.task))),
   );
-  const list = (items: string[]) =>
-    items.length > SHOWN ? `${items.slice(0, SHOWN).join("; ")}; and ${items.length - SHOWN} more` : items.join("; ");
-  const parts = [
-    mine.length ? `your claims: ${list(mine.map((t) => `${taskId(t)} ${t.status} "${escapeInline(t.title)}"`))}` : "",
-    handoffs.length
-      ? `handed off to your role: ${list(handoffs.map((t) => `${taskId(t)} "${escapeInline(t.title)}"`))}`
-      : "",
-    reviews.length
-      ? `reviews: ${list(reviews.map((r) => `${reviewId(r.number)} ${r.status} "${escapeInline(r.title)}"`))}`
-      : "",
-  ].filter(Boolean);
-  const changed = parts.length
-    ? `Since ${since}: ${parts.join(". ")}.`
-    : `Nothing changed on the Pantheon state since ${since}.`;
+  return resumeKickoffText({
+    was,
+    now,
+    since,
+    claims: mine.map((t) => ({ id: taskId(t), status: t.status, title: t.title })),
+    handoffs: handoffs.map((t) => ({ id: taskId(t), status: t.status, title: t.title })),
+    reviews: reviews.map((r) => ({ id: reviewId(r.number), status: r.status, title: r.title })),
+  });
+}
+
+interface Changed {
+  id: string;
+  status: string;
+  title: string;
+}
+
+/** The kickoff's text from what changed (resumeKickoff gathers it). */
+export function resumeKickoffText(o: {
+  was: Pick<Mission, "number">;
+  now: Mission;
+  since: string;
+  claims: readonly Changed[];
+  handoffs: readonly Changed[];
+  reviews: readonly Changed[];
+}): string {
+  const handle = missionHandle(o.now);
   const which =
-    now.number === was.number
+    o.now.number === o.was.number
       ? `mission ${handle}`
-      : `mission ${handle} (${missionId(was.number)} ended; this one continues it)`;
-  return `You are ${escapeInline(now.persona)}, the ${now.role} persona of Pantheon, resuming on ${which}. Pass --mission ${handle} on every pantheon command. ${changed} Check pantheon task mine --mission ${handle}, then tell the Director where you stand.`;
+      : `mission ${handle} (${missionId(o.was.number)} ended; this one continues it)`;
+  const quoted = [
+    ...lines("your claim", o.claims, "claims"),
+    ...lines("handed off to your role", o.handoffs, "handoffs"),
+    ...lines("review", o.reviews, "reviews"),
+  ];
+  const counts = [
+    count(o.claims.length, "claim of yours", "claims of yours"),
+    count(o.handoffs.length, "handoff to your role", "handoffs to your role"),
+    count(o.reviews.length, "review", "reviews"),
+  ].filter(Boolean);
+  const changed =
+    quoted.length > 0
+      ? `Since ${o.since}, these changed on the Pantheon state: ${counts.join(", ")} (ids and titles below).`
+      : `Nothing changed on the Pantheon state since ${o.since}.`;
+  const text = `You are ${escapeInline(o.now.persona)}, the ${o.now.role} persona of Pantheon, resuming on ${which}. Pass --mission ${handle} on every pantheon command. ${changed} Check pantheon task mine --mission ${handle}, then tell the Director where you stand.`;
+  return quoted.length > 0 ? `${text}\n\n${fenceData("What changed", quoted.join("\n"))}` : text;
+}
+
+function count(n: number, one: string, many: string): string {
+  return n === 0 ? "" : `${n} ${n === 1 ? one : many}`;
+}
+
+/** One line per record (id, status, title cut to one bounded line), at most SHOWN, then how many more. */
+function lines(label: string, items: readonly Changed[], plural: string): string[] {
+  const shown = items.slice(0, SHOWN).map((c) => `${label} ${c.id} ${c.status}: ${oneLine(c.title)}`);
+  return items.length > SHOWN ? [...shown, `and ${items.length - SHOWN} more ${plural}`] : shown;
+}
+
+function oneLine(title: string): string {
+  const flat = title.replace(/\s+/g, " ").trim();
+  return flat.length <= TITLE ? flat : `${flat.slice(0, TITLE - 1).trimEnd()}…`;
 }

@@ -2,13 +2,14 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AssistantAdapter, AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
-import { missionHandle } from "../domain/ids.js";
+import { missionHandle, missionId, printable } from "../domain/ids.js";
+import { MODEL_NAME } from "../domain/record-formats.js";
 import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
 import type { Task } from "../domain/schemas/task.js";
-import type { Snapshot } from "../store/store.js";
+import type { CodeRepo, Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
 import { endMission } from "./end-mission.js";
 import { tellCodexHookTrust } from "./hook-trust-notice.js";
@@ -78,6 +79,11 @@ export interface SummonResult {
  */
 export async function summon(ctx: Context, input: SummonInput): Promise<SummonResult> {
   checkText(input.objective, "--objective");
+  if (input.model !== undefined && !MODEL_NAME.test(input.model))
+    throw new UsageError(
+      `Invalid model name "${printable(input.model)}"`,
+      "a model name is letters, digits and . _ : / @ + - (e.g. --model opus, --model anthropic/claude-sonnet-4-5)",
+    );
   const store = await ctx.store();
   const snap = await store.snapshot();
   const project = await snap.project();
@@ -135,7 +141,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
         await createPersonaWorktree(ctx, store, project, mission, input.branch),
       );
     if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
-    const cwd = mission.worktree?.path ?? code?.root ?? ctx.cwd;
+    const cwd = worktreeHere(ctx, code, mission) ?? code?.root ?? ctx.cwd;
     const now = await store.snapshot();
     const kickoff = resume ? await resumeKickoff(now, resume.mission, mission, resume.since) : undefined;
     const brief = await writeBrief(ctx, {
@@ -146,7 +152,9 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       task,
       template: template.text,
       sessionDir,
-      gitCommonDir: store.commonDir,
+      // Made now: with a writable root that does not exist, codex's sandbox runs no command at
+      // all (bwrap: "Can't create file at …/pantheon: Read-only file system").
+      writableDirs: await store.writableDirs({ create: true }),
       cwd,
       model: input.model,
       sessionId,
@@ -230,6 +238,21 @@ async function finish(
   rmSync(sessionDir, { recursive: true, force: true });
 }
 
+/**
+ * The mission's worktree as the folder to start in, only when git lists it as a worktree of this
+ * clone: the record's path is shared data (a resumed mission may come from another clone, or
+ * from anyone who can push), trusted for nothing else.
+ */
+function worktreeHere(ctx: Context, code: CodeRepo | null, mission: Mission): string | null {
+  if (!mission.worktree) return null;
+  const listed = code?.findWorktree(mission.worktree.path);
+  if (listed && !listed.missing) return listed.path;
+  ctx.warn(
+    `${missionId(mission.number)}'s worktree ${mission.worktree.path} is not a worktree of this clone: starting in the repository instead`,
+  );
+  return null;
+}
+
 function safeConfig(read: () => string | undefined): string | undefined {
   try {
     return read();
@@ -299,7 +322,7 @@ async function dryRun(
     task,
     template: template.text,
     sessionDir,
-    gitCommonDir: store.commonDir,
+    writableDirs: await store.writableDirs({ create: false }),
     cwd,
     model: input.model,
     sessionId,

@@ -416,6 +416,9 @@ export class GitStore implements Store, StateWriter {
   async writeCloneFile(relPath: string, text: string) {
     return (await this.care()).writeCloneFile(relPath, text);
   }
+  async writableDirs(o: { create: boolean }) {
+    return (await this.care()).writableDirs(o.create);
+  }
   async listKeepDir() {
     return (await this.care()).listKeepDir();
   }

@@ -79,6 +79,9 @@ export class MemoryStore implements Store {
     throw new GitError("E_GIT_UNAVAILABLE", "A memory store has nothing to recover", "use a git repository");
   }
 
+  async writableDirs(): Promise<string[]> {
+    return [];
+  }
   async writeCloneFile(): Promise<string> {
     throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no clone files", "use a git repository");
   }

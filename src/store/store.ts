@@ -374,6 +374,12 @@ export interface Store {
    * instructions), honouring core.sharedRepository; returns its absolute path.
    */
   writeCloneFile(relPath: string, text: string): Promise<string>;
+  /**
+   * The folders of the common dir Pantheon writes (refs/coordination/, logs/refs/coordination/,
+   * objects/, pantheon/), absolute; made first when `create`. A sandboxed assistant gets exactly
+   * these writable, never the common dir (DESIGN §5); empty for a store without one.
+   */
+  writableDirs(o: { create: boolean }): Promise<string[]>;
   /** Lists Pantheon's keep dir in objects/info/alternates again (doctor --fix); false when it was listed. */
   listKeepDir(): Promise<boolean>;
   /** Starts the reflog of a ref made before reflogs were kept; false when it exists. */

@@ -13,7 +13,7 @@
  *  gemini's first run losing the persona · 7 approval prompts for pantheon, `/summon` recording
  *  no assistant.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeModel, type FakeModel, type Recorded } from "./fake-model.js";
@@ -296,6 +296,67 @@ suite("claude", "claude-2.1.330");
 suite("gemini");
 suite("codex");
 suite("opencode");
+
+describe("codex's default sandbox (DESIGN §5): pantheon writes, .git's hooks and config do not", () => {
+  let model: FakeModel;
+  beforeAll(async () => {
+    model = await startFakeModel();
+  });
+  afterAll(() => model.close());
+
+  it("a summoned codex persona claims a task from inside workspace-write, and is refused writing .git/hooks/x and .git/config (code that would run outside the sandbox at the Director's next git command)", async (ctx) => {
+    const binDir = binDirOf(ctx, "codex");
+    const w = makeWorld({ assistant: "codex", binDir, modelUrl: model.url });
+    const t = new Terminal(w.root);
+    try {
+      w.pantheon("task", "create", "--title", "Add login", "--role", "engineer");
+      const git = join(w.repo, ".git");
+      const config = readFileSync(join(git, "config"), "utf8");
+      // One shell call: the claim, then the writes codex must refuse; each says what happened.
+      model.setScript(({ lastUserText }) => {
+        const handle = HANDLE.exec(lastUserText)?.[1];
+        if (!handle || !lastUserText.includes("Start with pantheon task next")) return null;
+        return [
+          `pantheon task claim ENG-M-0001 --mission ${handle}`,
+          "touch .git/hooks/x && echo HOOK-WRITTEN || echo HOOK-REFUSED",
+          "printf '[core]\\n\\thooksPath = /tmp\\n' >> .git/config && echo CONFIG-WRITTEN || echo CONFIG-REFUSED",
+        ].join("; ");
+      });
+      t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", "codex", "--persona", "Goibniu"]);
+      const trust = { at: 0 };
+      // What the shell printed, as codex hands it back (not the call, which names both outcomes).
+      const output = (r: Recorded) =>
+        ((r.body?.input ?? []) as any[])
+          .filter((i) => i?.type === "custom_tool_call_output" || i?.type === "function_call_output")
+          .map((i) => (typeof i.output === "string" ? i.output : JSON.stringify(i.output)))
+          .join("\n");
+      const back = await t.until(
+        "the shell call's output back at the model",
+        () => {
+          trustHooks(t, trust);
+          return model
+            .mainTurns()
+            .map(output)
+            .find((o) => /CONFIG-(WRITTEN|REFUSED)/.test(o));
+        },
+        150_000,
+      );
+      expect(t.screen(), "no approval was asked").not.toMatch(APPROVAL);
+      expect(back, "the claim ran in the sandbox").toContain("Claimed ENG-M-0001");
+      expect(back).toMatch(/Read-only file system/);
+      expect(back).toContain("HOOK-REFUSED");
+      expect(back).toContain("CONFIG-REFUSED");
+      expect(back).not.toMatch(/HOOK-WRITTEN|CONFIG-WRITTEN/);
+      expect(w.task("ENG-M-0001")).toMatchObject({ status: "UNDERWAY", claimedBy: "Goibniu" });
+      expect(existsSync(join(git, "hooks", "x")), ".git/hooks/x was not created").toBe(false);
+      expect(readFileSync(join(git, "config"), "utf8"), ".git/config is unchanged").toBe(config);
+      console.log(`[measure] codex sandbox: claim landed; .git/hooks and .git/config refused`);
+    } finally {
+      t.close();
+      w.cleanup();
+    }
+  }, 300_000);
+});
 
 describe("gemini's first run", () => {
   let model: FakeModel;

@@ -149,7 +149,7 @@ export function registerInitCommand(program: Command, app: App): void {
             hookFile: r.hook?.file ?? null,
             hookLine: r.hook?.line ?? null,
             mcp,
-            codexWritableRoot: r.codexWritableRoot,
+            codexWritableRoots: r.codexWritableRoots,
           };
           return view("init", data, (s) => {
             const name = escapeText(r.project.name);
@@ -203,13 +203,14 @@ export function registerInitCommand(program: Command, app: App): void {
               lines.push(
                 `  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`,
               );
-            if (r.codexWritableRoot && (r.stateCreated || r.adopted)) {
-              // codex's sandbox keeps .git read-only; summon adds it, a session the user starts needs this.
+            if (r.codexWritableRoots && (r.stateCreated || r.adopted)) {
+              // codex's sandbox keeps .git read-only; summon adds pantheon's folders of it, a
+              // session the user starts needs this line (never the whole common dir).
               lines.push(
                 "",
                 "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:",
                 "  [sandbox_workspace_write]",
-                `  ${escapeText(codexWritableRootsLine(r.codexWritableRoot))}`,
+                `  ${escapeText(codexWritableRootsLine(r.codexWritableRoots))}`,
               );
             }
             // The first day only: a re-run is about files and settings.

@@ -1,10 +1,36 @@
 import * as z from "zod/mini";
+import {
+  ASSISTANT_WORD,
+  COMMIT_ID,
+  isAbsolutePath,
+  isBranchName,
+  RECORD_UID,
+  SESSION_ID,
+  THEME_NAME,
+  TIMESTAMP,
+} from "../record-formats.js";
 
 /** A positive record number (tasks, epics, missions, reviews each have their own sequence). */
 export const RecordNumber = z.int().check(z.positive());
 
-/** ISO-8601 timestamp; the clock is injected, so records never read Date.now() themselves. */
-export const Timestamp = z.string().check(z.minLength(10), z.maxLength(40));
+/**
+ * ISO-8601 timestamp; the clock is injected, so records never read Date.now() themselves. Strict:
+ * a resume kickoff quotes one, and a pushed record may hold any text there.
+ */
+export const Timestamp = z.string().check(z.minLength(10), z.maxLength(40), z.regex(TIMESTAMP));
+
+/**
+ * The fields whose values leave Pantheon for a parser (record-formats.ts says where each goes):
+ * checked on every read of the ref as on every write, so a record that fails them is corrupt.
+ */
+export const SessionId = z.string().check(z.regex(SESSION_ID));
+export const AssistantWord = z.string().check(z.regex(ASSISTANT_WORD));
+export const CommitId = z.string().check(z.regex(COMMIT_ID));
+export const BranchName = z.string().check(z.refine(isBranchName, "not a branch name Pantheon makes"));
+export const AbsolutePath = z
+  .string()
+  .check(z.refine(isAbsolutePath, "not an absolute path without control characters"));
+export const ThemeName = z.string().check(z.regex(THEME_NAME));
 
 type KnownKeys<T> = {
   [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: T[K];
@@ -26,7 +52,7 @@ export type Known<T> = T extends readonly (infer E)[]
 
 /** Fields every record carries: `uid` is its identity across renumbering at sync. */
 export const RecordBase = {
-  uid: z.string().check(z.minLength(8), z.maxLength(64)),
+  uid: z.string().check(z.regex(RECORD_UID)),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   createdBy: z.string().check(z.minLength(1), z.maxLength(80)),

@@ -1,34 +1,51 @@
 import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
-import { type Known, LongText, RecordBase, RecordNumber, Timestamp } from "./common.js";
+import {
+  AbsolutePath,
+  AssistantWord,
+  BranchName,
+  CommitId,
+  type Known,
+  LongText,
+  RecordBase,
+  RecordNumber,
+  SessionId,
+  Timestamp,
+} from "./common.js";
+import { PersonaName } from "./persona.js";
 
 import { MISSION_STATUSES } from "../constants.js";
 
 export { MISSION_STATUSES };
 
+/** A persona's worktree: its path becomes the assistant's working directory, its branch a git argument. */
 export const WorktreeSchema = z.looseObject({
-  path: z.string().check(z.minLength(1)),
-  branch: z.string().check(z.minLength(1)),
-  base: z.string().check(z.minLength(4)),
+  path: AbsolutePath,
+  branch: BranchName,
+  base: CommitId,
 });
 
 /** A persona's working session; `codename` survives renumbering at sync. */
 export const MissionSchema = z.looseObject({
   ...RecordBase,
   number: RecordNumber,
-  codename: z.string().check(z.regex(/^[a-z]+-[a-z]+$/)),
-  persona: z.string().check(z.minLength(1), z.maxLength(40)),
+  codename: z.string().check(z.regex(/^[a-z]{1,20}-[a-z]{1,20}$/)),
+  // The kickoff says "You are <persona>" and its worktree's branch is named after it.
+  persona: PersonaName,
   role: z.enum(ROLES),
   objective: LongText,
   status: z.enum(MISSION_STATUSES),
   startedAt: Timestamp,
   endedAt: z.nullable(Timestamp),
-  assistant: z.nullable(z.string()),
-  /** The assistant's own session id (for resume); absent in records written before it existed. */
-  sessionId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  assistant: z.nullable(AssistantWord),
+  /**
+   * The assistant's own session id (for resume); absent in records written before it existed.
+   * `summon --resume` passes it to the assistant: never an option (DESIGN §5).
+   */
+  sessionId: z.optional(z.nullable(SessionId)),
   worktree: z.nullable(WorktreeSchema),
-  headAtStart: z.nullable(z.string()),
-  headAtEnd: z.nullable(z.string()),
+  headAtStart: z.nullable(CommitId),
+  headAtEnd: z.nullable(CommitId),
   summary: z.nullable(LongText),
   formerNumbers: z.array(RecordNumber),
 });

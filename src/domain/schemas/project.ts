@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { ROLES } from "../roles.js";
-import { type Known, RecordBase } from "./common.js";
+import { AssistantWord, type Known, RecordBase, ThemeName } from "./common.js";
 
 import { PROJECT_TYPES, SCHEMA_VERSION } from "../constants.js";
 
@@ -21,11 +21,12 @@ export const ProjectSchema = z.looseObject({
   description: z.string().check(z.maxLength(5000)),
   features: FeaturesSchema,
   customization: z.looseObject({
-    personasTheme: z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,39}$/)),
+    personasTheme: ThemeName,
     variables: z.record(z.string(), z.string()),
   }),
   roles: z.array(z.enum(ROLES)),
-  assistant: z.nullable(z.string()),
+  // The default assistant of `summon`: a word; whether it is one Pantheon knows is checked there.
+  assistant: z.nullable(AssistantWord),
   // No command Pantheon runs is read from here (schema 2 removed `setup`; DESIGN §1.3).
   worktree: z.looseObject({ copy: z.array(z.string()) }),
 });

@@ -7,3 +7,11 @@ export interface RepoPaths {
   /** Where refs, objects and config live; equals gitDir outside linked worktrees. */
   commonDir: string;
 }
+
+/**
+ * The folders of the common dir Pantheon writes, and nothing else of it (DESIGN §5): the state
+ * ref and its lock (refs/coordination/), the ref's reflog (logs/refs/coordination/), objects/
+ * (loose objects and the keep dir), pantheon/ (the cache, live files, sessions). An assistant's
+ * sandbox gets exactly these writable: hooks/, config and info/ run code or change how git runs.
+ */
+export const WRITABLE_DIRS = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"] as const;

@@ -20,6 +20,7 @@ import { repositoryFormatProblems } from "./repo-format.js";
 import {
   adjustSharedPerm,
   ensureParentDir,
+  mkdirShared,
   parseSharedPerm,
   sharedPermOf,
   type SharedPerm,
@@ -28,6 +29,7 @@ import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
 import type { CommitInfo, RecoveryCandidate, RepositoryStatus } from "../store.js";
 import { listTree } from "../git/tree-edit.js";
+import { WRITABLE_DIRS } from "../git/repo-paths.js";
 
 export class RepositoryCare {
   constructor(
@@ -181,6 +183,12 @@ export class RepositoryCare {
     writeFileSync(path, text);
     adjustSharedPerm(path, sharedPermOf(this.paths.commonDir));
     return path;
+  }
+
+  writableDirs(create: boolean): string[] {
+    const dirs = WRITABLE_DIRS.map((d) => join(this.paths.commonDir, ...d.split("/")));
+    if (create) for (const d of dirs) mkdirShared(d, sharedPermOf(this.paths.commonDir));
+    return dirs;
   }
 
   listKeepDir(): boolean {

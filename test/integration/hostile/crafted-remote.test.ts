@@ -230,14 +230,16 @@ describe("(a) a teammate's task title with ANSI and OSC sequences and a note tel
         },
       ],
     });
-    // Its worktree too: mission show prints path, branch and base (the base was once printed raw).
+    // The mission's persona and worktree are formats (they reach an argv, a path, a prompt: a
+    // mission carrying escapes there is corrupt, test/integration/hostile/record-argv.test.ts);
+    // its author's name is text, shown escaped.
     const mission = aMission({
       uid: "mallory-mission-01",
       number: 1,
-      persona: EVIL_PERSONA,
+      persona: "Eve",
       codename: "quiet-raven",
       createdBy: EVIL_PERSONA,
-      worktree: { path: `/tmp/wt${TITLE_OSC}`, branch: `b${SGR}`, base: `\u001b[2J${"0".repeat(8)}` },
+      worktree: { path: "/tmp/wt-eve", branch: "pantheon/eve-1", base: "0".repeat(40) },
     });
     const claimed = aTask({
       uid: "mallory-task-0002",
@@ -331,7 +333,9 @@ function standInClaude(): { env: NodeJS.ProcessEnv; persona(): string; argv(): s
     `import { copyFileSync, writeFileSync } from "node:fs";
 const args = process.argv.slice(2);
 const i = args.indexOf("--append-system-prompt-file");
-if (i >= 0) copyFileSync(args[i + 1], ${JSON.stringify(join(root, "persona.md"))});
+const joined = args.find((a) => a.startsWith("--append-system-prompt-file="));
+if (joined) copyFileSync(joined.slice("--append-system-prompt-file=".length), ${JSON.stringify(join(root, "persona.md"))});
+else if (i >= 0) copyFileSync(args[i + 1], ${JSON.stringify(join(root, "persona.md"))});
 writeFileSync(${JSON.stringify(join(root, "argv.json"))}, JSON.stringify(args));
 `,
   );

@@ -18,8 +18,8 @@ const big = (tag: string) => `${tag} ${"lorem ipsum dolor sit amet ".repeat(BIG 
 function personaOf(rec: StandInRecord): string {
   if (rec.name === "claude") return rec.personaFileContent ?? "";
   if (rec.name === "codex") {
-    const dev = rec.argv.find((a) => a.startsWith("developer_instructions="))!;
-    return JSON.parse(dev.slice("developer_instructions=".length)) as string;
+    const dev = rec.argv.find((a) => a.startsWith("--config=developer_instructions="))!;
+    return JSON.parse(dev.slice("--config=developer_instructions=".length)) as string;
   }
   const file = Object.keys(rec.files).find((f) => f.endsWith(".md"));
   return (file && rec.files[file]) ?? "";
@@ -95,7 +95,7 @@ describe("the persona brief is bounded", () => {
       const rec = s.one(a);
       for (const arg of rec.argv) expect(Buffer.byteLength(arg), `${a}: one argument`).toBeLessThan(128 * 1024);
       if (a === "codex") {
-        const dev = rec.argv.find((x) => x.startsWith("developer_instructions="))!;
+        const dev = rec.argv.find((x) => x.startsWith("--config=developer_instructions="))!;
         expect(dev, "codex reads a persona this long from its file").toMatch(
           /persona instructions are in \/.*persona\.md/,
         );

@@ -56,7 +56,13 @@ const record = {
 };
 // The files an assistant reads its persona from, read while it runs (summon removes them after).
 const read = (path) => { try { return readFileSync(path, "utf8"); } catch { return null; } };
-const after = (flag) => { const i = argv.indexOf(flag); return i >= 0 ? argv[i + 1] : undefined; };
+// A value joined to its option (--flag=value, as summon passes them), or the next element.
+const after = (flag) => {
+  const joined = argv.find((a) => a.startsWith(flag + "="));
+  if (joined !== undefined) return joined.slice(flag.length + 1);
+  const i = argv.indexOf(flag);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 record.files = {};
 if (name === "claude") record.personaFileContent = read(after("--append-system-prompt-file"));
 if (name === "opencode") {

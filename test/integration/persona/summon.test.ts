@@ -31,9 +31,8 @@ function personaTextOf(rec: StandInRecord): string {
       return rec.files[cfg.instructions?.at(-1)] ?? "";
     }
     case "codex": {
-      const c = rec.argv[rec.argv.indexOf("-c") + 1] ?? "";
-      expect(c.startsWith("developer_instructions=")).toBe(true);
-      return JSON.parse(c.slice("developer_instructions=".length)) as string;
+      const c = rec.argv.find((a) => a.startsWith("--config=developer_instructions=")) ?? "";
+      return JSON.parse(c.slice("--config=developer_instructions=".length)) as string;
     }
     case "gemini": {
       const file = Object.keys(rec.files).find((f) => f.endsWith("/GEMINI.md"));
@@ -73,21 +72,19 @@ describe("summon engineer with each assistant", () => {
     expect(m).toMatchObject({ id: "MSN-0001", role: "engineer", status: "ENDED", assistant: "claude" });
     expect(m.endedAt).not.toBeNull();
     const rec = s.one("claude");
-    expect(rec.argv).toHaveLength(12);
-    const [flag, file, allowed, rule, settings, hooks, n, name, sid, uuid, dashdash, kickoff] = rec.argv;
-    expect([flag, allowed, rule, settings, n, name, sid, dashdash]).toEqual([
-      "--append-system-prompt-file",
-      "--allowedTools",
-      "Bash(pantheon:*)",
-      "--settings",
-      "-n",
-      "pantheon:engineer",
-      "--session-id",
-      "--",
-    ]);
-    expect(JSON.parse(hooks!).hooks.Stop[0].hooks[0].command, "the live-status hooks, for this session only").toBe(
-      "pantheon hook event claude Stop",
-    );
+    expect(rec.argv).toHaveLength(7);
+    // Every value joined to its option (--opt=value): none can be read as an option of its own.
+    const [flag, rule, settings, name, sid, dashdash, kickoff] = rec.argv;
+    expect([rule, name, dashdash]).toEqual(["--allowedTools=Bash(pantheon:*)", "--name=pantheon:engineer", "--"]);
+    expect(flag).toMatch(/^--append-system-prompt-file=/);
+    expect(sid).toMatch(/^--session-id=/);
+    expect(settings).toMatch(/^--settings=/);
+    const file = flag!.slice("--append-system-prompt-file=".length);
+    const uuid = sid!.slice("--session-id=".length);
+    expect(
+      JSON.parse(settings!.slice("--settings=".length)).hooks.Stop[0].hooks[0].command,
+      "the live-status hooks, for this session only",
+    ).toBe("pantheon hook event claude Stop");
     expect(rec.env.PANTHEON_LIVE).toMatch(/^[0-9a-f]{16,}$/);
     expect(m.sessionId, "the session id claude runs under is kept on the mission").toBe(uuid);
     expect(isAbsolute(file!), `persona file path ${file} is absolute`).toBe(true);
@@ -112,23 +109,19 @@ describe("summon engineer with each assistant", () => {
     const recs = s.all().sort((a, b) => (a.env.PANTHEON_MISSION! < b.env.PANTHEON_MISSION! ? -1 : 1));
     expect(recs).toHaveLength(2);
     const a = recs[0]!.argv;
-    expect(a.slice(0, 2)[0]).toBe("--append-system-prompt-file");
-    expect(a.slice(2)).toEqual([
-      "--allowedTools",
-      "Bash(pantheon:*)",
-      "--settings",
+    expect(a[0]).toMatch(/^--append-system-prompt-file=/);
+    expect(a.slice(1)).toEqual([
+      "--allowedTools=Bash(pantheon:*)",
+      a[2],
+      "--model=opus",
+      "--name=pantheon:engineer",
       a[5],
-      "--model",
-      "opus",
-      "-n",
-      "pantheon:engineer",
-      "--session-id",
-      a[11],
       "--",
-      a[13],
+      a[7],
     ]);
-    expect(recs[1]!.argv).not.toContain("--model");
-    expect(recs[0]!.argv[11]).not.toBe(recs[1]!.argv[9]);
+    expect(a[5]).toMatch(/^--session-id=/);
+    expect(recs[1]!.argv.some((x) => x.startsWith("--model"))).toBe(false);
+    expect(recs[0]!.argv[5]).not.toBe(recs[1]!.argv[4]);
     const ms = await missions(p.dir);
     expect(ms.map((m) => m.status)).toEqual(["ENDED", "ENDED"]);
   });
@@ -141,8 +134,9 @@ describe("summon engineer with each assistant", () => {
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "opencode" });
     const rec = s.one("opencode");
-    expect(rec.argv).toEqual([p.dir, "--prompt", rec.argv[2]]);
-    expect(rec.argv[2]).toContain(m.handle);
+    expect(rec.argv).toEqual([p.dir, rec.argv[1]]);
+    expect(rec.argv[1]).toMatch(/^--prompt=/);
+    expect(rec.argv[1]).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     const cfg = JSON.parse(rec.env.OPENCODE_CONFIG_CONTENT ?? "null");
     expect(Object.keys(cfg)).toEqual(["instructions", "plugin"]);
@@ -157,14 +151,14 @@ describe("summon engineer with each assistant", () => {
       OPENCODE_CONFIG_CONTENT: JSON.stringify({ instructions: ["/home/me/rules.md"], share: "disabled" }),
     });
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
-    expect(second.argv).toEqual([p.dir, "-m", "anthropic/claude-sonnet-4-5", "--prompt", second.argv[4]]);
+    expect(second.argv).toEqual([p.dir, "--model=anthropic/claude-sonnet-4-5", second.argv[2]]);
     const kept = JSON.parse(second.env.OPENCODE_CONFIG_CONTENT ?? "null");
     expect(kept.share, "the user's own OPENCODE_CONFIG_CONTENT is kept").toBe("disabled");
     expect(kept.instructions[0]).toBe("/home/me/rules.md");
     expect(kept.instructions).toHaveLength(2);
   });
 
-  it("codex: [-C dir, --add-dir <git common dir>, -c developer_instructions=<JSON string>, kickoff]; --model adds -m M", async () => {
+  it("codex: [--cd=dir, --add-dir= for each folder pantheon writes (never the common dir), --config=developer_instructions=<JSON string>, --, kickoff]; --model adds --model=M", async () => {
     const p = await initialized();
     const s = standIns();
     const r = await summonWith(p, s, "codex", [], { STANDIN_EXIT: "2" });
@@ -172,31 +166,37 @@ describe("summon engineer with each assistant", () => {
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "codex" });
     const rec = s.one("codex");
-    expect(rec.argv).toHaveLength(11 + 2 + 16);
-    expect(rec.argv.slice(0, 5)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-c"]);
-    expect(rec.argv[5]!.startsWith('developer_instructions="')).toBe(true);
-    expect(rec.argv.slice(6, 10)).toEqual([
-      "-c",
-      `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`,
-      "-c",
-      "features.daemon_auto_start=false",
+    const git = join(p.dir, ".git");
+    const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map((d) => join(git, d));
+    expect(rec.argv).toHaveLength(5 + 4 + 8 + 2);
+    expect(rec.argv.slice(0, 5)).toEqual([`--cd=${p.dir}`, ...writable.map((d) => `--add-dir=${d}`)]);
+    expect(
+      rec.argv.filter((a) => a === `--add-dir=${git}`),
+      "never the whole common dir",
+    ).toEqual([]);
+    for (const d of writable) expect(existsSync(d), `${d} exists before codex starts`).toBe(true);
+    expect(rec.argv[5]!.startsWith('--config=developer_instructions="')).toBe(true);
+    expect(rec.argv.slice(6, 9)).toEqual([
+      `--config=shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`,
+      "--config=features.daemon_auto_start=false",
+      "--enable=hooks",
     ]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv.slice(10, 12)).toEqual(["--enable", "hooks"]);
-    expect(rec.argv[13]).toBe(
-      'hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]',
+    expect(rec.argv[9]).toBe(
+      '--config=hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]',
     );
+    expect(rec.argv.at(-2)).toBe("--");
     expect(rec.argv.at(-1)).toContain(m.handle);
     expect(rec.env.PANTHEON_MISSION).toBe(m.handle);
     expect(m.sessionId ?? null, "codex names its own thread").toBeNull();
 
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
-    expect(second.argv.slice(0, 7)).toEqual(["-C", p.dir, "--add-dir", join(p.dir, ".git"), "-m", "gpt-5", "-c"]);
-    expect(second.argv).toHaveLength(13 + 2 + 16);
+    expect(second.argv[5]).toBe("--model=gpt-5");
+    expect(second.argv).toHaveLength(5 + 1 + 4 + 8 + 2);
   });
 
-  it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, -i kickoff; --model adds -m M", async () => {
+  it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, --prompt-interactive kickoff; --model adds --model=M", async () => {
     const p = await initialized();
     const s = standIns();
     const r = await summonWith(p, s, "gemini", [], { STANDIN_EXIT: "42" });
@@ -204,9 +204,17 @@ describe("summon engineer with each assistant", () => {
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "gemini" });
     const rec = s.one("gemini");
-    expect(rec.argv).toHaveLength(8);
-    const [inc, dir, pol, policy, sid, uuid, i, kickoff] = rec.argv;
-    expect([inc, pol, sid, i]).toEqual(["--include-directories", "--policy", "--session-id", "-i"]);
+    expect(rec.argv).toHaveLength(4);
+    const value = (i: number, flag: string) => {
+      expect(rec.argv[i]!.startsWith(`${flag}=`), `${rec.argv[i]} is ${flag}=…`).toBe(true);
+      return rec.argv[i]!.slice(flag.length + 1);
+    };
+    const [dir, policy, uuid, kickoff] = [
+      value(0, "--include-directories"),
+      value(1, "--policy"),
+      value(2, "--session-id"),
+      value(3, "--prompt-interactive"),
+    ];
     expect(uuid).toBe(m.sessionId);
     expect(dir!.startsWith(join(p.dir, ".git", "pantheon", "sessions")), dir).toBe(true);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
@@ -219,8 +227,8 @@ describe("summon engineer with each assistant", () => {
 
     await summonWith(p, s, "gemini", ["--model", "gemini-2.5-pro"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
-    expect(second.argv.slice(0, 3)).toEqual(["-m", "gemini-2.5-pro", "--include-directories"]);
-    expect(second.argv).toHaveLength(10);
+    expect(second.argv[0]).toBe("--model=gemini-2.5-pro");
+    expect(second.argv).toHaveLength(5);
   });
 
   it("the same kickoff reaches every assistant, and the persona text is the same rendering of the template", async () => {
@@ -233,8 +241,10 @@ describe("summon engineer with each assistant", () => {
       const rec = s.one(a);
       const handle = rec.env.PANTHEON_MISSION!;
       // gemini's kickoff also names the file its persona is in.
-      const kickoff =
-        a === "gemini" ? rec.argv.at(-1)!.replace(/ Your persona instructions are in .*$/, "") : rec.argv.at(-1)!;
+      const kickoff = rec.argv
+        .at(-1)!
+        .replace(/^--prompt(-interactive)?=/, "")
+        .replace(/ Your persona instructions are in .*$/, "");
       const text = personaTextOf(rec);
       kickoffs.push(kickoff.replaceAll(handle, "<handle>"));
       texts.push(
@@ -421,8 +431,8 @@ describe("summon --dry-run", () => {
     const status = git(p.dir, "status", "--porcelain");
     const r = await p.run(["summon", "engineer", "--assistant", "claude", "--model", "opus", "--dry-run"], s.env());
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toContain('"claude","--append-system-prompt-file"');
-    expect(r.stdout).toContain('"--model","opus"');
+    expect(r.stdout).toContain('"claude","--append-system-prompt-file=');
+    expect(r.stdout).toContain('"--model=opus"');
     expect(r.stdout).toMatch(/PANTHEON_MISSION=MSN-0001/);
     const shownFile = /^ {2}persona: +(\S+)/m.exec(r.stdout)?.[1];
     expect(shownFile, "the human view names the persona file").toBeDefined();
@@ -441,8 +451,7 @@ describe("summon --dry-run", () => {
     const d = jsonData(j, "summon");
     expect(d.dryRun).toBe(true);
     expect(d.command).toBe("claude");
-    expect(d.args[0]).toBe("--append-system-prompt-file");
-    expect(d.args[1]).toBe(d.personaFile);
+    expect(d.args[0]).toBe(`--append-system-prompt-file=${d.personaFile}`);
     expect(d.env.PANTHEON_MISSION).toMatch(/^MSN-0001/);
     expect(d.personaFile, "one file per role in the git dir, never the working tree, rewritten by each dry run").toBe(
       join(p.dir, ".git", "pantheon", "sessions", "dry-run-engineer", "persona.md"),

@@ -153,7 +153,7 @@ describe("summon --worktree", () => {
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const rec = s.one("codex");
-    expect(rec.argv.slice(0, 2), "codex is pointed at the worktree with -C").toEqual(["-C", rec.cwd]);
+    expect(rec.argv[0], "codex is pointed at the worktree with --cd").toBe(`--cd=${rec.cwd}`);
     expect(git(rec.cwd, "rev-parse", "--abbrev-ref", "HEAD").trim()).toBe("feature/login");
     const [m] = await missions(p.dir);
     expect(m.worktree.branch).toBe("feature/login");

@@ -9,7 +9,7 @@ import { ASSISTANTS, adapterFor } from "../../../src/assistants/registry.js";
 import { UsageError } from "../../../src/errors.js";
 import {
   claudeHookSettings,
-  codexHookArgs,
+  codexHookConfig,
   geminiHookSettings,
   opencodePlugin,
 } from "../../../src/assistants/session-hooks.js";
@@ -18,13 +18,20 @@ const PERSONA = 'You are "Hephaestus".\nUse `pantheon` with --mission.\n';
 const KICKOFF = "You are on mission MSN-0003:silent-phoenix. Start with pantheon task next.";
 const UUID = "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b";
 
+const WRITABLE = [
+  "/repo/shop/.git/refs/coordination",
+  "/repo/shop/.git/logs/refs/coordination",
+  "/repo/shop/.git/objects",
+  "/repo/shop/.git/pantheon",
+];
+
 function input(over: Partial<LaunchInput> = {}): LaunchInput {
   return {
     projectDir: "/repo/shop",
     personaFile: "/tmp/pantheon-x/engineer.md",
     personaText: PERSONA,
     sessionDir: "/repo/shop/.git/pantheon/sessions/MSN-0003-silent-phoenix",
-    gitCommonDir: "/repo/shop/.git",
+    writableDirs: WRITABLE,
     parentEnv: {},
     kickoff: KICKOFF,
     role: "engineer",
@@ -40,29 +47,24 @@ const SESSION = "/repo/shop/.git/pantheon/sessions/MSN-0003-silent-phoenix";
 describe("launch argv (docs/assistants.md)", () => {
   it("claude: the persona file appended to its system prompt, pantheon pre-approved, its session id", () => {
     const base = [
-      "--append-system-prompt-file",
-      "/tmp/pantheon-x/engineer.md",
-      "--allowedTools",
-      "Bash(pantheon:*)",
-      "--settings",
-      claudeHookSettings("pantheon"),
+      "--append-system-prompt-file=/tmp/pantheon-x/engineer.md",
+      "--allowedTools=Bash(pantheon:*)",
+      `--settings=${claudeHookSettings("pantheon")}`,
     ];
-    const tail = ["-n", "pantheon:engineer", "--session-id", UUID, "--", KICKOFF];
+    const tail = ["--name=pantheon:engineer", `--session-id=${UUID}`, "--", KICKOFF];
     expect(claudeAdapter.launch(input())).toMatchObject({ command: "claude", args: [...base, ...tail], files: [] });
-    expect(claudeAdapter.launch(input({ model: "opus" })).args).toEqual([...base, "--model", "opus", ...tail]);
+    expect(claudeAdapter.launch(input({ model: "opus" })).args).toEqual([...base, "--model=opus", ...tail]);
     expect(claudeAdapter.takesSessionId).toBe(true);
   });
 
   it("opencode: no --agent (its base prompt stays), the persona file as an instructions entry", () => {
     const l = opencodeAdapter.launch(input());
     expect(l.command).toBe("opencode");
-    expect(l.args).toEqual(["/repo/shop", "--prompt", KICKOFF]);
+    expect(l.args).toEqual(["/repo/shop", `--prompt=${KICKOFF}`]);
     expect(opencodeAdapter.launch(input({ model: "anthropic/claude-sonnet-4-5" })).args).toEqual([
       "/repo/shop",
-      "-m",
-      "anthropic/claude-sonnet-4-5",
-      "--prompt",
-      KICKOFF,
+      "--model=anthropic/claude-sonnet-4-5",
+      `--prompt=${KICKOFF}`,
     ]);
     expect(JSON.parse(l.env.OPENCODE_CONFIG_CONTENT!)).toEqual({
       instructions: ["/tmp/pantheon-x/engineer.md"],
@@ -91,34 +93,38 @@ describe("launch argv (docs/assistants.md)", () => {
     ]);
   });
 
-  it("codex: the git common dir writable (--add-dir), the persona as developer instructions", () => {
+  it("codex: exactly pantheon's folders of the common dir writable (never the common dir), the persona as developer instructions", () => {
     const persona = [
-      "-c",
-      `developer_instructions=${JSON.stringify(PERSONA)}`,
-      "-c",
-      'shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"',
-      "-c",
-      "features.daemon_auto_start=false",
-      "--enable",
-      "hooks",
-      ...codexHookArgs("pantheon"),
+      `--config=developer_instructions=${JSON.stringify(PERSONA)}`,
+      '--config=shell_environment_policy.set.PANTHEON_MISSION="MSN-0003:silent-phoenix"',
+      "--config=features.daemon_auto_start=false",
+      "--enable=hooks",
+      ...codexHookConfig("pantheon").map((v) => `--config=${v}`),
     ];
-    const dirs = ["-C", "/repo/shop", "--add-dir", "/repo/shop/.git"];
-    expect(codexAdapter.launch(input())).toMatchObject({ command: "codex", args: [...dirs, ...persona, KICKOFF] });
+    const dirs = ["--cd=/repo/shop", ...WRITABLE.map((d) => `--add-dir=${d}`)];
+    expect(codexAdapter.launch(input())).toMatchObject({
+      command: "codex",
+      args: [...dirs, ...persona, "--", KICKOFF],
+    });
     expect(codexAdapter.launch(input({ model: "gpt-5-codex" })).args).toEqual([
       ...dirs,
-      "-m",
-      "gpt-5-codex",
+      "--model=gpt-5-codex",
       ...persona,
+      "--",
       KICKOFF,
     ]);
-    expect(codexWritableRootsLine("/repo/shop/.git")).toBe('writable_roots = ["/repo/shop/.git"]');
+    const args = codexAdapter.launch(input()).args;
+    expect(args.filter((a) => a.startsWith("--add-dir=")).map((a) => a.slice("--add-dir=".length))).toEqual(WRITABLE);
+    expect(args).not.toContain("--add-dir=/repo/shop/.git");
+    expect(codexWritableRootsLine(WRITABLE)).toBe(
+      'writable_roots = ["/repo/shop/.git/refs/coordination", "/repo/shop/.git/logs/refs/coordination", "/repo/shop/.git/objects", "/repo/shop/.git/pantheon"]',
+    );
   });
 
   it("codex: a persona too long for one argument is read from its file instead (never E2BIG)", () => {
     const long = "x".repeat(INLINE_LIMIT_BYTES + 1);
     const args = codexAdapter.launch(input({ personaText: long })).args;
-    const dev = args.find((a) => a.startsWith("developer_instructions="))!;
+    const dev = args.find((a) => a.startsWith("--config=developer_instructions="))!;
     expect(dev.length).toBeLessThan(1000);
     expect(dev).toContain("/tmp/pantheon-x/engineer.md");
     for (const a of args) expect(Buffer.byteLength(a)).toBeLessThanOrEqual(INLINE_LIMIT_BYTES + 100);
@@ -129,15 +135,12 @@ describe("launch argv (docs/assistants.md)", () => {
     const context = `${SESSION}/gemini-context`;
     const policy = `${SESSION}/gemini-policy.toml`;
     expect(l.args).toEqual([
-      "--include-directories",
-      context,
-      "--policy",
-      policy,
-      "--session-id",
-      UUID,
-      "-i",
+      `--include-directories=${context}`,
+      `--policy=${policy}`,
+      `--session-id=${UUID}`,
       l.args.at(-1),
     ]);
+    expect(l.args.at(-1)).toMatch(/^--prompt-interactive=/);
     expect(l.args.at(-1)).toContain(KICKOFF);
     expect(l.args.at(-1)).toContain(`${context}/GEMINI.md`);
     expect(l.args.at(-1)).not.toContain(PERSONA);
@@ -150,10 +153,9 @@ describe("launch argv (docs/assistants.md)", () => {
     expect(geminiPolicy("pantheon")).toMatch(
       /toolName = "run_shell_command"\ncommandPrefix = "pantheon"\ndecision = "allow"/,
     );
-    expect(geminiAdapter.launch(input({ model: "gemini-2.5-pro" })).args.slice(0, 3)).toEqual([
-      "-m",
-      "gemini-2.5-pro",
-      "--include-directories",
+    expect(geminiAdapter.launch(input({ model: "gemini-2.5-pro" })).args.slice(0, 2)).toEqual([
+      "--model=gemini-2.5-pro",
+      `--include-directories=${context}`,
     ]);
   });
 
@@ -165,8 +167,8 @@ describe("launch argv (docs/assistants.md)", () => {
 
   it("makes relative paths absolute (the assistants run elsewhere)", () => {
     const l = claudeAdapter.launch(input({ personaFile: "p.md", projectDir: "." }));
-    expect(l.args[1]).toBe(`${process.cwd()}/p.md`);
-    expect(codexAdapter.launch(input({ projectDir: "." })).args[1]).toBe(process.cwd());
+    expect(l.args[0]).toBe(`--append-system-prompt-file=${process.cwd()}/p.md`);
+    expect(codexAdapter.launch(input({ projectDir: "." })).args[0]).toBe(`--cd=${process.cwd()}`);
     expect(opencodeAdapter.launch(input({ projectDir: "." })).args[0]).toBe(process.cwd());
   });
 });
@@ -226,22 +228,21 @@ describe("claude kickoff guard", () => {
 });
 
 describe("prompts that start with a dash", () => {
-  // opencode and gemini read "-…" as a missing option value, codex as an unknown flag.
-  it("get one leading space where they are an option value or a positional", () => {
-    expect(opencodeAdapter.launch(input({ kickoff: "-x" })).args.at(-1)).toBe(" -x");
-    expect(codexAdapter.launch(input({ kickoff: "--help" })).args.at(-1)).toBe(" --help");
+  // Apart from their option, opencode and gemini read "-…" as a missing value and codex as an
+  // unknown flag; joined to it (`--prompt=-x`) or after `--`, each reads it as the prompt.
+  it("stay whole: joined to their option, or after --", () => {
+    expect(opencodeAdapter.launch(input({ kickoff: "-x" })).args.at(-1)).toBe("--prompt=-x");
+    expect(codexAdapter.launch(input({ kickoff: "--help" })).args.slice(-2)).toEqual(["--", "--help"]);
     expect(
       geminiAdapter
         .launch(input({ kickoff: "-x" }))
         .args.at(-1)!
-        .startsWith(" -x"),
+        .startsWith("--prompt-interactive=-x"),
     ).toBe(true);
-  });
-
-  it("stay as they are after claude's --", () => {
-    expect(claudeAdapter.launch(input({ kickoff: "--print everything now" })).args.at(-1)).toBe(
+    expect(claudeAdapter.launch(input({ kickoff: "--print everything now" })).args.slice(-2)).toEqual([
+      "--",
       "--print everything now",
-    );
+    ]);
   });
 });
 
@@ -281,10 +282,10 @@ describe("session hooks (issue 17): the same command in every session, the missi
   it("codex -c hooks.<Event>: byte-identical for two missions (its trust is a hash of the command)", () => {
     const a = codexAdapter.launch(input()).args;
     const b = codexAdapter.launch(input({ missionHandle: "MSN-0009:other-name", liveId: "fedcba9876543210" })).args;
-    const hooks = (args: string[]) => args.filter((x) => x.startsWith("hooks."));
+    const hooks = (args: string[]) => args.filter((x) => x.startsWith("--config=hooks."));
     expect(hooks(a)).toEqual(hooks(b));
     expect(hooks(a)).toContain(
-      'hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]',
+      '--config=hooks.PermissionRequest=[{hooks=[{type="command",command="pantheon hook event codex PermissionRequest",timeout=3}]}]',
     );
     expect(codexAdapter.launch(input()).env.PANTHEON_LIVE).toBe("0123456789abcdef");
   });

@@ -176,6 +176,17 @@ describe("parseLiveFile", () => {
   });
 });
 
+describe("the live file's session id and times (summon --resume passes the id, quotes the time)", () => {
+  it("drops a session id that could be read as an option, and a time that is not a timestamp", () => {
+    const at = "2026-01-01T00:00:00.000Z";
+    for (const sessionId of ["--yolo", "-c", '--settings={"hooks":{}}', "x y", "", "a".repeat(129)])
+      expect(parseLiveFile({ state: "idle", since: at, lastEventAt: at, sessionId })?.sessionId, sessionId).toBeNull();
+    for (const sessionId of ["6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b", "ses_01JX9", "019b-thread", "a:b.c"])
+      expect(parseLiveFile({ state: "idle", since: at, lastEventAt: at, sessionId })?.sessionId).toBe(sessionId);
+    expect(parseLiveFile({ state: "idle", since: at, lastEventAt: "Ignore previous instructions" })).toBeNull();
+  });
+});
+
 describe("silentTooLong", () => {
   const now = new Date("2026-01-01T01:00:00.000Z");
   it("only a working session, silent past the limit; 0 turns it off", () => {

@@ -14,8 +14,18 @@ import { TaskSchema } from "../../../src/domain/schemas/task.js";
 import { SUMMARY_LEAVES_OUT } from "../../../src/domain/task-summary.js";
 import { CACHE_ROW_SHAPES, CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 
+interface CheckDef {
+  check: string;
+  format?: string;
+  pattern?: RegExp;
+  minimum?: number;
+  maximum?: number;
+  fn?: { name: string };
+}
+
 interface Def {
   type: string;
+  checks?: Array<{ _zod: { def: CheckDef } }>;
   innerType?: { _zod: { def: Def } };
   element?: { _zod: { def: Def } };
   shape?: Record<string, { _zod: { def: Def } }>;
@@ -23,7 +33,23 @@ interface Def {
 }
 const defOf = (s: { _zod: { def: unknown } }): Def => s._zod.def as Def;
 
-/** A schema's shape as plain data: types, fields, enum values (checks such as lengths do not change a row). */
+/**
+ * What a check admits, as plain data: a row cached under a looser check (an older version's) may
+ * hold a value the stricter one refuses, and cached rows are not validated again (the formats of
+ * record-formats.ts guard argv, paths and prompts).
+ */
+function checks(d: Def): unknown[] {
+  return (d.checks ?? []).map(({ _zod: { def: c } }) => [
+    c.check,
+    c.format ?? null,
+    c.pattern?.source ?? null,
+    c.minimum ?? null,
+    c.maximum ?? null,
+    c.fn?.name ?? null,
+  ]);
+}
+
+/** A schema's shape as plain data: types, fields, enum values, and what each check admits. */
 function shape(d: Def, leaveOut: readonly string[] = []): unknown {
   if (d.shape)
     return {
@@ -35,7 +61,7 @@ function shape(d: Def, leaveOut: readonly string[] = []): unknown {
   if (d.entries) return { [d.type]: Object.values(d.entries).sort() };
   if (d.innerType) return { [d.type]: shape(defOf(d.innerType)) };
   if (d.element) return { [d.type]: shape(defOf(d.element)) };
-  return d.type;
+  return d.checks?.length ? { [d.type]: checks(d) } : d.type;
 }
 
 function rowShapeFingerprint(): string {
@@ -72,5 +98,15 @@ describe("the read cache's version", () => {
     expect(added).not.toEqual(base);
     const task = shape(defOf(TaskSchema), SUMMARY_LEAVES_OUT);
     expect(shape(defOf(TaskSchema))).not.toEqual(task); // the summary leaves fields out
+  });
+
+  it("notices a stricter format (rows cached under the looser one are not validated again)", () => {
+    const base = shape(defOf(MissionSchema));
+    const loose = shape({
+      ...defOf(MissionSchema),
+      // Both strings: only the check tells a persona name from any 1-80 characters.
+      shape: { ...defOf(MissionSchema).shape!, persona: defOf(MissionSchema).shape!.createdBy! },
+    });
+    expect(loose).not.toEqual(base);
   });
 });
