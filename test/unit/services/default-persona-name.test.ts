@@ -34,9 +34,9 @@ describe("defaultPersonaName", () => {
     );
     // Written onto the ref by another version or by hand: `persona add` refuses both names.
     await store.mutate(async (tx) => {
-      for (const name of ["Dіrector", "Hеphaestus"])
+      for (const [i, name] of ["Dіrector", "Hеphaestus"].entries())
         tx.putPersona({
-          uid: `u-${name}`,
+          uid: `persona-uid-${i}`,
           name,
           role: "engineer",
           theme: "custom",
