@@ -33,9 +33,9 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** The page that a token's exchange answers: it sets the cookie, then loads / from this origin. */
+/** The page that a token's exchange answers: it sets the cookie, then loads / from this origin (no favicon asked for: a 404 is a console error). */
 const SIGNED_IN =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>Pantheon</title></head><body><p>Signed in. <a href="/">Open the dashboard</a></p></body></html>\n';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><link rel="icon" href="data:,"><title>Pantheon</title></head><body><p>Signed in. <a href="/">Open the dashboard</a></p></body></html>\n';
 
 /**
  * `pantheon web`: a read-only dashboard on the loopback only, under a host name of its own
