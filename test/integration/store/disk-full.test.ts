@@ -6,6 +6,7 @@ import {
   openSync,
   realpathSync,
   rmdirSync,
+  rmSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -33,8 +34,10 @@ function smallDisk(size: string): string | null {
     return null;
   }
   onTestFinished(() => {
-    spawnSync("umount", [dir], { stdio: "ignore" });
-    rmdirSync(dir);
+    // A descriptor still open on it (a process that has not exited yet) makes umount busy: detach it.
+    if (spawnSync("umount", [dir], { stdio: "ignore" }).status !== 0)
+      spawnSync("umount", ["-l", dir], { stdio: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
   });
   return dir;
 }
