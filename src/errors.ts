@@ -40,3 +40,4 @@ export {
   RecoveryNeedsChoice,
   WatchEnded,
 } from "./errors/command-exits.js";
+export { diskFull, fsFailure } from "./errors/fs-failure.js";

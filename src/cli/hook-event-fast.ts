@@ -1,9 +1,8 @@
-import { appendFileSync, fstatSync, readSync, statSync, truncateSync } from "node:fs";
-import { join } from "node:path";
+import { fstatSync, readSync } from "node:fs";
 import { loadGitConfig } from "../store/repo/git-config.js";
 import { discoverRepo } from "../store/repo/repo.js";
 import { HOOK_INPUT_LIMIT, recordHookEvent, type HookEventResult } from "../services/live-events.js";
-import { liveDir } from "../services/summon-record.js";
+import { appendLiveLog, liveDirReady } from "../services/live-files.js";
 import { lazyRequire } from "../lazy-require.js";
 
 /** How long a hook waits for its stdin to close: an assistant that keeps it open must not be held up. */
@@ -119,13 +118,9 @@ export async function hookEvent(
 
 function logFailure(commonDir: string, line: string): void {
   try {
-    const log = join(liveDir(commonDir), "hook.log");
-    try {
-      if (statSync(log).size > LOG_LIMIT) truncateSync(log, 0);
-    } catch {
-      // no log yet
-    }
-    appendFileSync(log, line);
+    // Never through a link (a planted hook.log -> ~/.bashrc would be appended to, or emptied).
+    const dir = liveDirReady(commonDir, false);
+    if (dir) appendLiveLog(dir, "hook.log", line, LOG_LIMIT);
   } catch {
     // The live folder is not writable either: there is nowhere local left to say it.
   }

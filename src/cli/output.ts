@@ -1,4 +1,4 @@
-import { GitError, PantheonError } from "../errors.js";
+import { diskFull, fsFailure, GitError, PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
@@ -67,6 +67,13 @@ export function printError(app: App, e: unknown, commandPath: string): void {
   } else if (isCommanderError(e)) {
     code = "E_USAGE";
     ({ message, hint } = commanderUsage(e, commandPath));
+  } else if (diskFull(e)) {
+    // A write outside git's objects and refs (a cache, a planning file, a record of this clone):
+    // not a bug, and not a permissions problem either.
+    code = "E_DISK_FULL";
+    const failed = fsFailure(e, app.cwd(), "");
+    message = `A file could not be written: ${failed.reason}`;
+    hint = failed.hint;
   } else {
     message = e instanceof Error ? e.message : String(e);
     hint = "this is a bug in pantheon; run again with -v and report the output";

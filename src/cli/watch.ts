@@ -47,8 +47,9 @@ export function newlyWaiting(before: ReadonlyMap<string, string> | null, now: re
 /**
  * Redraws whenever refs/coordination/main moves or a session's live file changes (the live
  * folder is watched; a short poll covers file systems without notifications), until Ctrl-C,
- * which ends it normally. A persona entering needs-input or idle rings the terminal
- * (`pantheon.notify`: bell). On a terminal the screen is cleared between draws.
+ * which ends it normally, and when the terminal changes size. A persona entering needs-input or
+ * idle rings the terminal (`pantheon.notify`: bell). On a terminal the screen is cleared between
+ * draws.
  */
 async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: WatchedLive[] }>): Promise<never> {
   if (app.json)
@@ -67,6 +68,11 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // A terminal that changes size (SIGWINCH) gets a frame at its new width at once: Node's tty
+  // stream has read the new size before it says 'resize'.
+  const terminal = app.io.stdout as Partial<Pick<NodeJS.WriteStream, "on" | "removeListener" | "rows">>;
+  const resized = () => wake?.();
+  terminal.on?.("resize", resized);
   let watcher: FSWatcher | null = null;
   const watchLive = () => {
     if (watcher) return;
@@ -85,7 +91,8 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
   try {
     while (!stopped) {
       watchLive();
-      const signature = `${await stateVersion(ctx)}|${liveSignature(store.commonDir)}|${Math.floor(Date.now() / REFRESH_MS)}`;
+      const size = `${app.io.stdout.columns ?? ""}x${terminal.rows ?? ""}`;
+      const signature = `${await stateVersion(ctx)}|${liveSignature(store.commonDir)}|${Math.floor(Date.now() / REFRESH_MS)}|${size}`;
       if (signature !== last) {
         last = signature;
         const style = app.style();
@@ -110,6 +117,7 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
     }
   } finally {
     (watcher as FSWatcher | null)?.close();
+    terminal.removeListener?.("resize", resized);
     process.removeListener("SIGINT", stop);
     process.removeListener("SIGTERM", stop);
   }

@@ -63,17 +63,20 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
       epics.push(p.epic === null ? null : (await entry(() => linkableEpic(tx, p.epic!, ctx))).number);
     }
     const at = isoNow(ctx);
+    // Numbers first, in file order: an entry may depend on one further down.
+    const numbers: number[] = [];
+    for (let i = 0; i < plan.length; i++) numbers.push(await tx.allocate("tasks"));
     const created: Task[] = [];
     for (const [i, p] of plan.entries()) {
       const task: Task = {
         uid: ctx.ids.uid(),
-        number: await tx.allocate("tasks"),
+        number: numbers[i]!,
         title: p.title,
         description: p.description,
         role: p.role,
         priority: p.priority,
         status: "TODO",
-        dependencies: [...new Set([...p.entryDeps.map((k) => created[k]!.number), ...taskDeps[i]!])],
+        dependencies: [...new Set([...p.entryDeps.map((k) => numbers[k]!), ...taskDeps[i]!])],
         epic: epics[i]!,
         claimedBy: null,
         mission: null,

@@ -4,10 +4,10 @@
  * objects, no ref; it reads the session's summon record and its live file and rewrites the
  * latter. It must never fail or block the assistant: its caller prints nothing and exits 0.
  */
-import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { detailLine, nextLive, parseLiveFile, signalOf, WAITING_STATES, type LiveFile } from "../domain/live-state.js";
-import { liveDir } from "./summon-record.js";
+import { liveDir, liveDirReady, readLiveText, replaceLiveFile } from "./live-files.js";
 
 /** The most hook input read: a payload carries a prompt or a tool's input, never megabytes we need. */
 export const HOOK_INPUT_LIMIT = 256 * 1024;
@@ -34,14 +34,18 @@ export function liveUid(env: NodeJS.ProcessEnv): string | null {
   return v && /^[A-Za-z0-9_-]{8,64}$/.test(v) ? v : null;
 }
 
-export function liveFilePath(commonDir: string, uid: string): string {
-  return join(liveDir(commonDir), `${uid.replace(/[^A-Za-z0-9_-]/g, "_")}.state`);
+function liveFileName(uid: string): string {
+  return `${uid.replace(/[^A-Za-z0-9_-]/g, "_")}.state`;
 }
 
-/** The live file of a mission, or null when there is none or it does not read. */
+export function liveFilePath(commonDir: string, uid: string): string {
+  return join(liveDir(commonDir), liveFileName(uid));
+}
+
+/** The live file of a mission, or null when there is none or it does not read (a link, a FIFO: not read). */
 export function readLiveFile(commonDir: string, uid: string): LiveFile | null {
   try {
-    return parseLiveFile(JSON.parse(readFileSync(liveFilePath(commonDir, uid), "utf8")));
+    return parseLiveFile(JSON.parse(readLiveText(liveFilePath(commonDir, uid)).text));
   } catch {
     return null;
   }
@@ -66,31 +70,36 @@ export function markSession(
   const prev = readLiveFile(commonDir, uid);
   if (prev?.state === state) return;
   const next = nextLive(prev, { state, detail: detailLine(detail), sessionId: null }, "summon", now.toISOString());
-  const path = liveFilePath(commonDir, uid);
+  // No live folder (the session never got one), or a link in its place: nothing to mark.
+  const dir = liveDirReady(commonDir, false);
   try {
-    writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(next)}\n`);
-    renameSync(`${path}.tmp-${process.pid}`, path);
+    if (dir) replaceLiveFile(dir, liveFileName(uid), `${JSON.stringify(next)}\n`);
   } catch {
-    // No live folder (the session never got one): nothing to mark.
+    // A folder this process cannot write: the state stays as the hooks left it.
   }
 }
 
 /** Removes the live files of missions that have ENDED (their summons are over). */
 export function sweepLiveFiles(commonDir: string, endedUids: readonly string[]): void {
-  for (const uid of endedUids) rmSync(liveFilePath(commonDir, uid), { force: true });
+  // Not through a link standing for the folder: that would remove files elsewhere.
+  const dir = liveDirReady(commonDir, false);
+  if (dir) for (const uid of endedUids) rmSync(join(dir, liveFileName(uid)), { force: true });
 }
 
 /** Records one hook event in the session's live file; notifies the Director on entering a waiting state. */
 export function recordHookEvent(i: HookEventInput): HookEventResult {
   const uid = liveUid(i.env);
   if (!uid) return { ignored: "not a session summon started (no PANTHEON_LIVE)" };
-  const recordFile = join(liveDir(i.commonDir), `${uid}.json`);
+  const dir = liveDirReady(i.commonDir, false);
+  if (!dir) return { ignored: "no live folder (or something other than a folder in its place)" };
   let summon: { persona?: unknown; mission?: unknown };
   let mode: number;
   try {
-    // No summon record: the mission was not summoned from this clone, or its summon has ended it.
-    summon = JSON.parse(readFileSync(recordFile, "utf8")) as typeof summon;
-    mode = statSync(recordFile).mode & 0o777;
+    // No summon record (or a link, a FIFO in its place): the mission was not summoned from this
+    // clone, or its summon has ended it.
+    const record = readLiveText(join(dir, `${uid}.json`));
+    summon = JSON.parse(record.text) as typeof summon;
+    mode = record.mode;
   } catch {
     return { ignored: "no summon record for this session" };
   }
@@ -105,15 +114,11 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   const event = /^[A-Za-z][A-Za-z0-9_.-]{0,40}$/.test(named) ? named : "";
   const signal = event ? signalOf(event, payload) : null;
   if (!signal) return { ignored: `event ${detailLine(named) || "(none)"} does not change the state` };
-  const path = liveFilePath(i.commonDir, uid);
   const prev = readLiveFile(i.commonDir, uid);
   const next = nextLive(prev, signal, event, i.now.toISOString());
-  // A rename is atomic: a reader sees the old file or the new one, never half of one.
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(next)}\n`);
-  // The summon record's bits (core.sharedRepository): whoever may read one may read the other.
-  chmodSync(tmp, mode);
-  renameSync(tmp, path);
+  // A rename is atomic: a reader sees the old file or the new one, never half of one. The
+  // summon record's bits (core.sharedRepository): whoever may read one may read the other.
+  replaceLiveFile(dir, liveFileName(uid), `${JSON.stringify(next)}\n`, mode);
   const entered = prev?.state !== next.state && WAITING_STATES.includes(next.state);
   let notified = false;
   if (entered && notifyChannels(i.notifySetting()).has("desktop")) {

@@ -1,5 +1,15 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import {
+  constants,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ConflictError, UsageError } from "../errors.js";
 import { missionId } from "../domain/ids.js";
 import { isBranchName } from "../domain/record-formats.js";
@@ -99,19 +109,40 @@ export async function createPersonaWorktree(
   );
   code.addWorktree(path, name, base);
   const top = realpathSync(path);
+  const source = realpathSync(code.root);
   for (const rel of copiedPaths(project, ctx.warn)) {
     const from = join(code.root, rel);
     if (!existsSync(from) || code.isTracked(rel)) continue;
+    // A symbolic link on the way in the repository (secrets -> ~/.ssh, an untracked link a
+    // developer made) would carry a file from outside it into the worktree: never followed out.
+    if (!inside(realpathSync(from), source)) {
+      ctx.warn(`${rel} not copied: it is a symbolic link (or inside one) that leads outside the repository`);
+      continue;
+    }
     const to = join(path, rel);
     mkdirSync(dirname(to), { recursive: true });
     // A committed symbolic link on the way (config -> /etc) would carry the copy out of the worktree.
-    if (!realpathSync(dirname(to)).startsWith(top + sep) && realpathSync(dirname(to)) !== top) {
+    if (!inside(realpathSync(dirname(to)), top)) {
       ctx.warn(`${rel} not copied: its folder in the worktree leads outside it`);
       continue;
     }
     try {
-      if (statSync(from).isDirectory()) cpSync(from, to, { recursive: true, force: false, errorOnExist: false });
-      else if (!existsSync(to)) copyFileSync(from, to);
+      if (statSync(from).isDirectory())
+        cpSync(from, to, {
+          recursive: true,
+          force: false,
+          errorOnExist: false,
+          // Links inside a copied folder are copied as links, as written (relative ones keep
+          // pointing into the worktree); one that leads outside the repository is left out.
+          verbatimSymlinks: true,
+          filter: (src) => {
+            if (!lstatSync(src).isSymbolicLink() || linkStaysInside(src, source)) return true;
+            ctx.warn(`${relative(code.root!, src)} not copied: a symbolic link that leads outside the repository`);
+            return false;
+          },
+        });
+      // COPYFILE_EXCL: never through a link already standing at the destination.
+      else if (!existsSync(to)) copyFileSync(from, to, constants.COPYFILE_EXCL);
     } catch (e) {
       // A FIFO or socket in a copied folder, an unreadable file, a full disk: the worktree and its
       // branch exist already, so the persona still gets them, and the Director is told what is missing.
@@ -120,6 +151,19 @@ export async function createPersonaWorktree(
   }
   await runWorktreeSetup(ctx, code, store, path);
   return { path, branch: name, base };
+}
+
+function inside(real: string, top: string): boolean {
+  return real === top || real.startsWith(top + sep);
+}
+
+/** Whether a link's target, resolved (a dangling one as written), stays inside `top`. */
+function linkStaysInside(link: string, top: string): boolean {
+  try {
+    return inside(realpathSync(link), top);
+  } catch {
+    return inside(resolve(realpathSync(dirname(link)), readlinkSync(link)), top);
+  }
 }
 
 /** Records the worktree on the mission (its own commit: the mission was registered first). */

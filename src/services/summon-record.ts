@@ -6,10 +6,13 @@
  * having ended it. It is local to this clone, never committed: another clone's missions, and
  * those started by `/summon` or `mission start`, have none and are never judged by it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Mission } from "../domain/schemas/mission.js";
+import { liveDir, liveDirReady, readLiveText, replaceLiveFile } from "./live-files.js";
+
+export { liveDir } from "./live-files.js";
 
 export interface SummonRecord {
   mission: string;
@@ -26,13 +29,9 @@ export interface SummonRecord {
   since: string;
 }
 
-export function liveDir(commonDir: string): string {
-  return join(commonDir, "pantheon", "live");
-}
-
-function recordPath(commonDir: string, uid: string): string {
+function recordName(uid: string): string {
   // The uid is ours (hex), but a record from elsewhere must never name a path outside the folder.
-  return join(liveDir(commonDir), `${uid.replace(/[^A-Za-z0-9_-]/g, "_")}.json`);
+  return `${uid.replace(/[^A-Za-z0-9_-]/g, "_")}.json`;
 }
 
 /**
@@ -50,7 +49,7 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-/** Writes this process's record for a mission it is about to run (atomically). */
+/** Writes this process's record for a mission it is about to run (atomically, never through a link). */
 export function writeSummonRecord(
   commonDir: string,
   m: Pick<Mission, "uid">,
@@ -63,10 +62,9 @@ export function writeSummonRecord(
     pid: process.pid,
     processStart: processStartTime(process.pid),
   };
-  mkdirSync(liveDir(commonDir), { recursive: true });
-  const path = recordPath(commonDir, m.uid);
-  writeFileSync(`${path}.tmp-${process.pid}`, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(`${path}.tmp-${process.pid}`, path);
+  // A link planted in place of the folder is replaced by a folder: nothing is written through it.
+  const dir = liveDirReady(commonDir, true)!;
+  replaceLiveFile(dir, recordName(m.uid), `${JSON.stringify(record, null, 2)}\n`);
   return record;
 }
 
@@ -75,7 +73,9 @@ export function writeSummonRecord(
  * last state, `ended`, and how it got there) until the next summon sweeps ENDED missions' files.
  */
 export function removeSummonRecord(commonDir: string, uid: string): void {
-  rmSync(recordPath(commonDir, uid), { force: true });
+  // Not through a link standing for the folder: that would remove a file elsewhere.
+  const dir = liveDirReady(commonDir, false);
+  if (dir) rmSync(join(dir, recordName(uid)), { force: true });
 }
 
 /** Every readable record of this clone, by mission uid; unreadable files are skipped. */
@@ -90,7 +90,7 @@ export function readSummonRecords(commonDir: string): Map<string, SummonRecord> 
   for (const name of names) {
     if (!name.endsWith(".json")) continue;
     try {
-      const r = JSON.parse(readFileSync(join(liveDir(commonDir), name), "utf8")) as SummonRecord;
+      const r = JSON.parse(readLiveText(join(liveDir(commonDir), name)).text) as SummonRecord;
       if (typeof r.uid === "string" && typeof r.pid === "number" && typeof r.host === "string") out.set(r.uid, r);
     } catch {
       // A torn or foreign file: not a record.

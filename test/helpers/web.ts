@@ -5,11 +5,27 @@ import { testEnv } from "./env.js";
 
 export const TOKEN = "a".repeat(64);
 
-/** `pantheon web` on a free port of 127.0.0.1 over `dir`, closed when the test finishes. */
-export async function startWeb(dir: string, token = TOKEN): Promise<WebServer> {
-  const server = await serveWeb({ cwd: dir, env: testEnv(), port: 0, token });
+/** A running server and the session cookie its one-time token was exchanged for (empty: not yet). */
+export type TestWeb = WebServer & { cookie: string };
+
+/**
+ * `pantheon web` on a free loopback port over `dir`, closed when the test finishes; signed in
+ * (its token exchanged at `/`, as a browser does) unless `signIn` is false.
+ */
+export async function startWeb(dir: string, o: { signIn?: boolean } = {}): Promise<TestWeb> {
+  const server = await serveWeb({ cwd: dir, env: testEnv(), port: 0, token: TOKEN });
   onTestFinished(() => server.close());
-  return server;
+  const web = Object.assign(server, { cookie: "" });
+  if (o.signIn !== false) web.cookie = await signIn(web, `/?token=${TOKEN}`);
+  return web;
+}
+
+/** Exchanges a one-time token (GET `path`) and returns the `name=value` of the cookie it got. */
+export async function signIn(server: Target, path: string): Promise<string> {
+  const r = await webGet(server, path);
+  const set = r.headers["set-cookie"]?.[0];
+  if (r.status !== 200 || !set) throw new Error(`sign-in: ${r.status} ${r.body}`);
+  return set.split(";")[0]!;
 }
 
 export interface WebAnswer {
@@ -18,23 +34,30 @@ export interface WebAnswer {
   body: string;
 }
 
+/** Where a request goes: the server's port, and the Host it is sent under (its own name by default). */
+export interface Target {
+  port: number;
+  host: string;
+}
+
 /**
- * One request as a browser (or an attacker's page) would send it: node's http, so the Host and
- * Origin headers are whatever the test says (fetch would not let it set Host).
+ * One request as a browser (or an attacker's page) would send it: node's http to 127.0.0.1 (or
+ * `address`), so the Host and Origin headers are whatever the test says (fetch would not let it
+ * set Host).
  */
 export function webGet(
-  port: number,
+  server: Target,
   path: string,
-  o: { method?: string; host?: string; headers?: Record<string, string> } = {},
+  o: { method?: string; host?: string; address?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<WebAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
-        host: "127.0.0.1",
-        port,
+        host: o.address ?? "127.0.0.1",
+        port: server.port,
         path,
         method: o.method ?? "GET",
-        headers: { host: o.host ?? `127.0.0.1:${port}`, ...o.headers },
+        headers: { host: o.host ?? server.host, ...o.headers },
       },
       (res) => {
         let body = "";
@@ -44,18 +67,16 @@ export function webGet(
       },
     );
     req.on("error", reject);
-    req.end();
+    req.end(o.body);
   });
 }
 
-/** The token as the page's cookie carries it. */
-export const withCookie = (server: WebServer) => ({
-  headers: { cookie: `pantheon_web_${server.port}=${server.token}` },
-});
+/** The session cookie, as the signed-in page sends it. */
+export const withCookie = (server: TestWeb) => ({ headers: { cookie: server.cookie } });
 
-/** The API's `data` for a tokened GET (fails the test on any other answer). */
-export async function apiData<T = any>(server: WebServer, path: string): Promise<T> {
-  const r = await webGet(server.port, path, withCookie(server));
+/** The API's `data` for a signed-in GET (fails the test on any other answer). */
+export async function apiData<T = any>(server: TestWeb, path: string): Promise<T> {
+  const r = await webGet(server, path, withCookie(server));
   if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.body}`);
   return (JSON.parse(r.body) as { data: T }).data;
 }
@@ -64,16 +85,14 @@ export async function apiData<T = any>(server: WebServer, path: string): Promise
  * Opens /api/events and resolves the events as they come: `next(name)` waits for the next
  * event of that name (no timeout of its own: the test's timeout bounds it, so no timed assertion).
  */
-export function eventStream(
-  server: WebServer,
-): Promise<{ next: (name: string) => Promise<string>; close: () => void }> {
+export function eventStream(server: TestWeb): Promise<{ next: (name: string) => Promise<string>; close: () => void }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
         host: "127.0.0.1",
         port: server.port,
         path: "/api/events",
-        headers: { host: `127.0.0.1:${server.port}`, ...withCookie(server).headers },
+        headers: { host: server.host, ...withCookie(server).headers },
       },
       (res) => {
         let buf = "";

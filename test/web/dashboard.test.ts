@@ -1,8 +1,10 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeSignInFile } from "../../src/web/open-browser.js";
 import { serveWeb, type WebServer } from "../../src/web/serve-web.js";
 import { runBinAsync } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
@@ -84,8 +86,8 @@ describe("pantheon web in Chromium", () => {
   it("shows every view, follows a claim made in a terminal without a reload, and logs no error", async () => {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const { page, errors } = await watchedPage(context);
-    const first = await page.goto(web.url);
-    expect(first?.url()).toBe(`http://127.0.0.1:${web.port}/`); // the token left the address bar for the cookie
+    await page.goto(web.url);
+    await page.waitForURL(`http://${web.host}/`); // the token left the address bar for the cookie
 
     await rendered(page, "personas");
     await page.waitForSelector(".card.persona.live-starting"); // Hephaestus: a live summon record
@@ -142,7 +144,7 @@ describe("pantheon web in Chromium", () => {
 
     // A claim in a terminal reaches the open board through the event stream: no reload.
     await page.click('nav a[data-view="board"]');
-    await page.goto(`http://127.0.0.1:${web.port}/#/board`);
+    await page.goto(`http://${web.host}/#/board`);
     await rendered(page, "board");
     // Page code as strings: this file is type-checked without the DOM's types.
     await page.evaluate("window.stillHere = true");
@@ -158,41 +160,82 @@ describe("pantheon web in Chromium", () => {
     await context.close();
   });
 
-  it("refuses the browser without the token, with a wrong token, under a foreign Host, and a foreign page's request", async () => {
+  it("signs in through the --open file (a file:// page posting the token), once", async () => {
+    const own = await serveWeb({ cwd: project.dir, env: testEnv(), port: 0 });
+    const signIn = writeSignInFile(own);
+    try {
+      const context = await browser.newContext();
+      const { page, errors } = await watchedPage(context);
+      await page.goto(pathToFileURL(signIn.file).href);
+      await page.waitForURL(`http://${own.host}/`);
+      await rendered(page, "personas");
+      expect(errors).toEqual([]);
+      // The URL's token is spent: another browser (a fresh context) gets nothing from it.
+      const other = await (await browser.newContext()).newPage();
+      expect((await other.goto(own.url))?.status()).toBe(401);
+      expect(await other.textContent("body")).toContain("used already");
+      await other.context().close();
+      await context.close();
+    } finally {
+      signIn.remove();
+      await own.close();
+    }
+  });
+
+  it("refuses the browser without the token, with a wrong token, under a foreign Host or 127.0.0.1, and a foreign page's request", async () => {
+    const own = await serveWeb({ cwd: project.dir, env: testEnv(), port: 0 });
     const context = await browser.newContext();
     const page = await context.newPage();
-    const none = await page.goto(`http://127.0.0.1:${web.port}/`);
-    expect(none?.status()).toBe(401);
-    expect(await page.textContent("body")).toContain("E_WEB_TOKEN");
-    const wrong = await page.goto(`http://127.0.0.1:${web.port}/?token=${"0".repeat(64)}`);
-    expect(wrong?.status()).toBe(401);
-    // evil.test resolves to 127.0.0.1 (a DNS-rebinding attacker's name): the Host gives it away.
-    const rebound = await page.goto(web.url.replace("127.0.0.1", "evil.test"));
-    expect(rebound?.status()).toBe(403);
-    expect(await page.textContent("body")).toContain("E_WEB_HOST");
-    await page.screenshot({ path: join(ARTEFACTS, "refused.png") });
-
-    // A page of another origin, in a browser that holds the cookie, asks for the API.
-    await page.goto(web.url); // the cookie is set now
-    const other = createServer((_req, res) => res.end("<!doctype html><title>elsewhere</title>"));
-    await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
     try {
-      await page.goto(`http://localhost:${(other.address() as { port: number }).port}/`);
-      const failed = page.waitForEvent("requestfailed", (r) => r.url().includes("/api/tasks"));
-      const read = await page.evaluate(async (u) => {
-        try {
-          return await (await fetch(u, { credentials: "include" })).text();
-        } catch (e) {
-          return `refused: ${String(e)}`;
-        }
-      }, `http://127.0.0.1:${web.port}/api/tasks`);
-      // The server answers 403 (E_WEB_ORIGIN: test/integration/web); the browser lets the page read nothing.
-      expect(read).toMatch(/^refused/);
-      expect((await failed).failure()?.errorText).toBe("net::ERR_FAILED");
+      const none = await page.goto(`http://${own.host}/`);
+      expect(none?.status()).toBe(401);
+      expect(await page.textContent("body")).toContain("E_WEB_TOKEN");
+      const wrong = await page.goto(`http://${own.host}/?token=${"0".repeat(64)}`);
+      expect(wrong?.status()).toBe(401);
+      // evil.test resolves to 127.0.0.1 (a DNS-rebinding attacker's name): the Host gives it away.
+      const name = own.host.split(":")[0]!;
+      for (const host of ["evil.test", "127.0.0.1", "localhost"]) {
+        const rebound = await page.goto(own.url.replace(name, host));
+        expect(rebound?.status(), host).toBe(403);
+        expect(await page.textContent("body")).toContain("E_WEB_HOST");
+      }
+      await page.screenshot({ path: join(ARTEFACTS, "refused.png") });
+
+      // The browser holds the session now. Another local service (any port of 127.0.0.1 or
+      // localhost) never receives it: the cookie belongs to this server's own name.
+      await page.goto(own.url);
+      await page.waitForURL(`http://${own.host}/`);
+      const cookies: string[] = [];
+      const other = createServer((req, res) => {
+        cookies.push(req.headers.cookie ?? "");
+        res.end("<!doctype html><title>elsewhere</title>");
+      });
+      await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+      try {
+        const port = (other.address() as { port: number }).port;
+        await page.goto(`http://127.0.0.1:${port}/`);
+        await page.goto(`http://localhost:${port}/`);
+        expect(cookies.length).toBeGreaterThanOrEqual(2); // the pages (and the browser's favicon requests)
+        expect(cookies.join(" ")).not.toContain("pantheon");
+        // A page of another origin, in a browser that holds the cookie, asks for the API.
+        const failed = page.waitForEvent("requestfailed", (r) => r.url().includes("/api/tasks"));
+        const read = await page.evaluate(async (u) => {
+          try {
+            return await (await fetch(u, { credentials: "include" })).text();
+          } catch (e) {
+            return `refused: ${String(e)}`;
+          }
+        }, `http://${own.host}/api/tasks`);
+        // The server answers 401 or 403 (test/integration/web); the browser lets the page read nothing.
+        expect(read).toMatch(/^refused/);
+        expect((await failed).failure()?.errorText).toBe("net::ERR_FAILED");
+      } finally {
+        other.close();
+      }
     } finally {
-      other.close();
+      await context.close();
+      await own.close();
     }
-    await context.close();
   });
 });
 
@@ -204,15 +247,16 @@ describe("pantheon web at 10,000 tasks", () => {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
       const { page, errors } = await watchedPage(context);
       await page.goto(web.url); // sets the cookie; the views below are then fresh page loads
+      await page.waitForURL(`http://${web.host}/`);
       await rendered(page, "personas");
       const figures: Record<string, number> = {};
       for (const view of ["board", "personas", "graph", "epics"]) {
-        await page.goto(`http://127.0.0.1:${web.port}/#/${view}`);
+        await page.goto(`http://${web.host}/#/${view}`);
         await page.reload(); // a fresh load of this view: nothing kept from the last
         await rendered(page, view);
         figures[view] = await page.evaluate(() => performance.getEntriesByName("pantheon-first-render")[0]!.startTime);
       }
-      await page.goto(`http://127.0.0.1:${web.port}/#/board`);
+      await page.goto(`http://${web.host}/#/board`);
       await page.reload();
       await rendered(page, "board");
       expect(await page.locator('.column[data-status="TODO"] .col-count').textContent()).toBe("10000");

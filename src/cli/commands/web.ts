@@ -27,12 +27,12 @@ export function registerWebCommand(program: Command, app: App): void {
   examples(
     program
       .command("web")
-      .description("Serve a live, read-only web dashboard on 127.0.0.1 (personas, epics, board, graph, charts)")
+      .description("Serve a live, read-only web dashboard on this machine (personas, epics, board, graph, charts)")
       .option("--port <n>", "the port to listen on (0: any free port)", intOption("--port"), 0)
       .option("--open", "open the dashboard in the system's browser (xdg-open / open)")
       .addHelpText(
         "after",
-        "\nThe printed URL carries a random token: only this machine's browser with that URL gets in.\nThe page follows every change of the state (any worktree, a sync) and the personas' live states.\n",
+        "\nThe printed URL carries a one-time token: the first browser that opens it gets a session cookie, and the URL\nopens nothing after that (--open signs the browser in through a private file, never the URL in its argv).\nThe page follows every change of the state (any worktree, a sync) and the personas' live states.\n",
       )
       .action(
         run(app, async (o: { port: number; open?: boolean }) => {
@@ -44,21 +44,28 @@ export function registerWebCommand(program: Command, app: App): void {
           // Loaded only here: the server and the page's assets never touch another command's start-up.
           const { serveWeb } = await import("../../web/serve-web.js");
           const signals = stopSignals();
+          let opened: { started: boolean; remove(): void } | null = null;
           try {
             const server = await serveWeb({ cwd: app.cwd(), env: app.io.env, port: o.port, log: (m) => app.warn(m) });
             if (app.json)
               app.io.stdout.write(
                 `${JSON.stringify({ schemaVersion: 1, kind: "web", data: { url: server.url, port: server.port } })}\n`,
               );
-            else app.io.stdout.write(`✓ Pantheon dashboard on ${server.url}\n  read-only; Ctrl-C stops it\n`);
+            else
+              app.io.stdout.write(
+                `✓ Pantheon dashboard on ${server.url}\n  the link signs in one browser, once; read-only; Ctrl-C stops it\n`,
+              );
             if (o.open) {
               const { openBrowser } = await import("../../web/open-browser.js");
-              if (!(await openBrowser(server.url)))
-                app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+              opened = await openBrowser(server);
+              if (!opened.started) app.warn("could not start a browser (xdg-open / open); open the URL above yourself");
+              // The sign-in file holds the token: gone as soon as it did its work.
+              void server.exchanged.then(() => opened?.remove());
             }
             await signals.stopped;
             await server.close();
           } finally {
+            opened?.remove();
             signals.dispose();
           }
           return undefined; // the URL was the result, printed when the server was listening

@@ -12,7 +12,7 @@
  */
 import * as fs from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { GitError } from "../../errors.js";
+import { fsFailure, GitError } from "../../errors.js";
 import { randomBytes } from "../../random-bytes.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 import { storedDeflate } from "./stored-deflate.js";
@@ -203,11 +203,8 @@ export class LooseWriter {
           this.madeDirs.clear();
           continue;
         }
-        throw new GitError(
-          "E_GIT_WRITE_OBJECT",
-          `Cannot write git object ${oid}: ${(err as Error).message}`,
-          "check permissions on .git/objects",
-        );
+        const failed = fsFailure(err, this.objectsDir, "check permissions on .git/objects");
+        throw new GitError("E_GIT_WRITE_OBJECT", `Cannot write git object ${oid}: ${failed.reason}`, failed.hint);
       }
     }
   }

@@ -7,7 +7,7 @@
 // Synchronous fs: a ref is one small file, and node:fs/promises costs ~1.5 ms to load.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GitError, RepositoryError } from "../../errors.js";
+import { fsFailure, GitError, RepositoryError } from "../../errors.js";
 import { appendReflog, ZERO_OID, type ReflogEntry } from "./reflog.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 
@@ -132,7 +132,8 @@ export async function casRef(
     renamed = true;
   } catch (err) {
     if (err instanceof RepositoryError) throw err;
-    throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${(err as Error).message}`, "git fsck");
+    const failed = fsFailure(err, lockPath, "git fsck");
+    throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${failed.reason}`, failed.hint);
   } finally {
     if (!renamed) {
       try {
@@ -171,11 +172,8 @@ function createLock(commonDir: string, lockPath: string): number | null {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;
       if (code === "ENOENT" && attempt < 3) continue;
-      throw new GitError(
-        "E_GIT_REF_UPDATE",
-        `Unable to create '${lockPath}': ${(err as Error).message}`,
-        "check permissions on the git dir",
-      );
+      const failed = fsFailure(err, lockPath, "check permissions on the git dir");
+      throw new GitError("E_GIT_REF_UPDATE", `Unable to create '${lockPath}': ${failed.reason}`, failed.hint);
     }
   }
 }

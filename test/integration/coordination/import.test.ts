@@ -175,6 +175,99 @@ describe("task import", () => {
     expect(JSON.parse(readStateFile(p.dir, "counters.json")).tasks).toBe(1);
   });
 
+  it("a dependency may name a LATER entry's key (the file is one commit): numbers stay in file order", async () => {
+    const p = await project();
+    const before = commits(p.dir);
+    const f = p.file(
+      "forward.yaml",
+      `- key: a
+  title: Ship
+  role: eng
+  depends_on: [b, c]
+- key: b
+  title: Build
+  role: eng
+  depends_on: [c]
+- key: c
+  title: Design
+  role: arc
+`,
+    );
+    const created = await p.json<any[]>(["task", "import", f], "tasks");
+    expect(created.map((t) => [t.id, t.dependencies])).toEqual([
+      ["ENG-M-0001", ["ENG-M-0002", "ARC-M-0003"]],
+      ["ENG-M-0002", ["ARC-M-0003"]],
+      ["ARC-M-0003", []],
+    ]);
+    expect(commits(p.dir)).toBe(before + 1);
+    expect((await p.json(["task", "show", "1"], "task")).blockedBy).toEqual(["ENG-M-0002", "ARC-M-0003"]);
+  });
+
+  it.each([
+    [
+      "an over-long title",
+      [
+        { title: "A", role: "eng" },
+        { key: "long", title: "x".repeat(250), role: "eng" },
+      ],
+      'bad.json entry 2 (key "long"): title is 250 characters long; at most 200',
+    ],
+    [
+      "an over-long title without a key",
+      [{ title: `${"y".repeat(50)}z`.repeat(5), role: "eng" }],
+      `bad.json entry 1 ("${"y".repeat(40)}…"): title is 255 characters long; at most 200`,
+    ],
+    [
+      "an over-long description",
+      [{ title: "Spec", role: "eng", description: "d".repeat(20_001) }],
+      'bad.json entry 1 ("Spec"): description is 20001 characters long; at most 20000',
+    ],
+    ["an empty key", [{ key: "", title: "A", role: "eng" }], 'bad.json entry 1 ("A"): key must not be empty'],
+    ["a title that is a number", [{ title: 42, role: "eng" }], "bad.json entry 1: title must be text, not 42"],
+    ["a missing role", [{ title: "A" }], 'bad.json entry 1 ("A"): role is missing (a role\'s name (text))'],
+    [
+      "depends_on that is not a list",
+      [{ title: "A", role: "eng", depends_on: "b" }],
+      'bad.json entry 1 ("A"): depends_on must be a list of keys, task ids or numbers, not "b"',
+    ],
+    [
+      "a depends_on item of the wrong type",
+      [{ title: "A", role: "eng", depends_on: [true] }],
+      'bad.json entry 1 ("A"): depends_on item 1 must be a key of an entry, a task id or a number, not true',
+    ],
+    [
+      "a depends_on that is neither a key nor a task id",
+      [{ key: "a", title: "A", role: "eng", depends_on: ["zz"] }],
+      'bad.json entry 1 (key "a"): depends_on "zz" is neither the key of an entry in bad.json nor a task id',
+    ],
+    [
+      "a cycle among entries",
+      [
+        { key: "a", title: "A", role: "eng", depends_on: ["b"] },
+        { key: "b", title: "B", role: "eng", depends_on: ["c"] },
+        { key: "c", title: "C", role: "eng", depends_on: ["a"] },
+      ],
+      'bad.json: entries depend on each other in a cycle: entry 1 (key "a") → entry 2 (key "b") → entry 3 (key "c") → entry 1 (key "a")',
+    ],
+    [
+      "an entry that depends on itself",
+      [{ key: "me", title: "A", role: "eng", depends_on: ["me"] }],
+      'bad.json entry 1 (key "me") depends on itself',
+    ],
+  ])(
+    "says what is wrong with %s: the entry, the field and the limit; exit 2, nothing written",
+    async (_name, entries, line) => {
+      const p = await project();
+      const ref = stateRef(p.dir);
+      const f = p.file("bad.json", JSON.stringify(entries));
+      const r = await p.run(["task", "import", f]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr.split("\n")[0]).toBe(`✗ ${line}`);
+      expect(r.stderr).not.toContain("Invalid input");
+      expect(stateRef(p.dir)).toBe(ref);
+    },
+  );
+
   it("refuses a dependency on a task that does not exist, or an epic that does not exist, writing nothing", async () => {
     const p = await project();
     const ref = stateRef(p.dir);

@@ -1,5 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBin } from "../../helpers/cli.js";
@@ -34,6 +44,14 @@ async function setup(): Promise<Setup> {
   const cfg = configFile(`project:\n  name: wt\nworktree:\n  copy: [".env.local", "config/local.json"]\n`);
   await p.ok(["init", "--config", cfg]);
   return { p, parent, s: standIns() };
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function worktreeList(dir: string): string {
@@ -247,6 +265,46 @@ describe("summon --worktree", () => {
     expect(readFileSync(join(wt, ".env.local"), "utf8")).toBe("SECRET_FREE=1\n");
     const [m] = await missions(p.dir);
     expect(m.worktree.path).toBe(wt);
+  });
+
+  it("worktree.copy never follows a symbolic link out of the repository: a linked folder on the way, a linked file, a link inside a copied folder", async () => {
+    const { p, s } = await setup();
+    const outside = tempDir();
+    writeFileSync(join(outside, "secret.txt"), "TOP SECRET\n");
+    mkdirSync(join(outside, "keys"));
+    writeFileSync(join(outside, "keys", "id_rsa"), "TOP SECRET KEY\n");
+    // Untracked links, as a developer makes them (the tracked ones git checks out in the worktree too).
+    symlinkSync(join(outside, "keys"), join(p.dir, "keys"));
+    symlinkSync(join(outside, "secret.txt"), join(p.dir, "env.link"));
+    symlinkSync("../../" + basename(outside) + "/secret.txt", join(p.dir, "relative.link")); // a relative way out
+    mkdirSync(join(p.dir, "cache"));
+    writeFileSync(join(p.dir, "cache", "ok.txt"), "cached\n");
+    symlinkSync(join(outside, "secret.txt"), join(p.dir, "cache", "leak"));
+    symlinkSync(join(outside, "keys"), join(p.dir, "cache", "leak-dir"));
+    symlinkSync("ok.txt", join(p.dir, "cache", "inner")); // stays inside: copied as the link it is
+    symlinkSync(".env.local", join(p.dir, "env.inside")); // a link inside the repository is followed
+    await p.ok(["config", "set", "worktree.copy", "keys/id_rsa,keys,env.link,relative.link,cache,env.inside"]);
+    const r = await p.run(["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
+    expect(r.exitCode, r.stderr).toBe(0);
+    const wt = s.one("claude").cwd;
+    for (const rel of ["keys/id_rsa", "keys", "env.link", "relative.link"]) {
+      expect(existsSync(join(wt, rel)), rel).toBe(false);
+      expect(r.stderr).toContain(
+        `${rel} not copied: it is a symbolic link (or inside one) that leads outside the repository`,
+      );
+    }
+    expect(readFileSync(join(wt, "cache", "ok.txt"), "utf8")).toBe("cached\n");
+    expect(readlinkSync(join(wt, "cache", "inner"))).toBe("ok.txt");
+    for (const rel of ["cache/leak", "cache/leak-dir"]) {
+      expect(existsSync(join(wt, rel)) || isLink(join(wt, rel)), rel).toBe(false);
+      expect(r.stderr).toContain(`${rel} not copied: a symbolic link that leads outside the repository`);
+    }
+    expect(readFileSync(join(wt, "env.inside"), "utf8")).toBe("SECRET_FREE=1\n");
+    // Nothing of the outside reached the worktree under any name.
+    const leaked = (readdirSync(wt, { recursive: true }) as string[]).filter(
+      (f) => lstatSync(join(wt, f)).isFile() && readFileSync(join(wt, f), "utf8").includes("TOP SECRET"),
+    );
+    expect(leaked).toEqual([]);
   });
 
   it("a worktree folder that already exists: exit 1, the assistant not started, no ACTIVE mission", async () => {

@@ -97,7 +97,7 @@ describe("pantheon web: the API answers from the CLI's services", () => {
       ["/api/epics/EPC-H-0042", ["epic", "show", "EPC-H-0042"]],
       ["/api/tasks/99/history", ["task", "history", "99"]],
     ] as const) {
-      const r = await webGet(web.port, path, withCookie(web));
+      const r = await webGet(web, path, withCookie(web));
       const cli = await p.run([...argv, "--json"]);
       expect(r.status, path).toBe(404);
       expect(r.headers["content-type"]).toMatch(/^application\/json/);
@@ -117,11 +117,11 @@ describe("pantheon web: the API answers from the CLI's services", () => {
       "/api/",
       "/api",
     ]) {
-      const r = await webGet(web.port, path, withCookie(web));
+      const r = await webGet(web, path, withCookie(web));
       expect(r.status, path).toBe(404);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_ROUTE");
     }
-    const bad = await webGet(web.port, "/api/tasks?limit=many", withCookie(web));
+    const bad = await webGet(web, "/api/tasks?limit=many", withCookie(web));
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.code).toBe("E_USAGE");
   });
@@ -129,91 +129,167 @@ describe("pantheon web: the API answers from the CLI's services", () => {
   it("hostile record text leaves as JSON data only: no HTML type, nosniff, a CSP without inline script", async () => {
     const p = await seeded();
     const web = await startWeb(p.dir);
-    const r = await webGet(web.port, "/api/tasks/3", withCookie(web));
+    const r = await webGet(web, "/api/tasks/3", withCookie(web));
     expect(r.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(JSON.parse(r.body).data.title).toBe(HOSTILE);
-    const page = await webGet(web.port, "/", withCookie(web));
+    const page = await webGet(web, "/", withCookie(web));
     expect(page.status).toBe(200);
     expect(page.headers["content-security-policy"]).toMatch(/default-src 'self'/);
     expect(page.headers["content-security-policy"]).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(page.headers["cache-control"]).toBe("no-store");
     expect(page.body).not.toMatch(/<script>|<script [^>]*>[^<]/); // the page's only script is /app.js
     expect(page.body).toContain('<script src="/app.js" defer></script>');
-    const js = await webGet(web.port, "/app.js", withCookie(web));
+    const js = await webGet(web, "/app.js", withCookie(web));
     expect(js.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(js.body).not.toMatch(/innerHTML/);
   });
 });
 
 describe("pantheon web: safe by default", () => {
-  it("listens on 127.0.0.1 only", async () => {
+  it("listens on the loopback only, under a host name of its own, and holds its port on ::1 too", async () => {
     const p = await initProject();
     const web = await startWeb(p.dir);
-    expect(web.url).toBe(`http://127.0.0.1:${web.port}/?token=${TOKEN}`);
+    expect(web.url).toMatch(new RegExp(`^http://p-[0-9a-f]{16}\\.localhost:${web.port}/\\?token=${TOKEN}$`));
+    expect(web.url.startsWith(`http://${web.host}/`)).toBe(true);
+    // Cookies ignore ports: one set for 127.0.0.1 or localhost would go to every local service.
+    for (const host of [`127.0.0.1:${web.port}`, `localhost:${web.port}`]) {
+      const r = await webGet(web, "/api/tasks", { host, ...withCookie(web) });
+      expect(r.status, host).toBe(403);
+    }
+    // A browser may try ::1 first for *.localhost: nobody else may take that port.
+    const squatter = createServer();
+    const taken = await new Promise<string>((resolve) => {
+      squatter.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "?"));
+      squatter.listen(web.port, "::1", () => resolve("listening"));
+    });
+    squatter.close();
+    if (taken !== "EADDRNOTAVAIL") {
+      expect(taken).toBe("EADDRINUSE");
+      expect((await webGet(web, "/api/tasks", { address: "::1", ...withCookie(web) })).status).toBe(200);
+    }
   });
 
-  it("refuses a request without the token, with a wrong token or a wrong cookie; the tokened page sets the cookie", async () => {
+  it("refuses a request without a session, with a wrong token or a wrong cookie; the token is not the cookie", async () => {
     const p = await initProject();
-    const web = await startWeb(p.dir);
+    const web = await startWeb(p.dir, { signIn: false });
     for (const [path, o] of [
       ["/api/tasks", {}],
       ["/", {}],
       ["/app.js", {}],
       ["/api/events", {}],
-      [`/api/tasks?token=${"b".repeat(64)}`, {}],
-      ["/api/tasks?token=", {}],
-      ["/api/tasks", { headers: { cookie: `pantheon_web_${web.port}=${"b".repeat(64)}` } }],
-      ["/api/tasks", { headers: { cookie: `pantheon_web_1=${TOKEN}` } }],
+      [`/?token=${"b".repeat(64)}`, {}],
+      ["/?token=", {}],
+      // The token opens / only: elsewhere it is refused, and not spent.
+      [`/api/tasks?token=${TOKEN}`, {}],
+      [`/app.js?token=${TOKEN}`, {}],
+      [`/?token=${TOKEN}`, { method: "HEAD" }],
+      ["/api/tasks", { headers: { cookie: `pantheon_session=${TOKEN}` } }],
+      ["/api/tasks", { headers: { cookie: `pantheon_web_${web.port}=${TOKEN}` } }],
     ] as const) {
-      const r = await webGet(web.port, path, o);
+      const r = await webGet(web, path, o);
       expect(r.status, `${path} ${JSON.stringify(o)}`).toBe(401);
-      expect(JSON.parse(r.body).error.code).toBe("E_WEB_TOKEN");
+      if (r.body) expect(JSON.parse(r.body).error.code).toBe("E_WEB_TOKEN");
     }
-    const first = await webGet(web.port, `/?token=${TOKEN}`);
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe("/");
-    expect(first.headers["set-cookie"]).toEqual([
-      `pantheon_web_${web.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`,
-    ]);
-    expect(
-      (await webGet(web.port, "/api/tasks", { headers: { cookie: first.headers["set-cookie"]![0]!.split(";")[0]! } }))
-        .status,
-    ).toBe(200);
-    expect((await webGet(web.port, `/api/tasks?token=${TOKEN}`)).status).toBe(200);
+    expect((await webGet(web, `/?token=${TOKEN}`)).status).toBe(200); // still unspent
   });
 
-  it("refuses a foreign Host (DNS rebinding) and a foreign Origin, even with the token", async () => {
+  it("the URL's token is one-time: exchanged at / for a session cookie (HttpOnly, SameSite=Strict), then refused", async () => {
+    const p = await initProject();
+    const web = await startWeb(p.dir, { signIn: false });
+    const first = await webGet(web, `/?token=${TOKEN}`);
+    expect(first.status).toBe(200);
+    expect(first.headers["content-type"]).toBe("text/html; charset=utf-8");
+    // The page loads / again from this origin (a navigation of its own carries the Strict cookie).
+    expect(first.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
+    const [set] = first.headers["set-cookie"]!;
+    expect(set).toMatch(/^pantheon_session=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect(set).not.toContain(TOKEN);
+    await web.exchanged;
+    const cookie = { headers: { cookie: set!.split(";")[0]! } };
+    expect((await webGet(web, "/api/tasks", cookie)).status).toBe(200);
+    // A second use, by any other browser (or anyone who read the URL), opens nothing.
+    for (const again of [
+      () => webGet(web, `/?token=${TOKEN}`),
+      () =>
+        webGet(web, "/", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: "null" },
+          body: `token=${TOKEN}`,
+        }),
+    ]) {
+      const r = await again();
+      expect(r.status).toBe(401);
+      expect(r.headers["set-cookie"]).toBeUndefined();
+      expect(JSON.parse(r.body).error).toMatchObject({
+        code: "E_WEB_TOKEN",
+        message: "This URL's token was used already: it signs in one browser, once",
+      });
+    }
+    // The browser that used it may follow the link again: it has its session, and gets no new one.
+    const back = await webGet(web, `/?token=${TOKEN}`, cookie);
+    expect(back.status).toBe(200);
+    expect(back.headers["set-cookie"]).toBeUndefined();
+    expect((await webGet(web, `/?token=${"b".repeat(64)}`, cookie)).status).toBe(401);
+  });
+
+  it("the --open file's form: POST / with the token (Origin null, a file page) gets the session; no other POST exists", async () => {
+    const p = await initProject();
+    const web = await startWeb(p.dir, { signIn: false });
+    const form = (origin: string, body = `token=${TOKEN}`) =>
+      webGet(web, "/", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body,
+      });
+    expect((await form("http://evil.example")).status).toBe(403);
+    expect((await form("null", `token=${"b".repeat(64)}`)).status).toBe(401);
+    expect((await form("null", `token=${TOKEN}${"&x=1".repeat(300)}`)).status).toBe(401); // a body past 1 KB is not read
+    const r = await form("null");
+    expect(r.status).toBe(200);
+    expect(r.headers["set-cookie"]![0]).toMatch(/^pantheon_session=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/);
+    const cookie = { cookie: r.headers["set-cookie"]![0]!.split(";")[0]! };
+    expect((await webGet(web, "/api/tasks", { headers: cookie })).status).toBe(200);
+    const post = await webGet(web, "/api/tasks", {
+      method: "POST",
+      headers: { ...cookie, origin: `http://${web.host}` },
+    });
+    expect(post.status).toBe(405);
+  });
+
+  it("refuses a foreign Host (DNS rebinding, another server's name, 127.0.0.1) and a foreign Origin, even with the session", async () => {
     const p = await initProject();
     const web = await startWeb(p.dir);
+    const name = web.host.split(":")[0]!;
     for (const host of [
       "evil.example:" + web.port,
-      `127.0.0.1:${web.port + 1}`,
-      "127.0.0.1",
-      `localhost.evil.example:${web.port}`,
+      `${name}:${web.port + 1}`,
+      name,
+      `p-0123456789abcdef.localhost:${web.port}`,
+      `127.0.0.1:${web.port}`,
+      `localhost:${web.port}`,
+      `${name}.evil.example:${web.port}`,
       `[::1]:${web.port}`,
     ]) {
-      const r = await webGet(web.port, `/api/tasks?token=${TOKEN}`, { host });
+      const r = await webGet(web, "/api/tasks", { host, ...withCookie(web) });
       expect(r.status, host).toBe(403);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_HOST");
     }
-    expect((await webGet(web.port, `/api/tasks?token=${TOKEN}`, { host: `localhost:${web.port}` })).status).toBe(200);
+    expect((await webGet(web, "/api/tasks", { host: web.host.toUpperCase(), ...withCookie(web) })).status).toBe(200);
     for (const origin of [
       "http://evil.example",
-      `http://127.0.0.1:${web.port + 1}`,
+      `http://${name}:${web.port + 1}`,
+      `http://127.0.0.1:${web.port}`,
       "null",
-      `https://127.0.0.1:${web.port}`,
+      `https://${web.host}`,
     ]) {
-      const r = await webGet(web.port, "/api/tasks", { headers: { ...withCookie(web).headers, origin } });
+      const r = await webGet(web, "/api/tasks", { headers: { ...withCookie(web).headers, origin } });
       expect(r.status, origin).toBe(403);
       expect(JSON.parse(r.body).error.code).toBe("E_WEB_ORIGIN");
     }
     expect(
-      (
-        await webGet(web.port, "/api/tasks", {
-          headers: { ...withCookie(web).headers, origin: `http://127.0.0.1:${web.port}` },
-        })
-      ).status,
+      (await webGet(web, "/api/tasks", { headers: { ...withCookie(web).headers, origin: `http://${web.host}` } }))
+        .status,
     ).toBe(200);
   });
 
@@ -223,13 +299,14 @@ describe("pantheon web: safe by default", () => {
     const before = stateRef(p.dir);
     for (const method of ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
       for (const path of ["/api/tasks", "/api/tasks/1", "/"]) {
-        const r = await webGet(web.port, path, { method, ...withCookie(web) });
+        if (method === "POST" && path === "/") continue; // the token's exchange (above): no state changes there
+        const r = await webGet(web, path, { method, ...withCookie(web) });
         expect(r.status, `${method} ${path}`).toBe(405);
         expect(r.headers.allow).toBe("GET, HEAD");
       }
     }
     for (const path of ["/api/tasks", "/api/events", "/"]) {
-      const head = await webGet(web.port, path, { method: "HEAD", ...withCookie(web) });
+      const head = await webGet(web, path, { method: "HEAD", ...withCookie(web) });
       expect(head.status, path).toBe(200);
       expect(head.body).toBe("");
     }

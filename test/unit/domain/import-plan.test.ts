@@ -148,14 +148,29 @@ describe("planImport", () => {
     expect(e.message).toContain("nope");
   });
 
-  it("refuses a key that only a later entry defines (file order), and an entry depending on itself", () => {
-    expect(
-      usageError([
+  it("resolves a key that only a later entry defines (the file is one commit); refuses an entry depending on itself and a cycle", () => {
+    const plan = planImport(
+      [
         { title: "A", role: "eng", depends_on: ["later"] },
         { key: "later", title: "B", role: "eng" },
-      ]).message,
-    ).toContain("entry 1");
-    expect(usageError([{ key: "me", title: "A", role: "eng", depends_on: ["me"] }]).message).toContain("entry 1");
+      ],
+      "f.yaml",
+    );
+    expect(plan.map((p) => p.entryDeps)).toEqual([[1], []]);
+    expect(usageError([{ key: "me", title: "A", role: "eng", depends_on: ["me"] }], "f.yaml").message).toBe(
+      'f.yaml entry 1 (key "me") depends on itself',
+    );
+    expect(
+      usageError(
+        [
+          { key: "a", title: "A", role: "eng", depends_on: ["b"] },
+          { key: "b", title: "B", role: "eng", depends_on: ["a"] },
+        ],
+        "f.yaml",
+      ).message,
+    ).toBe(
+      'f.yaml: entries depend on each other in a cycle: entry 1 (key "a") → entry 2 (key "b") → entry 1 (key "a")',
+    );
   });
 
   it("refuses an unknown field, naming the entry and the field", () => {

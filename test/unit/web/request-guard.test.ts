@@ -1,38 +1,65 @@
 import { describe, expect, it } from "vitest";
-import { guardRequest } from "../../../src/web/request-guard.js";
+import { guardRequest, type GuardInput } from "../../../src/web/request-guard.js";
+import { WebSession } from "../../../src/web/web-session.js";
 
-const o = { port: 4000, token: "t".repeat(64) };
-const base = {
+const TOKEN = "t".repeat(64);
+const HOST = "p-0123456789abcdef.localhost:4000";
+
+/** A server whose token was exchanged: its session cookie in `cookie`. */
+function signedIn(): { o: { host: string; session: WebSession }; cookie: string } {
+  const session = new WebSession(TOKEN);
+  const got = session.exchange(TOKEN);
+  if (got.result !== "ok") throw new Error("no session");
+  return { o: { host: HOST, session }, cookie: `pantheon_session=${got.cookie}` };
+}
+
+const request = (over: Partial<GuardInput>, cookie: string): GuardInput => ({
   method: "GET",
-  host: "127.0.0.1:4000",
+  path: "/api/tasks",
+  host: HOST,
   origin: undefined,
-  cookie: `pantheon_web_4000=${o.token}`,
-  queryToken: null,
-};
+  cookie,
+  token: null,
+  ...over,
+});
 
 describe("guardRequest", () => {
-  it("lets this server's page in by its cookie or its token", () => {
-    expect(guardRequest(base, o)).toEqual({ ok: true, cookie: null });
-    expect(guardRequest({ ...base, host: "LOCALHOST:4000", origin: "http://localhost:4000" }, o).ok).toBe(true);
-    expect(guardRequest({ ...base, cookie: undefined, queryToken: o.token }, o)).toEqual({
+  it("lets this server's page in by its session cookie; the token signs in once", () => {
+    const { o, cookie } = signedIn();
+    expect(guardRequest(request({}, cookie), o)).toEqual({ ok: true, signIn: null });
+    expect(guardRequest(request({ host: HOST.toUpperCase(), origin: `http://${HOST}` }, cookie), o).ok).toBe(true);
+    const fresh = { host: HOST, session: new WebSession(TOKEN) };
+    const first = guardRequest(request({ path: "/", token: TOKEN }, ""), fresh);
+    expect(first).toMatchObject({
       ok: true,
-      cookie: `pantheon_web_4000=${o.token}; HttpOnly; SameSite=Strict; Path=/`,
+      signIn: { cookie: expect.stringMatching(/^pantheon_session=[0-9a-f]{64}; HttpOnly; SameSite=Strict; Path=\/$/) },
     });
+    expect(guardRequest(request({ path: "/", token: TOKEN }, ""), fresh)).toMatchObject({ ok: false, status: 401 });
   });
 
   it.each([
     ["a foreign Host", { host: "evil.example:4000" }, 403, "E_WEB_HOST"],
     ["no Host", { host: undefined }, 403, "E_WEB_HOST"],
-    ["another port", { host: "127.0.0.1:4001" }, 403, "E_WEB_HOST"],
+    ["another port", { host: "p-0123456789abcdef.localhost:4001" }, 403, "E_WEB_HOST"],
+    ["127.0.0.1", { host: "127.0.0.1:4000" }, 403, "E_WEB_HOST"],
+    ["localhost", { host: "localhost:4000" }, 403, "E_WEB_HOST"],
     ["a foreign Origin", { origin: "http://evil.example" }, 403, "E_WEB_ORIGIN"],
-    ["an https Origin", { origin: "https://127.0.0.1:4000" }, 403, "E_WEB_ORIGIN"],
-    ["POST", { method: "POST" }, 405, "E_WEB_METHOD"],
-    ["no token", { cookie: undefined }, 401, "E_WEB_TOKEN"],
-    ["a wrong cookie", { cookie: `pantheon_web_4000=${"x".repeat(64)}` }, 401, "E_WEB_TOKEN"],
-    ["another port's cookie", { cookie: `pantheon_web_4001=${o.token}` }, 401, "E_WEB_TOKEN"],
-    ["a shorter token", { cookie: undefined, queryToken: "t" }, 401, "E_WEB_TOKEN"],
-    ["a wrong token beside a good cookie", { queryToken: "x".repeat(64) }, 401, "E_WEB_TOKEN"],
+    ["an https Origin", { origin: `https://${HOST}` }, 403, "E_WEB_ORIGIN"],
+    ["Origin null on a GET", { origin: "null" }, 403, "E_WEB_ORIGIN"],
+    ["POST elsewhere than /", { method: "POST" }, 405, "E_WEB_METHOD"],
+    ["no cookie", { cookie: undefined }, 401, "E_WEB_TOKEN"],
+    ["a wrong cookie", { cookie: `pantheon_session=${"x".repeat(64)}` }, 401, "E_WEB_TOKEN"],
+    ["the token as the cookie", { cookie: `pantheon_session=${TOKEN}` }, 401, "E_WEB_TOKEN"],
+    ["the token elsewhere than /", { token: TOKEN }, 401, "E_WEB_TOKEN"],
+    ["a wrong token beside a good cookie", { path: "/", token: "x".repeat(64) }, 401, "E_WEB_TOKEN"],
+    ["a POST to / without a token", { path: "/", method: "POST" }, 401, "E_WEB_TOKEN"],
   ] as const)("refuses %s", (_name, over, status, code) => {
-    expect(guardRequest({ ...base, ...over }, o)).toMatchObject({ ok: false, status, code });
+    const { o, cookie } = signedIn();
+    expect(guardRequest(request(over, cookie), o)).toMatchObject({ ok: false, status, code });
+  });
+
+  it("accepts Origin null only for the token's POST to / (the --open file is a file:// page)", () => {
+    const o = { host: HOST, session: new WebSession(TOKEN) };
+    expect(guardRequest(request({ method: "POST", path: "/", origin: "null", token: TOKEN }, ""), o).ok).toBe(true);
   });
 });

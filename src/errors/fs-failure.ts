@@ -1,0 +1,31 @@
+/** The errno of a full disk (ENOSPC) or of a used-up quota (EDQUOT), or null for any other failure. */
+export function diskFull(err: unknown): "ENOSPC" | "EDQUOT" | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT" ? code : null;
+}
+
+/**
+ * Why a file operation on `path` failed, said as a person reads it, and what to do. A full disk
+ * or quota says so and names the path: "check permissions" sends the Director after the wrong
+ * problem. Any other failure keeps the system's message and the caller's hint.
+ * @example
+ *   const f = fsFailure(err, tmp, "check permissions on .git/objects");
+ *   throw new GitError("E_GIT_WRITE_OBJECT", `Cannot write git object ${oid}: ${f.reason}`, f.hint);
+ */
+export function fsFailure(err: unknown, path: string, hint: string): { reason: string; hint: string } {
+  const where = (err as NodeJS.ErrnoException | null)?.path ?? path;
+  switch (diskFull(err)) {
+    case "ENOSPC":
+      return {
+        reason: `the disk is full (no space left on the device that holds ${where})`,
+        hint: `free space on that disk (df -h '${where}'), then run the command again`,
+      };
+    case "EDQUOT":
+      return {
+        reason: `the disk quota is used up (on the device that holds ${where})`,
+        hint: "free space or ask for a larger quota (quota -s), then run the command again",
+      };
+    default:
+      return { reason: err instanceof Error ? err.message : String(err), hint };
+  }
+}
