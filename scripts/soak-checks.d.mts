@@ -11,6 +11,9 @@ export interface OutcomeRecord {
   outcome: "ok" | "refused" | "failed";
   published?: boolean | null;
   publishedWhy?: string | null;
+  /** The product's "not published yet" line was on stderr (not in the --json result). */
+  stderrUnpublished?: boolean;
+  stderrWhy?: string | null;
   /** The task it was about, by title (set for task commands that succeeded). */
   task?: string;
   /** For task create: the title asked for. */
@@ -37,6 +40,7 @@ export interface Episode {
   claimSeq: number;
   told: number;
   published: boolean | null | undefined;
+  stderrUnpublished: boolean;
   claimMs: number;
   move: string;
   moveSeq: number;
@@ -99,12 +103,23 @@ export function classifyOutcome(r: {
 export function publishOutcome(
   envelope: Classified["envelope"],
   stderr: string,
-): { published: boolean | null; why: string | null };
+): { published: boolean | null; why: string | null; stderrUnpublished: boolean; stderrWhy: string | null };
 export function reasonClass(why: string | null): string;
 export function claimEpisodes(records: OutcomeRecord[]): Episode[];
 export function findDoubleWork(
   records: OutcomeRecord[],
 ): Array<{ task: string; episodes: Episode[]; personas: string[]; most: number }>;
+export function confirmDoubleWork(
+  found: ReturnType<typeof findDoubleWork>,
+  history: HistoryCommit[],
+  taskOf: (commit: string) => string | undefined,
+): Array<
+  ReturnType<typeof findDoubleWork>[number] & {
+    inHistory: string[];
+    confirmed: boolean;
+    concurrent: Array<[ClaimRef, ClaimRef]>;
+  }
+>;
 export function parseHistory(text: string): HistoryCommit[];
 export function isAncestor(parentsOf: Map<string, string[]>, a: string, b: string): boolean;
 export function concurrentClaims(
@@ -125,6 +140,7 @@ export function claimPublishCounts(records: OutcomeRecord[]): {
   published: number;
   notPublished: number;
   notSaid: number;
+  notSaidButWarned: number;
   overBudget: number;
   unpublished: Record<string, number>;
   p50: number;

@@ -59,21 +59,23 @@ export function classifyOutcome({ kind, status, signal = null, stdout, stderr, s
 }
 
 /**
- * Whether a successful command says it was published: `published` in the --json envelope (at
- * the top or in data: true, false, or an object with a boolean `published`/`ok` and a reason),
- * else the product's stderr line "not published yet (why): pantheon sync", else null (not said).
+ * Whether a successful command says it was published, as DESIGN §3.5 asks: `published` in the
+ * --json envelope (at the top or in data: true, false, or an object with a boolean
+ * `published`/`ok` and a reason), else null (not said). Beside it, the product's stderr line
+ * "not published yet (why): pantheon sync", kept apart: stderr is chatter to a --json reader,
+ * so a claim that only warned there did not report published:false in its result.
  */
 export function publishOutcome(envelope, stderr) {
+  const m = /not published yet(?: \((.*)\))?: pantheon sync/.exec(stderr);
+  const warned = { stderrUnpublished: m !== null, stderrWhy: m ? (m[1] ?? null) : null };
   for (const v of [envelope?.published, envelope?.data?.published]) {
-    if (typeof v === "boolean") return { published: v, why: v ? null : (envelope.reason ?? null) };
+    if (typeof v === "boolean") return { published: v, why: v ? null : (envelope.reason ?? null), ...warned };
     if (v && typeof v === "object") {
       const b = typeof v.published === "boolean" ? v.published : typeof v.ok === "boolean" ? v.ok : null;
-      if (b !== null) return { published: b, why: b ? null : String(v.reason ?? v.why ?? "") || null };
+      if (b !== null) return { published: b, why: b ? null : String(v.reason ?? v.why ?? "") || null, ...warned };
     }
   }
-  const m = /not published yet(?: \((.*)\))?: pantheon sync/.exec(stderr);
-  if (m) return { published: false, why: m[1] ?? null };
-  return { published: null, why: null };
+  return { published: null, why: null, ...warned };
 }
 
 /** A published:false reason as a class (ids and numbers replaced), for counting. */
@@ -83,7 +85,8 @@ export function reasonClass(why) {
 
 /**
  * Claim episodes: a persona was **told it holds** a task when its `task claim` exited 0 and did
- * not report published:false (published:true, or nothing said); it **moved it on** with a later
+ * not report published:false in its --json result (published:true, or nothing said there; a
+ * "not published yet" line on stderr alone does not excuse it); it **moved it on** with a later
  * `task update` or `task close` of that task that exited 0, before its own next claim of it. The
  * episode runs from the claim's answer (t1) to that move's answer (t1). Claims never moved on,
  * and claims told "not published yet", make no episode: the persona knew, or did nothing with it.
@@ -115,6 +118,7 @@ export function claimEpisodes(records) {
         claimSeq: claim.seq,
         told: claim.t1,
         published: claim.published,
+        stderrUnpublished: claim.stderrUnpublished === true,
         claimMs: claim.t1 - claim.t0,
         move: move.kind,
         moveSeq: move.seq,
@@ -240,6 +244,36 @@ export function concurrentClaims(history, taskOf) {
 }
 
 /**
+ * The double-worked tasks the final history confirms: each overlapping pair of personas of
+ * `findDoubleWork` whose `task.claim` commits on that task (Pantheon-Op and Pantheon-Actor
+ * trailers, the task named by its title at the commit) are both in the history, i.e. both claims
+ * landed in the shared state. `concurrent` lists the pairs where neither claim commit contains
+ * the other (each was made without knowing of the other, and a merge kept one).
+ */
+export function confirmDoubleWork(found, history, taskOf) {
+  const actors = new Map();
+  for (const c of history) {
+    if (c.op !== "task.claim") continue;
+    const task = taskOf(c.commit);
+    if (!task) continue;
+    if (!actors.has(task)) actors.set(task, new Set());
+    actors.get(task).add(c.actor);
+  }
+  const concurrent = concurrentClaims(history, taskOf);
+  return found.map((d) => {
+    const inHistory = d.personas.filter((p) => actors.get(d.task)?.has(p));
+    return {
+      ...d,
+      inHistory,
+      confirmed: inHistory.length >= 2,
+      concurrent: (concurrent.get(d.task) ?? []).filter(
+        ([a, b]) => d.personas.includes(a.actor) && d.personas.includes(b.actor),
+      ),
+    };
+  });
+}
+
+/**
  * Texts a command reported ✓ for (a review's --notes or --reason, a task note, update --notes)
  * that the final state no longer holds: each text carries a unique tag, looked for in every
  * task note and every review's reason (so a text kept inside a conflict note, escaped, counts).
@@ -312,6 +346,8 @@ export function findMissingCreated(records, finalTitles) {
   return records.filter((r) => r.kind === "task create" && r.outcome === "ok" && r.title && !have.has(r.title));
 }
 
+const saidWhere = (r) => (r.published === false ? "" : "(stderr only) ");
+
 /** Claim outcomes for the counts: published, told not published (by reason), not said; and how many missed the budget. */
 export function claimPublishCounts(records) {
   const claims = records.filter((r) => r.kind === "task claim");
@@ -319,8 +355,8 @@ export function claimPublishCounts(records) {
   const ms = ok.map((r) => r.t1 - r.t0).sort((a, b) => a - b);
   const q = (p) => (ms.length === 0 ? 0 : ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]);
   const unpublished = {};
-  for (const r of ok.filter((x) => x.published === false)) {
-    const c = reasonClass(r.publishedWhy ?? null);
+  for (const r of ok.filter((x) => x.published === false || x.stderrUnpublished)) {
+    const c = `${saidWhere(r)}${reasonClass(r.published === false ? (r.publishedWhy ?? null) : (r.stderrWhy ?? null))}`;
     unpublished[c] = (unpublished[c] ?? 0) + 1;
   }
   return {
@@ -331,6 +367,8 @@ export function claimPublishCounts(records) {
     published: ok.filter((r) => r.published === true).length,
     notPublished: ok.filter((r) => r.published === false).length,
     notSaid: ok.filter((r) => r.published === null || r.published === undefined).length,
+    notSaidButWarned: ok.filter((r) => (r.published === null || r.published === undefined) && r.stderrUnpublished)
+      .length,
     overBudget: ok.filter((r) => r.t1 - r.t0 > PUBLISH_BUDGET_MS).length,
     unpublished,
     p50: q(0.5),

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
   claimPublishCounts,
   concurrentClaims,
+  confirmDoubleWork,
   findDoubleWork,
   findLostTexts,
   findMissingCreated,
@@ -245,12 +246,8 @@ function checkAll({ clones, origin, env, bin, logs, oneTip, tips }) {
     reopens.set(titleAt.get(c.commit), (reopens.get(titleAt.get(c.commit)) ?? 0) + 1);
 
   const failures = records.filter((r) => r.outcome === "failed");
-  const doubleWork = findDoubleWork(records).map((d) => ({
-    ...d,
-    history: (concurrent.get(d.task) ?? []).filter(
-      ([a, b]) => d.personas.includes(a.actor) && d.personas.includes(b.actor),
-    ),
-  }));
+  // Every overlap counts; the history says whether both claims landed (else a claim was lost too).
+  const doubleWork = confirmDoubleWork(findDoubleWork(records), history, (commit) => titleAt.get(commit));
   const lost = findLostTexts(records, finalTexts).map((r) => {
     const v = r.review ? reviews.find((x) => `RVW-${String(x.number).padStart(3, "0")}` === r.review) : null;
     return { ...r, now: v ? { status: v.status, reviewer: v.reviewer, reason: v.reason } : null };
@@ -338,13 +335,20 @@ function printReport({ transport, o, body, problems, started }) {
   const claims = claimPublishCounts(R);
   console.log("");
   console.log(
-    `claims: ${claims.run} run, ${claims.ok} succeeded (published: ${claims.published} said true, ${claims.notPublished} said not published, ${claims.notSaid} said nothing), ${claims.refused} refused, ${claims.failed} failed; ${claims.overBudget} of ${claims.ok} took over the 5 s publishing budget; time p50 ${claims.p50} ms, p90 ${claims.p90} ms, max ${claims.max} ms`,
+    `claims: ${claims.run} run, ${claims.ok} succeeded (in --json: ${claims.published} said published, ${claims.notPublished} said not published, ${claims.notSaid} said nothing, of which ${claims.notSaidButWarned} warned "not published yet" on stderr), ${claims.refused} refused, ${claims.failed} failed; ${claims.overBudget} of ${claims.ok} took over the 5 s publishing budget; time p50 ${claims.p50} ms, p90 ${claims.p90} ms, max ${claims.max} ms`,
   );
   for (const [c, v] of Object.entries(claims.unpublished).sort((a, b) => b[1] - a[1]))
     console.log(`  ${pad(v, 6)}not published: ${c}`);
   const pubs = {};
-  for (const r of R.filter((x) => x.outcome === "ok" && x.kind !== "task claim" && x.published !== null)) {
-    const c = `${r.kind}: ${r.published ? "published" : `not published (${reasonClass(r.publishedWhy ?? null)})`}`;
+  for (const r of R.filter(
+    (x) => x.outcome === "ok" && x.kind !== "task claim" && (x.published !== null || x.stderrUnpublished),
+  )) {
+    const c =
+      r.published === true
+        ? `${r.kind}: published`
+        : r.published === false
+          ? `${r.kind}: not published (${reasonClass(r.publishedWhy ?? null)})`
+          : `${r.kind}: not published, on stderr only (${reasonClass(r.stderrWhy ?? null)})`;
     pubs[c] = (pubs[c] ?? 0) + 1;
   }
   for (const [c, v] of Object.entries(pubs).sort((a, b) => b[1] - a[1])) console.log(`  ${pad(v, 6)}${c}`);
@@ -416,14 +420,15 @@ function printReport({ transport, o, body, problems, started }) {
     `✗ "${d.task}": ${d.personas.join(", ")}`,
     ...d.episodes.map(
       (e) =>
-        `  ${e.persona} (clone ${e.clone}): claim told ${when(e.told, t0)} after ${e.claimMs} ms (published: ${e.published === null ? "not said" : e.published}), ${e.move} ${when(e.moved, t0)}`,
+        `  ${e.persona} (clone ${e.clone}): claim told ${when(e.told, t0)} after ${e.claimMs} ms (published in --json: ${e.published ?? "not said"}${e.stderrUnpublished ? '; stderr: "not published yet"' : ""}), ${e.move} ${when(e.moved, t0)}`,
     ),
-    ...(d.history.length > 0
-      ? d.history.map(
-          ([a, b]) =>
-            `  history: claim ${a.commit.slice(0, 10)} by ${a.actor} and ${b.commit.slice(0, 10)} by ${b.actor}, neither contains the other`,
-        )
-      : ["  history: no pair of concurrent claim commits by these personas"]),
+    d.confirmed
+      ? `  history: task.claim commits by ${d.inHistory.join(", ")}`
+      : `  history: task.claim commits only by ${d.inHistory.join(", ") || "nobody"}: a claim told ✓ is not in the history at all`,
+    ...d.concurrent.map(
+      ([a, b]) =>
+        `  history: claim ${a.commit.slice(0, 10)} by ${a.actor} and ${b.commit.slice(0, 10)} by ${b.actor}, neither contains the other`,
+    ),
   ]);
   show("texts reported ✓ and lost", body.lost, (r) => [
     `✗ ${r.kind} by ${r.persona} (clone ${r.clone}) at ${when(r.t1, t0)}${r.review ? ` of ${r.review}` : ""}${r.published === false ? " (said not published)" : ""}: "${r.text}"`,

@@ -51,7 +51,10 @@ async function persona(cfg) {
       stderr: r.stderr,
       spawnError: r.error ? r.error.message : null,
     });
-    const pub = c.outcome === "ok" ? publishOutcome(c.envelope, r.stderr) : { published: null, why: null };
+    const pub =
+      c.outcome === "ok"
+        ? publishOutcome(c.envelope, r.stderr)
+        : { published: null, why: null, stderrUnpublished: false, stderrWhy: null };
     const warn = r.stderr
       .split("\n")
       .find((l) => l.trim() !== "" && !l.startsWith("{"))
@@ -78,6 +81,8 @@ async function persona(cfg) {
           : `${c.code ?? `exit ${r.status}`}: ${messageClass(c.message ?? c.why ?? "")}`,
       published: pub.published,
       publishedWhy: pub.why,
+      stderrUnpublished: pub.stderrUnpublished,
+      stderrWhy: pub.stderrWhy,
       result: summaryOf(c.envelope),
       ...extra,
     };

@@ -3,6 +3,7 @@ import {
   claimPublishCounts,
   classifyOutcome,
   concurrentClaims,
+  confirmDoubleWork,
   findDoubleWork,
   findLostTexts,
   findMissingCreated,
@@ -74,17 +75,22 @@ describe("classifyOutcome", () => {
 describe("publishOutcome", () => {
   const env = (extra: object) => ({ schemaVersion: 1, kind: "task", data: {}, ...extra });
   it("reads published from the envelope, at the top, in data, or as an object with a reason", () => {
-    expect(publishOutcome(env({ published: true }), "")).toEqual({ published: true, why: null });
+    expect(publishOutcome(env({ published: true }), "")).toMatchObject({ published: true, why: null });
     expect(publishOutcome({ schemaVersion: 1, kind: "task", data: { published: false } }, "").published).toBe(false);
-    expect(publishOutcome(env({ published: { published: false, reason: "origin kept changing" } }), "")).toEqual({
+    expect(publishOutcome(env({ published: { published: false, reason: "origin kept changing" } }), "")).toMatchObject({
       published: false,
       why: "origin kept changing",
     });
   });
-  it("reads the product's stderr line, else says nothing", () => {
+  it("keeps the product's stderr line apart: the --json result did not say it", () => {
     const said = publishOutcome(env({}), "not published yet (git push did not finish within 5 s): pantheon sync\n");
-    expect(said).toEqual({ published: false, why: "git push did not finish within 5 s" });
-    expect(publishOutcome(env({}), "").published).toBeNull();
+    expect(said).toEqual({
+      published: null,
+      why: null,
+      stderrUnpublished: true,
+      stderrWhy: "git push did not finish within 5 s",
+    });
+    expect(publishOutcome(env({}), "")).toMatchObject({ published: null, stderrUnpublished: false });
   });
 });
 
@@ -113,6 +119,15 @@ describe("findDoubleWork", () => {
     ]);
     expect(found[0]?.most).toBe(3);
     expect(found[0]?.personas).not.toContain("SoakD");
+  });
+  it("counts a claim whose 'not published yet' was on stderr only: its --json result did not say it", () => {
+    const found = findDoubleWork([
+      claim("SoakA", "t1", 0, 1_000, { stderrUnpublished: true, stderrWhy: "git push did not finish within 5 s" }),
+      claim("SoakB", "t1", 0, 1_000, { published: true }),
+      review("SoakA", "t1", 2_000, 2_500),
+      review("SoakB", "t1", 2_000, 2_500),
+    ]);
+    expect(found[0]?.episodes.find((e) => e.persona === "SoakA")?.stderrUnpublished).toBe(true);
   });
   it("does not count a claim told it was not published, one never moved on, or claims one after another", () => {
     expect(
@@ -180,6 +195,21 @@ describe("history: parseHistory and concurrentClaims", () => {
         ?.map((x) => x.actor)
         .sort(),
     ).toEqual(["SoakA", "SoakB"]);
+  });
+  it("confirms a double-worked task by both claim commits in the history, and says when one is missing", () => {
+    const records = [
+      claim("SoakA", "t1", 0, 1_000),
+      claim("SoakB", "t1", 0, 1_000),
+      review("SoakA", "t1", 2_000, 2_500),
+      review("SoakB", "t1", 2_000, 2_500),
+    ];
+    const title: Record<string, string> = { a: "t1", b: "t1", c: "t2", d: "t2" };
+    const [both] = confirmDoubleWork(findDoubleWork(records), parseHistory(log), (c) => title[c]);
+    expect(both).toMatchObject({ confirmed: true, inHistory: ["SoakA", "SoakB"] });
+    expect(both?.concurrent).toHaveLength(1);
+    const withoutB = parseHistory(log).filter((c) => c.commit !== "b");
+    const [one] = confirmDoubleWork(findDoubleWork(records), withoutB, (c) => title[c]);
+    expect(one).toMatchObject({ confirmed: false, inHistory: ["SoakA"], concurrent: [] });
   });
 });
 
@@ -258,8 +288,19 @@ describe("findMissingCreated and claimPublishCounts", () => {
       claim("SoakA", "t1", 0, 6_000, { published: true }),
       claim("SoakB", "t2", 0, 1_000, { published: false, publishedWhy: "origin kept changing" }),
       claim("SoakC", "t3", 0, 7_000),
+      claim("SoakE", "t5", 0, 7_000, { stderrUnpublished: true, stderrWhy: "origin kept changing" }),
       claim("SoakD", "t4", 0, 100, { outcome: "refused" }),
     ]);
-    expect(c).toMatchObject({ run: 4, ok: 3, refused: 1, published: 1, notPublished: 1, notSaid: 1, overBudget: 2 });
+    expect(c).toMatchObject({
+      run: 5,
+      ok: 4,
+      refused: 1,
+      published: 1,
+      notPublished: 1,
+      notSaid: 2,
+      notSaidButWarned: 1,
+      overBudget: 3,
+    });
+    expect(c.unpublished).toEqual({ "origin kept changing": 1, "(stderr only) origin kept changing": 1 });
   });
 });
