@@ -209,7 +209,7 @@ async function runTransport(transport, o, built) {
   return { transport, pass, summary: body?.summary ?? problems[0] ?? "" };
 }
 
-function checkAll({ clones, origin, env, bin, logs, oneTip, tips }) {
+export function checkAll({ clones, origin, env, bin, logs, oneTip, tips }) {
   const records = readLogs(logs, clones.length);
   const c0 = clones[0];
   // The final state, raw (every record as stored, notes and reasons whole).
@@ -296,7 +296,7 @@ function quantile(xs, p) {
 
 const when = (t, t0) => `+${((t - t0) / 1000).toFixed(1)}s`;
 
-function printReport({ transport, o, body, problems, started }) {
+export function printReport({ transport, o, body, problems, started }) {
   const wall = ((Date.now() - started) / 1000).toFixed(1);
   if (!body) {
     for (const p of problems) console.log(`  ✗ ${p}`);
@@ -335,7 +335,10 @@ function printReport({ transport, o, body, problems, started }) {
   const claims = claimPublishCounts(R);
   console.log("");
   console.log(
-    `claims: ${claims.run} run, ${claims.ok} succeeded (in --json: ${claims.published} said published, ${claims.notPublished} said not published, ${claims.notSaid} said nothing, of which ${claims.notSaidButWarned} warned "not published yet" on stderr), ${claims.refused} refused, ${claims.failed} failed; ${claims.overBudget} of ${claims.ok} took over the 5 s publishing budget; time p50 ${claims.p50} ms, p90 ${claims.p90} ms, max ${claims.max} ms`,
+    `claims: ${claims.run} run, ${claims.ok} succeeded (in --json: ${claims.published} said published, ${claims.notPublished} said not published, ${claims.notSaid} said nothing, of which ${claims.notSaidButWarned} warned "not published yet" on stderr), ${claims.refused} refused, ${claims.failed} failed; ${claims.overBudget} of ${claims.ok} took over the 5 s publishing budget; time p50 ${claims.p50} ms, p90 ${claims.p90} ms, max ${claims.max} ms (a read, task next, p50 ${quantile(
+      R.filter((r) => r.kind === "read: task next").map((r) => r.t1 - r.t0),
+      0.5,
+    )} ms here)`,
   );
   for (const [c, v] of Object.entries(claims.unpublished).sort((a, b) => b[1] - a[1]))
     console.log(`  ${pad(v, 6)}not published: ${c}`);
@@ -431,10 +434,20 @@ function printReport({ transport, o, body, problems, started }) {
     ),
   ]);
   show("texts reported ✓ and lost", body.lost, (r) => [
-    `✗ ${r.kind} by ${r.persona} (clone ${r.clone}) at ${when(r.t1, t0)}${r.review ? ` of ${r.review}` : ""}${r.published === false ? " (said not published)" : ""}: "${r.text}"`,
+    `✗ ${r.kind} by ${r.persona} (clone ${r.clone}) at ${when(r.t1, t0)}${r.review ? ` of ${r.review}` : ""}${r.published === false ? " (said not published)" : r.stderrUnpublished ? ' (stderr: "not published yet")' : ""}: "${r.text}"`,
     ...(r.now ? [`  ${r.review} now ${r.now.status} by ${r.now.reviewer}, reason "${r.now.reason}"`] : []),
   ]);
-  show("review requests that outlived their claim", body.reviewProblems, (p) => [`✗ ${JSON.stringify(p)}`]);
+  const rvw = (n) => `RVW-${String(n).padStart(3, "0")}`;
+  const describe = {
+    "pending-other-owner": (p) =>
+      `${rvw(p.review)} PENDING, requested by ${p.by}, on "${p.task}", now held by ${p.owner}`,
+    "pending-not-in-review": (p) => `${rvw(p.review)} PENDING, requested by ${p.by}, on "${p.task}", now ${p.status}`,
+    "pending-missing-task": (p) => `${rvw(p.review)} PENDING on task number ${p.task}, which does not exist`,
+    "pending-twice": (p) => `"${p.task}" has ${p.reviews.length} PENDING requests: ${p.reviews.map(rvw).join(", ")}`,
+    "approved-too-often": (p) =>
+      `"${p.task}" has ${p.approvals} APPROVED reviews (by ${p.reviewers.join(", ")}), at most ${p.allowed} possible`,
+  };
+  show("review requests that outlived their claim", body.reviewProblems, (p) => [`✗ ${describe[p.kind](p)}`]);
   show("tasks created with ✓ and missing", body.missing, (r) => [`✗ "${r.title}" by ${r.persona} (clone ${r.clone})`]);
   show("state invariants", body.state.problems, (p) => [`✗ ${p}`]);
   show(

@@ -1,12 +1,72 @@
 #!/usr/bin/env node
-// Soak test (issue 6 item 6; not run in CI).
+// Soak test (issue 6 item 6; not run in CI). Two modes:
 //
-//   node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
+//   npm run soak -- [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
+//   npm run soak -- --clones N [--transport file|http|ssh|all] [--minutes M] [--seed S] [--keep]
 //
-// package.json script line (add it to "scripts"):
-//   "soak": "node scripts/build.mjs && node scripts/soak.mjs"
-// then: npm run soak -- --processes 8 --minutes 5 --seed 42
+// (`npm run soak` builds first, then runs node scripts/soak.mjs with these arguments.)
 //
+// MULTI-CLONE MODE (--clones N, or --transport; N ≥ 2, default 8 with --transport alone; transport
+// default file; `all` runs file, http and ssh one after another, each with its own directories):
+// scripts/soak-multi.mjs, scripts/soak-persona.mjs, scripts/soak-checks.mjs (the checks, pure:
+// test/unit/scripts/soak-checks.test.ts feeds them fabricated logs), scripts/soak-transports.mjs.
+// 1. Set-up, all in one temporary directory: a bare origin (http.receivepack on), served
+//    - file: as file://PATH;
+//    - http: by a small Node server (scripts/soak-http-backend.mjs, its own process) on
+//      127.0.0.1 at a random port that runs git's own `git http-backend` as CGI per request
+//      (GIT_PROJECT_ROOT, GIT_HTTP_EXPORT_ALL);
+//    - ssh: by an sshd the script starts on 127.0.0.1 at a random port, with its own host key,
+//      authorized_keys and client key (ed25519, generated), `AllowUsers` the current user (as root
+//      it allows root with that key only); clones reach it with GIT_SSH_COMMAND="ssh -F /dev/null
+//      -i KEY -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o
+//      UserKnownHostsFile=RUN/ssh/known_hosts -o StrictHostKeyChecking=yes -p PORT": the user's
+//      ~/.ssh is neither read nor written. No sshd: as root with apt-get, the script runs
+//      `apt-get install -y --no-install-recommends openssh-server`; otherwise it fails saying so.
+//    N clones made with `git clone` over the transport: clone 0 commits, runs `pantheon init
+//    --yes`, commits the project files, pushes and `pantheon sync`s; the others `git clone` and
+//    adopt the state with `pantheon init --yes`.
+// 2. One persona per clone, each its own process (roles: engineer, engineer, tester, engineer,
+//    tester, engineer, architect, engineer, …), for M minutes: mission start; task next and claim
+//    (mostly the first task offered, as every persona of a role is told the same); move its task
+//    to REVIEW (half with --notes) or close it, or note it; approve (--notes) or reject (--reason)
+//    another persona's PENDING review (mostly the oldest); create tasks; note; sync now and then;
+//    read now and then; sometimes end the mission (half with --release) and start another.
+//    Choices come from a PRNG seeded with --seed and the clone's index. Every command runs with
+//    --json; each outcome is appended to RUN/logs/clone-K.ndjson: exit code, ok / refused /
+//    failed, error code and message class, `published` as the --json result says it (true,
+//    false, or not said) and, apart, the product's stderr line "not published yet (why)", the
+//    task it was about (by title: a sync may renumber it), the text it carried (each text has a
+//    unique tag), times.
+// 3. Convergence: every clone runs `pantheon sync`, one after another, round after round (at most
+//    6) until every clone and origin name one tip.
+// 4. Checks, over the records and the converged state (raw records read with git):
+//    - 0 failed commands: exit 0 with one --json envelope, or a documented refusal (exit 1 with
+//      E_NOT_FOUND, E_INVALID_TRANSITION, E_CONFLICT or E_RENUMBERED; exit 3 only for `sync`,
+//      E_SYNC); anything else fails (exit 2, exit 3 of another command, E_GIT_*, E_INTERNAL, a
+//      stack trace, a broken envelope);
+//    - 0 tasks worked by two personas at once, both told they hold it: a persona is told it holds
+//      a task when its `task claim` exited 0 and its --json result did not say published:false;
+//      its episode runs from that answer to the answer of its next `task update`/`task close` of
+//      the task that exited 0 (a claim never moved on makes none); two episodes of one task by
+//      different personas that overlap in time are a violation, shown with the history's
+//      evidence (`git log refs/coordination/main`: the Pantheon-Op task.claim commits by
+//      Pantheon-Actor on that task, and whether neither contains the other);
+//    - 0 texts lost: every review --notes/--reason and task note a command reported ✓ for is in
+//      the final state's task notes or review reasons (found by its tag);
+//    - review requests follow their claims: no PENDING task_completion review on a task that is
+//      not in REVIEW or is held by someone other than the requester, none twice for a task, no
+//      task with more APPROVED ones than it completed (1 + its reopens);
+//    - one tip across the clones and origin; `git fsck --strict` clean in each clone and origin;
+//      every task created with ✓ present (by title); and the one-repository mode's state
+//      invariants on clone 0 (doctor, numbers, uids, counters, claims, epics; merges allowed).
+//    Printed: commands per kind (run, ok, refused, failed, p50/p90 ms), refusals by class, claim
+//    publishing (said published / not published / nothing, the stderr line apart, over the 5 s
+//    budget, times), what the syncs reported (dropped claims, conflicts, renumberings), the
+//    final rounds, the state and history at the end, then each invariant ✓ or ✗ with evidence
+//    (the first 8 of each) and a PASS or FAIL line per transport; exit 1 on any FAIL. --keep (or
+//    a FAIL) keeps the run's directory (clones, origin, logs).
+//
+// ONE-REPOSITORY MODE (the default):
 // What it does:
 // 1. creates a temporary repository with `pantheon init --yes` and a linked worktree;
 // 2. starts N worker processes (default 6; half of them in the worktree) that for M minutes
