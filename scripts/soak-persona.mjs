@@ -86,8 +86,7 @@ async function persona(cfg) {
       result: summaryOf(c.envelope),
       ...extra,
     };
-    if (c.outcome === "ok" && rec.result?.title && (kind.startsWith("task ") || kind === "task claim"))
-      rec.task = rec.result.title;
+    if (c.outcome === "ok" && rec.result?.title && kind.startsWith("task ")) rec.task = rec.result.title;
     if (kind === "sync" && c.outcome === "ok") {
       const d = c.envelope.data;
       rec.sync = {
