@@ -132,6 +132,7 @@ export function findReviewProblems(
   reopensOf?: (task: string | number) => number,
 ): ReviewProblem[];
 export function findMissingCreated(records: OutcomeRecord[], finalTitles: string[]): OutcomeRecord[];
+export function findUndoneCloses(records: OutcomeRecord[], tasks: RawTask[]): OutcomeRecord[];
 export function claimPublishCounts(records: OutcomeRecord[]): {
   run: number;
   ok: number;

@@ -346,6 +346,25 @@ export function findMissingCreated(records, finalTitles) {
   return records.filter((r) => r.kind === "task create" && r.outcome === "ok" && r.title && !have.has(r.title));
 }
 
+/**
+ * Closes a `task close` reported ✓ (the task COMPLETE) whose task is not COMPLETE at the end.
+ * The persona loop never reopens, so only a merge can have undone one (the remote's claim won
+ * and took the task's status with it). Counted, not an invariant: DESIGN §3.3 lets the
+ * published claim win; it is the price of a task worked twice.
+ */
+export function findUndoneCloses(records, tasks) {
+  const status = new Map(tasks.map((t) => [t.title, t.status]));
+  return records.filter(
+    (r) =>
+      r.kind === "task close" &&
+      r.outcome === "ok" &&
+      r.task &&
+      r.result?.status === "COMPLETE" &&
+      status.has(r.task) &&
+      status.get(r.task) !== "COMPLETE",
+  );
+}
+
 const saidWhere = (r) => (r.published === false ? "" : "(stderr only) ");
 
 /** Claim outcomes for the counts: published, told not published (by reason), not said; and how many missed the budget. */

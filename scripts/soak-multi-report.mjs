@@ -85,6 +85,10 @@ export function printReport({ transport, o, body, problems, started }) {
     `at the end: ${body.tasks.length} tasks ${JSON.stringify(byStatus(body.tasks))}, ${body.reviews.length} reviews ${JSON.stringify(byStatus(body.reviews))}; ${body.history.length} commits (${body.history.filter((c) => c.parents.length > 1).length} merges, ${claimCommits} claims; ${body.concurrent.size} task(s) claimed by two personas on histories that did not know of each other)`,
   );
 
+  console.log(
+    `closes reported ✓ (COMPLETE) that a merge undid: ${body.undone.length} (counted, not an invariant: the published claim wins, DESIGN §3.3)`,
+  );
+
   const most = Math.max(0, ...body.doubleWork.map((d) => d.most));
   const checks = [
     [
@@ -177,6 +181,9 @@ export function printReport({ transport, o, body, problems, started }) {
       `"${p.task}" has ${p.approvals} APPROVED reviews (by ${p.reviewers.join(", ")}), at most ${p.allowed} possible`,
   };
   show("review requests that outlived their claim", body.reviewProblems, (p) => [`✗ ${describe[p.kind](p)}`]);
+  show("closes that a merge undid (counted)", body.undone, (r) => [
+    `! "${r.task}" closed by ${r.persona} (clone ${r.clone}) at ${when(r.t1, t0)}, now ${r.now?.status} held by ${r.now?.claimedBy}`,
+  ]);
   show("tasks created with ✓ and missing", body.missing, (r) => [`✗ "${r.title}" by ${r.persona} (clone ${r.clone})`]);
   show("state invariants", body.state.problems, (p) => [`✗ ${p}`]);
   show(

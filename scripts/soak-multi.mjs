@@ -13,6 +13,7 @@ import {
   findLostTexts,
   findMissingCreated,
   findReviewProblems,
+  findUndoneCloses,
   parseHistory,
 } from "./soak-checks.mjs";
 import { cleanEnv, pad, REF, runPantheon } from "./soak-common.mjs";
@@ -70,6 +71,9 @@ function recordPath(kind, n) {
   return `${kind}/${String(n % 100).padStart(2, "0")}/${n}.json`;
 }
 
+/** The persona processes running, stopped with the servers when the soak is stopped by a signal. */
+const personas = new Set();
+
 function spawnPersona(cfg) {
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [join(import.meta.dirname, "soak-persona.mjs"), JSON.stringify(cfg)], {
@@ -80,7 +84,9 @@ function spawnPersona(cfg) {
     let err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
+    personas.add(child);
     child.on("close", (code, signal) => {
+      personas.delete(child);
       try {
         resolvePromise(JSON.parse(out.trim().split("\n").at(-1)));
       } catch {
@@ -115,6 +121,13 @@ async function runTransport(transport, o, built) {
   mkdirSync(logs);
   const origin = makeOrigin(join(root, "srv"));
   const server = await serveOrigin(transport, origin, root);
+  // A soak stopped by a signal still stops the sshd or HTTP server it started.
+  const onSignal = (signal) => {
+    for (const child of personas) child.kill("SIGTERM");
+    void server.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   const env = cleanEnv(server.env);
   const clones = Array.from({ length: o.clones }, (_, i) => join(root, `clone-${i}`));
   const pantheon = (cwd, argv) => runPantheon(bin, cwd, argv, env);
@@ -214,6 +227,8 @@ async function runTransport(transport, o, built) {
         .join(" | ")}`,
     );
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await server.stop();
   }
   const pass = printReport({ transport, o, body, problems, started });
@@ -267,6 +282,10 @@ export function checkAll({ clones, origin, env, bin, logs, oneTip, tips }) {
     return { ...r, now: v ? { status: v.status, reviewer: v.reviewer, reason: v.reason } : null };
   });
   const reviewProblems = findReviewProblems({ tasks, reviews }, (title) => reopens.get(title) ?? 0);
+  const undone = findUndoneCloses(records, tasks).map((r) => ({
+    ...r,
+    now: tasks.find((t) => t.title === r.task),
+  }));
   const missing = findMissingCreated(
     records,
     tasks.map((t) => t.title),
@@ -295,6 +314,7 @@ export function checkAll({ clones, origin, env, bin, logs, oneTip, tips }) {
     doubleWork,
     lost,
     reviewProblems,
+    undone,
     missing,
     fsck,
     state,

@@ -8,6 +8,7 @@ import {
   findLostTexts,
   findMissingCreated,
   findReviewProblems,
+  findUndoneCloses,
   type OutcomeRecord,
   parseHistory,
   publishOutcome,
@@ -272,6 +273,21 @@ describe("findReviewProblems", () => {
       reviews: [rv(1, 1, "PENDING", "SoakA"), rv(2, 1, "PENDING", "SoakA")],
     });
     expect(p.map((x) => x.kind)).toEqual(["pending-twice"]);
+  });
+});
+
+describe("findUndoneCloses", () => {
+  it("finds a close reported COMPLETE whose task a merge took back", () => {
+    const close = (task: string) => rec("SoakA", "task close", 0, 1, { task, result: { status: "COMPLETE" } });
+    const undone = findUndoneCloses(
+      [close("t1"), close("t2"), rec("SoakB", "task close", 0, 1, { task: "t3", outcome: "refused" })],
+      [
+        { number: 1, title: "t1", status: "UNDERWAY", claimedBy: "SoakH" },
+        { number: 2, title: "t2", status: "COMPLETE", claimedBy: "SoakA" },
+        { number: 3, title: "t3", status: "UNDERWAY", claimedBy: "SoakH" },
+      ],
+    );
+    expect(undone.map((r) => r.task)).toEqual(["t1"]);
   });
 });
 
