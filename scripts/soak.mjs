@@ -1,12 +1,72 @@
 #!/usr/bin/env node
-// Soak test (issue 6 item 6; not run in CI).
+// Soak test (issue 6 item 6; not run in CI). Two modes:
 //
-//   node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
+//   npm run soak -- [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
+//   npm run soak -- --clones N [--transport file|http|ssh|all] [--minutes M] [--seed S] [--keep]
 //
-// package.json script line (add it to "scripts"):
-//   "soak": "node scripts/build.mjs && node scripts/soak.mjs"
-// then: npm run soak -- --processes 8 --minutes 5 --seed 42
+// (`npm run soak` builds first, then runs node scripts/soak.mjs with these arguments.)
 //
+// MULTI-CLONE MODE (--clones N, or --transport; N ≥ 2, default 8 with --transport alone; transport
+// default file; `all` runs file, http and ssh one after another, each with its own directories):
+// scripts/soak-multi.mjs, scripts/soak-persona.mjs, scripts/soak-checks.mjs (the checks, pure:
+// test/unit/scripts/soak-checks.test.ts feeds them fabricated logs), scripts/soak-transports.mjs.
+// 1. Set-up, all in one temporary directory: a bare origin (http.receivepack on), served
+//    - file: as file://PATH;
+//    - http: by a small Node server (scripts/soak-http-backend.mjs, its own process) on
+//      127.0.0.1 at a random port that runs git's own `git http-backend` as CGI per request
+//      (GIT_PROJECT_ROOT, GIT_HTTP_EXPORT_ALL);
+//    - ssh: by an sshd the script starts on 127.0.0.1 at a random port, with its own host key,
+//      authorized_keys and client key (ed25519, generated), `AllowUsers` the current user (as root
+//      it allows root with that key only); clones reach it with GIT_SSH_COMMAND="ssh -F /dev/null
+//      -i KEY -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o
+//      UserKnownHostsFile=RUN/ssh/known_hosts -o StrictHostKeyChecking=yes -p PORT": the user's
+//      ~/.ssh is neither read nor written. No sshd: as root with apt-get, the script runs
+//      `apt-get install -y --no-install-recommends openssh-server`; otherwise it fails saying so.
+//    N clones made with `git clone` over the transport: clone 0 commits, runs `pantheon init
+//    --yes`, commits the project files, pushes and `pantheon sync`s; the others `git clone` and
+//    adopt the state with `pantheon init --yes`.
+// 2. One persona per clone, each its own process (roles: engineer, engineer, tester, engineer,
+//    tester, engineer, architect, engineer, …), for M minutes: mission start; task next and claim
+//    (mostly the first task offered, as every persona of a role is told the same); move its task
+//    to REVIEW (half with --notes) or close it, or note it; approve (--notes) or reject (--reason)
+//    another persona's PENDING review (mostly the oldest); create tasks; note; sync now and then;
+//    read now and then; sometimes end the mission (half with --release) and start another.
+//    Choices come from a PRNG seeded with --seed and the clone's index. Every command runs with
+//    --json; each outcome is appended to RUN/logs/clone-K.ndjson: exit code, ok / refused /
+//    failed, error code and message class, `published` as the --json result says it (true,
+//    false, or not said) and, apart, the product's stderr line "not published yet (why)", the
+//    task it was about (by title: a sync may renumber it), the text it carried (each text has a
+//    unique tag), times.
+// 3. Convergence: every clone runs `pantheon sync`, one after another, round after round (at most
+//    6) until every clone and origin name one tip.
+// 4. Checks, over the records and the converged state (raw records read with git):
+//    - 0 failed commands: exit 0 with one --json envelope, or a documented refusal (exit 1 with
+//      E_NOT_FOUND, E_INVALID_TRANSITION, E_CONFLICT or E_RENUMBERED; exit 3 only for `sync`,
+//      E_SYNC); anything else fails (exit 2, exit 3 of another command, E_GIT_*, E_INTERNAL, a
+//      stack trace, a broken envelope);
+//    - 0 tasks worked by two personas at once, both told they hold it: a persona is told it holds
+//      a task when its `task claim` exited 0 and its --json result did not say published:false;
+//      its episode runs from that answer to the answer of its next `task update`/`task close` of
+//      the task that exited 0 (a claim never moved on makes none); two episodes of one task by
+//      different personas that overlap in time are a violation, shown with the history's
+//      evidence (`git log refs/coordination/main`: the Pantheon-Op task.claim commits by
+//      Pantheon-Actor on that task, and whether neither contains the other);
+//    - 0 texts lost: every review --notes/--reason and task note a command reported ✓ for is in
+//      the final state's task notes or review reasons (found by its tag);
+//    - review requests follow their claims: no PENDING task_completion review on a task that is
+//      not in REVIEW or is held by someone other than the requester, none twice for a task, no
+//      task with more APPROVED ones than it completed (1 + its reopens);
+//    - one tip across the clones and origin; `git fsck --strict` clean in each clone and origin;
+//      every task created with ✓ present (by title); and the one-repository mode's state
+//      invariants on clone 0 (doctor, numbers, uids, counters, claims, epics; merges allowed).
+//    Printed: commands per kind (run, ok, refused, failed, p50/p90 ms), refusals by class, claim
+//    publishing (said published / not published / nothing, the stderr line apart, over the 5 s
+//    budget, times), what the syncs reported (dropped claims, conflicts, renumberings), the
+//    final rounds, the state and history at the end, then each invariant ✓ or ✗ with evidence
+//    (the first 8 of each) and a PASS or FAIL line per transport; exit 1 on any FAIL. --keep (or
+//    a FAIL) keeps the run's directory (clones, origin, logs).
+//
+// ONE-REPOSITORY MODE (the default):
 // What it does:
 // 1. creates a temporary repository with `pantheon init --yes` and a linked worktree;
 // 2. starts N worker processes (default 6; half of them in the worktree) that for M minutes
@@ -49,100 +109,20 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { ENV, git, hashSeed, messageClass, pad, prng, REF, runPantheon, STACK } from "./soak-common.mjs";
+import { runMultiClone } from "./soak-multi.mjs";
+import { checkInvariants } from "./soak-state-checks.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BUILT = join(ROOT, "dist", "pantheon.js");
 /** The bundle the run uses: a copy of dist/ and templates/ taken at the start, so a rebuild meanwhile cannot break it. */
 let BIN = BUILT;
-const REF = "refs/coordination/main";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
-function cleanEnv(extra = {}) {
-  const env = {};
-  const drop = /^(GIT_|PANTHEON_|CLAUDECODE|GEMINI_CLI|CODEX_|OPENCODE|AGENT$|NO_COLOR|FORCE_COLOR|CI$)/;
-  for (const [k, v] of Object.entries(process.env)) if (!drop.test(k)) env[k] = v;
-  return {
-    ...env,
-    NO_COLOR: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_AUTHOR_NAME: "Soak Director",
-    GIT_AUTHOR_EMAIL: "soak@example.com",
-    GIT_COMMITTER_NAME: "Soak Director",
-    GIT_COMMITTER_EMAIL: "soak@example.com",
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: "gc.auto",
-    GIT_CONFIG_VALUE_0: "0",
-    ...extra,
-  };
-}
-
-const ENV = cleanEnv();
-
-function git(cwd, ...args) {
-  return execFileSync("git", args, {
-    cwd,
-    env: ENV,
-    encoding: "utf8",
-    maxBuffer: 256 << 20,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-}
-
 function pantheon(cwd, argv) {
-  const t0 = Date.now();
-  const r = spawnSync(process.execPath, [BIN, ...argv], { cwd, env: ENV, encoding: "utf8", maxBuffer: 64 << 20 });
-  return {
-    status: r.status,
-    signal: r.signal,
-    stdout: r.stdout ?? "",
-    stderr: r.stderr ?? "",
-    ms: Date.now() - t0,
-    error: r.error,
-  };
-}
-
-/** mulberry32: small, fast, good enough to pick commands. */
-function prng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n) => Math.floor(next() * n),
-    pick: (xs) => xs[Math.floor(next() * xs.length)],
-    chance: (p) => next() < p,
-  };
-}
-
-function hashSeed(...parts) {
-  let h = 2166136261;
-  for (const ch of parts.join(":")) h = Math.imul(h ^ ch.codePointAt(0), 16777619);
-  return h >>> 0;
-}
-
-const STACK = /^\s+at \S/m;
-
-/** A refusal's message as a class: ids, numbers, names and quoted text replaced. */
-function messageClass(message) {
-  return message
-    .replace(/^✗ /, "")
-    .replace(/"[^"]*"/g, '"…"')
-    .replace(/\b[A-Z]{3}-[CHML]-\d{4,}\b/g, "<task>")
-    .replace(/\bEPC-[CHML]-\d{4,}\b/g, "<epic>")
-    .replace(/\bMSN-\d{4,}(:[a-z]+-[a-z]+)?/g, "<mission>")
-    .replace(/\bRVW-\d{3,}\b/g, "<review>")
-    .replace(/\bSoak[A-Za-z]+\d*\b/g, "<persona>")
-    .replace(/\b\d+\b/g, "<n>")
-    .replace(/\s+/g, " ")
-    .slice(0, 130);
+  return runPantheon(BIN, cwd, argv);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -516,7 +496,15 @@ async function worker(cfg) {
 // Coordinator
 
 function parseArgs(argv) {
-  const o = { processes: 6, minutes: 2, seed: Date.now() % 1_000_000_007, keep: false, gc: null };
+  const o = {
+    processes: 6,
+    minutes: 2,
+    seed: Date.now() % 1_000_000_007,
+    keep: false,
+    gc: null,
+    clones: null,
+    transport: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -530,14 +518,27 @@ function parseArgs(argv) {
     else if (a === "--keep") o.keep = true;
     else if (a === "--gc") o.gc = "gc";
     else if (a === "--gc-prune") o.gc = "prune";
+    else if (a === "--clones") o.clones = Number(val());
+    else if (a === "--transport") o.transport = val();
     else if (a === "--help" || a === "-h") {
-      console.log("usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]");
+      console.log(
+        "usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]\n" +
+          "       node scripts/soak.mjs --clones N [--transport file|http|ssh|all] [--minutes M] [--seed S] [--keep]",
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
   if (!Number.isInteger(o.processes) || o.processes < 1) throw new Error("--processes must be a whole number ≥ 1");
   if (!(o.minutes > 0)) throw new Error("--minutes must be a positive number (fractions are fine)");
   if (!Number.isFinite(o.seed)) throw new Error("--seed must be a number");
+  if (o.transport !== null && o.clones === null) o.clones = 8;
+  if (o.clones !== null) {
+    if (!Number.isInteger(o.clones) || o.clones < 2) throw new Error("--clones must be a whole number ≥ 2");
+    o.transport ??= "file";
+    if (!["file", "http", "ssh", "all"].includes(o.transport))
+      throw new Error(`--transport must be file, http, ssh or all, not ${o.transport}`);
+    if (o.gc) throw new Error("--gc and --gc-prune run in the one-repository mode, not with --clones");
+  }
   return o;
 }
 
@@ -572,184 +573,6 @@ function spawnWorker(cfg) {
       }
     });
   });
-}
-
-function epicDerived(tasks) {
-  const total = tasks.filter((t) => t.status !== "ABORTED").length;
-  const complete = tasks.filter((t) => t.status === "COMPLETE").length;
-  let status = "TODO";
-  if (tasks.length > 0 && tasks.every((t) => t.status === "COMPLETE" || t.status === "ABORTED") && complete > 0)
-    status = "COMPLETE";
-  else if (tasks.some((t) => !["TODO", "READY"].includes(t.status))) status = "UNDERWAY";
-  return { status, complete, total, percent: total === 0 ? 0 : Math.round((100 * complete) / total) };
-}
-
-function checkInvariants(dir, workers) {
-  const problems = [];
-  const check = (cond, what) => {
-    if (!cond) problems.push(what);
-    return cond;
-  };
-  const json = (argv, label = argv.join(" ")) => {
-    const r = pantheon(dir, [...argv, "--json"]);
-    check(!STACK.test(r.stderr), `${label}: stack trace on stderr`);
-    if (!check(r.status === 0, `${label} exited ${r.status}: ${r.stderr.slice(0, 500)}`))
-      return { data: null, stderr: r.stderr };
-    return { data: JSON.parse(r.stdout).data, stderr: r.stderr };
-  };
-
-  // doctor
-  const doctor = json(["doctor"]);
-  const errors = (doctor.data?.findings ?? []).filter((f) => f.severity === "error");
-  check(
-    errors.length === 0,
-    `doctor --json reports ${errors.length} error(s): ${errors
-      .map((f) => `${f.code} ${f.subject}: ${f.message}`)
-      .join("; ")
-      .slice(0, 800)}`,
-  );
-  const warnings = (doctor.data?.findings ?? []).filter((f) => f.severity !== "error");
-
-  // every record valid: lists warn of nothing
-  const tasks = json(["task", "list"]);
-  const missions = json(["mission", "list"]);
-  const epics = json(["epic", "list"]);
-  const reviews = json(["review", "list"]);
-  for (const [label, r] of [
-    ["task list", tasks],
-    ["mission list", missions],
-    ["epic list", epics],
-    ["review list", reviews],
-  ]) {
-    check(!/skipped|corrupt|stray/i.test(r.stderr), `${label} --json warns: ${r.stderr.trim().slice(0, 500)}`);
-  }
-  const T = tasks.data ?? [];
-  const M = missions.data ?? [];
-  const E = epics.data ?? [];
-  const R = reviews.data ?? [];
-
-  // unique numbers and uids; counters ≥ every number (from git itself)
-  const paths = git(dir, "ls-tree", "-r", "--name-only", REF).split("\n").filter(Boolean);
-  const numbers = { tasks: [], epics: [], missions: [], reviews: [] };
-  for (const p of paths) {
-    const m = /^(tasks|epics|missions|reviews)\/(\d\d)\/(\d+)\.json$/.exec(p);
-    if (m) {
-      numbers[m[1]].push(Number(m[3]));
-      check(Number(m[3]) % 100 === Number(m[2]), `${p} is in the wrong shard`);
-    } else check(/^(project|counters)\.json$|^personas\/[^/]+\.json$/.test(p), `unexpected path on the ref: ${p}`);
-  }
-  const counters = JSON.parse(git(dir, "cat-file", "-p", `${REF}:counters.json`));
-  for (const kind of Object.keys(numbers)) {
-    const ns = numbers[kind];
-    check(new Set(ns).size === ns.length, `${kind}: duplicate numbers`);
-    const max = Math.max(0, ...ns);
-    check(counters[kind] >= max, `counters.json ${kind} = ${counters[kind]} < highest number ${max}`);
-  }
-  check(new Set(T.map((t) => t.number)).size === T.length, "task list: duplicate numbers");
-  check(T.length === numbers.tasks.length, `task list has ${T.length} tasks, the tree ${numbers.tasks.length}`);
-  const blobs = git(dir, "ls-tree", "-r", REF)
-    .split("\n")
-    .filter((l) => /\t(tasks|epics|missions|reviews)\//.test(l))
-    .map((l) => l.split(/\s+/)[2]);
-  const batch = spawnSync("git", ["cat-file", "--batch"], {
-    cwd: dir,
-    env: ENV,
-    input: `${blobs.join("\n")}\n`,
-    maxBuffer: 512 << 20,
-  });
-  const uids = [];
-  {
-    const buf = batch.stdout;
-    let at = 0;
-    while (at < buf.length) {
-      const nl = buf.indexOf(10, at);
-      const [, , size] = buf.subarray(at, nl).toString().split(" ");
-      const body = buf.subarray(nl + 1, nl + 1 + Number(size)).toString("utf8");
-      at = nl + 1 + Number(size) + 1;
-      try {
-        uids.push(JSON.parse(body).uid);
-      } catch {
-        check(false, "a record blob is not JSON");
-      }
-    }
-  }
-  check(uids.length === blobs.length, `read ${uids.length} of ${blobs.length} record blobs`);
-  check(new Set(uids).size === uids.length, "duplicate uids among records");
-
-  // UNDERWAY tasks are claimed under a mission that exists and is the claimant's
-  const missionById = new Map(M.map((m) => [m.id, m]));
-  for (const t of T.filter((x) => x.status === "UNDERWAY")) {
-    check(t.claimedBy !== null, `${t.id} is UNDERWAY without claimedBy`);
-    const m = t.mission ? missionById.get(t.mission) : null;
-    if (check(Boolean(m), `${t.id} is UNDERWAY without an existing mission (${t.mission})`))
-      check(m.persona === t.claimedBy, `${t.id}: claimedBy ${t.claimedBy} but ${m.id} is ${m.persona}'s`);
-  }
-  for (const t of T.filter((x) => x.status === "COMPLETE"))
-    check(Boolean(t.completedBy), `${t.id} is COMPLETE without completedBy`);
-  const activeNames = M.filter((m) => m.status === "ACTIVE").map((m) => m.persona);
-  check(
-    new Set(activeNames).size === activeNames.length,
-    `two ACTIVE missions share a persona name: ${activeNames.join(", ")}`,
-  );
-
-  // epic status derived consistently (epic show vs its tasks)
-  for (const e of E) {
-    const shown = json(["epic", "show", e.id]).data;
-    if (!shown) continue;
-    const linked = T.filter((t) => t.epic === e.id);
-    const d = epicDerived(linked);
-    const expected = e.aborted ? "ABORTED" : d.status;
-    check(shown.status === expected, `${e.id}: status ${shown.status}, its ${linked.length} tasks say ${expected}`);
-    check(
-      shown.progress.complete === d.complete &&
-        shown.progress.total === d.total &&
-        shown.progress.percent === d.percent,
-      `${e.id}: progress ${JSON.stringify(shown.progress)} vs tasks ${JSON.stringify(d)}`,
-    );
-  }
-
-  // every task a worker was told was created is there, with its title
-  const byNumber = new Map(T.map((t) => [t.number, t]));
-  let lost = 0;
-  for (const w of workers) for (const c of w.created ?? []) if (byNumber.get(c.number)?.title !== c.title) lost++;
-  check(lost === 0, `${lost} task(s) reported created are missing or changed title`);
-
-  // reviews reference tasks that exist
-  for (const v of R)
-    if (v.task)
-      check(
-        T.some((t) => t.id === v.task),
-        `${v.id} points at a missing task ${v.task}`,
-      );
-
-  // history: no merges without sync; fsck clean
-  const merges = git(dir, "rev-list", "--merges", REF).trim();
-  check(merges === "", `merge commits on ${REF} without any sync: ${merges.split("\n").length}`);
-  const fsck = spawnSync("git", ["fsck", "--strict", "--no-progress"], { cwd: dir, env: ENV, encoding: "utf8" });
-  const complaints = `${fsck.stdout}\n${fsck.stderr}`
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !/^dangling (commit|tree|blob|tag) [0-9a-f]{40}$/.test(l));
-  check(
-    fsck.status === 0 && complaints.length === 0,
-    `git fsck --strict: exit ${fsck.status}: ${complaints.slice(0, 5).join("; ")}`,
-  );
-  const dangling = `${fsck.stdout}\n${fsck.stderr}`.split("\n").filter((l) => /^dangling/.test(l)).length;
-  const commits = Number(git(dir, "rev-list", "--count", REF).trim());
-
-  return {
-    problems: problems.filter(Boolean),
-    counts: {
-      tasks: T.length,
-      missions: M.length,
-      activeMissions: activeNames.length,
-      epics: E.length,
-      reviews: R.length,
-      commits,
-      dangling,
-      doctorWarnings: warnings.length,
-    },
-    byStatus: T.reduce((acc, t) => ((acc[t.status] = (acc[t.status] ?? 0) + 1), acc), {}),
-  };
 }
 
 /** Runs git asynchronously (the gc loop shares the coordinator's event loop with the workers). */
@@ -856,11 +679,6 @@ function checkRecovery(dir) {
   return { problems, tasks: before?.length ?? 0 };
 }
 
-function pad(s, n) {
-  s = String(s);
-  return s.length >= n ? s : s + " ".repeat(n - s.length);
-}
-
 async function coordinator() {
   let o;
   try {
@@ -873,6 +691,7 @@ async function coordinator() {
     console.error(`✗ ${BUILT} is missing\n  hint: node scripts/build.mjs`);
     process.exit(2);
   }
+  if (o.clones !== null) return runMultiClone(o, ROOT);
   const started = Date.now();
   const root = realpathSync(mkdtempSync(join(tmpdir(), "pantheon-soak-")));
   cpSync(join(ROOT, "dist"), join(root, "pkg", "dist"), { recursive: true });
@@ -928,7 +747,7 @@ async function coordinator() {
   const warningsOnRead = failures.filter((f) => f.why === "warning on stderr").length;
   let inv;
   try {
-    inv = checkInvariants(dir, workers);
+    inv = checkInvariants(dir, workers, { bin: BIN });
   } catch (e) {
     // A state git itself cannot read (a tree lost to a prune) stops the checks: that is the finding.
     inv = {
