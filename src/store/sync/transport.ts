@@ -1,5 +1,5 @@
-import { SyncError } from "../../errors.js";
-import { gitReason, runGit } from "../repo/run-git.js";
+import { GitError, SyncError } from "../../errors.js";
+import { gitReason, runGit, runGitAsync } from "../repo/run-git.js";
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
 import { fetchRefspec, trackingRef } from "./state-refspec.js";
@@ -48,7 +48,17 @@ export async function fetchState(
     remote,
     fetchRefspec(remote),
   ];
-  const r = runGit(paths, args, env, undefined, net);
+  // Within the bounds of git-bounds.ts: a hostile pack on a local remote sends its
+  // pack-objects round a delta cycle, growing without end.
+  const r = await runGitAsync(paths, args, env, net);
+  if (r.stopped) {
+    const oid = /\b[0-9a-f]{40}\b/.exec(r.stderr)?.[0];
+    throw new GitError(
+      "E_GIT_CORRUPT_OBJECT",
+      `Cannot fetch from ${remote}: git ${r.stopped.reason}${oid ? ` reading git object ${oid}` : ""} (a pack there is corrupt or hostile)`,
+      `git fsck in that repository; git fetch ${remote} shows git's own words`,
+    );
+  }
   if (r.status !== 0)
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
