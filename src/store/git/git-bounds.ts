@@ -14,15 +14,16 @@ import { anonRss, killAll, processesMarked, processTree } from "./process-tree.j
  *   pack makes git grow without end is one array grown by `ALLOC_GROW` (the delta chain's
  *   stack in `unpack_entry` and `packed_to_object_type`), an object's buffer or a delta's
  *   result, so this is what stops it: at 128 MiB, `cat-file --batch` on a delta cycle dies
- *   after ~0.4 s with a peak of ~170 MB. The variable is inherited by the helpers git starts
- *   (`upload-pack` and `pack-objects` behind a fetch from a local path, `index-pack`), so it
- *   bounds them as well, without /proc.
+ *   after ~1 s (0.9-1.8 s on a busy 2-core machine) with a peak of ~113 MiB. The variable is
+ *   inherited by the helpers git starts (`upload-pack` and `pack-objects` behind a fetch from a
+ *   local path, `index-pack`), so it bounds them as well, without /proc.
  * - The resident memory of the process tree (anonymous pages, so mapped pack files do not
  *   count), sampled from /proc every 20 ms on Linux by the asynchronous runner: the second
  *   line, for growth made of many small allocations. The synchronous runner cannot sample (its
  *   caller is blocked) and relies on the allocation limit.
  * - The config knobs below bound what git keeps on purpose (delta bases cached, delta search
- *   windows of a push); they do not stop a runaway, but keep an honest read well under the bounds.
+ *   windows of a push), keeping an honest read well under the bounds; a runaway is not what
+ *   they bound (the delta cycle grows the same with them set).
  * - The time limit kills the process and every process it started (found through /proc).
  * Readers of git's output also refuse what git declares: `git cat-file --batch` names each
  * object's size in its header, and a size over the record bound is refused before its bytes

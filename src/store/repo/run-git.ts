@@ -1,4 +1,4 @@
-import { formatAge, SyncError } from "../../errors.js";
+import { formatAge, GitError, SyncError } from "../../errors.js";
 import { isTerminal } from "../../is-terminal.js";
 import type { NetOptions } from "../store.js";
 import { loadGitConfig } from "./git-config.js";
@@ -13,7 +13,7 @@ export interface GitRun {
   status: number;
   stdout: string;
   stderr: string;
-  /** Set when git was stopped at a bound (git-bounds.ts); status is then 1. */
+  /** Set when git was stopped at its memory bound (git-bounds.ts); status is then 1. */
   stopped?: Stop;
 }
 
@@ -35,7 +35,9 @@ function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): Node
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
  * The calls read the state's objects (merge-base, rev-list, fetch, push), so they run within
- * git's allocation limit (git-bounds.ts); `net.timeoutMs` is their time limit.
+ * git's allocation limit (git-bounds.ts); `net.timeoutMs` is their time limit. git stopped at
+ * its memory bound is E_GIT_CORRUPT_OBJECT: its exit status would otherwise read as an answer
+ * (`merge-base --is-ancestor` saying "no").
  */
 export function runGit(
   paths: RepoPaths,
@@ -51,13 +53,21 @@ export function runGit(
     maxStdout: 64 << 20,
     bounds: { timeoutMs: net.timeoutMs ?? Number.POSITIVE_INFINITY },
   });
-  return gitRun(r, args, net);
+  const run = gitRun(r, args, net);
+  if (run.stopped)
+    throw new GitError(
+      "E_GIT_CORRUPT_OBJECT",
+      `git ${subcommand(args)} ${run.stopped.reason}: a pack of this repository is corrupt or hostile`,
+      "git fsck",
+    );
+  return run;
 }
 
 /**
  * runGit, without blocking: git and the processes it starts (a fetch from a local path runs
  * `upload-pack` and `pack-objects` on the other repository's objects, then `index-pack`) are
- * also stopped when their resident memory together passes the bound (git-bounds.ts).
+ * also stopped when their resident memory together passes the bound (git-bounds.ts). A stop is
+ * returned (`stopped`), for the caller to say what it was doing.
  */
 export async function runGitAsync(
   paths: RepoPaths,
@@ -74,14 +84,20 @@ export async function runGitAsync(
   return gitRun(r, args, net);
 }
 
+/** The git command in `args` ("fetch" in `-c fetch.unpackLimit=100 fetch ...`). */
+function subcommand(args: string[]): string {
+  return args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? "command";
+}
+
 function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
   if (r.stopped?.bound === "time")
     throw new SyncError(
-      `git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+      `git ${subcommand(args)} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
       "check the remote: git remote -v",
       { timeout: true },
     );
   if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
+  if (r.stopped?.bound === "output") throw new SyncError(`git ${subcommand(args)} ${r.stopped.reason} of output`);
   return {
     status: r.status ?? 1,
     stdout: r.stdout.toString("utf8"),

@@ -43,7 +43,7 @@ async function sharedStateWithHostileTask(kind: Hostility, tasks: number) {
 }
 
 /** Runs a command, and asserts one ✗ line naming the object, in seconds, git's memory bounded. */
-async function refusedNaming(c: Clone, root: string, argv: string[], oid: string): Promise<string> {
+async function refusedNaming(c: Clone, root: string, argv: string[], oid: string, kind: Hostility): Promise<string> {
   const t0 = performance.now();
   const { result: r, peakBytes } = await gitPeakRss(root, () => c.run(argv));
   const ms = performance.now() - t0;
@@ -51,6 +51,12 @@ async function refusedNaming(c: Clone, root: string, argv: string[], oid: string
   expect(r.exitCode, what).toBe(1);
   const lines = r.stderr.split("\n").filter(Boolean);
   expect(lines[0], what).toMatch(new RegExp(`^✗ Cannot read git object ${oid}: `));
+  // git's reader, bounded: stopped at its allocation limit, or refused from the size its header declares.
+  expect(lines[0], what).toMatch(
+    kind === "huge"
+      ? /git cat-file declared it as 4294967296 bytes/
+      : /git cat-file tried to allocate \d+ MiB, over its 128 MiB limit/,
+  );
   expect(
     lines.filter((l) => l.startsWith("✗")),
     what,
@@ -70,12 +76,12 @@ describe("a hostile pack in a shared repository: every read ends in one E_GIT_CO
     const s = await sharedStateWithHostileTask(kind, tasks);
     const c = s.reader(how, "reader");
     const report = [`${kind} (${how}, ${tasks} tasks)`];
-    report.push(await refusedNaming(c, s.root, ["task", "show", "2"], s.oid));
+    report.push(await refusedNaming(c, s.root, ["task", "show", "2"], s.oid, kind));
     // Cold: no read cache yet, so the list reads every record.
     rmSync(join(c.dir, ".git", "pantheon", "cache"), { recursive: true, force: true });
-    report.push(await refusedNaming(c, s.root, ["task", "list"], s.oid));
-    report.push(await refusedNaming(c, s.root, ["dashboard"], s.oid));
-    report.push(await refusedNaming(c, s.root, ["doctor"], s.oid));
+    report.push(await refusedNaming(c, s.root, ["task", "list"], s.oid, kind));
+    report.push(await refusedNaming(c, s.root, ["dashboard"], s.oid, kind));
+    report.push(await refusedNaming(c, s.root, ["doctor"], s.oid, kind));
     console.log(report.join("\n  "));
   });
 });

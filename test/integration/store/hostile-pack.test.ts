@@ -5,6 +5,7 @@ import { GitError, PackReadError } from "../../../src/errors.js";
 import { catFileBatch } from "../../../src/store/git/cat-file-batch.js";
 import { ObjectDb } from "../../../src/store/git/object-db.js";
 import { PackReader } from "../../../src/store/git/pack-reader.js";
+import { runGit } from "../../../src/store/repo/run-git.js";
 import { OBJECT_READ_BOUNDS, runBoundedGit, runBoundedGitSync } from "../../../src/store/git/git-bounds.js";
 import {
   deltaData,
@@ -14,7 +15,7 @@ import {
   plantHostileObject,
   writePack,
 } from "../../helpers/hostile-pack.js";
-import { git, makeRepo, type TempRepo } from "./plumbing-fixture.js";
+import { git, gitEnv, makeRepo, type TempRepo } from "./plumbing-fixture.js";
 
 const MIB = 1024 * 1024;
 const MAX = 64 * MIB;
@@ -31,7 +32,10 @@ function hostileRepo(kind: Hostility): { repo: TempRepo; oid: string; good: stri
   return { repo, oid, good };
 }
 
-/** Processes this test process started through the bounded runners that are still alive. */
+/**
+ * Processes this test process started through the bounded runners that are still alive (polled:
+ * a SIGKILLed process lingers in /proc for the moment the kernel takes to tear it down).
+ */
 function runsLeft(): string[] {
   const mark = Buffer.from(`\0PANTHEON_GIT_RUN=${process.pid}.`);
   return readdirSync("/proc").filter((pid) => {
@@ -159,7 +163,32 @@ describe("the bounds themselves (git-bounds.ts), each shown alone on a delta cyc
     expect(performance.now() - t0).toBeLessThan(3000);
     const sync = runBoundedGitSync(CAT(repo), { env: {}, input: `${oid}\n`, bounds });
     expect(sync.stopped?.bound).toBe("time");
-    expect(runsLeft()).toEqual([]);
+    await expect.poll(runsLeft, { timeout: 2000 }).toEqual([]);
+  });
+
+  it("a fetch from a local repository: the helpers git starts (upload-pack, pack-objects) are measured and killed with it", async () => {
+    const { repo } = hostileRepo("self");
+    const dest = makeRepo({ bare: true });
+    const fetch = [`--git-dir=${dest.gitDir}`, "fetch", "-q", repo.gitDir, "HEAD:refs/heads/fetched"];
+    // pack-objects, two processes below git fetch, is the one that grows.
+    const r = await runBoundedGit(fetch, {
+      env: gitEnv(),
+      bounds: { allocBytes: Number.POSITIVE_INFINITY, rssBytes: 96 * MIB },
+    });
+    expect(r.stopped).toEqual({ bound: "memory", reason: "used over 96 MiB of memory" });
+    await expect.poll(runsLeft, { timeout: 2000 }).toEqual([]);
+    // spawnSync kills git fetch alone at its timeout; what it started is found by its environment.
+    const bounds = { timeoutMs: 1000, allocBytes: Number.POSITIVE_INFINITY };
+    expect(runBoundedGitSync(fetch, { env: gitEnv(), bounds }).stopped?.bound).toBe("time");
+    await expect.poll(runsLeft, { timeout: 2000 }).toEqual([]);
+  });
+
+  it("runGit (merge-base, rev-list, push...) turns a memory stop into E_GIT_CORRUPT_OBJECT, never an exit status read as an answer", () => {
+    const { repo, oid } = hostileRepo("self");
+    const paths = { workTree: repo.dir, gitDir: repo.gitDir, commonDir: repo.gitDir };
+    expect(() => runGit(paths, ["cat-file", "blob", oid], gitEnv())).toThrow(
+      /^git cat-file tried to allocate \d+ MiB, over its 128 MiB limit: a pack of this repository is corrupt or hostile$/,
+    );
   });
 
   it("git's allocation limit stops it without /proc, in the synchronous runner too", () => {
