@@ -108,7 +108,8 @@ function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
 
 /**
  * Runs git on the code's branches and worktrees (`worktree add`, `status`, `merge-tree`, `log`):
- * the user's own files, which may be large, so no allocation limit; git's environment as always.
+ * the user's own files, which may be large, so only git-spawn.ts's stop for a runaway (2 GiB in
+ * one allocation), not the bounds of an object read, and no time limit.
  */
 export function runCodeGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv): GitRun {
   const r = spawnGitSync([`--git-dir=${paths.gitDir}`, ...args], {

@@ -38,9 +38,14 @@ describe("every git process is started by store/git/git-spawn.ts, with git's env
   });
 
   it("replace refs are ignored (GIT_NO_REPLACE_OBJECTS=1) whatever the caller's environment says", () => {
-    expect(gitEnvironment({ GIT_NO_REPLACE_OBJECTS: "0", HOME: "/h" })).toEqual({
+    expect(gitEnvironment({ GIT_NO_REPLACE_OBJECTS: "0", HOME: "/h" })).toMatchObject({
       GIT_NO_REPLACE_OBJECTS: "1",
       HOME: "/h",
     });
+  });
+
+  it("every git process stops a runaway at 2 GiB in one allocation, unless the environment sets its own limit", () => {
+    expect(gitEnvironment({}).GIT_ALLOC_LIMIT).toBe(String(2 * 1024 ** 3));
+    expect(gitEnvironment({ GIT_ALLOC_LIMIT: "134217728" }).GIT_ALLOC_LIMIT).toBe("134217728");
   });
 });
