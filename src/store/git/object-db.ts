@@ -122,6 +122,9 @@ export class ObjectDb {
         // a corrupt loose object is corrupt however often it is read.
         if (!(err instanceof PackReadError)) throw err;
         failure = err;
+        // A reason (a delta cycle, a size over the bound) is in the pack's bytes, not a moment
+        // of a repack: the same bytes give the same answer, so looking again would only wait.
+        if (err.message) break;
       }
     }
     if (failure) {
