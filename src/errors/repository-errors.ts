@@ -65,7 +65,9 @@ export class SharedPermError extends Error {
 }
 
 /**
- * A pack could not be read (replaced or deleted under a concurrent repack). Never reaches the
- * user: the object database looks the object up again, then reports E_GIT_READ_OBJECT.
+ * A pack could not be read (replaced or deleted under a concurrent repack, or corrupt: its
+ * message then says how, as in "the delta of <id> names itself as its base"). Never reaches the
+ * user as is: the object database looks the object up again, asks git, then reports an
+ * E_GIT_* error that carries this message.
  */
 export class PackReadError extends Error {}

@@ -98,7 +98,8 @@ export async function refreshKind<K extends RecordKind>(
     const listed = await listOrNull(db, entry.oid);
     if (typeof listed === "string") state.stray.push(`${kind} (${listed})`);
     else shards = listed;
-    if (old.rows.size === 0 && shards.length >= GIT_LISTING_MIN_SHARDS) viaGit = listKindWithGit(gitDir, entry.oid);
+    if (old.rows.size === 0 && shards.length >= GIT_LISTING_MIN_SHARDS)
+      viaGit = await listKindWithGit(gitDir, entry.oid);
   }
   // One pass to group the old rows by shard: a kept shard copies its rows without a scan each.
   const oldByShard = new Map<number, Array<[number, Row<unknown>]>>();

@@ -1,5 +1,5 @@
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit } from "../repo/run-git.js";
+import { runCodeGit } from "../repo/run-git.js";
 
 export interface CodeCommit {
   oid: string;
@@ -19,7 +19,7 @@ export function missionCommits(
   number: string,
   codename: string,
 ): CodeCommit[] {
-  const r = runGit(
+  const r = runCodeGit(
     paths,
     [
       "log",

@@ -4,7 +4,7 @@ import { ConflictError, GitError } from "../../errors.js";
 import { unsavedCommits } from "./commit-losses.js";
 import type { RepoPaths } from "../repo/repo.js";
 import type { LinkedWorktree, LossReport } from "../store.js";
-import { gitReason, runGit, runGitIn } from "../repo/run-git.js";
+import { gitReason, runCodeGit, runGitIn } from "../repo/run-git.js";
 import { parseWorktreeList, samePath } from "./worktree-list.js";
 
 /**
@@ -31,7 +31,7 @@ export class CodeWorktrees {
   }
 
   private git(args: string[]) {
-    return runGit(this.common, args, this.env);
+    return runCodeGit(this.common, args, this.env);
   }
 
   private list() {
@@ -139,7 +139,7 @@ export class CodeWorktrees {
 }
 
 function listIn(paths: RepoPaths, env: NodeJS.ProcessEnv) {
-  const r = runGit(paths, ["worktree", "list", "--porcelain", "-z"], env);
+  const r = runCodeGit(paths, ["worktree", "list", "--porcelain", "-z"], env);
   if (r.status !== 0)
     throw new GitError("E_GIT_WORKTREE", `git worktree list failed: ${gitReason(r.stderr)}`, "git worktree list");
   return parseWorktreeList(r.stdout);

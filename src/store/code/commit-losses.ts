@@ -1,7 +1,7 @@
 import { GitError } from "../../errors.js";
 import { patchIds } from "./patch-ids.js";
 import type { RepoPaths } from "../repo/repo.js";
-import { runGit } from "../repo/run-git.js";
+import { runCodeGit } from "../repo/run-git.js";
 
 /** What a removal drops: a branch (deleted) and a worktree's HEAD (gone with the worktree). */
 export interface Dropped {
@@ -42,7 +42,7 @@ const DIFF = ["-p", "--binary", "--full-index"];
  */
 export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Dropped): string[] {
   const git = (args: string[]) => {
-    const r = runGit(paths, args, env);
+    const r = runCodeGit(paths, args, env);
     if (r.status !== 0)
       throw new GitError(
         "E_GIT_WORKTREE",
@@ -53,7 +53,7 @@ export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Drop
   };
   const branchTip =
     d.branch &&
-    runGit(paths, ["rev-parse", "--verify", "--quiet", `refs/heads/${d.branch}^{commit}`], env).stdout.trim();
+    runCodeGit(paths, ["rev-parse", "--verify", "--quiet", `refs/heads/${d.branch}^{commit}`], env).stdout.trim();
   const tips = [...new Set([branchTip || "", d.head ?? ""].filter(Boolean))];
   if (tips.length === 0) return [];
   // --exclude applies to the --branches that follows, matched without "refs/heads/".
@@ -87,7 +87,7 @@ export function unsavedCommits(paths: RepoPaths, env: NodeJS.ProcessEnv, d: Drop
   }
   // Rule 3.
   for (const c of commits.filter((x) => x.parents.length === 2 && unsafe.has(x.oid))) {
-    const merged = runGit(paths, ["merge-tree", "--write-tree", c.parents[0]!, c.parents[1]!], env);
+    const merged = runCodeGit(paths, ["merge-tree", "--write-tree", c.parents[0]!, c.parents[1]!], env);
     if (merged.status === 0 && merged.stdout.split("\n")[0]?.trim() === git(["rev-parse", `${c.oid}^{tree}`])[0])
       unsafe.delete(c.oid);
   }

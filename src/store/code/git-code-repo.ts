@@ -4,7 +4,7 @@ import { loadGitConfig } from "../repo/git-config.js";
 import { installCommitMsgHook } from "./hook-install.js";
 import type { RepoPaths } from "../repo/repo.js";
 import type { CodeRepo } from "../store.js";
-import { runGit } from "../repo/run-git.js";
+import { runCodeGit } from "../repo/run-git.js";
 
 /** The code side of a real repository, through the system git (worktrees, log, hooks). */
 export function gitCodeRepo(paths: RepoPaths, env: NodeJS.ProcessEnv): CodeRepo {
@@ -16,7 +16,7 @@ export function gitCodeRepo(paths: RepoPaths, env: NodeJS.ProcessEnv): CodeRepo 
     findWorktree: (path) => trees.find(path),
     worktreeLosses: (wt, branch, copied) => trees.losses(wt, branch, copied),
     removeWorktree: (path, branch) => trees.remove(path, branch),
-    isTracked: (rel) => runGit(paths, ["ls-files", "--error-unmatch", "--", rel], env).status === 0,
+    isTracked: (rel) => runCodeGit(paths, ["ls-files", "--error-unmatch", "--", rel], env).status === 0,
     missionCommits: (number, codename) => missionCommits(paths, env, number, codename),
     installCommitMsgHook: (cli) => installCommitMsgHook(paths, env, cli),
     config: (key) => loadGitConfig(paths.commonDir, env).get(key),

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSyn
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { RepoPaths } from "../repo/repo.js";
 import type { HookInstall } from "../store.js";
-import { runGit } from "../repo/run-git.js";
+import { runCodeGit } from "../repo/run-git.js";
 
 const MARKER = "# pantheon commit-msg hook";
 const CHAINED = "commit-msg.pantheon-chained";
@@ -15,7 +15,7 @@ export const HOOK_LINE = `[ -z "$PANTHEON_MISSION" ] || pantheon hook commit-msg
 
 /** The hooks folder git uses for this repository (core.hooksPath, else <commondir>/hooks). */
 export function hooksDir(paths: RepoPaths, env: NodeJS.ProcessEnv): string {
-  const configured = runGit(paths, ["rev-parse", "--git-path", "hooks"], env).stdout.trim();
+  const configured = runCodeGit(paths, ["rev-parse", "--git-path", "hooks"], env).stdout.trim();
   return configured
     ? configured.startsWith("/")
       ? configured

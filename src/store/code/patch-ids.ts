@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitError } from "../../errors.js";
 import type { RepoPaths } from "../repo/repo.js";
+import { spawnGitSync } from "../git/git-spawn.js";
 
 /**
  * `git <diffArgs>` piped into `git patch-id --verbatim`: [patch id, commit] per non-empty patch
@@ -26,7 +26,7 @@ export function patchIds(
     const out = openSync(file, "w");
     try {
       const input = commits === null ? "" : `${commits.join("\n")}\n`;
-      const diff = spawnSync("git", git(diffArgs), { cwd, env, input, stdio: ["pipe", out, "pipe"], encoding: "utf8" });
+      const diff = spawnGitSync(git(diffArgs), { cwd, env, input, stdio: ["pipe", out, "pipe"], encoding: "utf8" });
       if (diff.status !== 0)
         throw new GitError(
           "E_GIT_WORKTREE",
@@ -40,7 +40,7 @@ export function patchIds(
     for (const mode of ["--verbatim", "--stable"]) {
       const fd = openSync(file, "r");
       try {
-        const r = spawnSync("git", git(["patch-id", mode]), {
+        const r = spawnGitSync(git(["patch-id", mode]), {
           cwd,
           env,
           stdio: [fd, "pipe", "pipe"],

@@ -1,13 +1,21 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REF } from "../state/layout.js";
+import { spawnGitSync } from "../git/git-spawn.js";
+
+/** Runs git in `cwd`; throws with git's words when it fails (the demo has no other way to go on). */
+function run(cwd: string, args: string[]): string {
+  const r = spawnGitSync(args, { cwd, env: process.env, encoding: "utf8" });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`git ${args[0]} failed: ${r.stderr.trim()}`);
+  return r.stdout;
+}
 
 /** A new git repository in a temporary folder (for `pantheon demo`), with a local identity. */
 export function createScratchRepository(prefix = "pantheon-demo-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  const git = (...args: string[]) => run(dir, args);
   git("init", "-q");
   git("config", "user.name", "Director");
   git("config", "user.email", "director@pantheon.invalid");
@@ -21,7 +29,7 @@ export function createScratchRepository(prefix = "pantheon-demo-"): string {
 export function addOriginAndClone(dir: string): string {
   const origin = `${dir}-origin.git`;
   const laptop = `${dir}-laptop`;
-  const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, stdio: "ignore" });
+  const git = (cwd: string, ...args: string[]) => run(cwd, args);
   git(dir, "init", "-q", "--bare", origin);
   git(dir, "commit", "-q", "--allow-empty", "-m", "start");
   git(dir, "remote", "add", "origin", origin);
@@ -34,8 +42,5 @@ export function addOriginAndClone(dir: string): string {
 
 /** `git log --graph` of the state ref, as the audit trail reads. */
 export function stateLogGraph(dir: string, max = 48): string {
-  return execFileSync("git", ["log", "--graph", `-n${max}`, "--format=%h %an: %s", REF], {
-    cwd: dir,
-    encoding: "utf8",
-  });
+  return run(dir, ["log", "--graph", `-n${max}`, "--format=%h %an: %s", REF]);
 }

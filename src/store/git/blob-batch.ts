@@ -12,7 +12,8 @@ const BATCH_THRESHOLD = 256;
 export async function readBlobs(db: ObjectDb, gitDir: string, oids: readonly string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (oids.length >= BATCH_THRESHOLD)
-    for (const o of catFileBatch(gitDir, oids, process.env) ?? []) if (o.type === "blob") out.set(o.oid, o.content);
+    for (const o of (await catFileBatch(gitDir, oids, process.env)) ?? [])
+      if (o.type === "blob") out.set(o.oid, o.content);
   for (const oid of oids) {
     if (out.has(oid)) continue;
     const obj = await db.read(oid);

@@ -97,7 +97,7 @@ export class ObjectDb {
     if (oid === EMPTY_TREE_OID) return { type: "tree", content: Buffer.alloc(0) };
     let failure: unknown = null;
     if (this.askGit) {
-      const obj = (await this.readLoose(oid)) ?? this.readWithGit(oid);
+      const obj = (await this.readLoose(oid)) ?? (await this.readWithGit(oid));
       if (obj) {
         this.memo.set(oid, obj);
         return obj;
@@ -122,12 +122,23 @@ export class ObjectDb {
         // a corrupt loose object is corrupt however often it is read.
         if (!(err instanceof PackReadError)) throw err;
         failure = err;
+        // A reason (a delta cycle, a size over the bound) is in the pack's bytes, not a moment
+        // of a repack: the same bytes give the same answer, so looking again would only wait.
+        if (err.message) break;
       }
     }
     if (failure) {
       // Some pack keeps failing here (a stale index whose pack is gone, a format this reader
-      // does not know): git itself is the judge of whether the object is there.
-      const viaGit = this.readWithGit(oid);
+      // does not know, a corrupt or hostile entry): git itself is the judge of whether the
+      // object is there, within its bounds (a delta cycle sends it round for ever).
+      const why = (failure as PackReadError).message;
+      let viaGit: GitObject | null;
+      try {
+        viaGit = await this.readWithGit(oid);
+      } catch (err) {
+        if (!(err instanceof GitError) || !why) throw err;
+        throw new GitError(err.code, `${err.message}; Pantheon's pack reader: ${why}`, err.hint);
+      }
       if (viaGit) {
         // The rest of this command's packed reads go to git straight away.
         this.askGit = true;
@@ -135,8 +146,8 @@ export class ObjectDb {
         return viaGit;
       }
       throw new GitError(
-        "E_GIT_READ_OBJECT",
-        `Cannot read git object ${oid}: a pack of the object database cannot be read`,
+        why ? "E_GIT_CORRUPT_OBJECT" : "E_GIT_READ_OBJECT",
+        `Cannot read git object ${oid}: ${why || "a pack of the object database cannot be read"}`,
         "git fsck (then git repack -ad to rewrite the packs)",
       );
     }
@@ -272,9 +283,12 @@ export class ObjectDb {
     return null;
   }
 
-  /** One object through `git cat-file --batch`; null when git is missing or does not have it. */
-  private readWithGit(oid: string): GitObject | null {
-    const got = catFileBatch(this.commonDir, [oid], process.env, MAX_OBJECT_BYTES + 4096)?.[0];
+  /**
+   * One object through `git cat-file --batch`; null when git is missing or does not have it;
+   * E_GIT_CORRUPT_OBJECT when git cannot read it within its bounds.
+   */
+  private async readWithGit(oid: string): Promise<GitObject | null> {
+    const got = (await catFileBatch(this.commonDir, [oid], process.env, MAX_OBJECT_BYTES))?.[0];
     if (!got || got.oid !== oid || !TYPES.has(got.type)) return null;
     return { type: got.type as ObjectType, content: Buffer.from(got.content) };
   }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { runBoundedGit } from "./git-bounds.js";
 import { catFileBatch } from "./cat-file-batch.js";
 import type { ObjectDb, ObjectType } from "./object-db.js";
 
@@ -28,14 +28,16 @@ export interface PrefetchPair {
  *
  * Only ever an acceleration: whatever git does not give (a missing object, a shallow or partial
  * clone's gap, git failing) is read the usual way later, and is reported there if it is missing.
- * Returns how many objects were stored.
+ * One exception: an object git cannot read within its bounds (cat-file-batch.ts) is reported
+ * here, as E_GIT_CORRUPT_OBJECT; read later it would only be refused again. Returns how many
+ * objects were stored.
  */
-export function prefetchDiffs(
+export async function prefetchDiffs(
   db: ObjectDb,
   gitDir: string,
   env: NodeJS.ProcessEnv,
   pairs: ReadonlyArray<PrefetchPair>,
-): number {
+): Promise<number> {
   const wanted = new Set<string>();
   const commits = new Set(pairs.flatMap((p) => [p.from, p.to]).filter((c) => OID.test(c)));
   for (const c of commits)
@@ -47,12 +49,12 @@ export function prefetchDiffs(
   for (const p of pairs) {
     if (!OID.test(p.from) || !OID.test(p.to) || p.from === p.to) continue;
     // -t lists the trees on the way to each blob; -z keeps paths from being quoted.
-    const diff = spawnSync(
-      "git",
+    const diff = await runBoundedGit(
       [`--git-dir=${gitDir}`, "diff-tree", "--no-commit-id", "-r", "-t", "-z", "--no-renames", p.from, p.to],
-      { maxBuffer: 1 << 30, env: { ...env, GIT_DIR: undefined } },
+      { env: { ...env, GIT_DIR: undefined } },
     );
-    if (diff.status !== 0 || !diff.stdout) return 0;
+    // A tree git cannot read in its bounds is left to the reads that follow, which name it.
+    if (diff.status !== 0) return 0;
     // Records are ":<mode> <mode> <oid> <oid> <status>" NUL "<path>" NUL; only the ids matter,
     // and only well-formed ones are passed on (a path is never read as a request).
     for (const token of diff.stdout.toString("latin1").split("\0")) {
@@ -67,7 +69,7 @@ export function prefetchDiffs(
   const loose = db.looseAmong(candidates);
   for (const oid of candidates) if (!loose.has(oid)) wanted.add(oid);
   let stored = 0;
-  for (const o of catFileBatch(gitDir, [...wanted], env) ?? [])
+  for (const o of (await catFileBatch(gitDir, [...wanted], env)) ?? [])
     if (OID.test(o.oid) && TYPES.has(o.type)) {
       db.remember(o.oid, { type: o.type as ObjectType, content: o.content });
       stored++;

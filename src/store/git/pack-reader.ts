@@ -71,8 +71,11 @@ function findOffset(idx: PackIndex, id: Buffer): number {
   return -1;
 }
 
-/** Applies a git delta (gitformat-pack(5), "Deltified representation") to `base`. */
-export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+/**
+ * Applies a git delta (gitformat-pack(5), "Deltified representation") to `base`; the result's
+ * declared size is checked against `maxBytes` before anything is allocated for it.
+ */
+export function applyDelta(base: Buffer, delta: Buffer, maxBytes = Number.MAX_SAFE_INTEGER): Buffer {
   let pos = 0;
   const varint = (): number => {
     let n = 0;
@@ -87,6 +90,8 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   };
   if (varint() !== base.length) throw new PackReadError();
   const size = varint();
+  if (size > maxBytes)
+    throw new PackReadError(`a delta declares a result of ${size} bytes, over the ${maxBytes}-byte limit`);
   const out = Buffer.allocUnsafe(size);
   let at = 0;
   while (pos < delta.length) {
@@ -181,7 +186,9 @@ class Pack {
         size += (c & 0x7f) * 2 ** shift;
         shift += 7;
       }
-      if (size > this.maxBytes) throw new PackReadError();
+      // Refused before anything is read or allocated for it: a header may claim gigabytes.
+      if (size > this.maxBytes)
+        throw new PackReadError(`an entry declares ${size} bytes, over the ${this.maxBytes}-byte limit`);
       let next = -1;
       let baseId: Buffer | null = null;
       if (type === OFS_DELTA) {
@@ -194,7 +201,9 @@ class Pack {
           back = (back + 1) * 128 + (c & 0x7f);
         }
         next = at - back;
-        if (next < 12 || next >= at) throw new PackReadError();
+        // A base is always earlier in the pack: one at or after the delta is a loop, not a chain.
+        if (next < 12 || next >= at)
+          throw new PackReadError("an offset delta names itself or a later entry as its base");
       } else if (type === REF_DELTA) {
         baseId = this.bytes(at + pos, 20);
         if (baseId.length !== 20) throw new PackReadError();
@@ -215,7 +224,7 @@ class Pack {
       }
     }
     let content = base.content;
-    for (let i = chain.length - 1; i >= 0; i--) content = applyDelta(content, chain[i]!);
+    for (let i = chain.length - 1; i >= 0; i--) content = applyDelta(content, chain[i]!, this.maxBytes);
     if (content.length > this.maxBytes) throw new PackReadError();
     return this.remember(offset, { type: base.type, content });
   }
@@ -284,17 +293,27 @@ export class PackReader {
 
   /** The object, or null when no pack here has it; PackReadError when a pack cannot be read. */
   read(oid: string): GitObject | null {
-    return this.readId(Buffer.from(oid, "hex"), 0);
+    return this.readId(Buffer.from(oid, "hex"), []);
   }
 
-  private readId(id: Buffer, depth: number): GitObject | null {
-    // REF_DELTA bases named by id, each maybe a delta again: a cycle in a hostile pack ends here.
-    if (depth > 1000) throw new PackReadError();
+  /** `path`: the ids whose delta led here, each naming the next as its base. */
+  private readId(id: Buffer, path: string[]): GitObject | null {
+    // REF_DELTA bases named by id, each maybe a delta again. One met again on the way is a
+    // cycle (a delta naming itself, or two naming each other), which git itself would follow
+    // for ever: refused at once, naming it.
+    const hex = id.toString("hex");
+    if (path.includes(hex))
+      throw new PackReadError(
+        path.at(-1) === hex
+          ? `the delta of ${hex} names itself as its base`
+          : `the deltas of ${[...path.slice(path.indexOf(hex)), hex].join(" → ")} form a cycle`,
+      );
+    if (path.length > 1000) throw new PackReadError("a chain of deltas by id over 1,000 deep");
     for (const pack of this.list()) {
       const offset = findOffset(pack.index, id);
       if (offset < 0) continue;
       try {
-        return pack.read(offset, (base) => this.readId(base, depth + 1));
+        return pack.read(offset, (base) => this.readId(base, [...path, hex]));
       } catch (e) {
         // The pack file went away under a repack (its index was listed first): look again.
         if (e instanceof PackReadError) throw e;

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { runBoundedGit } from "./git-bounds.js";
 import { isTreeMode, type TreeEntry } from "./tree-codec.js";
 import { MAX_TREE_BYTES } from "./tree-edit.js";
 
@@ -13,15 +13,14 @@ export interface KindListing {
  * A kind's tree two levels deep from one `git ls-tree -r -t` (DESIGN §2.5: a full rebuild lists
  * with git when git is there): at 50,000 tasks that is one process instead of 100 tree reads,
  * each a lookup in the packs once the repository is packed. Null when git
- * is missing or fails, or a shard is over the size of a tree of the state: the caller then lists
- * the trees itself.
+ * is missing or fails (or is stopped at a bound of git-bounds.ts), or a shard is over the size of
+ * a tree of the state: the caller then lists the trees itself, and names a tree it cannot read.
  */
-export function listKindWithGit(gitDir: string, kindTree: string): KindListing | null {
-  const r = spawnSync("git", [`--git-dir=${gitDir}`, "ls-tree", "-r", "-t", "-z", kindTree], {
-    maxBuffer: 1 << 30,
+export async function listKindWithGit(gitDir: string, kindTree: string): Promise<KindListing | null> {
+  const r = await runBoundedGit([`--git-dir=${gitDir}`, "ls-tree", "-r", "-t", "-z", kindTree], {
     env: { ...process.env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
   });
-  if (r.error || r.status !== 0 || !r.stdout) return null;
+  if (r.status !== 0) return null;
   const shards: TreeEntry[] = [];
   const files = new Map<string, TreeEntry[]>();
   const bytes = new Map<string, number>();

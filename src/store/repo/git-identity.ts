@@ -10,11 +10,11 @@
  * (whatever its condition: the key must not depend on evaluating conditions the way git does).
  * A mutation with a warm cache reads two small files and stats a handful; it spawns nothing.
  */
-import { spawn } from "node:child_process";
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { FALLBACK_IDENTITY, loadGitConfig, parseGitConfig, resolveIdentity } from "./git-config.js";
+import { spawnGit } from "../git/git-spawn.js";
 import type { RepoPaths } from "./repo.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
 import { sha1Hex } from "../git/sha1.js";
@@ -193,14 +193,14 @@ function gitVar(paths: RepoPaths, env: NodeJS.ProcessEnv, name: string): Promise
     // In the worktree (or the git dir of a bare repository), as `git commit` there would run:
     // includeIf gitdir: and onbranch: then see this repository. GIT_DIR is left to the
     // environment, as a hook or an alias hands it over.
-    const child = spawn("git", ["var", name], {
+    const child = spawnGit(["var", name], {
       cwd: paths.workTree ?? paths.gitDir,
       env: { ...env, GIT_TERMINAL_PROMPT: "0" },
       stdio: ["ignore", "pipe", "ignore"],
     });
     let out = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (d: string) => (out += d));
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (d: string) => (out += d));
     child.on("error", () => done({ ok: false, out: "" }));
     child.on("close", (code) => done({ ok: code === 0, out }));
   });

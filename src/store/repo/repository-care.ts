@@ -4,12 +4,12 @@
  * its reflog, the keep dir's alternates line, the identity; and `doctor --recover`. Kept apart
  * from GitStore, which reads and writes the state: none of this is on a command's hot path.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ConflictError, ContentionError, GitError, LockedError, NotFoundError, SharedPermError } from "../../errors.js";
 import { parseCommit } from "../git/commit-codec.js";
 import { loadGitConfig } from "./git-config.js";
+import { runBoundedGitSync } from "../git/git-bounds.js";
 import { commitIdentity } from "./git-identity.js";
 import type { StateWriter } from "../state/state-writer.js";
 import { REF } from "../state/layout.js";
@@ -129,7 +129,7 @@ export class RepositoryCare {
       );
     }
     const commit = this.resolveCandidate(commitText);
-    if (!commit || !isComplete(this.paths, commit, this.env) || !(await this.isStateCommit(commit))) {
+    if (!commit || !(await isComplete(this.paths, commit, this.env)) || !(await this.isStateCommit(commit))) {
       throw new NotFoundError(
         `${printableOid(commitText)} is not a complete Pantheon state in this repository`,
         "pantheon doctor --recover lists the states that can be restored",
@@ -158,12 +158,14 @@ export class RepositoryCare {
     ];
     if (named.length === 1) return named[0]!;
     if (named.length > 1) return null;
-    const r = spawnSync(
-      "git",
+    const r = runBoundedGitSync(
       [`--git-dir=${this.paths.commonDir}`, "rev-parse", "--verify", "--quiet", `${t}^{commit}`],
-      { env: { ...this.env, GIT_DIR: undefined } as NodeJS.ProcessEnv, encoding: "utf8" },
+      {
+        env: { ...this.env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
+      },
     );
-    return r.status === 0 && /^[0-9a-f]{40}$/.test(r.stdout.trim()) ? r.stdout.trim() : null;
+    const found = r.stdout.toString("utf8").trim();
+    return r.status === 0 && /^[0-9a-f]{40}$/.test(found) ? found : null;
   }
 
   async startReflog(): Promise<boolean> {

@@ -1,8 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { formatAge, SyncError } from "../../errors.js";
+import { formatAge, GitError, SyncError } from "../../errors.js";
 import { isTerminal } from "../../is-terminal.js";
 import type { NetOptions } from "../store.js";
 import { loadGitConfig } from "./git-config.js";
+import { runBoundedGit, runBoundedGitSync, type BoundedRun, type Stop } from "../git/git-bounds.js";
+import { spawnGitSync } from "../git/git-spawn.js";
 import type { RepoPaths } from "./repo.js";
 
 // The system git, run in this repository or a worktree of it: transport, worktrees, history
@@ -12,6 +13,8 @@ export interface GitRun {
   status: number;
   stdout: string;
   stderr: string;
+  /** Set when git was stopped at its memory bound (git-bounds.ts); status is then 1. */
+  stopped?: Stop;
 }
 
 /**
@@ -31,6 +34,10 @@ function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): Node
 /**
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
+ * The calls read the state's objects (merge-base, rev-list, fetch, push), so they run within
+ * git's allocation limit (git-bounds.ts); `net.timeoutMs` is their time limit. git stopped at
+ * its memory bound is E_GIT_CORRUPT_OBJECT: its exit status would otherwise read as an answer
+ * (`merge-base --is-ancestor` saying "no").
  */
 export function runGit(
   paths: RepoPaths,
@@ -39,26 +46,79 @@ export function runGit(
   input?: string,
   net: NetOptions = {},
 ): GitRun {
-  const r = spawnSync("git", [`--git-dir=${paths.gitDir}`, ...args], {
+  const r = runBoundedGitSync([`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
     ...(input !== undefined && { input }),
     env: gitEnv(paths, env, net),
+    maxStdout: 64 << 20,
+    bounds: { timeoutMs: net.timeoutMs ?? Number.POSITIVE_INFINITY },
+  });
+  const run = gitRun(r, args, net);
+  if (run.stopped)
+    throw new GitError(
+      "E_GIT_CORRUPT_OBJECT",
+      `git ${subcommand(args)} ${run.stopped.reason}: a pack of this repository is corrupt or hostile`,
+      "git fsck",
+    );
+  return run;
+}
+
+/**
+ * runGit, without blocking: git and the processes it starts (a fetch from a local path runs
+ * `upload-pack` and `pack-objects` on the other repository's objects, then `index-pack`) are
+ * also stopped when their resident memory together passes the bound (git-bounds.ts). A stop is
+ * returned (`stopped`), for the caller to say what it was doing.
+ */
+export async function runGitAsync(
+  paths: RepoPaths,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): Promise<GitRun> {
+  const r = await runBoundedGit([`--git-dir=${paths.gitDir}`, ...args], {
+    cwd: paths.workTree ?? paths.commonDir,
+    env: gitEnv(paths, env, net),
+    maxStdout: 64 << 20,
+    bounds: { timeoutMs: net.timeoutMs ?? Number.POSITIVE_INFINITY },
+  });
+  return gitRun(r, args, net);
+}
+
+/** The git command in `args` ("fetch" in `-c fetch.unpackLimit=100 fetch ...`). */
+function subcommand(args: string[]): string {
+  return args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? "command";
+}
+
+function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
+  if (r.stopped?.bound === "time")
+    throw new SyncError(
+      `git ${subcommand(args)} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+      "check the remote: git remote -v",
+      { timeout: true },
+    );
+  if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
+  if (r.stopped?.bound === "output") throw new SyncError(`git ${subcommand(args)} ${r.stopped.reason} of output`);
+  return {
+    status: r.status ?? 1,
+    stdout: r.stdout.toString("utf8"),
+    stderr: r.stderr,
+    ...(r.stopped && { stopped: r.stopped }),
+  };
+}
+
+/**
+ * Runs git on the code's branches and worktrees (`worktree add`, `status`, `merge-tree`, `log`):
+ * the user's own files, which may be large, so only git-spawn.ts's stop for a runaway (2 GiB in
+ * one allocation), not the bounds of an object read, and no time limit.
+ */
+export function runCodeGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv): GitRun {
+  const r = spawnGitSync([`--git-dir=${paths.gitDir}`, ...args], {
+    cwd: paths.workTree ?? paths.commonDir,
+    env: gitEnv(paths, env, {}),
     encoding: "utf8",
     maxBuffer: 64 << 20,
-    ...(net.timeoutMs !== undefined && {
-      timeout: Math.max(1, Math.round(net.timeoutMs)),
-      killSignal: "SIGKILL" as const,
-    }),
   });
-  if (r.error) {
-    if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT")
-      throw new SyncError(
-        `git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
-        "check the remote: git remote -v",
-        { timeout: true },
-      );
-    throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
-  }
+  if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,7 +128,7 @@ export function runGitIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): G
   delete clean.GIT_DIR;
   delete clean.GIT_WORK_TREE;
   delete clean.GIT_INDEX_FILE;
-  const r = spawnSync("git", args, { cwd, env: clean, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnGitSync(args, { cwd, env: clean, encoding: "utf8", maxBuffer: 64 << 20 });
   return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 

@@ -5,12 +5,12 @@
  * a `git gc --prune=now` may since have removed, so none is trusted: a candidate is offered only
  * when git can list every object of its tree and its project.json reads as a Pantheon project.
  */
-import { spawnSync } from "node:child_process";
 import { readJournal } from "../cache/cache-journal.js";
 import { parseCommit } from "../git/commit-codec.js";
 import { REF } from "../state/layout.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { readReflogs } from "../git/reflog.js";
+import { runBoundedGit } from "../git/git-bounds.js";
 import type { RepoPaths } from "./repo.js";
 import type { RecoveryCandidate } from "../store.js";
 
@@ -41,13 +41,14 @@ export function namedCommits(commonDir: string): Seen[] {
 /**
  * Whether every object of `commit`'s tree is present: `git rev-list --objects --no-walk` walks
  * exactly that tree and fails on the first object it cannot find (loose or packed, which the
- * in-process reader would have to look up object by object).
+ * in-process reader would have to look up object by object). A tree git cannot read within its
+ * bounds (git-bounds.ts) makes the commit incomplete: it is never offered.
  */
-export function isComplete(paths: RepoPaths, commit: string, env: NodeJS.ProcessEnv): boolean {
+export async function isComplete(paths: RepoPaths, commit: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (!/^[0-9a-f]{40}$/.test(commit)) return false;
-  const r = spawnSync("git", [`--git-dir=${paths.commonDir}`, "rev-list", "--objects", "--no-walk", commit], {
+  const r = await runBoundedGit([`--git-dir=${paths.commonDir}`, "rev-list", "--objects", "--no-walk", commit], {
     env: { ...env, GIT_DIR: undefined } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "ignore", "ignore"],
+    discardStdout: true, // the ids it lists are not wanted, only whether it gets to the end
   });
   return r.status === 0;
 }
@@ -80,7 +81,7 @@ export async function recoveryCandidates(
   for (const seen of namedCommits(paths.commonDir)) {
     if (candidates.length >= limit) break;
     const about = await describeCommit(db, seen.commit);
-    if (!about || !isComplete(paths, seen.commit, env) || !(await checkProject(seen.commit))) {
+    if (!about || !(await isComplete(paths, seen.commit, env)) || !(await checkProject(seen.commit))) {
       incomplete++;
       continue;
     }

@@ -133,7 +133,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
         const base = bases(local, tip);
         // A merge reads the base's version of each record changed here (a push alone does not).
         if (base)
-          prefetchDiffs(store.db, paths.commonDir, env, [
+          await prefetchDiffs(store.db, paths.commonDir, env, [
             { from: base, to: local, oldBlobs: base !== tip },
             { from: base, to: tip, oldBlobs: false },
           ]);

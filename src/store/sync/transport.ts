@@ -1,5 +1,5 @@
-import { SyncError } from "../../errors.js";
-import { gitReason, runGit } from "../repo/run-git.js";
+import { GitError, SyncError } from "../../errors.js";
+import { gitReason, runGit, runGitAsync } from "../repo/run-git.js";
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
 import { fetchRefspec, trackingRef } from "./state-refspec.js";
@@ -48,7 +48,18 @@ export async function fetchState(
     remote,
     fetchRefspec(remote),
   ];
-  const r = runGit(paths, args, env, undefined, net);
+  // Within the bounds of git-bounds.ts: a hostile pack on a local remote sends its
+  // pack-objects round a delta cycle, growing without end.
+  const r = await runGitAsync(paths, args, env, net);
+  if (r.stopped || (r.status !== 0 && CORRUPT_PACK.test(r.stderr))) {
+    // git names the object only sometimes (the other side's pack-objects never does).
+    const oid = /\b[0-9a-f]{40}\b/.exec(r.stderr)?.[0];
+    throw new GitError(
+      "E_GIT_CORRUPT_OBJECT",
+      `Cannot fetch from ${remote}: ${r.stopped ? `git ${r.stopped.reason}` : gitReason(r.stderr)}${oid ? ` (git object ${oid})` : ""}; a pack there is corrupt or hostile`,
+      `git fsck in that repository; git fetch ${remote} shows git's own words`,
+    );
+  }
   if (r.status !== 0)
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
@@ -57,6 +68,13 @@ export async function fetchState(
     );
   return readRef(paths.commonDir, trackingRef(remote));
 }
+
+/**
+ * What git says of a pack that cannot be what it claims: `index-pack` here checking what was
+ * sent, or the other side refusing to read its own (not a network failure: retrying sends it again).
+ */
+const CORRUPT_PACK =
+  /pack has bad object|write stream object|inflate returned|unresolved deltas|serious inflate inconsistency|SHA1 mismatch|repository corruption on the remote side|packed object [0-9a-f]{40} .*is corrupt/i;
 
 /** Lines git prints about its own refs; `remote:` lines are the server's text and decide nothing here. */
 const RETRYABLE =

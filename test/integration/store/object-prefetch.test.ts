@@ -44,7 +44,7 @@ describe("prefetchDiffs: what a sync is about to read, from git in one go", () =
     git(repo.dir, ["update-ref", "refs/keep", remote]);
     packThenLosePacks(repo.dir, repo.gitDir);
     const db = new ObjectDb(repo.gitDir);
-    expect(prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: remote, oldBlobs: true }])).toBe(0);
+    expect(await prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: remote, oldBlobs: true }])).toBe(0);
     await expect(db.read(remote)).rejects.toThrow(/Missing git object/);
   });
 
@@ -73,7 +73,7 @@ describe("prefetchDiffs: what a sync is about to read, from git in one go", () =
     git(repo.dir, ["repack", "-adq"]);
     git(repo.dir, ["prune-packed"]);
     const db = new ObjectDb(repo.gitDir);
-    const stored = prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: remote, oldBlobs: false }]);
+    const stored = await prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: remote, oldBlobs: false }]);
     // Only now is the pack taken away: whatever is read below comes from the memo.
     losePacks(repo.gitDir);
     expect(stored).toBeGreaterThan(0);
@@ -102,7 +102,7 @@ describe("prefetchDiffs: what a sync is about to read, from git in one go", () =
     const loose = oidAt(repo.dir, `${local}:tasks/01/1.json`);
     const db = new ObjectDb(repo.gitDir);
     expect([...db.looseAmong([loose, older])]).toEqual([loose]);
-    prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: local, oldBlobs: true }]);
+    await prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: local, oldBlobs: true }]);
     losePacks(repo.gitDir);
     expect((await db.read(older)).content.toString()).toBe("one\n");
     expect((await db.read(loose)).content.toString()).toBe("one, here\n"); // from its loose file
@@ -116,17 +116,17 @@ describe("prefetchDiffs: what a sync is about to read, from git in one go", () =
     git(repo.dir, ["repack", "-adq"]);
     git(repo.dir, ["prune-packed"]);
     const db = new ObjectDb(repo.gitDir);
-    const stored = prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: hostile, oldBlobs: true }]);
+    const stored = await prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: hostile, oldBlobs: true }]);
     // Two commits, two root trees, three new blobs: nothing else was asked for or stored.
     expect(stored).toBe(7);
     expect((await db.read(oidAt(repo.dir, `${hostile}:b c:d`))).content.toString()).toBe("z\n");
   });
 
-  it("a commit git does not have: nothing is remembered and nothing throws", () => {
+  it("a commit git does not have: nothing is remembered and nothing throws", async () => {
     const repo = makeRepo();
     const base = commitFiles(repo.dir, { "tasks/01/1.json": "one\n" });
     const db = new ObjectDb(repo.gitDir);
     const absent = "0123456789abcdef0123456789abcdef01234567";
-    expect(prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: absent, oldBlobs: true }])).toBe(0);
+    expect(await prefetchDiffs(db, repo.gitDir, gitEnv(), [{ from: base, to: absent, oldBlobs: true }])).toBe(0);
   });
 });
