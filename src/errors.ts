@@ -19,6 +19,7 @@ export {
   PackReadError,
   RepositoryError,
   SharedPermError,
+  StateLostError,
   TreeTooLargeError,
   UnsupportedRepositoryError,
 } from "./errors/repository-errors.js";

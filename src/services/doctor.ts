@@ -9,6 +9,7 @@ import { checkCache } from "./cache-check.js";
 import { projectFileFindings } from "./project-file-findings.js";
 import { repairRepository, repositoryFindings } from "./repository-checks.js";
 import { summonFindings } from "./live-missions.js";
+import { cloneFindings } from "./clone-findings.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -142,6 +143,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     ...summonFindings(store.commonDir, inspected.records.missions),
     ...(await checkCache(store, tip, inspected.records)),
     ...(await remoteFindings(store)),
+    ...(await cloneFindings(store)),
   );
   let commit: string | null = null;
   if (o.fix && findings.some((f) => f.fixable)) {
@@ -175,6 +177,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
       ...summonFindings(store.commonDir, inspected.records.missions),
       ...(await checkCache(store, (await store.tip())!, inspected.records)),
       ...(await remoteFindings(store)),
+      ...(await cloneFindings(store)),
     );
   }
   const r = inspected.records;

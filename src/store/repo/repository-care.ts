@@ -26,7 +26,9 @@ import {
 } from "../git/shared-perm.js";
 import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
-import type { CommitInfo, RecoveryCandidate, RepositoryStatus } from "../store.js";
+import { lostTips } from "./lost-tips.js";
+import { gitLeftovers } from "./git-leftovers.js";
+import type { CommitInfo, GitLeftover, LostTip, RecoveryCandidate, RepositoryStatus } from "../store.js";
 import { listTree } from "../git/tree-edit.js";
 
 export class RepositoryCare {
@@ -97,6 +99,17 @@ export class RepositoryCare {
 
   candidates(limit: number): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }> {
     return recoveryCandidates(this.paths, this.store.db, this.env, (c) => this.isStateCommit(c), limit);
+  }
+
+  /** States the reflogs name that hold commits the ref lacks; none while the ref is damaged (--recover's own case). */
+  async lostTips(): Promise<LostTip[]> {
+    const state = await this.refState();
+    if (state.state === "damaged") return [];
+    return lostTips(this.paths, this.store.db, this.env, state.oid, (c) => this.isStateCommit(c));
+  }
+
+  gitLeftovers(): GitLeftover[] {
+    return gitLeftovers(this.paths.commonDir);
   }
 
   /** A commit whose project.json reads as a Pantheon project this version understands. */
