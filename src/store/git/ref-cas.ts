@@ -8,6 +8,7 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GitError, RepositoryError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "./disk-full.js";
 import { appendReflog, ZERO_OID, type ReflogEntry } from "./reflog.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 
@@ -132,6 +133,8 @@ export async function casRef(
     renamed = true;
   } catch (err) {
     if (err instanceof RepositoryError) throw err;
+    if (isDiskFull(err))
+      throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${diskFullAt(commonDir)}`, diskFullHint(commonDir));
     throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${(err as Error).message}`, "git fsck");
   } finally {
     if (!renamed) {
@@ -171,6 +174,12 @@ function createLock(commonDir: string, lockPath: string): number | null {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;
       if (code === "ENOENT" && attempt < 3) continue;
+      if (isDiskFull(err))
+        throw new GitError(
+          "E_GIT_REF_UPDATE",
+          `Unable to create '${lockPath}': ${diskFullAt(commonDir)}`,
+          diskFullHint(commonDir),
+        );
       throw new GitError(
         "E_GIT_REF_UPDATE",
         `Unable to create '${lockPath}': ${(err as Error).message}`,

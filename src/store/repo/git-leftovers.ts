@@ -13,7 +13,9 @@ import type { GitLeftover } from "../store.js";
 const TEMPORARY = /^(tmp_(pack|idx|rev|mtimes|obj)_|\.tmp-)/;
 export const LEFTOVER_AGE_MS = 60 * 60_000;
 
-export function gitLeftovers(commonDir: string, now = Date.now()): GitLeftover[] {
+/** The leftovers untouched for an hour (doctor), or with `since`, those written since then (a git that just failed). */
+export function gitLeftovers(commonDir: string, o: { since?: number; now?: number } = {}): GitLeftover[] {
+  const now = o.now ?? Date.now();
   const out: GitLeftover[] = [];
   for (const dir of ["objects/pack", "objects"]) {
     let names: string[];
@@ -27,7 +29,8 @@ export function gitLeftovers(commonDir: string, now = Date.now()): GitLeftover[]
       try {
         const st = statSync(join(commonDir, dir, name));
         const ageMs = Math.max(0, now - st.mtimeMs);
-        if (st.isFile() && ageMs >= LEFTOVER_AGE_MS) out.push({ path: `${dir}/${name}`, bytes: st.size, ageMs });
+        const left = o.since === undefined ? ageMs >= LEFTOVER_AGE_MS : st.mtimeMs >= o.since;
+        if (st.isFile() && left) out.push({ path: `${dir}/${name}`, bytes: st.size, ageMs });
       } catch {
         // renamed or removed meanwhile: not a leftover
       }

@@ -53,13 +53,30 @@ export function runGit(
   if (r.error) {
     if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT")
       throw new SyncError(
-        `git ${args[0]} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+        `${gitOperation(args)} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
         "check the remote: git remote -v",
         { timeout: true },
       );
     throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
   }
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * What a git call does, for a message: `git fetch from origin`, `git push to origin`, `git
+ * rev-list`; global options before the command (`-c key=value`) are not the operation.
+ */
+export function gitOperation(args: readonly string[]): string {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-c" || a === "-C") i++;
+    else if (!a.startsWith("-")) words.push(a);
+  }
+  const [command, remote] = words;
+  if (command === "fetch" && remote) return `git fetch from ${remote}`;
+  if (command === "push" && remote) return `git push to ${remote}`;
+  return `git ${command ?? args.join(" ")}`;
 }
 
 /** Runs git inside a worktree folder (its own .git file decides the repository). */

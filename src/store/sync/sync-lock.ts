@@ -10,8 +10,9 @@ import {
   utimesSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { formatAge, SyncError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "../git/disk-full.js";
 import { faultPoint } from "../git/ref-cas.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "../git/shared-perm.js";
 import type { StaleSyncLock, SyncLock } from "../store.js";
@@ -36,8 +37,29 @@ function create(path: string): number | null {
     return openSync(path, "wx");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return null;
-    throw err;
+    throw lockFailure(path, err);
   }
+}
+
+/** A full disk is said as such (a lock that cannot be written is no permissions problem). */
+function lockFailure(path: string, err: unknown): unknown {
+  if (!isDiskFull(err)) return err;
+  return new SyncError(`Cannot take the sync lock ${path}: ${diskFullAt(dirname(path))}`, diskFullHint(dirname(path)), {
+    lockPath: path,
+    diskFull: true,
+  });
+}
+
+/** Names this process in the lock it created; a lock that cannot be written is removed, never left empty. */
+function writeOwner(fd: number, path: string): void {
+  try {
+    writeSync(fd, `${JSON.stringify(currentOwner())}\n`);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(path);
+    throw lockFailure(path, err);
+  }
+  closeSync(fd);
 }
 
 const lockPath = (commonDir: string) => join(commonDir, "pantheon", "sync.lock");
@@ -106,8 +128,7 @@ export async function acquireSyncLock(
   for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
     const fd = create(path);
     if (fd !== null) {
-      writeSync(fd, `${JSON.stringify(currentOwner())}\n`);
-      closeSync(fd);
+      writeOwner(fd, path);
       adjustSharedPerm(path, sharedPermOf(commonDir));
       const ino = statSync(path).ino;
       // Tests kill a sync here, holding the lock (test/e2e/sync-lock.serial.test.ts).

@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { SyncError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "../git/disk-full.js";
+import { gitLeftovers } from "../repo/git-leftovers.js";
 import { gitReason, runGit } from "../repo/run-git.js";
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
@@ -48,7 +51,10 @@ export async function fetchState(
     remote,
     fetchRefspec(remote),
   ];
+  // Whole seconds: a file system may keep mtimes at that precision.
+  const started = Math.floor(Date.now() / 1000) * 1000;
   const r = runGit(paths, args, env, undefined, net);
+  if (r.status !== 0 && isDiskFull(r.stderr)) throw diskFullFetch(paths, remote, r.stderr, started);
   if (r.status !== 0)
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
@@ -56,6 +62,25 @@ export async function fetchState(
       { remote },
     );
   return readRef(paths.commonDir, trackingRef(remote));
+}
+
+/**
+ * A fetch that found no space: this clone's disk is full, not the remote at fault. git's
+ * index-pack leaves the part of the pack it wrote (`objects/pack/tmp_pack_*`), taking the very
+ * space the user must free: named here, never deleted (another git may be writing its own).
+ */
+function diskFullFetch(paths: RepoPaths, remote: string, stderr: string, since: number): SyncError {
+  const objects = join(paths.commonDir, "objects");
+  const left = gitLeftovers(paths.commonDir, { since });
+  const named =
+    left.length > 0
+      ? `; git left ${left.map((l) => `${join(paths.commonDir, l.path)} (${Math.ceil(l.bytes / 1024)} KiB)`).join(", ")} behind: remove it once no git command runs`
+      : "";
+  return new SyncError(
+    `Cannot fetch from ${remote}: ${diskFullAt(objects)} (git: ${gitReason(stderr)}); nothing was merged${named}`,
+    `${diskFullHint(objects)}: pantheon sync ${remote}`,
+    { remote, diskFull: true },
+  );
 }
 
 /** Lines git prints about its own refs; `remote:` lines are the server's text and decide nothing here. */
