@@ -71,7 +71,7 @@ async function recoverView(app: App, commit: string | null): Promise<View> {
     );
   if (!app.json && isInteractive(app.io)) {
     app.io.stderr.write(`${recoveryText(plan, PLAIN)}\n`);
-    const chosen = await pickRecoveryCandidate(plan.candidates);
+    const chosen = await pickRecoveryCandidate(plan.candidates, healthy);
     if (chosen === null) throw new CancelledError();
     const r = await recoverState(ctx, chosen);
     return view("recovery", r, (s) => recoveryText(r, s.paint));

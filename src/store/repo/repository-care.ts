@@ -128,7 +128,7 @@ export class RepositoryCare {
     if (state.state === "ok") {
       throw new ConflictError(
         `${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`,
-        "pantheon log shows its history; pantheon doctor checks it",
+        "pantheon doctor --recover lists the reflog tips holding commits it lacks (it merges those back); pantheon log shows its history",
       );
     }
     if (state.state === "damaged" && state.oid === null) {
