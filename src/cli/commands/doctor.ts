@@ -16,13 +16,13 @@ export function registerDoctorCommand(program: Command, app: App): void {
     program
       .command("doctor")
       .description(
-        "Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)",
+        "Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs), the repository (format, shared permissions, the ref and its reflog) and this clone's own files (reflog tips the ref lost, a killed sync's lock, git's temporary leftovers)",
       )
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
       .option(
         "--recover [commit]",
-        "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT",
+        "restore a deleted or damaged refs/coordination/main from its reflog, or merge back a reflog tip it lacks: lists the states (a terminal picks one), or restores COMMIT",
       )
       .action(
         run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
