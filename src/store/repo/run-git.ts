@@ -53,7 +53,7 @@ export function runGit(
   if (r.error) {
     if ((r.error as NodeJS.ErrnoException).code === "ETIMEDOUT")
       throw new SyncError(
-        `${gitOperation(args)} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+        `${gitOperation(args)} did not finish within ${limitText(net.timeoutMs ?? 0)}`,
         "check the remote: git remote -v",
         { timeout: true },
       );
@@ -61,6 +61,9 @@ export function runGit(
   }
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** A time limit for a message: "within 0 s" would read as no time at all. */
+const limitText = (ms: number) => (ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : formatAge(ms));
 
 /**
  * What a git call does, for a message: `git fetch from origin`, `git push to origin`, `git

@@ -161,7 +161,11 @@ describe("publishing never fails the command", () => {
   });
 
   it("a remote that does not answer: the reason names the git operation and the remote (git fetch from origin), not git's first argument", async () => {
-    const { c0, root } = await team();
+    const { clones, root } = await makeOriginAndClones(1, { autoSync: true });
+    const c0 = clones[0]!;
+    await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
+    await c0.ok(["sync"]);
+    await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
     // A stand-in ssh that never answers: it reads until git, killed at the time limit, closes the pipe.
     const bin = join(root, "bin");
     mkdirSync(bin);
@@ -173,7 +177,7 @@ describe("publishing never fails the command", () => {
     });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /^! not published yet \(git fetch from origin did not finish within \d+ s\): pantheon sync\n$/,
+      /^! not published yet \(git fetch from origin did not finish within \d+ m?s\): pantheon sync\n$/,
     );
   });
 
