@@ -20,6 +20,7 @@ export {
   PackReadError,
   RepositoryError,
   SharedPermError,
+  StateLostError,
   TreeTooLargeError,
   UnsupportedRepositoryError,
 } from "./errors/repository-errors.js";

@@ -15,18 +15,25 @@ export interface StateApi {
   /** `dashboard`: active personas, progress, epics, blocked tasks, pending reviews, recent activity. */
   dashboard(o?: CallOptions & { epic?: string; role?: TaskRoleInput }): Promise<DashboardView>;
   /**
-   * `sync`: with the given remote, or the branch's upstream, else origin; `acceptRewrite` after
-   * the remote rewrote its history; `adoptRemote` to join a remote whose state was started apart.
+   * `sync`: with the given remote, or the branch's upstream, else origin; after the remote
+   * rewrote (or rewound) its history, `restore` publishes what it lost again and `acceptRewrite`
+   * takes its state; `adoptRemote` to join a remote whose state was started apart.
    */
   sync(
-    o?: CallOptions & { remote?: string; all?: false; acceptRewrite?: boolean; adoptRemote?: boolean },
+    o?: CallOptions & {
+      remote?: string;
+      all?: false;
+      acceptRewrite?: boolean;
+      restore?: boolean;
+      adoptRemote?: boolean;
+    },
   ): Promise<SyncReport>;
   /**
    * `sync --all`: every remote, one after another; a remote that failed is in the list as
    * `{ action: "failed", ... }` (the CLI reports it and exits 3).
    */
   sync(
-    o: CallOptions & { all: true; acceptRewrite?: boolean; adoptRemote?: boolean },
+    o: CallOptions & { all: true; acceptRewrite?: boolean; restore?: boolean; adoptRemote?: boolean },
   ): Promise<Array<SyncReport | SyncFailure>>;
   /** `log`: the newest commits of refs/coordination/main (default 20). */
   log(o?: CallOptions & { limit?: number }): Promise<LogEntryView[]>;
@@ -42,11 +49,21 @@ export interface StateApi {
 
 export function stateApi(contexts: ContextFactory): StateApi {
   async function sync(
-    o: CallOptions & { remote?: string; all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean } = {},
+    o: CallOptions & {
+      remote?: string;
+      all?: boolean;
+      acceptRewrite?: boolean;
+      restore?: boolean;
+      adoptRemote?: boolean;
+    } = {},
   ): Promise<SyncReport | Array<SyncReport | SyncFailure>> {
     const ctx = contexts.for(o);
     const remotes = await pickRemotes(ctx, defined({ remote: o.remote, all: o.all || undefined }));
-    const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
+    const flags = {
+      acceptRewrite: Boolean(o.acceptRewrite),
+      restore: Boolean(o.restore),
+      adoptRemote: Boolean(o.adoptRemote),
+    };
     return o.all ? syncAll(ctx, remotes, flags) : syncWith(ctx, remotes[0]!, flags);
   }
   return {

@@ -6,11 +6,13 @@ import { escapeText } from "../render/escape.js";
  * The person at a terminal picks the state `doctor --recover` restores (newest first, the newest
  * preselected), then confirms: a restore is never a guess. Null when they decline.
  */
-export async function pickRecoveryCandidate(candidates: RecoveryCandidate[]): Promise<string | null> {
+export async function pickRecoveryCandidate(candidates: RecoveryCandidate[], healthy = false): Promise<string | null> {
   const { select, confirm } = await import("@inquirer/prompts");
   try {
     const commit = await select({
-      message: "Restore refs/coordination/main to which state?",
+      message: healthy
+        ? "Merge which state back into refs/coordination/main?"
+        : "Restore refs/coordination/main to which state?",
       default: candidates[0]?.commit,
       choices: candidates.map((c) => ({
         value: c.commit,
@@ -18,7 +20,9 @@ export async function pickRecoveryCandidate(candidates: RecoveryCandidate[]): Pr
       })),
     });
     const ok = await confirm({
-      message: `Restore the state of ${commit.slice(0, 12)} as a new commit?`,
+      message: healthy
+        ? `Merge the state of ${commit.slice(0, 12)} back (everything the ref holds stays)?`
+        : `Restore the state of ${commit.slice(0, 12)} as a new commit?`,
       default: true,
     });
     return ok ? commit : null;

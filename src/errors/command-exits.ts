@@ -18,13 +18,17 @@ export class DoctorFoundProblems extends PantheonError {
   }
 }
 
-/** `doctor --recover` without a commit and no terminal: the candidates are the result, the ref is still broken. */
+/** `doctor --recover` without a commit and no terminal: the candidates are the result, the ref is still broken (or lacks a lost tip's commits). */
 export class RecoveryNeedsChoice extends PantheonError {
-  constructor(newest: string) {
+  constructor(newest: string, healthy = false) {
     super(
       "E_RECOVERY_CHOICE",
-      "refs/coordination/main is missing or damaged: choose the state to restore",
-      `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`,
+      healthy
+        ? "refs/coordination/main lacks commits a reflog names: choose the state to merge back"
+        : "refs/coordination/main is missing or damaged: choose the state to restore",
+      healthy
+        ? `pantheon doctor --recover ${newest.slice(0, 12)} (merges it back, keeping everything the ref holds; the list is above)`
+        : `pantheon doctor --recover ${newest.slice(0, 12)} (the newest complete state; the list is above)`,
     );
   }
 }

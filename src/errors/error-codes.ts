@@ -17,6 +17,7 @@ export const ERROR_EXIT_CODES = {
   E_SCHEMA_VERSION: 1,
   E_NOT_A_REPO: 1,
   E_NOT_INITIALIZED: 1,
+  E_STATE_LOST: 1,
   E_UNSUPPORTED_REPOSITORY: 1,
   // What E_GIT used to say, split by what failed; each still starts with "E_GIT_".
   E_GIT_READ_OBJECT: 1,

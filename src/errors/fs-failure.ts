@@ -15,15 +15,13 @@ export function diskFull(err: unknown): "ENOSPC" | "EDQUOT" | null {
 export function fsFailure(err: unknown, path: string, hint: string): { reason: string; hint: string } {
   const where = (err as NodeJS.ErrnoException | null)?.path ?? path;
   switch (diskFull(err)) {
+    // The same words as the store's own (store/git/disk-full.ts), which can also name the mount
+    // point and the space left: this module does no I/O.
     case "ENOSPC":
-      return {
-        reason: `the disk is full (no space left on the device that holds ${where})`,
-        hint: `free space on that disk (df -h '${where}'), then run the command again`,
-      };
     case "EDQUOT":
       return {
-        reason: `the disk quota is used up (on the device that holds ${where})`,
-        hint: "free space or ask for a larger quota (quota -s), then run the command again",
+        reason: `the disk is full (or the disk quota is used up) where ${where} is`,
+        hint: `free space on that file system (df -h '${where}'), then run the command again`,
       };
     default:
       return { reason: err instanceof Error ? err.message : String(err), hint };

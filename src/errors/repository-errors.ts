@@ -12,6 +12,22 @@ export class RepositoryError extends PantheonError {
   }
 }
 
+/**
+ * The state ref is missing, but a reflog names a state it held (DESIGN §3.2: deleted by
+ * mistake, not a fresh clone): commands refuse rather than adopt a remote's state or start a
+ * new one over it, which would leave this clone's unpublished work unreachable.
+ */
+export class StateLostError extends PantheonError {
+  constructor(tip: { commit: string; date: string; summary: string }) {
+    super(
+      "E_STATE_LOST",
+      `refs/coordination/main is missing, but its reflog names the state it held (${tip.commit.slice(0, 12)}, ${tip.date.slice(0, 19).replace("T", " ")}: ${tip.summary}): this clone lost its ref, it is not a fresh clone; nothing was adopted or created`,
+      "pantheon doctor --recover (lists the states; pantheon doctor --recover <commit> restores one, and a sync then merges the remote's)",
+      { tip: tip.commit },
+    );
+  }
+}
+
 /** A git operation inside the store failed; the code says which kind (docs/errors.md). */
 export class GitError extends RepositoryError {
   declare readonly code: GitErrorCode;

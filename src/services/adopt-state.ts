@@ -1,6 +1,7 @@
 import { GitError, SyncError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import { networkOff, type Context } from "./context.js";
+import { refuseLostRef } from "./lost-ref.js";
 
 /** What looking for the remote's state found: adopted it, or why not. */
 export type Adoption =
@@ -20,6 +21,7 @@ export type Adoption =
  * prompts and gives up after a while.
  */
 export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: boolean }): Promise<Adoption> {
+  await refuseLostRef(store);
   const sync = await store.sync();
   const remote = await sync.defaultRemote();
   if (!remote) return { adopted: null, remote: null, reason: "no-remote", detail: "this repository has no remote" };

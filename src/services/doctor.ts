@@ -10,6 +10,7 @@ import { projectFileFindings } from "./project-file-findings.js";
 import { codexSandboxFindings } from "./codex-sandbox-findings.js";
 import { repairRepository, repositoryFindings } from "./repository-checks.js";
 import { summonFindings } from "./live-missions.js";
+import { cloneFindings } from "./clone-findings.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -144,6 +145,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
     ...summonFindings(store.commonDir, inspected.records.missions),
     ...(await checkCache(store, tip, inspected.records)),
     ...(await remoteFindings(store)),
+    ...(await cloneFindings(store)),
   );
   let commit: string | null = null;
   if (o.fix && findings.some((f) => f.fixable)) {
@@ -177,6 +179,7 @@ export async function runDoctor(ctx: Context, o: { fix?: boolean; breakLock?: bo
       ...summonFindings(store.commonDir, inspected.records.missions),
       ...(await checkCache(store, (await store.tip())!, inspected.records)),
       ...(await remoteFindings(store)),
+      ...(await cloneFindings(store)),
     );
   }
   const r = inspected.records;

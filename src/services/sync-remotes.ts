@@ -1,6 +1,6 @@
 import { PantheonError, UsageError } from "../errors.js";
 import type { Context } from "./context.js";
-import { syncWith, type SyncOptions, type SyncReport } from "./sync-state.js";
+import { checkSyncOptions, syncWith, type SyncOptions, type SyncReport } from "./sync-state.js";
 
 /** One remote of `sync --all` that could not be synced: what the error said. */
 export interface SyncFailure {
@@ -40,6 +40,7 @@ export async function syncAll(
   remotes: string[],
   o: SyncOptions = {},
 ): Promise<Array<SyncReport | SyncFailure>> {
+  checkSyncOptions(o);
   const out: Array<SyncReport | SyncFailure> = [];
   for (const remote of remotes) {
     try {

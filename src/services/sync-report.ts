@@ -1,8 +1,7 @@
-import { epicId, missionId, reviewId, taskId } from "../domain/ids.js";
 import type { FieldChange } from "../domain/field-changes.js";
-import type { Kind } from "../domain/merge/renumber.js";
 import type { MergeOutput } from "../domain/merge/merge-state.js";
-import type { Snapshot, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import { idOf, type RecordRef } from "./record-ids.js";
 import { addDecisions, noDecisions, type KeptDecisions, type MergeDecisions } from "../domain/sync-decisions.js";
 
 export type { KeptDecisions, MergeDecisions } from "../domain/sync-decisions.js";
@@ -14,6 +13,7 @@ export type SyncAction =
   | "merged"
   | "adopted"
   | "rewrite-accepted"
+  | "restored"
   | "joined"
   | "nothing";
 
@@ -45,6 +45,10 @@ export interface SyncReport {
   projectChanges: FieldChange[];
   /** With --accept-rewrite: how many unpublished commits of this clone were replayed onto the rewritten remote (as one commit). */
   replayed: number;
+  /** With --accept-rewrite: the records (`whole`) or changes this clone had that the remote's rewrite took away, now gone here too. */
+  dropped: RecordRef[];
+  /** With --restore: the records (`whole`) or changes the remote had lost that this sync published again. */
+  restored: RecordRef[];
   /** With --adopt-remote: how many of this clone's records were re-created on the remote's state. */
   joined: number;
   /** What earlier syncs decided that no command had shown yet (their push failed, or they ran under --json): shown now. */
@@ -74,21 +78,11 @@ export function emptyReport(remote: string): SyncReport {
     before: null,
     projectChanges: [],
     replayed: 0,
+    dropped: [],
+    restored: [],
     joined: 0,
     earlier: [],
   };
-}
-
-/** The id of record `n` of a kind, as it reads at `snap`; `as` gives it another number (a former one). */
-async function idOf(snap: Snapshot, kind: Kind, n: number, as = n): Promise<string> {
-  if (kind === "missions") return missionId(as);
-  if (kind === "reviews") return reviewId(as);
-  if (kind === "tasks") {
-    const t = await snap.get("tasks", n).catch(() => null);
-    return t ? taskId({ ...t, number: as }) : `tasks/${as}`;
-  }
-  const e = await snap.get("epics", n).catch(() => null);
-  return e ? epicId({ ...e, number: as }) : `epics/${as}`;
 }
 
 /**

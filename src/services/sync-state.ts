@@ -1,4 +1,4 @@
-import { SyncError } from "../errors.js";
+import { SyncError, UsageError } from "../errors.js";
 import type { StateSync, Store, SyncLock } from "../store/store.js";
 import type { Context } from "./context.js";
 import { takeNotices } from "./kept-notices.js";
@@ -9,6 +9,8 @@ export type { SyncAction, SyncReport } from "./sync-report.js";
 
 export interface SyncOptions {
   acceptRewrite?: boolean;
+  /** After the remote rewrote or rewound its history: publish what it lost again (this clone's state merged with the remote's). */
+  restore?: boolean;
   adoptRemote?: boolean;
 }
 
@@ -24,6 +26,15 @@ export function syncBudget(env: NodeJS.ProcessEnv): number {
   return env.PANTHEON_SYNC_BUDGET_MS !== undefined && env.PANTHEON_SYNC_BUDGET_MS !== "" && Number.isFinite(v) && v >= 0
     ? v
     : SYNC_BUDGET_MS;
+}
+
+/** Refuses (exit 2) options that contradict each other, before any remote is asked. */
+export function checkSyncOptions(o: SyncOptions): void {
+  if (o.restore && o.acceptRewrite)
+    throw new UsageError(
+      "--restore and --accept-rewrite are the two opposite answers to a rewritten remote: choose one",
+      "pantheon sync (without either) says what each would do",
+    );
 }
 
 /** How long a sync may wait before it stops making way for newer ones (see syncBackoffMs). */
@@ -50,9 +61,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * with a fresh fetch, with jittered backoff, within a time budget. Refuses (exit 3, nothing
  * changed) when the two states share no history this clone can see (unless `adoptRemote`),
  * or when the remote rewrote its history since this clone last synced with it (unless
- * `acceptRewrite`). One sync at a time per clone (the sync lock).
+ * `acceptRewrite` or `restore`). One sync at a time per clone (the sync lock).
  */
 export async function syncWith(ctx: Context, remote: string, o: SyncOptions = {}): Promise<SyncReport> {
+  checkSyncOptions(o);
   const store = await ctx.store();
   const sync = await store.sync();
   const lock = await sync.lock();
@@ -88,7 +100,11 @@ async function syncLocked(
     return report;
   };
   const state: StepState = { accepted: false, kept: [] };
-  const step: StepOptions = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
+  const step: StepOptions = {
+    acceptRewrite: Boolean(o.acceptRewrite),
+    restore: Boolean(o.restore),
+    adoptRemote: Boolean(o.adoptRemote),
+  };
   const budget = syncBudget(ctx.env);
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {

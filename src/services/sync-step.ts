@@ -1,16 +1,20 @@
-import { NoMergeBaseError, RemoteRewrittenError, RepositoryError, SyncError } from "../errors.js";
+import { NoMergeBaseError, RepositoryError, SyncError } from "../errors.js";
 import { DIRECTOR } from "../domain/actor.js";
 import type { NetOptions, StateSync, Store } from "../store/store.js";
 import type { Context } from "./context.js";
 import { afterLanding } from "./merge-aftermath.js";
+import { refuseLostRef } from "./lost-ref.js";
 import { commitActor } from "./resolve-actor.js";
 import type { SyncAction, SyncReport } from "./sync-report.js";
+import { droppedRecords, remoteLosses, rewriteRefusal } from "./remote-losses.js";
 import { replayOnto, rewrittenFrom } from "./sync-rewrite.js";
 
 const short = (oid: string) => oid.slice(0, 12);
 
 export interface StepOptions {
   acceptRewrite?: boolean;
+  /** After the remote rewrote (or rewound) its history: publish this clone's state again, merged with the remote's. */
+  restore?: boolean;
   adoptRemote?: boolean;
   /** For publishing (DESIGN §3.5): never prompt, give up after a while. */
   net?: NetOptions;
@@ -33,6 +37,8 @@ export type Step =
 export interface StepState {
   /** Set once a replay (--accept-rewrite) landed: later attempts still name it. */
   accepted: boolean;
+  /** Set once --restore found the rewrite it undoes: later attempts still name it. */
+  restoring?: boolean;
   /** Notices kept by merges this sync landed (shown by its own report). */
   kept: string[];
 }
@@ -46,6 +52,8 @@ export async function syncStep(
   state: StepState,
   o: StepOptions,
 ): Promise<Step> {
+  // A clone that lost its ref says so before anything is fetched, adopted or pushed.
+  if (!(await store.tip())) await refuseLostRef(store);
   const remoteTip = await sync.fetch(remote, o.net);
   const localTip = await store.tip();
   if (report.attempts === 1) report.before = localTip;
@@ -74,23 +82,34 @@ export async function syncStep(
   const relation = await sync.relation(localTip, remoteTip);
   const synced = await rewrittenFrom(sync, remote, localTip, remoteTip, relation);
   if (synced) {
-    if (!o.acceptRewrite) {
-      const unpublished = await sync.countCommits(synced, localTip);
-      throw new RemoteRewrittenError(
-        `${remote} rewrote the state's history: its tip ${short(remoteTip)} no longer contains ${short(synced)}, the last tip this clone synced with it; nothing was merged or pushed`,
-        `pantheon sync ${remote} --accept-rewrite takes ${remote}'s state and replays only this clone's ${unpublished} unpublished commit${unpublished === 1 ? "" : "s"} onto it`,
-        { remote, remoteTip, syncedTip: synced, unpublished },
-      );
-    }
-    const landed = await replayOnto(ctx, store, sync, report, remote, synced, localTip, remoteTip, state.kept);
-    if (!landed) return "retry";
-    state.accepted = true;
-    return { action: "rewrite-accepted", push: landed === remoteTip ? null : landed };
+    const losses = await remoteLosses(store, sync, synced, remoteTip);
+    if (o.restore) {
+      // Undone by the ordinary cases below: this clone's state is pushed over the remote's tip
+      // (a rewind: a fast-forward of it) or merged with what is new there, then pushed.
+      report.restored = losses.refs;
+      state.restoring = true;
+    } else if (o.acceptRewrite) {
+      const landed = await replayOnto(ctx, store, sync, report, remote, synced, localTip, remoteTip, state.kept);
+      if (!landed) return "retry";
+      state.accepted = true;
+      report.dropped = await droppedRecords(store, sync, localTip, landed, losses);
+      // What differs and was not dropped is what the remote has that this clone did not.
+      report.received = Math.max(0, report.received - report.dropped.length);
+      return { action: "rewrite-accepted", push: landed === remoteTip ? null : landed };
+    } else throw await rewriteRefusal(sync, remote, synced, localTip, remoteTip, losses);
   }
   // After a rejected push the next attempt may find the remote equal, behind or ahead: the
-  // action still names the merge (or replay, or join) this sync made.
+  // action still names the merge (or replay, restore, join) this sync made.
   const named = (a: SyncAction): SyncAction =>
-    state.accepted ? "rewrite-accepted" : report.joined > 0 ? "joined" : report.merges > 0 ? "merged" : a;
+    state.accepted
+      ? "rewrite-accepted"
+      : state.restoring
+        ? "restored"
+        : report.joined > 0
+          ? "joined"
+          : report.merges > 0
+            ? "merged"
+            : a;
   if (relation === "equal") {
     await sync.recordSynced(remote, remoteTip);
     return { action: named("equal"), push: null };

@@ -6,6 +6,7 @@ import {
   LockedError,
   RepositoryError,
   SharedPermError,
+  StateLostError,
   UnsupportedRepositoryError,
 } from "../errors.js";
 import { SCHEMA_VERSION } from "../domain/constants.js";
@@ -138,7 +139,7 @@ export class GitStore implements Store, StateWriter {
 
   async log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]> {
     const tip = await this.tip();
-    if (!tip) throw notInitialized();
+    if (!tip) throw await this.missingState();
     const journal = this.cache.journalAt(tip);
     return walkLog(this.db, tip, o, (oid) => journal.logged(oid));
   }
@@ -159,7 +160,7 @@ export class GitStore implements Store, StateWriter {
 
   async snapshot(): Promise<Snapshot> {
     const tip = await this.tip();
-    if (!tip) throw notInitialized();
+    if (!tip) throw await this.missingState();
     const head = this.cache.head();
     const snap = this.tipSnapshot(tip, head);
     // Refuses a newer schemaVersion before any command reads records; an older one is read as is.
@@ -207,7 +208,7 @@ export class GitStore implements Store, StateWriter {
     const deadline = Date.now() + budget;
     for (let attempt = 0; ; attempt++) {
       const tip = await this.tip();
-      if (!tip) throw notInitialized();
+      if (!tip) throw await this.missingState();
       const current = this.tipSnapshot(tip);
       const version = await current.checkVersion();
       const schemas = await loadSchemas();
@@ -407,6 +408,15 @@ export class GitStore implements Store, StateWriter {
   async recoveryCandidates(limit: number) {
     return (await this.care()).candidates(limit);
   }
+  async lostTips() {
+    return (await this.care()).lostTips();
+  }
+  private missingState() {
+    return missingState(() => this.lostTips());
+  }
+  async gitLeftovers() {
+    return (await this.care()).gitLeftovers();
+  }
   async recover(commit: string, infoFor: (from: string) => CommitInfo) {
     return (await this.care()).recover(commit, infoFor);
   }
@@ -450,7 +460,10 @@ export class GitStore implements Store, StateWriter {
   }
 }
 
-function notInitialized(): RepositoryError {
+/** No state ref: a fresh clone (E_NOT_INITIALIZED, which a first command answers by adopting), or one that lost it. */
+async function missingState(lost: () => Promise<Array<{ commit: string; date: string; summary: string }>>) {
+  const tip = (await lost())[0];
+  if (tip) return new StateLostError(tip);
   return new RepositoryError(
     "E_NOT_INITIALIZED",
     `No Pantheon state in this repository (${REF} does not exist)`,

@@ -75,6 +75,14 @@ export class MemoryStore implements Store {
     return { candidates: [], incomplete: 0 };
   }
 
+  async lostTips(): Promise<[]> {
+    return []; // a map keeps no reflog
+  }
+
+  async gitLeftovers(): Promise<[]> {
+    return [];
+  }
+
   async recover(): Promise<{ from: string; commit: string }> {
     throw new GitError("E_GIT_UNAVAILABLE", "A memory store has nothing to recover", "use a git repository");
   }

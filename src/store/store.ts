@@ -132,6 +132,12 @@ export interface SyncLock {
   release(): void;
 }
 
+/** A record file that differs between two commits, seen from the first; `whole`: the second lacks it. */
+export type RecordChange = { kind: RecordKind; n: number; whole: boolean };
+
+/** A sync lock a killed sync left behind: it names a process of this host that is gone. */
+export type StaleSyncLock = { path: string; pid: number; ageMs: number };
+
 /** Sharing the state with the repository's remotes (DESIGN §3), through the system git. */
 export interface StateSync {
   remotes(): Promise<string[]>;
@@ -139,6 +145,8 @@ export interface StateSync {
   defaultRemote(): Promise<string | null>;
   /** Waits (within a budget: `waitMs`, else PANTHEON_SYNC_WAIT_MS or 30 s) for any other sync of this clone, then holds the sync lock. */
   lock(o?: { waitMs?: number }): Promise<SyncLock>;
+  /** The sync lock when it names a process of this host that no longer runs (a killed sync), else null. */
+  staleLock(): Promise<StaleSyncLock | null>;
   /**
    * Where a racing command publishes (DESIGN §3.5): the default remote when this clone has seen
    * state there and `pantheon.autoSync` is not false; decided without spawning git.
@@ -194,6 +202,8 @@ export interface StateSync {
   inspect(from: string | null, to: string): Promise<string[]>;
   /** How many record files differ between two commits. */
   changedRecords(from: string | null, to: string): Promise<number>;
+  /** The records whose files differ between two commits, seen from `from` (`whole`: `to` lacks the record). */
+  recordChanges(from: string, to: string | null): Promise<RecordChange[]>;
 }
 
 /** The repository itself, as doctor checks it (DESIGN §2.2, §2.3). */
@@ -235,6 +245,20 @@ export interface FormerOwner<T> {
   record: T;
   formerId: string | null;
 }
+
+/**
+ * A state a reflog names that holds commits the ref lacks (DESIGN §3.2): the ref was deleted or
+ * moved by something other than Pantheon (a state Pantheon moved away from is never one).
+ */
+export interface LostTip extends RecoveryCandidate {
+  /** How many commits it has that the ref lacks (its whole history when the ref is missing). */
+  commits: number;
+  /** The records it changed since it parted from the ref, seen from the tip (empty when the ref is missing). */
+  records: RecordChange[];
+}
+
+/** A temporary file git left in the object store (a killed fetch or repack); `path` relative to the common dir. */
+export type GitLeftover = { path: string; bytes: number; ageMs: number };
 
 /** A read-only view of `refs/coordination/main` at one commit; records load lazily by path. */
 export interface Snapshot {
@@ -364,6 +388,10 @@ export interface Store {
   repository(): Promise<RepositoryStatus>;
   /** Earlier states the ref can be restored to, newest first (complete commits only, at most `limit`). */
   recoveryCandidates(limit: number): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }>;
+  /** States the reflogs name that hold commits the ref lacks, newest first (complete states only). */
+  lostTips(): Promise<LostTip[]>;
+  /** git's temporary files in the object store untouched for an hour (nothing still writes them). */
+  gitLeftovers(): Promise<GitLeftover[]>;
   /**
    * Restores a missing or damaged ref to `commit`'s state, as a new commit (parent `commit`)
    * compare-and-swapped over whatever the ref holds; refuses a healthy ref or an incomplete commit.

@@ -6,6 +6,7 @@ import { isInteractive } from "../interactive.js";
 import { pickRecoveryCandidate } from "../recover-prompt.js";
 import { escapeText } from "../../render/escape.js";
 import { runDoctor, type DoctorReport } from "../../services/doctor.js";
+import { listRecords } from "../../services/record-ids.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view, type View } from "../view.js";
@@ -15,13 +16,13 @@ export function registerDoctorCommand(program: Command, app: App): void {
     program
       .command("doctor")
       .description(
-        "Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs) and the repository (format, shared permissions, the ref and its reflog)",
+        "Check the state (records, references, cycles, claims, missions and summons of this clone that died, lock, fetch refspecs), the repository (format, shared permissions, the ref and its reflog) and this clone's own files (reflog tips the ref lost, a killed sync's lock, git's temporary leftovers)",
       )
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
       .option(
         "--recover [commit]",
-        "restore a deleted or damaged refs/coordination/main from its reflog: lists the states (a terminal picks one), or restores COMMIT",
+        "restore a deleted or damaged refs/coordination/main from its reflog, or merge back a reflog tip it lacks: lists the states (a terminal picks one), or restores COMMIT",
       )
       .action(
         run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
@@ -60,7 +61,8 @@ async function recoverView(app: App, commit: string | null): Promise<View> {
   }
   const plan = await recoveryPlan(ctx);
   const v = view("recovery", plan, (s) => recoveryText(plan, s.paint));
-  if (plan.ref.state === "ok") return v;
+  const healthy = plan.ref.state === "ok";
+  if (healthy && plan.candidates.length === 0) return v;
   const newest = plan.candidates[0];
   if (!newest)
     throw new NotFoundError(
@@ -69,30 +71,47 @@ async function recoverView(app: App, commit: string | null): Promise<View> {
     );
   if (!app.json && isInteractive(app.io)) {
     app.io.stderr.write(`${recoveryText(plan, PLAIN)}\n`);
-    const chosen = await pickRecoveryCandidate(plan.candidates);
+    const chosen = await pickRecoveryCandidate(plan.candidates, healthy);
     if (chosen === null) throw new CancelledError();
     const r = await recoverState(ctx, chosen);
     return view("recovery", r, (s) => recoveryText(r, s.paint));
   }
   app.result = v;
-  throw Object.assign(new RecoveryNeedsChoice(newest.commit), { report: true });
+  throw Object.assign(new RecoveryNeedsChoice(newest.commit, healthy), { report: true });
 }
 
 function recoveryText(
   r: RecoveryReport,
   p: { green(s: string): string; red(s: string): string; dim(s: string): string },
 ): string {
-  if (r.restored)
-    return `${p.green("✓")} Restored refs/coordination/main to the state of ${r.restored.from.slice(0, 12)} as commit ${r.restored.commit.slice(0, 12)}`;
-  if (r.ref.state === "ok")
+  const restored = r.restored;
+  if (restored?.merged) {
+    const brings = restored.brings?.length ? `: it brings back ${escapeText(listRecords(restored.brings, 50))}` : "";
+    const lines = [
+      `${p.green("✓")} Merged the state of ${restored.from.slice(0, 12)} back into refs/coordination/main as commit ${restored.commit.slice(0, 12)}${brings}`,
+    ];
+    for (const n of restored.renumbered ?? [])
+      lines.push(`  ${escapeText(n.from)} → ${escapeText(n.to)} (its number had been given to another record)`);
+    return lines.join("\n");
+  }
+  if (restored)
+    return `${p.green("✓")} Restored refs/coordination/main to the state of ${restored.from.slice(0, 12)} as commit ${restored.commit.slice(0, 12)}`;
+  if (r.ref.state === "ok" && r.candidates.length === 0)
     return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
   const lines = [
-    `${p.red("✗")} refs/coordination/main is ${r.ref.state}${r.ref.detail ? ` (${escapeText(r.ref.detail)})` : ""}; states it can be restored to, newest first:`,
+    r.ref.state === "ok"
+      ? `${p.red("✗")} refs/coordination/main lacks commits a reflog names; states it can merge back, newest first:`
+      : `${p.red("✗")} refs/coordination/main is ${r.ref.state}${r.ref.detail ? ` (${escapeText(r.ref.detail)})` : ""}; states it can be restored to, newest first:`,
   ];
-  for (const c of r.candidates)
+  for (const c of r.candidates) {
     lines.push(
       `  ${c.commit.slice(0, 12)}  ${c.date.slice(0, 19).replace("T", " ")}  ${escapeText(c.summary)}  ${p.dim(`(${c.source})`)}`,
     );
+    if (c.commits !== undefined)
+      lines.push(
+        `    brings back ${c.commits} commit${c.commits === 1 ? "" : "s"}${c.brings?.length ? `: ${escapeText(listRecords(c.brings))}` : " (no record differs)"}`,
+      );
+  }
   if (r.incomplete > 0)
     lines.push(p.dim(`  (${r.incomplete} more named by the logs are incomplete or not Pantheon's state)`));
   return lines.join("\n");

@@ -8,6 +8,7 @@ import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
 import { decisionLines, keptLines } from "../../render/decision-lines.js";
+import { listRecords } from "../../services/record-ids.js";
 
 const ACTIONS: Record<SyncReport["action"], string> = {
   equal: "already in step",
@@ -16,6 +17,7 @@ const ACTIONS: Record<SyncReport["action"], string> = {
   merged: "merged",
   adopted: "adopted its state",
   "rewrite-accepted": "took its rewritten history",
+  restored: "published again what it had lost",
   joined: "joined its history",
   nothing: "nothing to do",
 };
@@ -27,17 +29,44 @@ function shown(v: unknown): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
+const records = (n: number) => `${n} record${n === 1 ? "" : "s"}`;
+
+/**
+ * The counts in the first line. After a rewrite, a count of nothing is left out rather than
+ * said as "0": "0 sent" beside records dropped or published again reads as nothing lost.
+ */
+function counts(r: SyncReport): string {
+  if (r.action !== "rewrite-accepted" && r.action !== "restored")
+    return `${records(r.received)} received, ${r.sent} sent${r.merges > 1 ? `, ${r.merges} merges` : ""}`;
+  // What a restore sends beyond what the remote had lost is this clone's own unpublished work.
+  const more = r.sent - r.restored.length;
+  const parts = [
+    r.dropped.length > 0 ? `${records(r.dropped.length)} dropped` : "",
+    r.restored.length > 0 ? `${records(r.restored.length)} published again` : "",
+    r.received > 0 ? `${records(r.received)} received` : "",
+    r.restored.length > 0
+      ? more > 0
+        ? `${more} more record${more === 1 ? "" : "s"} sent`
+        : ""
+      : r.sent > 0
+        ? `${records(r.sent)} sent`
+        : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : "no record changed";
+}
+
 function reportText(r: SyncReport, s: Style): string {
-  const lines = [
-    check(
-      s,
-      `Synced with ${r.remote}: ${ACTIONS[r.action]} (${r.received} record${r.received === 1 ? "" : "s"} received, ${r.sent} sent${r.merges > 1 ? `, ${r.merges} merges` : ""})`,
-    ),
-  ];
-  if (r.replayed > 0 || r.action === "rewrite-accepted")
+  const lines = [check(s, `Synced with ${r.remote}: ${ACTIONS[r.action]} (${counts(r)})`)];
+  if (r.action === "rewrite-accepted")
     lines.push(
-      `  replayed this clone's ${r.replayed} unpublished commit${r.replayed === 1 ? "" : "s"} onto ${r.remote}'s rewritten state as one commit; the old history is no longer on refs/coordination/main`,
+      r.replayed > 0
+        ? `  replayed this clone's ${r.replayed} unpublished commit${r.replayed === 1 ? "" : "s"} onto ${r.remote}'s rewritten state as one commit; the old history is no longer on refs/coordination/main`
+        : `  took ${r.remote}'s rewritten state as it is (nothing here was unpublished); the old history is no longer on refs/coordination/main`,
     );
+  if (r.dropped.length > 0)
+    lines.push(`  dropped what ${r.remote} no longer has: ${escapeText(listRecords(r.dropped, 50))}`);
+  if (r.restored.length > 0)
+    lines.push(`  published again what ${r.remote} had lost: ${escapeText(listRecords(r.restored, 50))}`);
   if (r.action === "joined")
     lines.push(
       `  kept ${r.remote}'s state and re-created this clone's ${r.joined} record${r.joined === 1 ? "" : "s"} on it, renumbered, as one commit (both histories stay in git log refs/coordination/main)`,
@@ -78,19 +107,30 @@ export function registerSyncCommand(program: Command, app: App): void {
         "the remote rewrote its history: take its state and replay only this clone's unpublished commits onto it",
       )
       .option(
+        "--restore",
+        "the remote rewrote or rewound its history (a stale git push --mirror): publish again what it lost (this clone's state, merged with anything new there)",
+      )
+      .option(
         "--adopt-remote",
         "the remote's state and this clone's were started apart: keep the remote's and re-create this clone's records on it (renumbered, one commit)",
       )
       .action(
         run(
           app,
-          async (remote: string | undefined, o: { all?: boolean; acceptRewrite?: boolean; adoptRemote?: boolean }) => {
+          async (
+            remote: string | undefined,
+            o: { all?: boolean; acceptRewrite?: boolean; restore?: boolean; adoptRemote?: boolean },
+          ) => {
             const ctx = app.context();
             const remotes = await pickRemotes(ctx, {
               ...(remote !== undefined && { remote }),
               ...(o.all && { all: true }),
             });
-            const flags = { acceptRewrite: Boolean(o.acceptRewrite), adoptRemote: Boolean(o.adoptRemote) };
+            const flags = {
+              acceptRewrite: Boolean(o.acceptRewrite),
+              restore: Boolean(o.restore),
+              adoptRemote: Boolean(o.adoptRemote),
+            };
             if (!o.all) {
               const r = await syncWith(ctx, remotes[0]!, flags);
               return view("sync", r, (s) => reportText(r, s));
@@ -121,6 +161,7 @@ export function registerSyncCommand(program: Command, app: App): void {
       "pantheon sync",
       "pantheon sync upstream",
       "pantheon sync --all --json",
+      "pantheon sync origin --restore          # after a stale push rewound origin: publish what it lost again",
       "pantheon sync origin --accept-rewrite   # after origin rewrote (purged) its history",
       "pantheon sync origin --adopt-remote     # this clone ran init on its own: join origin's state",
     ],

@@ -12,7 +12,8 @@
  */
 import * as fs from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { fsFailure, GitError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "./disk-full.js";
+import { GitError } from "../../errors.js";
 import { randomBytes } from "../../random-bytes.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 import { storedDeflate } from "./stored-deflate.js";
@@ -72,9 +73,14 @@ export function listKeepDir(objectsDir: string, commonDir: string): boolean {
   // Relative to objects/, as git resolves it: the repository can move.
   if (!listed) kept.push(KEEP_DIR);
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${kept.join("\n")}\n`);
-  adjustSharedPerm(tmp, perm);
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, `${kept.join("\n")}\n`);
+    adjustSharedPerm(tmp, perm);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
   return !listed;
 }
 
@@ -203,8 +209,17 @@ export class LooseWriter {
           this.madeDirs.clear();
           continue;
         }
-        const failed = fsFailure(err, this.objectsDir, "check permissions on .git/objects");
-        throw new GitError("E_GIT_WRITE_OBJECT", `Cannot write git object ${oid}: ${failed.reason}`, failed.hint);
+        if (isDiskFull(err))
+          throw new GitError(
+            "E_GIT_WRITE_OBJECT",
+            `Cannot write git object ${oid}: ${diskFullAt(this.objectsDir)}; nothing was changed`,
+            diskFullHint(this.objectsDir),
+          );
+        throw new GitError(
+          "E_GIT_WRITE_OBJECT",
+          `Cannot write git object ${oid}: ${(err as Error).message}`,
+          "check permissions on .git/objects",
+        );
       }
     }
   }
@@ -212,7 +227,16 @@ export class LooseWriter {
   /** objects/info/alternates names the keep dir (checked once per process). */
   private listAlternate(): void {
     if (this.alternateListed) return;
-    listKeepDir(this.objectsDir, this.commonDir);
+    try {
+      listKeepDir(this.objectsDir, this.commonDir);
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+      throw new GitError(
+        "E_GIT_WRITE_OBJECT",
+        `Cannot list objects/pantheon in objects/info/alternates before writing: ${diskFullAt(this.objectsDir)}; nothing was changed`,
+        diskFullHint(this.objectsDir),
+      );
+    }
     this.alternateListed = true;
   }
 

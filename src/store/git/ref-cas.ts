@@ -7,7 +7,8 @@
 // Synchronous fs: a ref is one small file, and node:fs/promises costs ~1.5 ms to load.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fsFailure, GitError, RepositoryError } from "../../errors.js";
+import { GitError, RepositoryError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "./disk-full.js";
 import { appendReflog, ZERO_OID, type ReflogEntry } from "./reflog.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
 
@@ -132,8 +133,9 @@ export async function casRef(
     renamed = true;
   } catch (err) {
     if (err instanceof RepositoryError) throw err;
-    const failed = fsFailure(err, lockPath, "git fsck");
-    throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${failed.reason}`, failed.hint);
+    if (isDiskFull(err))
+      throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${diskFullAt(commonDir)}`, diskFullHint(commonDir));
+    throw new GitError("E_GIT_REF_UPDATE", `Cannot update ${ref}: ${(err as Error).message}`, "git fsck");
   } finally {
     if (!renamed) {
       try {
@@ -172,8 +174,17 @@ function createLock(commonDir: string, lockPath: string): number | null {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return null;
       if (code === "ENOENT" && attempt < 3) continue;
-      const failed = fsFailure(err, lockPath, "check permissions on the git dir");
-      throw new GitError("E_GIT_REF_UPDATE", `Unable to create '${lockPath}': ${failed.reason}`, failed.hint);
+      if (isDiskFull(err))
+        throw new GitError(
+          "E_GIT_REF_UPDATE",
+          `Unable to create '${lockPath}': ${diskFullAt(commonDir)}`,
+          diskFullHint(commonDir),
+        );
+      throw new GitError(
+        "E_GIT_REF_UPDATE",
+        `Unable to create '${lockPath}': ${(err as Error).message}`,
+        "check permissions on the git dir",
+      );
     }
   }
 }

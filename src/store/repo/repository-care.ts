@@ -27,7 +27,9 @@ import {
 } from "../git/shared-perm.js";
 import { fixSharedPerms, sharedPermProblems } from "./shared-perm-check.js";
 import { isComplete, namedCommits, recoveryCandidates } from "./state-recovery.js";
-import type { CommitInfo, RecoveryCandidate, RepositoryStatus } from "../store.js";
+import { lostTips } from "./lost-tips.js";
+import { gitLeftovers } from "./git-leftovers.js";
+import type { CommitInfo, GitLeftover, LostTip, RecoveryCandidate, RepositoryStatus } from "../store.js";
 import { listTree } from "../git/tree-edit.js";
 import { WRITABLE_DIRS } from "../git/repo-paths.js";
 
@@ -101,6 +103,17 @@ export class RepositoryCare {
     return recoveryCandidates(this.paths, this.store.db, this.env, (c) => this.isStateCommit(c), limit);
   }
 
+  /** States the reflogs name that hold commits the ref lacks; none while the ref is damaged (--recover's own case). */
+  async lostTips(): Promise<LostTip[]> {
+    const state = await this.refState();
+    if (state.state === "damaged") return [];
+    return lostTips(this.paths, this.store.db, this.env, state.oid, (c) => this.isStateCommit(c));
+  }
+
+  gitLeftovers(): GitLeftover[] {
+    return gitLeftovers(this.paths.commonDir);
+  }
+
   /** A commit whose project.json reads as a Pantheon project this version understands. */
   private async isStateCommit(commit: string): Promise<boolean> {
     try {
@@ -117,7 +130,7 @@ export class RepositoryCare {
     if (state.state === "ok") {
       throw new ConflictError(
         `${REF} is healthy (at ${state.oid!.slice(0, 12)}); --recover only restores a missing or damaged ref`,
-        "pantheon log shows its history; pantheon doctor checks it",
+        "pantheon doctor --recover lists the reflog tips holding commits it lacks (it merges those back); pantheon log shows its history",
       );
     }
     if (state.state === "damaged" && state.oid === null) {

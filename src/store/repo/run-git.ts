@@ -57,7 +57,7 @@ export function runGit(
   if (run.stopped)
     throw new GitError(
       "E_GIT_CORRUPT_OBJECT",
-      `git ${subcommand(args)} ${run.stopped.reason}: a pack of this repository is corrupt or hostile`,
+      `${gitOperation(args)} ${run.stopped.reason}: a pack of this repository is corrupt or hostile`,
       "git fsck",
     );
   return run;
@@ -84,20 +84,15 @@ export async function runGitAsync(
   return gitRun(r, args, net);
 }
 
-/** The git command in `args` ("fetch" in `-c fetch.unpackLimit=100 fetch ...`). */
-function subcommand(args: string[]): string {
-  return args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? "command";
-}
-
 function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
   if (r.stopped?.bound === "time")
     throw new SyncError(
-      `git ${subcommand(args)} did not finish within ${formatAge(net.timeoutMs ?? 0)}`,
+      `${gitOperation(args)} did not finish within ${limitText(net.timeoutMs ?? 0)}`,
       "check the remote: git remote -v",
       { timeout: true },
     );
   if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
-  if (r.stopped?.bound === "output") throw new SyncError(`git ${subcommand(args)} ${r.stopped.reason} of output`);
+  if (r.stopped?.bound === "output") throw new SyncError(`${gitOperation(args)} ${r.stopped.reason} of output`);
   return {
     status: r.status ?? 1,
     stdout: r.stdout.toString("utf8"),
@@ -120,6 +115,26 @@ export function runCodeGit(paths: RepoPaths, args: string[], env: NodeJS.Process
   });
   if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A time limit for a message: "within 0 s" would read as no time at all. */
+const limitText = (ms: number) => (ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : formatAge(ms));
+
+/**
+ * What a git call does, for a message: `git fetch from origin`, `git push to origin`, `git
+ * rev-list`; global options before the command (`-c key=value`) are not the operation.
+ */
+export function gitOperation(args: readonly string[]): string {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-c" || a === "-C") i++;
+    else if (!a.startsWith("-")) words.push(a);
+  }
+  const [command, remote] = words;
+  if (command === "fetch" && remote) return `git fetch from ${remote}`;
+  if (command === "push" && remote) return `git push to ${remote}`;
+  return `git ${command ?? args.join(" ")}`;
 }
 
 /** Runs git inside a worktree folder (its own .git file decides the repository). */

@@ -17,7 +17,8 @@ import { loadSchemas } from "../state/schema-loader.js";
 import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "./state-refspec.js";
 import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
 import { readSyncedTip, writeSyncedTip } from "./synced-tips.js";
-import { acquireSyncLock } from "./sync-lock.js";
+import { acquireSyncLock, staleSyncLock } from "./sync-lock.js";
+import { recordChanges } from "../state/record-changes.js";
 import { configuredRemotes, defaultRemoteOf, publishTarget } from "./publish-target.js";
 import { loadGitConfig, type GitConfig } from "../repo/git-config.js";
 import { readTreePath } from "../git/tree-edit.js";
@@ -110,6 +111,9 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
         paths.commonDir,
         Number.isFinite(wait) && wait >= 0 && env.PANTHEON_SYNC_WAIT_MS !== "" ? { waitMs: wait } : {},
       );
+    },
+    async staleLock() {
+      return staleSyncLock(paths.commonDir);
     },
     async publishTarget() {
       return publishTarget(paths, env);
@@ -254,6 +258,9 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
         }
       }
       return out;
+    },
+    async recordChanges(from, to) {
+      return recordChanges(store.db, await treeOf(from), to ? await treeOf(to) : null);
     },
     async changedRecords(from, to) {
       const [a, b] = [from ? await treeOf(from) : null, await treeOf(to)];

@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { GitError, SyncError } from "../../errors.js";
+import { diskFullAt, diskFullHint, isDiskFull } from "../git/disk-full.js";
+import { gitLeftovers } from "../repo/git-leftovers.js";
 import { gitReason, runGit, runGitAsync } from "../repo/run-git.js";
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
@@ -48,9 +51,12 @@ export async function fetchState(
     remote,
     fetchRefspec(remote),
   ];
+  // Whole seconds: a file system may keep mtimes at that precision.
+  const started = Math.floor(Date.now() / 1000) * 1000;
   // Within the bounds of git-bounds.ts: a hostile pack on a local remote sends its
   // pack-objects round a delta cycle, growing without end.
   const r = await runGitAsync(paths, args, env, net);
+  if (r.status !== 0 && isDiskFull(r.stderr)) throw diskFullFetch(paths, remote, r.stderr, started);
   if (r.stopped || (r.status !== 0 && CORRUPT_PACK.test(r.stderr))) {
     // git names the object only sometimes (the other side's pack-objects never does).
     const oid = /\b[0-9a-f]{40}\b/.exec(r.stderr)?.[0];
@@ -75,6 +81,25 @@ export async function fetchState(
  */
 const CORRUPT_PACK =
   /pack has bad object|write stream object|inflate returned|unresolved deltas|serious inflate inconsistency|SHA1 mismatch|repository corruption on the remote side|packed object [0-9a-f]{40} .*is corrupt/i;
+
+/**
+ * A fetch that found no space: this clone's disk is full, not the remote at fault. git's
+ * index-pack leaves the part of the pack it wrote (`objects/pack/tmp_pack_*`), taking the very
+ * space the user must free: named here, never deleted (another git may be writing its own).
+ */
+function diskFullFetch(paths: RepoPaths, remote: string, stderr: string, since: number): SyncError {
+  const objects = join(paths.commonDir, "objects");
+  const left = gitLeftovers(paths.commonDir, { since });
+  const named =
+    left.length > 0
+      ? `; git left ${left.map((l) => `${join(paths.commonDir, l.path)} (${Math.ceil(l.bytes / 1024)} KiB)`).join(", ")} behind: remove it once no git command runs`
+      : "";
+  return new SyncError(
+    `Cannot fetch from ${remote}: ${diskFullAt(objects)} (git: ${gitReason(stderr)}); nothing was merged${named}`,
+    `${diskFullHint(objects)}: pantheon sync ${remote}`,
+    { remote, diskFull: true },
+  );
+}
 
 /** Lines git prints about its own refs; `remote:` lines are the server's text and decide nothing here. */
 const RETRYABLE =

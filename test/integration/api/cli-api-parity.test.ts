@@ -296,6 +296,7 @@ const STEPS: Step[] = [
   [["sync", "--all"], (p) => p.sync({ all: true })],
   [["sync", "upstream"], (p) => p.sync({ remote: "upstream" })],
   [["sync", "origin", "--accept-rewrite"], (p) => p.sync({ remote: "origin", acceptRewrite: true })],
+  [["sync", "origin", "--restore"], (p) => p.sync({ remote: "origin", restore: true })],
   [["sync", "origin", "--adopt-remote"], (p) => p.sync({ remote: "origin", adoptRemote: true })],
 ];
 

@@ -80,8 +80,8 @@ describe("a full disk", () => {
     }
     expect((err as NodeJS.ErrnoException).code).toBe("ENOSPC");
     const f = fsFailure(err, "/dev/full", "check permissions on .git/objects");
-    expect(f.reason).toBe("the disk is full (no space left on the device that holds /dev/full)");
-    expect(f.hint).toBe("free space on that disk (df -h '/dev/full'), then run the command again");
+    expect(f.reason).toBe("the disk is full (or the disk quota is used up) where /dev/full is");
+    expect(f.hint).toBe("free space on that file system (df -h '/dev/full'), then run the command again");
     // Any other failure keeps the system's words and the caller's hint.
     const denied = Object.assign(new Error("EACCES: permission denied, open '/x'"), { code: "EACCES" });
     expect(fsFailure(denied, "/x", "check permissions on .git/objects")).toEqual({
@@ -108,9 +108,11 @@ describe("a full disk", () => {
       expect(r.exitCode, r.stderr).toBe(1);
       const [line, hint] = r.stderr.split("\n");
       expect(line).toMatch(
-        new RegExp(`^✗ .*: the disk is full \\(no space left on the device that holds ${dir}/\\.git/objects\\b`),
+        new RegExp(
+          `^✗ .*: the disk is full \\(or the disk quota is used up\\) where ${dir}/\\.git/objects is: the file system mounted at ${disk}`,
+        ),
       );
-      expect(hint).toMatch(/^ {2}hint: free space on that disk \(df -h '.*'\), then run the command again$/);
+      expect(hint).toMatch(/^ {2}hint: free space on that file system \(df -h .*\), then run the command again$/);
       expect(r.stderr).not.toMatch(/check permissions|this is a bug/);
       expect(stateRef(dir)).toBe(before);
       // A file beside git's objects (a planning file): not a bug either (E_DISK_FULL).
@@ -119,9 +121,9 @@ describe("a full disk", () => {
       expect(JSON.parse(plan.stderr).error).toMatchObject({
         code: "E_DISK_FULL",
         message: expect.stringMatching(
-          new RegExp(`^A file could not be written: the disk is full \\(no space left on the device that holds ${dir}`),
+          new RegExp(`^A file could not be written: the disk is full \\(or the disk quota is used up\\) where ${dir}`),
         ),
-        hint: expect.stringMatching(/^free space on that disk/),
+        hint: expect.stringMatching(/^free space on that file system/),
       });
     },
   );
@@ -135,9 +137,9 @@ describe("a full disk", () => {
     expect(err).toBeInstanceOf(GitError);
     expect((err as GitError).code).toBe("E_GIT_REF_UPDATE");
     expect((err as GitError).message).toMatch(
-      /^(Cannot update refs\/coordination\/main|Unable to create '.*'): the disk is full \(no space left on the device that holds .*refs\/coordination\/main\.lock\)$/,
+      /^(Cannot update refs\/coordination\/main|Unable to create '.*'): the disk is full \(or the disk quota is used up\) where .*repo\.git is: the file system mounted at /,
     );
-    expect((err as GitError).hint).toMatch(/^free space on that disk/);
+    expect((err as GitError).hint).toMatch(/^free space on that file system/);
     expect(existsSync(join(commonDir, "refs", "coordination", "main.lock"))).toBe(false);
   });
 });

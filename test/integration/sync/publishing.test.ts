@@ -160,6 +160,27 @@ describe("publishing never fails the command", () => {
     expect(calls).toContain("prompt: 0");
   });
 
+  it("a remote that does not answer: the reason names the git operation and the remote (git fetch from origin), not git's first argument", async () => {
+    const { clones, root } = await makeOriginAndClones(1, { autoSync: true });
+    const c0 = clones[0]!;
+    await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
+    await c0.ok(["sync"]);
+    await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    // A stand-in ssh that never answers: it reads until git, killed at the time limit, closes the pipe.
+    const bin = join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "ssh"), "#!/bin/sh\nexec cat >/dev/null\n");
+    chmodSync(join(bin, "ssh"), 0o755);
+    c0.git("remote", "set-url", "origin", "ssh://someone@git.example.invalid/project.git");
+    const r = await c0.run(["--as", "Hephaestus", "task", "claim", "1"], {
+      env: { PATH: `${bin}:${process.env.PATH}`, PANTHEON_PUBLISH_BUDGET_MS: "1500" },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /^! not published yet \(git fetch from origin did not finish within \d+ m?s\): pantheon sync\n$/,
+    );
+  });
+
   it.each([
     ["--offline", ["--offline"], {}, /^! not published yet \(--offline\): pantheon sync\n$/],
     [
