@@ -142,7 +142,9 @@ describe("reviews", () => {
     const p = await project();
     await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);
     const self = await p.refused([...H, "review", "approve", "RVW-001"], 1);
-    expect(self.stderr).toContain("--force");
+    // The refusal says who may decide it; it never tells the requester to force it.
+    expect(self.stderr).toMatch(/another persona should review it/);
+    expect(self.stderr).not.toContain("--force");
     await p.refused([...H, "review", "reject", "RVW-001", "--reason", "meh"], 1);
     // persona names compare case-insensitively
     await p.refused(["--as", "hephaestus", "review", "approve", "RVW-001"], 1);
