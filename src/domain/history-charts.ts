@@ -15,8 +15,23 @@ export interface ChartTask {
   role: TaskRole;
   epic: number | null;
   status: TaskStatus;
+  /** The day (YYYY-MM-DD, UTC) it was created. */
+  createdDay: string;
+  /** The day of its last change: asked only of a closed task whose closing the history does not name. */
+  updatedDay(): string;
+}
+
+/** A task's chart view from its record (the service builds them off the cache's columns instead). */
+export function chartTask(t: {
+  number: number;
+  role: TaskRole;
+  epic: number | null;
+  status: TaskStatus;
   createdAt: string;
   updatedAt: string;
+}): ChartTask {
+  const { number, role, epic, status } = t;
+  return { number, role, epic, status, createdDay: day(t.createdAt), updatedDay: () => day(t.updatedAt) };
 }
 
 export interface DayCount {
@@ -69,7 +84,7 @@ export interface TaskFacts {
   /** The author date (ms) of the last commit that closed it; null when none did. */
   closedAt: number | null;
   /** Hours from the last claim before it to each completion (not abort) after a claim. */
-  cycles: number[];
+  cycles: ArrayLike<number>;
 }
 
 /**
@@ -146,9 +161,13 @@ export function historyCharts(
   const list = [...tasks];
   const openedPerDay = new Map<string, number>();
   for (const t of list) {
-    openedPerDay.set(day(t.createdAt), (openedPerDay.get(day(t.createdAt)) ?? 0) + 1);
-    const hours = facts.task(t.number)?.cycles ?? [];
-    if (hours.length > 0) cycles.set(t.role, [...(cycles.get(t.role) ?? []), ...hours]);
+    openedPerDay.set(t.createdDay, (openedPerDay.get(t.createdDay) ?? 0) + 1);
+    const hours = facts.task(t.number)?.cycles;
+    if (!hours || hours.length === 0) continue;
+    // Pushed, never copied: a copy per task made 20,000 tasks' cycle times quadratic (~0.5 s).
+    let into = cycles.get(t.role);
+    if (!into) cycles.set(t.role, (into = []));
+    for (let i = 0; i < hours.length; i++) into.push(hours[i]!);
   }
   const closedPerDay = facts.closedPerDay;
   const days = dayRange([...openedPerDay.keys(), ...closedPerDay.keys()], o.today);
@@ -165,12 +184,10 @@ export function historyCharts(
             o.today,
           ),
     cycleTimes: [...cycles]
-      .map(([r, hours]) => ({
-        role: r,
-        count: hours.length,
-        medianHours: quantile(hours, 0.5),
-        p90Hours: quantile(hours, 0.9),
-      }))
+      .map(([r, hours]) => {
+        const sorted = Float64Array.from(hours).sort();
+        return { role: r, count: hours.length, medianHours: quantile(sorted, 0.5), p90Hours: quantile(sorted, 0.9) };
+      })
       .sort((a, b) => a.role.localeCompare(b.role)),
   };
 }
@@ -181,17 +198,17 @@ function burndown(tasks: ChartTask[], facts: HistoryFacts, today: string): BurnP
   const closed = tasks.map((t) => {
     if (t.status !== "COMPLETE" && t.status !== "ABORTED") return null;
     const at = facts.task(t.number)?.closedAt ?? null;
-    return at === null ? day(t.updatedAt) : dayOf(at);
+    return at === null ? t.updatedDay() : dayOf(at);
   });
   const days = dayRange(
-    tasks.map((t) => day(t.createdAt)),
+    tasks.map((t) => t.createdDay),
     today,
   ).slice(-DAYS_SHOWN);
   return days.map((d) => {
     let total = 0;
     let remaining = 0;
     tasks.forEach((t, i) => {
-      if (day(t.createdAt) > d) return;
+      if (t.createdDay > d) return;
       total++;
       if (closed[i] === null || closed[i]! > d) remaining++;
     });
@@ -213,8 +230,8 @@ function dayRange(days: string[], today: string): string[] {
   return out;
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
+/** The q-quantile of values sorted ascending. */
+function quantile(s: Float64Array, q: number): number {
   const at = Math.min(s.length - 1, Math.ceil(q * s.length) - 1);
   return Math.round((s[Math.max(0, at)] ?? 0) * 100) / 100;
 }

@@ -1,6 +1,8 @@
-import { historyCharts, type HistoryCharts } from "../domain/history-charts.js";
+import { chartTask, historyCharts, type ChartTask, type HistoryCharts } from "../domain/history-charts.js";
 import { epicId } from "../domain/ids.js";
-import { columnsOf } from "../domain/task-columns.js";
+import { TASK_ROLES } from "../domain/roles.js";
+import { columnsOf, type TaskColumns } from "../domain/task-columns.js";
+import { TASK_STATUSES } from "../domain/task-status.js";
 import type { Context } from "./context.js";
 import { findEpic } from "./epics.js";
 import { loadAllRefs } from "./find-task.js";
@@ -19,16 +21,46 @@ export async function chartHistory(
   const focus = o.epic === undefined ? null : await findEpic(snap, o.epic, ctx);
   const epic = focus?.number ?? null;
   const [facts, refs] = await Promise.all([store.historyFacts(), loadAllRefs(snap)]);
-  const cols = columnsOf(refs.tasks);
-  const tasks = Array.from({ length: cols.count }, (_, i) => cols.task(i));
   return {
-    ...historyCharts(facts, tasks, { epic, today: ctx.now().toISOString() }),
+    ...historyCharts(facts, chartTasks(columnsOf(refs.tasks)), { epic, today: ctx.now().toISOString() }),
     epic: focus ? epicId(focus) : null,
   };
 }
 
-/** Brings the history index up to the ref (a long-lived reader calls it when the ref moves). */
-export async function refreshHistory(ctx: Context): Promise<void> {
-  const store = await ctx.store();
-  if (await store.exists()) await store.historyFacts();
+/**
+ * Every task as the charts see it, off the columns: the creation day from the creation-time
+ * column, so 20,000 tasks are neither built nor their times read as text (a task whose time is
+ * not in the canonical form is built).
+ */
+function chartTasks(cols: TaskColumns): ChartTask[] {
+  const days = new Map<number, string>();
+  const out: ChartTask[] = [];
+  for (let i = 0; i < cols.count; i++) {
+    const key = cols.created?.[i];
+    if (key === undefined || Number.isNaN(key)) {
+      out.push(chartTask(cols.task(i)));
+      continue;
+    }
+    const d = Math.floor(key / 86_400_000); // createdKey: ((y·12 + m−1)·31 + d−1)·86,400,000 + time of day
+    let createdDay = days.get(d);
+    if (createdDay === undefined) days.set(d, (createdDay = dayOfKey(d)));
+    const epic = cols.epic[i]!;
+    out.push({
+      number: cols.number[i]!,
+      role: TASK_ROLES[cols.role[i]!]!,
+      epic: epic === 0 ? null : epic,
+      status: TASK_STATUSES[cols.status[i]!]!,
+      createdDay,
+      updatedDay: () => cols.task(i).updatedAt.slice(0, 10),
+    });
+  }
+  return out;
+}
+
+/** YYYY-MM-DD of a createdKey's day part ((year·12 + month − 1)·31 + day − 1). */
+function dayOfKey(d: number): string {
+  const day = (d % 31) + 1;
+  const months = Math.floor(d / 31);
+  const [year, month] = [Math.floor(months / 12), (months % 12) + 1];
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }

@@ -68,9 +68,10 @@ export async function walkedHistory(dir: string): Promise<History> {
  * what the walk answers: the walk's order is git's, every record's commits, each record's
  * version before and after each of them, the charts' facts.
  */
-export async function expectIndexAnswers(dir: string): Promise<void> {
+export async function expectIndexAnswers(dir: string, o: { gitOrder?: boolean } = {}): Promise<void> {
   const ref = await walkedHistory(dir);
-  expect(ref.order.map((c) => c.oid)).toEqual(git(dir, "rev-list", REF).trim().split("\n"));
+  // (git's own order stops at a shallow graft; the walk reads the parents that are there.)
+  if (o.gitOrder !== false) expect(ref.order.map((c) => c.oid)).toEqual(git(dir, "rev-list", REF).trim().split("\n"));
   const store = freshStore(dir);
   const plain = freshStore(dir); // never asked for a record's commits: it reads versions through the trees
   const keys = new Set([...ref.keys.values()].flat());
@@ -97,6 +98,9 @@ export async function expectIndexAnswers(dir: string): Promise<void> {
     const want = ref.facts.task(n);
     const empty = !want || (want.closedAt === null && want.cycles.length === 0);
     if (empty) expect(facts.task(n)?.closedAt ?? null, key).toBeNull();
-    else expect(facts.task(n), key).toEqual(want);
+    else {
+      const got = facts.task(n);
+      expect(got && { closedAt: got.closedAt, cycles: Array.from(got.cycles) }, key).toEqual(want);
+    }
   }
 }

@@ -55,7 +55,9 @@ export class HistoryIndex {
       const run = journalRun(this.journal(tip), saved.tip, tip);
       if (run && saved.extend(tip, run) && !saved.bad) return this.keep(saved, saved.unsaved >= RESAVE_AFTER_JOURNAL);
     }
-    const listed = gitRun(this.commonDir, saved?.bad ? null : (saved?.tip ?? null), tip, this.env);
+    const listed = gitRun(this.commonDir, saved?.bad ? null : (saved?.tip ?? null), tip, this.env, (oid) =>
+      Boolean(saved && !saved.bad && saved.findRow(oid) >= 0),
+    );
     if (listed) {
       const table = listed.complete && saved && !saved.bad ? saved : new HistoryTable(emptyHistory());
       if (table.extend(tip, listed.commits) && !table.bad) return this.keep(table, true);

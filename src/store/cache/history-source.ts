@@ -1,4 +1,3 @@
-import { isoOf } from "../../domain/history-charts.js";
 import { parseCommit, parseTrailers } from "../git/commit-codec.js";
 import { firstParentChanges, listCommits, type PathChange } from "../git/commit-listing.js";
 import type { ObjectDb } from "../git/object-db.js";
@@ -11,6 +10,9 @@ import type { IndexedCommit } from "./history-table.js";
 // Where the history index gets the commits it lacks: the journal's lines (a run of this clone's
 // own mutations: no git at all), else the system git (a sync, a rebuild), else the commit
 // objects themselves (no git installed).
+
+/** The largest time a JavaScript Date holds (ECMA-262 §21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
 
 /** A run of commits after `from` ends here: a journal walk past this is not worth it. */
 const MAX_JOURNAL_RUN = 10_000;
@@ -55,8 +57,8 @@ function parsed(oid: string, content: Buffer): IndexedCommit {
   return commitOf(oid, {
     parents: c.parents,
     ctime: c.committer.timestamp,
-    // As the log shows it (state/commit-log.ts): a date JavaScript cannot show is the epoch.
-    atime: Date.parse(isoOf(c.author.timestamp * 1000)) / 1000,
+    // As the log shows it (state/commit-log.ts, isoOf): a date JavaScript cannot show is the epoch.
+    atime: Math.abs(c.author.timestamp * 1000) <= MAX_DATE_MS ? c.author.timestamp : 0,
     trailers: parseTrailers(c.message),
   });
 }
@@ -87,12 +89,27 @@ export function gitRun(
   from: string | null,
   tip: string,
   env: NodeJS.ProcessEnv,
+  indexed: (oid: string) => boolean,
 ): { commits: IndexedCommit[]; complete: boolean } | null {
-  let raw = from ? listCommits(gitDir, tip, from, env) : null;
+  let raw = from ? listCommits(gitDir, [tip], from, env) : null;
   const complete = raw !== null;
-  raw ??= listCommits(gitDir, tip, null, env);
+  raw ??= listCommits(gitDir, [tip], null, env);
   if (!raw) return null;
   const commits = raw.map((o) => parsed(o.oid, o.content));
+  // Parents git did not list (a shallow graft hides them) are listed in turn while present.
+  const listed = new Set(commits.map((c) => c.oid));
+  for (let round = 0; round < 100; round++) {
+    const hidden = [...new Set(commits.flatMap((c) => c.parents))].filter(
+      (p) => !listed.has(p) && !(complete && indexed(p)),
+    );
+    const more = hidden.length === 0 ? [] : listCommits(gitDir, hidden, complete ? from : null, env);
+    if (!more || more.length === 0) break;
+    for (const o of more) {
+      if (listed.has(o.oid)) continue;
+      listed.add(o.oid);
+      commits.push(parsed(o.oid, o.content));
+    }
+  }
   const diffs = firstParentChanges(
     gitDir,
     commits.map((c) => ({ oid: c.oid, firstParent: c.parents[0] ?? null })),

@@ -246,7 +246,7 @@ export class HistoryTable {
         const closedAt = f.closedAt[i]!;
         return {
           closedAt: Number.isNaN(closedAt) ? null : closedAt,
-          cycles: [...f.hours.subarray(f.off[i]!, f.off[i + 1]!)],
+          cycles: f.hours.subarray(f.off[i]!, f.off[i + 1]!),
         };
       },
     };

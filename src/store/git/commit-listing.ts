@@ -18,17 +18,20 @@ function spawnGit(gitDir: string, args: string[], input: string | undefined, env
 }
 
 /**
- * The raw commit objects reachable from `tip` and not from `exclude` (all of them when it is
- * null), in no particular order; null when git cannot answer (not installed, or `exclude` is
- * no longer in the repository: the caller then lists from `tip` alone).
+ * The raw commit objects reachable from `tips` and not from `exclude` (all of them when it is
+ * null), in no particular order; a tip not in the repository is left out. Null when git cannot
+ * answer (not installed, or `exclude` is no longer in the repository: the caller then lists
+ * from the tips alone). Git stops at a shallow clone's graft: the caller lists again from
+ * parents that are present (DESIGN §3.1: a graft never shortens the state's history).
  */
 export function listCommits(
   gitDir: string,
-  tip: string,
+  tips: readonly string[],
   exclude: string | null,
   env: NodeJS.ProcessEnv,
 ): Array<{ oid: string; content: Buffer }> | null {
-  const r = spawnGit(gitDir, ["rev-list", tip, ...(exclude ? [`^${exclude}`] : []), "--"], undefined, env);
+  const args = ["rev-list", "--ignore-missing", ...tips, ...(exclude ? [`^${exclude}`] : []), "--"];
+  const r = spawnGit(gitDir, args, undefined, env);
   if (r.error || r.status !== 0 || !r.stdout) return null;
   const oids = r.stdout
     .toString("latin1")

@@ -126,6 +126,18 @@ describe("the history index", () => {
     await expectIndexAnswers(p.dir);
   });
 
+  it("is not shortened by a shallow graft over parents that are present, built anew or caught up", async () => {
+    const p = await project();
+    await workday(p, "two");
+    const cut = git(p.dir, "rev-parse", `${REF}~4`).trim();
+    writeFileSync(join(p.dir, ".git", "shallow"), `${cut}\n`); // as `git fetch --depth` leaves it
+    expect(git(p.dir, "rev-list", "--count", REF).trim()).toBe("5");
+    rmSync(indexFile(p.dir), { force: true });
+    await expectIndexAnswers(p.dir, { gitOrder: false });
+    await workday(p, "three");
+    await expectIndexAnswers(p.dir, { gitOrder: false });
+  });
+
   it("answers task history and the charts without reading any commit but the task's own", async () => {
     const p = await project();
     await workday(p, "two");
@@ -144,6 +156,38 @@ describe("the history index", () => {
     freshStore(p.dir); // as a new process: from the file
     expect(await p.json<any[]>(["task", "history", "1"], "history")).toEqual(history);
     expect(await chartsOf(p.dir)).toEqual(charts);
+  });
+});
+
+describe("the history index against a crafted history", () => {
+  it("reads a trailer naming four billion records and a date past JavaScript's in bounds", async () => {
+    const p = await project();
+    const tip = git(p.dir, "rev-parse", REF).trim();
+    const { execFileSync } = await import("node:child_process");
+    const crafted = execFileSync(
+      "git",
+      [
+        "commit-tree",
+        `${tip}^{tree}`,
+        "-p",
+        tip,
+        "-m",
+        "crafted\n\nPantheon-Op: task.complete\nPantheon-Records: tasks/1-4000000000",
+      ],
+      { cwd: p.dir, env: { ...process.env, GIT_AUTHOR_DATE: "@9999999999999 +0000" }, encoding: "utf8" },
+    ).trim();
+    git(p.dir, "update-ref", REF, crafted);
+    await p.ok(["task", "note", "1", "after the crafted commit"]);
+    const history = await p.json<any[]>(["task", "history", "1"], "history");
+    const odd = history.find((e) => e.commit === crafted);
+    expect(odd).toMatchObject({ op: "task.complete", date: "1970-01-01T00:00:00.000Z", changes: [] });
+    const log = await p.json<any[]>(["log", "-n", "2"], "log");
+    expect(log[1]).toMatchObject({ commit: crafted, date: "1970-01-01T00:00:00.000Z" });
+    const charts = await chartsOf(p.dir);
+    // Counted as closing the 200,000 numbers it names first (the trailer's bound), on 1970-01-01:
+    // the day chart runs from then (its 10,000 days' bound) and shows the last 90.
+    expect(charts.daysOmitted).toBe(10_000 - 90);
+    expect((await freshStore(p.dir).historyFacts()).closedPerDay.get("1970-01-01")).toBe(200_000);
   });
 });
 

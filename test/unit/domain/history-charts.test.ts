@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { factsOfEvents, historyCharts, type ChartTask } from "../../../src/domain/history-charts.js";
+import { chartTask, factsOfEvents, historyCharts, type ChartTask } from "../../../src/domain/history-charts.js";
 import { recordNumbers } from "../../../src/domain/record-keys.js";
 
-const task = (number: number, over: Partial<ChartTask> = {}): ChartTask => ({
-  number,
-  role: "engineer",
-  epic: null,
-  status: "TODO",
-  createdAt: "2026-03-01T09:00:00Z",
-  updatedAt: "2026-03-01T09:00:00Z",
-  ...over,
-});
+type Fields = Omit<ChartTask, "createdDay" | "updatedDay"> & { createdAt: string; updatedAt: string };
+const task = (number: number, over: Partial<Fields> = {}): ChartTask =>
+  chartTask({
+    number,
+    role: "engineer",
+    epic: null,
+    status: "TODO",
+    createdAt: "2026-03-01T09:00:00Z",
+    updatedAt: "2026-03-01T09:00:00Z",
+    ...over,
+  });
 
 describe("recordNumbers", () => {
   it("expands the trailer's ranges of one kind", () => {
