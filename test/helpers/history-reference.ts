@@ -91,6 +91,13 @@ export async function expectIndexAnswers(dir: string, o: { gitOrder?: boolean } 
         );
   }
   const facts = await store.historyFacts();
+  const cycles = new Map<number, number[]>();
+  facts.eachCycles((n, hours, from, to) => cycles.set(n, Array.from(hours).slice(from, to)));
+  for (const key of keys)
+    if (/^tasks\/\d+$/.test(key)) {
+      const n = Number(key.slice(6));
+      expect(cycles.get(n) ?? [], `cycles of ${key}`).toEqual(ref.facts.task(n)?.cycles ?? []);
+    }
   expect(new Map([...facts.closedPerDay].sort())).toEqual(new Map([...ref.facts.closedPerDay].sort()));
   for (const key of keys) {
     if (!/^tasks\/\d+$/.test(key)) continue;

@@ -236,18 +236,33 @@ export class HistoryTable {
     // Taken now: a long-lived process may bring the table further while the answer is used.
     const f = this.base.facts;
     const folded = new Map(this.factsOver);
+    const at = (i: number): TaskFacts => {
+      const closedAt = f.closedAt[i]!;
+      return { closedAt: Number.isNaN(closedAt) ? null : closedAt, cycles: f.hours.subarray(f.off[i]!, f.off[i + 1]!) };
+    };
     return {
       closedPerDay,
       task: (n) => {
         const over = folded.get(n);
         if (over) return over;
         const i = search(f.keys, n);
-        if (i < 0) return undefined;
-        const closedAt = f.closedAt[i]!;
-        return {
-          closedAt: Number.isNaN(closedAt) ? null : closedAt,
-          cycles: f.hours.subarray(f.off[i]!, f.off[i + 1]!),
+        return i < 0 ? undefined : at(i);
+      },
+      eachCycles: (fn) => {
+        // The file's numbers and those folded since (which win), merged in ascending order.
+        const extra = [...folded.keys()].filter((n) => search(f.keys, n) < 0).sort((a, b) => a - b);
+        const mine = (n: number) => {
+          const c = folded.get(n)!.cycles;
+          fn(n, c, 0, c.length);
         };
+        let j = 0;
+        for (let i = 0; i < f.keys.length; i++) {
+          const n = f.keys[i]!;
+          for (; j < extra.length && extra[j]! < n; j++) mine(extra[j]!);
+          if (folded.has(n)) mine(n);
+          else fn(n, f.hours, f.off[i]!, f.off[i + 1]!);
+        }
+        for (; j < extra.length; j++) mine(extra[j]!);
       },
     };
   }

@@ -6,6 +6,8 @@ import { catFileBatch } from "./cat-file-batch.js";
 // walk read every commit through the pack reader (~5 s, ~700 MB); `git rev-list` and one
 // `git cat-file --batch` hand over the same commits in ~1 s.
 
+const OID = /^[0-9a-f]{40}$/;
+
 /** Replacement refs would let anyone with push access show other commits in their place. */
 const GIT_ENV = { GIT_NO_REPLACE_OBJECTS: "1", GIT_DIR: undefined };
 
@@ -30,13 +32,16 @@ export function listCommits(
   exclude: string | null,
   env: NodeJS.ProcessEnv,
 ): Array<{ oid: string; content: Buffer }> | null {
-  const args = ["rev-list", "--ignore-missing", ...tips, ...(exclude ? [`^${exclude}`] : []), "--"];
+  // Ids only: a parent line of a crafted commit is text, and must never reach git as an option.
+  const ids = tips.filter((t) => OID.test(t));
+  if (ids.length === 0 || (exclude !== null && !OID.test(exclude))) return null;
+  const args = ["rev-list", "--ignore-missing", ...ids, ...(exclude ? [`^${exclude}`] : []), "--"];
   const r = spawnGit(gitDir, args, undefined, env);
   if (r.error || r.status !== 0 || !r.stdout) return null;
   const oids = r.stdout
     .toString("latin1")
     .split("\n")
-    .filter((l) => /^[0-9a-f]{40}$/.test(l));
+    .filter((l) => OID.test(l));
   if (oids.length === 0) return [];
   const objects = catFileBatch(gitDir, oids, { ...env, ...GIT_ENV });
   if (!objects || objects.length !== oids.length || objects.some((o) => o.type !== "commit")) return null;
@@ -67,7 +72,10 @@ export function firstParentChanges(
 ): Map<string, PathChange[]> | null {
   const out = new Map<string, PathChange[]>();
   if (commits.length === 0) return out;
-  const input = commits.map((c) => (c.firstParent ? `${c.oid} ${c.firstParent}\n` : `${c.oid}\n`)).join("");
+  if (commits.some((c) => !OID.test(c.oid))) return null;
+  const input = commits
+    .map((c) => (c.firstParent && OID.test(c.firstParent) ? `${c.oid} ${c.firstParent}\n` : `${c.oid}\n`))
+    .join("");
   const r = spawnGit(
     gitDir,
     ["diff-tree", "--stdin", "-r", "--root", "--no-renames", "--raw", "-z", "--always", "--no-abbrev"],

@@ -143,6 +143,12 @@ function expectAnswers(table: HistoryTable, all: ReadonlyMap<string, IndexedComm
     if (!w || (w.closedAt === null && w.cycles.length === 0)) expect(g?.closedAt ?? null).toBeNull();
     else expect(g && { closedAt: g.closedAt, cycles: Array.from(g.cycles) }, `tasks/${n}`).toEqual(w);
   }
+  const each = new Map<number, number[]>();
+  got.eachCycles((n, hours, from, to) => {
+    expect(each.has(n) || [...each.keys()].some((m) => m > n), "ascending, once each").toBe(false);
+    each.set(n, Array.from(hours).slice(from, to));
+  });
+  for (let n = 1; n <= 7; n++) expect(each.get(n) ?? [], `cycles of tasks/${n}`).toEqual(want.task(n)?.cycles ?? []);
   expect(table.bad).toBe(false);
 }
 
