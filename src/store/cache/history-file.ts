@@ -212,10 +212,19 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
   )
     return null;
   const C = h.count;
-  const lazy = new Map<string, { place: Place; bytes: Uint8Array; loaded: Uint8Array; size: number; all: boolean }>();
+  // Each section's memory is taken when it is first read: a history reads four of thirty-seven.
+  interface Lazy {
+    place: Place;
+    Type: Ctor;
+    bytes: Uint8Array | null;
+    loaded: Uint8Array;
+    all: boolean;
+    view: View | null;
+  }
+  const lazy = new Map<string, Lazy>();
   let bad = false;
   let open = true;
-  const view = <T extends Ctor>(name: SectionName, Type: T, length?: number): InstanceType<T> => {
+  const section = (name: SectionName, Type: Ctor, length?: number): Lazy => {
     const place = h.sections[name];
     if (
       !place ||
@@ -228,24 +237,22 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
       place.sums.length !== Math.ceil(place.bytes / BLOCK)
     )
       throw new RangeError(`history index: section ${name}`);
-    const buffer = new ArrayBuffer(place.bytes);
-    lazy.set(name, {
-      place,
-      bytes: new Uint8Array(buffer),
-      loaded: new Uint8Array(place.sums.length),
-      size: Type.BYTES_PER_ELEMENT,
-      all: false,
-    });
-    return new Type(buffer) as InstanceType<T>;
+    const s: Lazy = { place, Type, bytes: null, loaded: new Uint8Array(place.sums.length), all: false, view: null };
+    lazy.set(name, s);
+    return s;
   };
+  const memory = (s: Lazy): Uint8Array => (s.bytes ??= new Uint8Array(s.place.bytes));
+  const viewOf = <T extends View>(s: Lazy): T => (s.view ??= new s.Type(memory(s).buffer as ArrayBuffer)) as T;
+  const elements = (s: Lazy) => s.place.bytes / s.Type.BYTES_PER_ELEMENT;
   const need = (name: SectionName, from = 0, to?: number) => {
     const s = lazy.get(name);
     if (!s || bad || s.all) return;
-    const first = Math.floor((from * s.size) / BLOCK);
-    const end = Math.min(s.place.sums.length, Math.ceil(((to ?? s.bytes.length / s.size) * s.size) / BLOCK));
+    const size = s.Type.BYTES_PER_ELEMENT;
+    const first = Math.floor((from * size) / BLOCK);
+    const end = Math.min(s.place.sums.length, Math.ceil(((to ?? elements(s)) * size) / BLOCK));
     for (let b = first; b < end; b++) {
       if (s.loaded[b]) continue;
-      const block = s.bytes.subarray(b * BLOCK, (b + 1) * BLOCK);
+      const block = memory(s).subarray(b * BLOCK, (b + 1) * BLOCK);
       if (!open || !readAt(fd, block, start + s.place.at + b * BLOCK) || checksum(block) !== s.place.sums[b]) {
         bad = true;
         return;
@@ -255,36 +262,80 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
     if (from === 0 && to === undefined) s.all = true;
   };
   const touch = Array.from({ length: GROUPS }, (_, g) => {
-    const keys = view(`k${g}`, Float64Array);
-    const rows = view(`r${g}`, Int32Array);
+    const keys = section(`k${g}`, Float64Array);
+    const rows = section(`r${g}`, Int32Array);
+    const off = section(`o${g}`, Uint32Array, elements(keys) + 1);
+    const blobs = section(`b${g}`, Uint8Array, elements(rows) * 40);
+    const known = section(`v${g}`, Uint8Array, elements(rows));
     return {
-      keys,
-      off: view(`o${g}`, Uint32Array, keys.length + 1),
-      rows,
-      blobs: view(`b${g}`, Uint8Array, rows.length * 40),
-      known: view(`v${g}`, Uint8Array, rows.length),
+      get keys() {
+        return viewOf<Float64Array>(keys);
+      },
+      get off() {
+        return viewOf<Uint32Array>(off);
+      },
+      get rows() {
+        return viewOf<Int32Array>(rows);
+      },
+      get blobs() {
+        return viewOf<Uint8Array>(blobs);
+      },
+      get known() {
+        return viewOf<Uint8Array>(known);
+      },
     };
   });
-  if (touch[GROUPS - 1]!.keys.length !== h.other.length) return null;
-  const fk = view("fk", Float64Array);
+  if (elements(lazy.get(`k${GROUPS - 1}`)!) !== h.other.length) return null;
+  const fk = section("fk", Float64Array);
+  const fc = section("fc", Float64Array, elements(fk));
+  const fo = section("fo", Uint32Array, elements(fk) + 1);
+  const fh = section("fh", Float64Array);
+  const rows = {
+    oid: section("oid", Uint8Array, C * 20),
+    ct: section("ct", Float64Array, C),
+    at: section("at", Float64Array, C),
+    op: section("op", Uint32Array, C),
+    po: section("po", Uint32Array, C + 1),
+    pr: section("pr", Int32Array),
+  };
   const a = {
     tip: h.tip,
     count: C,
     ops: h.ops,
     other: h.other,
     days: h.days,
-    oid: view("oid", Uint8Array, C * 20),
-    ct: view("ct", Float64Array, C),
-    at: view("at", Float64Array, C),
-    op: view("op", Uint32Array, C),
-    po: view("po", Uint32Array, C + 1),
-    pr: view("pr", Int32Array),
+    get oid() {
+      return viewOf<Uint8Array>(rows.oid);
+    },
+    get ct() {
+      return viewOf<Float64Array>(rows.ct);
+    },
+    get at() {
+      return viewOf<Float64Array>(rows.at);
+    },
+    get op() {
+      return viewOf<Uint32Array>(rows.op);
+    },
+    get po() {
+      return viewOf<Uint32Array>(rows.po);
+    },
+    get pr() {
+      return viewOf<Int32Array>(rows.pr);
+    },
     touch,
     facts: {
-      keys: fk,
-      closedAt: view("fc", Float64Array, fk.length),
-      off: view("fo", Uint32Array, fk.length + 1),
-      hours: view("fh", Float64Array),
+      get keys() {
+        return viewOf<Float64Array>(fk);
+      },
+      get closedAt() {
+        return viewOf<Float64Array>(fc);
+      },
+      get off() {
+        return viewOf<Uint32Array>(fo);
+      },
+      get hours() {
+        return viewOf<Float64Array>(fh);
+      },
     },
     need,
     get bad() {

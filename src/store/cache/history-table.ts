@@ -212,14 +212,15 @@ export class HistoryTable {
         b.need(`v${group}`, from, to);
         b.need(`b${group}`, from * 40, to * 40);
       }
+      const { rows, known, blobs } = t;
       for (let j = from; j < to; j++) {
-        const r = t.rows[j]!;
+        const r = rows[j]!;
         if (r < 0 || r >= b.count || (out.length > 0 && r <= out[out.length - 1]![0])) {
           this.broken = true;
           continue;
         }
         const hex =
-          versions && t.known[j] ? Buffer.from(t.blobs.buffer, t.blobs.byteOffset + j * 40, 40).toString("hex") : "";
+          versions && known[j] ? Buffer.from(blobs.buffer, blobs.byteOffset + j * 40, 40).toString("hex") : "";
         out.push([r, hex ? [idOf(hex.slice(0, 40)), idOf(hex.slice(40))] : undefined]);
       }
     }
@@ -234,7 +235,8 @@ export class HistoryTable {
     for (const [d, n] of this.daysOver) closedPerDay.set(d, (closedPerDay.get(d) ?? 0) + n);
     for (const name of ["fk", "fc", "fo", "fh"] as const) this.base.need(name);
     // Taken now: a long-lived process may bring the table further while the answer is used.
-    const f = this.base.facts;
+    const { keys, closedAt: closed, off, hours } = this.base.facts; // views taken once: a file's are getters
+    const f = { keys, closedAt: closed, off, hours };
     const folded = new Map(this.factsOver);
     const at = (i: number): TaskFacts => {
       const closedAt = f.closedAt[i]!;
@@ -362,11 +364,12 @@ export class HistoryTable {
       else lists.set(key, [[to, v]]);
     };
     this.base.touch.forEach((t, g) => {
-      for (let i = 0; i < t.keys.length; i++) {
-        const key = g === OTHER ? this.base.other[i]! : `${NUMBERED[g]}/${t.keys[i]}`;
-        for (let j = t.off[i]!; j < t.off[i + 1]!; j++) {
-          const hex = t.known[j] ? Buffer.from(t.blobs.buffer, t.blobs.byteOffset + j * 40, 40).toString("hex") : "";
-          add(key, t.rows[j]!, hex ? [idOf(hex.slice(0, 40)), idOf(hex.slice(40))] : undefined);
+      const { keys, off, rows, known, blobs } = t; // views taken once: a file's are getters
+      for (let i = 0; i < keys.length; i++) {
+        const key = g === OTHER ? this.base.other[i]! : `${NUMBERED[g]}/${keys[i]}`;
+        for (let j = off[i]!; j < off[i + 1]!; j++) {
+          const hex = known[j] ? Buffer.from(blobs.buffer, blobs.byteOffset + j * 40, 40).toString("hex") : "";
+          add(key, rows[j]!, hex ? [idOf(hex.slice(0, 40)), idOf(hex.slice(40))] : undefined);
         }
       }
     });
