@@ -1,20 +1,28 @@
 // npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only] [-- --keep]
+//                [-- --history-only] [-- --history-commits=1000,100000]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
 // hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
 // and taskwarrior on the same data when it can be installed, and sync between clones through a
-// bare remote at 10,000 tasks (issue 14). Prints Markdown tables.
+// bare remote at 10,000 tasks (issue 14), and history-bound reads (`task history`, `log`, the web's
+// charts) over synthesised histories of 1,000 and 100,000 commits. Prints Markdown tables.
+// PANTHEON_BENCH_BIN=<path to a build's pantheon.js> measures another build (before/after).
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const BIN = join(ROOT, "dist/pantheon.js");
+const BIN = process.env.PANTHEON_BENCH_BIN ? resolve(process.env.PANTHEON_BENCH_BIN) : join(ROOT, "dist/pantheon.js");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
 const syncOnly = process.argv.includes("--sync-only");
+/** Only the history-bound reads over synthesised histories (issue: history at scale). */
+const historyOnly = process.argv.includes("--history-only");
+const historyCommits = (process.argv.find((a) => a.startsWith("--history-commits="))?.slice(18) ?? "1000,100000")
+  .split(",")
+  .map(Number);
 /** --keep leaves the sync bench's clones in place (ff-*, merge-*) and prints where, to profile one. */
 const keep = process.argv.includes("--keep");
 const sizes = (
@@ -335,6 +343,146 @@ function syncBench(size, runs) {
   return out.map((r) => ({ ...r, base: b, ratio: r.ms / b }));
 }
 
+/**
+ * `pantheon web` as a process that answers one request: spawned, asked for `path` once the
+ * address is printed, stopped. What a chart costs from a cold start, the server's own start-up
+ * included (~a CLI's). Resolves to the milliseconds from spawn to the whole answer.
+ */
+async function webOnce(dir, path) {
+  const t0 = process.hrtime.bigint();
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
+      if (m) resolveUrl(new URL(m[0]));
+    });
+    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
+  });
+  const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
+  await res.text();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+  await new Promise((done) => {
+    child.on("close", done);
+    child.kill("SIGTERM");
+  });
+  return ms;
+}
+
+const historyIndex = (dir) => join(dir, ".git", "pantheon", "cache");
+function dropHistoryIndex(dir) {
+  if (!existsSync(historyIndex(dir))) return;
+  for (const f of readdirSync(historyIndex(dir))) if (f.startsWith("history-")) rmSync(join(historyIndex(dir), f));
+}
+
+/**
+ * History-bound reads over a synthesised state history of `commits` commits (scripts/
+ * synth-history.mjs: a team of eight through `git fast-import`, a sync merge every 250
+ * commits, then `git repack -adf` as `git gc` would leave it): `task history` of a task with
+ * several events, `log -n 20`, and the web's charts as a process (`pantheon web`, one
+ * `GET /api/charts`), each interleaved with `node -e 0`; the first run of each, which builds the
+ * history index; and `GET /api/charts` in a running server right after a commit.
+ */
+async function historyBench(commits, runs) {
+  const { synthesizeHistory } = await import("./synth-history.mjs");
+  const dir = mkdtempSync(join(tmpdir(), `pantheon-bench-history-${commits}-`));
+  execFileSync("git", ["init", "-q"], { cwd: dir, env });
+  execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "root"], { cwd: dir, env });
+  run(dir, "init", "--yes");
+  const t0 = Date.now();
+  const { tasks } = await synthesizeHistory(dir, commits);
+  const synthMs = Date.now() - t0;
+  const t1 = Date.now();
+  execFileSync("git", ["repack", "-a", "-d", "-f", "-q"], { cwd: dir, env });
+  const repackMs = Date.now() - t1;
+  run(dir, "task", "list", "--limit", "1"); // the read cache, as any first read builds it
+  const id = String(Math.max(1, Math.floor(tasks * 0.9)));
+  const history = pantheon("task", "history", id);
+  const base = [process.execPath, "-e", "0"];
+  // The first runs: each builds the index from nothing.
+  dropHistoryIndex(dir);
+  const firstHistory = time(history, dir);
+  dropHistoryIndex(dir);
+  const firstHistoryRss = peakRss(history, dir);
+  dropHistoryIndex(dir);
+  const firstCharts = await webOnce(dir, "/api/charts");
+  const samples = { base: [], history: [], show: [], log: [], charts: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [k, argv] of [
+      ["history", history],
+      ["show", pantheon("task", "show", id)],
+      ["log", pantheon("log", "-n", "20")],
+    ]) {
+      samples.base.push(time(base, dir));
+      samples[k].push(time(argv, dir));
+    }
+    samples.base.push(time(base, dir));
+    samples.charts.push(await webOnce(dir, "/api/charts"));
+  }
+  const historyRss = peakRss(history, dir);
+  // A running server after each new commit: the index moves on by the commit, nothing is walked.
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const url = await new Promise((resolveUrl) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
+      if (m) resolveUrl(new URL(m[0]));
+    });
+  });
+  const get = async () => {
+    const t = process.hrtime.bigint();
+    const res = await fetch(`${url.origin}/api/charts?token=${url.searchParams.get("token")}`);
+    await res.text();
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  await get();
+  const afterCommit = [];
+  const sameTip = [];
+  for (let i = 0; i < runs; i++) {
+    run(dir, "task", "note", id, `bench note ${i}`);
+    afterCommit.push(await get());
+    sameTip.push(await get());
+  }
+  await new Promise((done) => {
+    child.on("close", done);
+    child.kill("SIGTERM");
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const b = median(samples.base);
+  const row = (name, ms, goal) => ({ commits, name, ms, ratio: ms / b, goal, base: b });
+  extras.push(
+    `history at ${commits} commits (${tasks} tasks): synthesised in ${(synthMs / 1000).toFixed(1)} s, repacked in ${(repackMs / 1000).toFixed(1)} s; ` +
+      `first task history (builds the index) ${firstHistory.toFixed(0)} ms, ${firstHistoryRss.toFixed(0)} MB; first charts process ${firstCharts.toFixed(0)} ms; ` +
+      `task history ${historyRss.toFixed(0)} MB once built; a running server's GET /api/charts right after a commit ${median(afterCommit).toFixed(1)} ms, at the same tip ${median(sameTip).toFixed(1)} ms`,
+  );
+  return [
+    row("task history", median(samples.history), 1.3),
+    row("task show (same task, for scale)", median(samples.show), null),
+    row("log -n 20", median(samples.log), null),
+    row("charts' data (pantheon web + GET /api/charts)", median(samples.charts), 3),
+  ];
+}
+
+function printHistory() {
+  console.log("\n| commits | history-bound read | median ms | × node -e 0 (goal) |\n|---:|---|---:|---|");
+  for (const r of historyRows)
+    console.log(
+      `| ${r.commits} | ${r.name} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)}${r.goal ? ` (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"})` : ""} |`,
+    );
+  for (const e of extras.filter((x) => x.startsWith("history at"))) console.log(`- ${e}`);
+}
+
 /** A claude PreToolUse payload as the hook receives it on stdin. */
 const HOOK_INPUT = JSON.stringify({
   session_id: "6f1c2a52-8e0b-4c7e-9d4a-3b2f1e0d9c8b",
@@ -375,6 +523,15 @@ function hookSession(dir) {
 
 const rows = [];
 const extras = [];
+const historyRows = [];
+if (!syncOnly) for (const n of historyCommits) historyRows.push(...(await historyBench(n, quick ? 5 : 11)));
+if (historyOnly) {
+  console.log(
+    `Pantheon bench (history) — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}${quick ? " (--quick)" : ""}`,
+  );
+  printHistory();
+  process.exit(0);
+}
 const syncRows = syncBench(10_000, quick ? 2 : 5);
 for (const size of syncOnly ? [] : sizes) {
   const { dir, importMs } = seed(size);
@@ -467,7 +624,7 @@ console.log("|---:|---|---|---:|---:|---:|");
 for (const r of rows)
   console.log(`| ${r.size} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
 console.log("");
-for (const e of extras) console.log(`- ${e}`);
+for (const e of extras.filter((x) => !x.startsWith("history at"))) console.log(`- ${e}`);
 
 // Issue 7's goal table, cell by cell: the reads and mutations it names, against their ceilings.
 const GOAL_READS = ["task show", "task next", "task list --limit 50", "task report", "dashboard"];
@@ -510,3 +667,4 @@ for (const r of syncRows)
     `| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`,
   );
 console.log(`(node -e 0: median ${syncRows[0]?.base.toFixed(1)} ms over the sync runs)`);
+printHistory();

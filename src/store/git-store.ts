@@ -12,6 +12,7 @@ import {
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { CachedSnapshot } from "./cache/cached-snapshot.js";
 import { ReadCache } from "./cache/read-cache.js";
+import { HistoryIndex } from "./cache/history-index.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
@@ -30,7 +31,7 @@ import {
   type SharedPerm,
 } from "./git/shared-perm.js";
 import { GitTreeSource } from "./state/git-tree-source.js";
-import { COUNTERS_PATH, PROJECT_PATH, REF } from "./state/layout.js";
+import { COUNTERS_PATH, PROJECT_PATH, recordPath, REF, type RecordKind } from "./state/layout.js";
 import { ObjectDb } from "./git/object-db.js";
 import { RecordSnapshot } from "./state/record-snapshot.js";
 import { encode, RecordTx } from "./state/record-tx.js";
@@ -52,7 +53,7 @@ import type {
   Tx,
 } from "./store.js";
 import { movedFrom } from "./sync/renumber-log.js";
-import { walkLog } from "./state/commit-log.js";
+import { logItem, walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges, type TreeEdits } from "./git/tree-edit.js";
 import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
@@ -70,6 +71,14 @@ export class GitStore implements Store, StateWriter {
   readonly db: ObjectDb;
   /** The read cache of DESIGN §2.5 (cache/read-cache.ts): all of it sits behind this one object. */
   readonly cache: ReadCache;
+  /** The history index of DESIGN §2.4a (cache/history-index.ts): what history-bound reads ask. */
+  readonly history: HistoryIndex;
+  /**
+   * `<commit>:<path>` → the record's blob there (null: absent), as the history index said it for
+   * the commits `log({ record })` listed and their first parents.
+   */
+  private readonly versions = new Map<string, string | null>();
+  private readonly versioned = new Set<string>();
   private identityCache: CommitIdentity | undefined;
   private formatChecked = false;
   private writableChecked = false;
@@ -80,6 +89,7 @@ export class GitStore implements Store, StateWriter {
   ) {
     this.db = new ObjectDb(paths.commonDir);
     this.cache = new ReadCache(this.db, paths.commonDir);
+    this.history = new HistoryIndex(this.db, paths.commonDir, (tip) => this.cache.journalAt(tip), opts.env);
     // Read on the first file this command creates in the common dir, not before.
     registerSharedPerm(paths.commonDir, () => this.sharedPerm());
   }
@@ -141,7 +151,41 @@ export class GitStore implements Store, StateWriter {
     const tip = await this.tip();
     if (!tip) throw await this.missingState();
     const journal = this.cache.journalAt(tip);
-    return walkLog(this.db, tip, o, (oid) => journal.logged(oid));
+    // The newest commits: a walk that stops after `limit` (the dashboard's recent activity).
+    if (o.record === undefined) return walkLog(this.db, tip, o, (oid) => journal.logged(oid));
+    const keys = typeof o.record === "string" ? [o.record] : o.record;
+    // Taken at once: a long-lived process may bring the table further meanwhile.
+    const rows = await this.history.query(tip, (table) => {
+      const found = new Map<number, { oid: string; versions: Map<string, [string | null, string | null]> }>();
+      for (const key of keys)
+        for (const [r, v] of table.touches(key)) {
+          const row = found.get(r) ?? { oid: table.oid(r), versions: new Map() };
+          const path = pathOfKey(key);
+          if (v && path) row.versions.set(path, v);
+          found.set(r, row);
+        }
+      return [...found].sort((a, b) => b[0] - a[0]).slice(0, o.limit);
+    });
+    const out: CommitEntry[] = [];
+    for (const [, row] of rows) {
+      const entry = (journal.logged(row.oid) ?? logItem(row.oid, (await this.db.read(row.oid)).content)).entry;
+      // What the index knows of these records, for snapshotAt() on this commit and its parent.
+      for (const [path, [before, after]] of row.versions) {
+        this.versions.set(`${row.oid}:${path}`, after);
+        this.versioned.add(row.oid);
+        if (!entry.parents[0]) continue;
+        this.versions.set(`${entry.parents[0]}:${path}`, before);
+        this.versioned.add(entry.parents[0]);
+      }
+      out.push(entry);
+    }
+    return out;
+  }
+
+  async historyFacts() {
+    const tip = await this.tip();
+    if (!tip) throw await this.missingState();
+    return this.history.facts(tip);
   }
 
   async codeHead(): Promise<string | null> {
@@ -191,15 +235,24 @@ export class GitStore implements Store, StateWriter {
     return movedFrom(this.paths.commonDir, kind, n);
   }
 
-  /** A snapshot of any commit of the ref (history, merges). */
+  /**
+   * A snapshot of any commit of the ref (history, merges). A commit `log({ record })` listed is
+   * opened only if a read needs a path the history index did not name (see `versions`).
+   */
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
     this.checkFormat();
-    const obj = await this.db.read(commit);
-    if (obj.type !== "commit")
-      throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
-    const tree = parseCommit(obj.content).tree;
-    return new RecordSnapshot(new GitTreeSource(this.db, tree), commit, this.opts.warn, (kind, n) =>
-      this.movedFrom(kind, n),
+    const treeOf = async () => {
+      const obj = await this.db.read(commit);
+      if (obj.type !== "commit")
+        throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
+      return parseCommit(obj.content).tree;
+    };
+    const known = (path: string) => this.versions.get(`${commit}:${path}`);
+    return new RecordSnapshot(
+      new GitTreeSource(this.db, this.versioned.has(commit) ? treeOf : await treeOf(), known),
+      commit,
+      this.opts.warn,
+      (kind, n) => this.movedFrom(kind, n),
     );
   }
 
@@ -351,6 +404,7 @@ export class GitStore implements Store, StateWriter {
 
   async dropCache(): Promise<void> {
     this.cache.drop();
+    this.history.drop();
   }
 
   lockStatus(): Promise<{ path: string; ageMs: number } | null> {
@@ -458,6 +512,12 @@ export class GitStore implements Store, StateWriter {
     this.identityCache = id;
     return id;
   }
+}
+
+/** `tasks/7` → `tasks/07/7.json`; null for keys that are not records of a kind. */
+function pathOfKey(key: string): string | null {
+  const m = /^(tasks|epics|missions|reviews)\/([1-9]\d*)$/.exec(key);
+  return m ? recordPath(m[1] as RecordKind, Number(m[2])) : null;
 }
 
 /** No state ref: a fresh clone (E_NOT_INITIALIZED, which a first command answers by adopting), or one that lost it. */

@@ -1,5 +1,7 @@
 import { GitError, RepositoryError } from "../errors.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
+import { factsOfEvents, type HistoryFacts } from "../domain/history-charts.js";
+import { recordNumbers } from "../domain/record-keys.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
 import { COUNTERS_PATH, PROJECT_PATH, recordKey } from "./state/layout.js";
@@ -175,6 +177,15 @@ export class MemoryStore implements Store {
       .reverse()
       .filter((e) => !wanted || wanted.some((r) => trailerNames(e.trailers["Pantheon-Records"]!, r)));
     return o.limit === undefined ? matching : matching.slice(0, o.limit);
+  }
+
+  async historyFacts(): Promise<HistoryFacts> {
+    const events = (await this.log({})).reverse().map((e) => ({
+      at: e.date,
+      op: e.trailers["Pantheon-Op"]![0]!,
+      tasks: recordNumbers(e.trailers["Pantheon-Records"]!, "tasks"),
+    }));
+    return factsOfEvents(events);
   }
 
   async snapshotAt(commit: string): Promise<Snapshot> {

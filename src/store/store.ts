@@ -9,6 +9,7 @@ import type { Review } from "../domain/schemas/review.js";
 import type { TaskMap } from "../domain/task-index.js";
 import type { Task, TaskSummary } from "../domain/schemas/task.js";
 import type { Freshness } from "../domain/freshness.js";
+import type { HistoryFacts } from "../domain/history-charts.js";
 
 export type { Freshness } from "../domain/freshness.js";
 
@@ -354,9 +355,13 @@ export interface Store {
   exists(): Promise<boolean>;
   /**
    * Commits of the state ref, newest first (all parents, by date, as `git log` orders them);
-   * `record` keeps those whose Pantheon-Records trailer names it (`tasks/7`).
+   * `record` keeps those that touched it (`tasks/7`): named by their Pantheon-Records trailer,
+   * or, for a merge, changed against its first parent. Served by the history index
+   * (DESIGN §2.4a): the cost follows the commits returned, not the history's length.
    */
   log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]>;
+  /** What the charts read of the whole history (closings per day, each task's facts), from the history index. */
+  historyFacts(): Promise<HistoryFacts>;
   /** The read cache as stored (doctor compares it with the records), or null when there is none. */
   cachedState(): Promise<Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }>>;
   /** Deletes the read cache (it is disposable: the next read rebuilds it). */

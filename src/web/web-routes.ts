@@ -3,7 +3,7 @@ import type { PriorityInput, ReviewStatusInput, TaskRoleInput, TaskStatusInput }
 import { createPantheon } from "../api/open-pantheon.js";
 import { PantheonError, UsageError } from "../errors.js";
 import { graphView } from "../render/graph-view.js";
-import { chartHistory, type EventMemo } from "../services/history-charts.js";
+import { chartHistory } from "../services/history-charts.js";
 import { dependencyGraph } from "../services/task-graph.js";
 
 /** A JSON document as `--json` prints it (`{"schemaVersion":1,"kind":…,"data":…}`), or an error document. */
@@ -61,7 +61,6 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
   const o = { cwd, env, onWarning: () => {} };
   const p = createPantheon(o);
   const contexts = new ContextFactory(o);
-  const memo: EventMemo = { tip: null, events: [] };
   const opt = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;
   const list: Record<string, Route> = {
     dashboard: async () => ({ kind: "dashboard", data: await p.dashboard() }),
@@ -96,7 +95,7 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
           : { blocked: true as const };
       return { kind: "graph", data: graphView(await dependencyGraph(contexts.for(), r)) };
     },
-    charts: async (q) => ({ kind: "charts", data: await chartHistory(contexts.for(), { epic: opt(q, "epic") }, memo) }),
+    charts: async (q) => ({ kind: "charts", data: await chartHistory(contexts.for(), { epic: opt(q, "epic") }) }),
   };
   const one: Record<string, Route> = {
     tasks: async (_q, id) => ({ kind: "task", data: await p.tasks.show(id!) }),

@@ -201,7 +201,8 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
   sweepStaleFiles(commonDir, s.commit);
 }
 
-function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): void {
+/** Written to a temporary file and renamed (every cache file is); a failure is harmless. */
+export function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): void {
   try {
     ensureParentDir(commonDir, path);
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;

@@ -29,6 +29,11 @@ export interface JournalEntry {
   l?: Omit<CommitEntry, "oid"> & { t: number };
   /** project.json's blob id at the commit (the dashboard then reads project.json from its memo). */
   j?: string;
+  /**
+   * Per kind, number → the record's blob id at the parent (null: it was not there): with `r`,
+   * what the history index needs for `task history` to read two blobs and no tree.
+   */
+  o?: Partial<Record<RecordKind, Record<string, string | null>>>;
 }
 
 /** Past this size the journal is dropped and reads catch up from git once (each line is ~0.5 KB). */
@@ -103,6 +108,27 @@ export class Journal {
   projectAt(commit: string): string | undefined {
     const j = this.parse(this.byCommit.get(commit))?.j;
     return typeof j === "string" && /^[0-9a-f]{40}$/.test(j) ? j : undefined;
+  }
+
+  /**
+   * Per record path the commit wrote, its blob id at the parent and at the commit (null: absent),
+   * when the line says both (lines before the history index do not say the first).
+   */
+  blobs(commit: string): Map<string, [string | null, string | null]> | undefined {
+    const e = this.parse(this.byCommit.get(commit));
+    if (!e?.o) return undefined;
+    const out = new Map<string, [string | null, string | null]>();
+    const id = (v: unknown) => (typeof v === "string" && /^[0-9a-f]{40}$/.test(v) ? v : v === null ? null : undefined);
+    for (const [kind, rows] of Object.entries(e.r) as Array<[RecordKind, Array<[number, string | null]>]>) {
+      const before = e.o[kind];
+      if (!Array.isArray(rows) || !before || typeof before !== "object") continue;
+      for (const row of rows) {
+        if (!Array.isArray(row) || !Number.isSafeInteger(row[0])) continue;
+        const [was, now] = [id(before[String(row[0])]), id(row[1])];
+        if (was !== undefined && now !== undefined) out.set(recordPath(kind, row[0]), [was, now]);
+      }
+    }
+    return out;
   }
 
   /** The commit as the log walk needs it, when its line says (lines before this version do not). */

@@ -9,6 +9,7 @@ import type { Schemas } from "../state/record-schemas.js";
 import { decodeRecord } from "../state/record-snapshot.js";
 import type { TreeChanges } from "../git/tree-edit.js";
 import { listTree } from "../git/tree-edit.js";
+import { isTreeMode, type TreeEntry } from "../git/tree-codec.js";
 
 /** Past this many changed records (an import) a journal line is not worth its size: reads refresh from git. */
 const MAX_JOURNALED_RECORDS = 200;
@@ -42,6 +43,8 @@ export async function journalEntryFor(
   const { oid: _, ...l } = logged;
   const entry: JournalEntry = { p: parent, c: commit, s: {}, r: {}, l: { t: time, ...l } };
   const root = await listTree(db, parseCommit(content).tree);
+  // The parent's trees on the written paths: read moments ago by the mutation's own writes.
+  const parentRoot = await listTree(db, parseCommit((await db.read(parent)).content).tree);
   const project = root.find((e) => e.name === PROJECT_PATH)?.oid;
   if (project) entry.j = project;
   for (const kind of RECORD_KINDS) {
@@ -49,10 +52,13 @@ export async function journalEntryFor(
     if (!records) continue;
     const kindTree = root.find((e) => e.name === kind);
     const shards = new Map((kindTree ? await listTree(db, kindTree.oid) : []).map((e) => [e.name, e.oid]));
+    const parentShards = await shardsOf(db, parentRoot, kind);
     const s: Record<string, string | null> = {};
+    const o: Record<string, string | null> = {};
     const r: Array<[number, string, unknown] | [number, null]> = [];
     for (const rec of records) {
       s[rec.shard] = shards.get(rec.shard) ?? null;
+      o[String(rec.n)] = (await blobIn(db, parentShards.get(rec.shard), `${rec.n}.json`)) ?? null;
       if (rec.bytes === null) {
         r.push([rec.n, null]);
         continue;
@@ -62,6 +68,20 @@ export async function journalEntryFor(
     }
     entry.s[kind] = s;
     entry.r[kind] = r;
+    (entry.o ??= {})[kind] = o;
   }
   return entry;
+}
+
+async function shardsOf(db: ObjectDb, root: readonly TreeEntry[], kind: RecordKind): Promise<Map<string, string>> {
+  const tree = root.find((e) => e.name === kind && isTreeMode(e.mode));
+  return new Map(
+    (tree ? await listTree(db, tree.oid) : []).filter((e) => isTreeMode(e.mode)).map((e) => [e.name, e.oid]),
+  );
+}
+
+async function blobIn(db: ObjectDb, shard: string | undefined, name: string): Promise<string | undefined> {
+  if (!shard) return undefined;
+  const e = (await listTree(db, shard)).find((x) => x.name === name);
+  return e && !isTreeMode(e.mode) ? e.oid : undefined;
 }

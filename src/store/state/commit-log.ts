@@ -1,29 +1,28 @@
+import { isoOf } from "../../domain/history-charts.js";
 import { parseCommit, parseTrailers } from "../git/commit-codec.js";
 import type { ObjectDb } from "../git/object-db.js";
-import { trailerNames } from "./records-trailer.js";
 import type { CommitEntry } from "../store.js";
 
 /**
  * Walks history from `tip` newest first, over all parents (a sync merge brings commits from
- * both sides), ordered by committer date like `git log`. Reads commit objects only, and not
- * those `known` already describes (the journal's lines).
+ * both sides), ordered by committer date like `git log`; stops after `limit`. Reads commit
+ * objects only, and not those `known` already describes (the journal's lines). The history
+ * index (cache/history-walk.ts) lists commits in exactly this order without reading them.
  */
 export async function walkLog(
   db: ObjectDb,
   tip: string,
-  o: { limit?: number; record?: string | readonly string[] },
+  o: { limit?: number },
   known: (oid: string) => LogItem | undefined = () => undefined,
 ): Promise<CommitEntry[]> {
   const load = async (oid: string): Promise<LogItem> => known(oid) ?? logItem(oid, (await db.read(oid)).content);
-  const wanted = o.record === undefined ? null : typeof o.record === "string" ? [o.record] : o.record;
   const out: CommitEntry[] = [];
   const seen = new Set<string>([tip]);
   const queue: LogItem[] = [await load(tip)];
   while (queue.length > 0 && (o.limit === undefined || out.length < o.limit)) {
     queue.sort((a, b) => b.time - a.time);
     const next = queue.shift()!;
-    if (!wanted || wanted.some((r) => trailerNames(next.entry.trailers["Pantheon-Records"] ?? [], r)))
-      out.push(next.entry);
+    out.push(next.entry);
     for (const p of next.entry.parents) {
       if (seen.has(p)) continue;
       seen.add(p);
@@ -48,7 +47,7 @@ export function logItem(oid: string, content: Buffer): LogItem {
       oid,
       parents: c.parents,
       author: c.author.name,
-      date: new Date(c.author.timestamp * 1000).toISOString(),
+      date: isoOf(c.author.timestamp * 1000),
       summary,
       trailers: parseTrailers(c.message),
     },

@@ -13,13 +13,25 @@ export class GitTreeSource implements TreeSource {
   /** Why a tree could not be read, by tree id (an oversized tree from someone else's clone). */
   readonly problems = new Map<string, string>();
 
-  /** `rootTree` may be deferred: a read the cache answers never opens the commit at all. */
+  /**
+   * `rootTree` may be deferred: a read the cache answers never opens the commit at all.
+   * `known` names a path's blob where the history index knows it (null: absent there), so
+   * `task history` reads two blobs an event and no tree; a blob that cannot be read is looked
+   * up through the trees after all.
+   */
   constructor(
     private readonly db: ObjectDb,
     private readonly rootTree: string | (() => Promise<string>),
+    private readonly known: (path: string) => string | null | undefined = () => undefined,
   ) {}
 
   async read(path: string): Promise<Buffer | null> {
+    const blob = this.known(path);
+    if (blob === null) return null;
+    if (blob !== undefined) {
+      const obj = await this.db.read(blob).catch(() => null);
+      if (obj?.type === "blob") return obj.content;
+    }
     const slash = path.lastIndexOf("/");
     const dir = await this.tree(slash < 0 ? "" : path.slice(0, slash));
     const entry = dir?.get(path.slice(slash + 1));

@@ -35,3 +35,24 @@ export function trailerNames(values: readonly string[], key: string): boolean {
   }
   return false;
 }
+
+/** A trailer naming more records than this is cut there (a hostile `tasks/1-4000000000`). */
+export const MAX_TRAILER_KEYS = 200_000;
+
+/**
+ * Every record key a `Pantheon-Records:` trailer names, as trailerNames() would match them:
+ * ranges expanded (`tasks/9-12` → `tasks/9` … `tasks/12`, numbers written without leading
+ * zeros), other items as written; each key once, at most MAX_TRAILER_KEYS.
+ */
+export function trailerKeys(values: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const item of values.flatMap((v) => v.split(","))) {
+    const s = item.trim();
+    if (s === "") continue;
+    const r = /^(\w+)\/(\d+)-(\d+)$/.exec(s);
+    if (!r) out.add(s);
+    else for (let n = Number(r[2]); n <= Number(r[3]) && out.size < MAX_TRAILER_KEYS; n++) out.add(`${r[1]}/${n}`);
+    if (out.size >= MAX_TRAILER_KEYS) break;
+  }
+  return [...out];
+}

@@ -1,8 +1,10 @@
+import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { initProject, type Project } from "../cli/fixture.js";
 import { writeSummonRecord } from "../../../src/services/summon-record.js";
+import { CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 import { git, stateRef } from "../../helpers/repo.js";
 import { apiData, eventStream, startWeb, TOKEN, webGet, withCookie } from "../../helpers/web.js";
 
@@ -84,6 +86,26 @@ describe("pantheon web: the API answers from the CLI's services", () => {
     await p.ok(["--mission", p.mission, "task", "claim", "ENG-M-0003"]);
     await p.ok(["--mission", p.mission, "task", "close", "ENG-M-0003"]);
     const after = await apiData(web, "/api/charts");
+    expect(after.cycleTimes).toEqual([expect.objectContaining({ role: "engineer", count: 1 })]);
+    expect(after.perDay.at(-1).closed).toBe(1);
+  });
+
+  it("brings the charts' history forward commit by commit: an old commit it no longer has to read changes nothing", async () => {
+    const p = await seeded();
+    const web = await startWeb(p.dir);
+    await apiData(web, "/api/charts");
+    const old = git(p.dir, "rev-list", "--reverse", "refs/coordination/main").trim().split("\n").slice(1, 3);
+    await p.ok(["--mission", p.mission, "task", "claim", "ENG-M-0003"]);
+    await p.ok(["--mission", p.mission, "task", "close", "ENG-M-0003"]);
+    // Commits from before the server's first answer: a walk of the log would need them again
+    // (their journal lines gone too, as past the journal's size limit).
+    rmSync(join(p.dir, ".git", "pantheon", "cache", `journal-v${CACHE_VERSION}.ndjson`));
+    for (const oid of old)
+      for (const base of [join(p.dir, ".git", "objects"), join(p.dir, ".git", "objects", "pantheon")])
+        rmSync(join(base, oid.slice(0, 2), oid.slice(2)), { force: true });
+    const r = await webGet(web, "/api/charts", withCookie(web));
+    expect(r.status, r.body).toBe(200);
+    const after = JSON.parse(r.body).data;
     expect(after.cycleTimes).toEqual([expect.objectContaining({ role: "engineer", count: 1 })]);
     expect(after.perDay.at(-1).closed).toBe(1);
   });

@@ -1,16 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { historyCharts, type ChartTask } from "../../../src/domain/history-charts.js";
+import { chartTask, factsOfEvents, historyCharts, type ChartTask } from "../../../src/domain/history-charts.js";
 import { recordNumbers } from "../../../src/domain/record-keys.js";
 
-const task = (number: number, over: Partial<ChartTask> = {}): ChartTask => ({
-  number,
-  role: "engineer",
-  epic: null,
-  status: "TODO",
-  createdAt: "2026-03-01T09:00:00Z",
-  updatedAt: "2026-03-01T09:00:00Z",
-  ...over,
-});
+type Fields = Omit<ChartTask, "createdDay" | "updatedDay"> & { createdAt: string; updatedAt: string };
+const task = (number: number, over: Partial<Fields> = {}): ChartTask =>
+  chartTask({
+    number,
+    role: "engineer",
+    epic: null,
+    status: "TODO",
+    createdAt: "2026-03-01T09:00:00Z",
+    updatedAt: "2026-03-01T09:00:00Z",
+    ...over,
+  });
 
 describe("recordNumbers", () => {
   it("expands the trailer's ranges of one kind", () => {
@@ -37,7 +39,7 @@ describe("historyCharts", () => {
   ];
 
   it("counts opened (createdAt) and closed (complete, approve, abort) per day, every day to today", () => {
-    const c = historyCharts(events, tasks, { epic: null, today: "2026-03-04T08:00:00Z" });
+    const c = historyCharts(factsOfEvents(events), tasks, { epic: null, today: "2026-03-04T08:00:00Z" });
     expect(c.perDay).toEqual([
       { day: "2026-03-01", opened: 3, closed: 0 },
       { day: "2026-03-02", opened: 1, closed: 1 },
@@ -48,7 +50,7 @@ describe("historyCharts", () => {
   });
 
   it("measures claim to COMPLETE per role (an abort is no completion)", () => {
-    const c = historyCharts(events, tasks, { epic: null, today: "2026-03-04T08:00:00Z" });
+    const c = historyCharts(factsOfEvents(events), tasks, { epic: null, today: "2026-03-04T08:00:00Z" });
     expect(c.cycleTimes).toEqual([
       { role: "engineer", count: 1, medianHours: 24, p90Hours: 24 },
       { role: "tester", count: 1, medianHours: 46, p90Hours: 46 },
@@ -56,7 +58,7 @@ describe("historyCharts", () => {
   });
 
   it("burns an epic down: its tasks open at each day's end", () => {
-    const c = historyCharts(events, tasks, { epic: 5, today: "2026-03-03T20:00:00Z" });
+    const c = historyCharts(factsOfEvents(events), tasks, { epic: 5, today: "2026-03-03T20:00:00Z" });
     expect(c.burndown).toEqual([
       { day: "2026-03-01", remaining: 3, total: 3 },
       { day: "2026-03-02", remaining: 2, total: 3 },
@@ -65,7 +67,7 @@ describe("historyCharts", () => {
   });
 
   it("draws at most the last 90 days and counts the rest", () => {
-    const c = historyCharts([], [task(1, { createdAt: "2025-01-01T00:00:00Z" })], {
+    const c = historyCharts(factsOfEvents([]), [task(1, { createdAt: "2025-01-01T00:00:00Z" })], {
       epic: null,
       today: "2026-01-01T00:00:00Z",
     });
