@@ -2,9 +2,11 @@ import type { Refs } from "../domain/refs.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary } from "../domain/schemas/task.js";
 import { escapeText } from "./escape.js";
+import { fitLine } from "./fit-line.js";
 import type { Style } from "./paint.js";
 import { table } from "./table.js";
 import { taskSummaryView, type TaskSummaryView } from "./task-view.js";
+import { wrapLine } from "./wrap-text.js";
 
 export type NextView = TaskSummaryView & { reason: string };
 
@@ -26,13 +28,18 @@ export function nextView(task: TaskSummary, refs: Refs, now: Date, handoff: Note
   return { ...v, reason: parts.join("; ") };
 }
 
+/** `task next`: each task on a line cut to the terminal, its reason wrapped at words beneath. */
 export function nextText(tasks: NextView[], style: Style, role: string | null): string {
   if (tasks.length === 0)
     return style.paint.dim(`Nothing ready${role ? ` for ${role}` : ""}: see pantheon task blocked`);
   return tasks
-    .map(
-      (t, i) =>
-        `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`,
+    .map((t, i) =>
+      [
+        fitLine(style, [{ text: `${i + 1}. ${t.id}`, color: style.paint.bold }, "  ", t.title]),
+        ...wrapLine(style, `   ${escapeText(t.reason)}`)
+          .split("\n")
+          .map((l) => style.paint.dim(l)),
+      ].join("\n"),
     )
     .join("\n");
 }
@@ -47,7 +54,7 @@ export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], styl
     t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—",
     t.title,
   ]);
-  return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true }], rows, style)}`;
+  return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true, min: 40 }], rows, style)}`;
 }
 
 export type SearchResultView = TaskSummaryView & { score: number };

@@ -54,11 +54,12 @@ export function reviewTable(reviews: ReviewView[], style: Style): string {
     [
       { header: "ID" },
       { header: "STATUS", color },
-      { header: "TYPE" },
+      // On a narrow terminal the type goes first, then the reviewer (review show has both).
+      { header: "TYPE", drop: 1 },
       { header: "TASK" },
       { header: "REQUESTED BY" },
-      { header: "REVIEWER" },
-      { header: "TITLE", flex: true },
+      { header: "REVIEWER", drop: 2 },
+      { header: "TITLE", flex: true, min: 30 },
     ],
     reviews.map((r) => [r.id, r.status, r.type, r.task ?? "", r.requestedBy, r.reviewer ?? "", r.title]),
     style,
