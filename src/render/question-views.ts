@@ -44,9 +44,17 @@ export function nextText(tasks: NextView[], style: Style, role: string | null): 
     .join("\n");
 }
 
-/** `task prereqs`: the chain in workable order, with who holds each. */
-export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], style: Style): string {
-  if (chain.length === 0) return `${goal.id} has no unfinished prerequisites`;
+/**
+ * `task prereqs`: the chain in workable order, with who holds each. For an epic the chain ends
+ * with its own open tasks: what must be done before it is.
+ */
+export function prereqText(
+  goal: { kind: "task" | "epic"; id: string; title: string },
+  chain: TaskSummaryView[],
+  style: Style,
+): string {
+  if (chain.length === 0)
+    return goal.kind === "epic" ? `${goal.id} has no open task` : `${goal.id} has no unfinished prerequisites`;
   const rows = chain.map((t, i) => [
     String(i + 1),
     t.id,
@@ -54,7 +62,15 @@ export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], styl
     t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—",
     t.title,
   ]);
-  return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true, min: 40 }], rows, style)}`;
+  const columns = [
+    { header: "#" },
+    { header: "ID" },
+    { header: "STATUS" },
+    { header: "HELD BY" },
+    { header: "TITLE", flex: true, min: 40 },
+  ];
+  const lead = goal.kind === "epic" ? "To finish" : "Before";
+  return `${lead} ${goal.id} "${escapeText(goal.title)}", in order:\n${table(columns, rows, style)}`;
 }
 
 export type SearchResultView = TaskSummaryView & { score: number };

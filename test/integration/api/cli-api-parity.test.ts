@@ -104,6 +104,7 @@ const STEPS: Step[] = [
   [["task", "report"], (p) => p.tasks.report()],
   [["task", "blocked"], (p) => p.tasks.blocked()],
   [["task", "prereqs", "TST-M-0003"], (p) => p.tasks.prereqs("TST-M-0003")],
+  [["task", "prereqs", "EPC-H-0001"], (p) => p.tasks.prereqs("EPC-H-0001")],
   [["task", "claim", "2", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", M1)],
   [["task", "claim", "2", "--force", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", { ...M1, force: true })],
   [["--offline", "task", "show", "2"], (p) => p.tasks.show("2", { offline: true })],

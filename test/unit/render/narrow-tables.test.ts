@@ -218,7 +218,7 @@ describe.each(at80and120)("every other table view fits %i columns legibly", (wid
 
   it("task prereqs and task next", () => {
     const { refs, views } = fixture();
-    const prereqs = prereqText(views[4]!, views.slice(0, 4), style);
+    const prereqs = prereqText({ kind: "task", ...views[4]! }, views.slice(0, 4), style);
     expect(widest(prereqs)).toBeLessThanOrEqual(width);
     lines(prereqs)
       .slice(2)
