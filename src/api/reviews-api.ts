@@ -17,8 +17,14 @@ export interface ReviewsApi {
   show(id: string, o?: CallOptions): Promise<ReviewView>;
   /** `review approve`: its task, if in REVIEW, becomes COMPLETE in the same commit. */
   approve(id: string, o?: CallOptions & { notes?: string; force?: boolean }): Promise<ReviewView>;
-  /** `review reject`: its task, if in REVIEW, goes back to UNDERWAY with the reason as a note. */
-  reject(id: string, o: CallOptions & { reason: string; force?: boolean }): Promise<ReviewView>;
+  /**
+   * `review reject`: its task, if in REVIEW, goes back to UNDERWAY with what must change as a
+   * note: `notes` (as every task command), or `reason`, its older name; not both.
+   */
+  reject(
+    id: string,
+    o: CallOptions & ({ notes: string; reason?: never } | { reason: string; notes?: never }) & { force?: boolean },
+  ): Promise<ReviewView>;
 }
 
 const decided = (r: DecisionResult): ReviewView => reviewView(r.review, r.refs);
@@ -47,6 +53,7 @@ export function reviewsApi(contexts: ContextFactory): ReviewsApi {
     },
     approve: async (id, o = {}) =>
       decided(await approveReview(contexts.for(o), { id, notes: o.notes, force: o.force })),
-    reject: async (id, o) => decided(await rejectReview(contexts.for(o), { id, reason: o.reason, force: o.force })),
+    reject: async (id, o) =>
+      decided(await rejectReview(contexts.for(o), { id, notes: o.notes, reason: o.reason, force: o.force })),
   };
 }

@@ -126,7 +126,7 @@ export const TOOLS: ToolDef[] = [
     (p, a, c) =>
       a.decision === "approve"
         ? p.reviews.approve(a.id, { ...c, notes: a.notes, force: a.force })
-        : p.reviews.reject(a.id, { ...c, reason: a.notes ?? "", force: a.force }),
+        : p.reviews.reject(a.id, { ...c, notes: a.notes ?? "", force: a.force }),
   ),
   tool(
     "mission_start",

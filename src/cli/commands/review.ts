@@ -99,14 +99,18 @@ export function registerReviewCommands(program: Command, app: App): void {
   examples(
     review
       .command("reject <id>")
-      .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with the reason as a note")
-      .requiredOption("--reason <text>", "what must change")
+      .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with what must change as a note")
+      .option("--notes <text>", "what must change (required; or --reason)")
+      .option("--reason <text>", "the same as --notes")
       .option("--force", "reject your own request, or through a number a sync renumbered")
       .action(
-        run(app, async (id: string, o: { reason: string; force?: boolean }) =>
-          decisionView(await rejectReview(app.context(), { id, reason: o.reason, force: o.force }), "Rejected"),
+        run(app, async (id: string, o: { notes?: string; reason?: string; force?: boolean }) =>
+          decisionView(
+            await rejectReview(app.context(), { id, notes: o.notes, reason: o.reason, force: o.force }),
+            "Rejected",
+          ),
         ),
       ),
-    ['pantheon --as Argus review reject RVW-001 --reason "no test for token expiry"'],
+    ['pantheon --as Argus review reject RVW-001 --notes "no test for token expiry"'],
   );
 }

@@ -154,9 +154,16 @@ const STEPS: Step[] = [
     ["review", "create", "--title", "Anything", "--type", "opinion"],
     (p) => p.reviews.create({ title: "Anything", type: "opinion" as "design" }),
   ],
+  // --notes (as every task command) and --reason (its older name) are one: both is a usage error, none too.
   [
-    ["review", "reject", "RVW-002", "--reason", "no threat model"],
-    (p) => p.reviews.reject("RVW-002", { reason: "no threat model" }),
+    ["review", "reject", "RVW-002", "--notes", "no threat model", "--reason", "no threat model"],
+    (p) => p.reviews.reject("RVW-002", { notes: "no threat model", reason: "no threat model" } as never),
+  ],
+  [["review", "reject", "RVW-002"], (p) => p.reviews.reject("RVW-002", {} as never)],
+  [["review", "reject", "RVW-002", "--notes", " "], (p) => p.reviews.reject("RVW-002", { notes: " " })],
+  [
+    ["review", "reject", "RVW-002", "--notes", "no threat model"],
+    (p) => p.reviews.reject("RVW-002", { notes: "no threat model" }),
   ],
   [
     ["review", "reject", "RVW-002", "--reason", "no threat model", "--force"],

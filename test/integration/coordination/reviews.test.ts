@@ -138,6 +138,28 @@ describe("reviews", () => {
     await p.refused([...A, "review", "approve", "RVW-001"], 1);
   });
 
+  it("reject takes --notes as every task command does (the same as --reason); both at once is a usage error", async () => {
+    const p = await project();
+    await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);
+    const both = await p.refused(
+      [...A, "review", "reject", "RVW-001", "--notes", "no test", "--reason", "no test either"],
+      2,
+      /--notes and --reason are the same; give one/,
+    );
+    expect(both.stderr).toContain('hint: pantheon review reject RVW-001 --notes "add tests for expiry"');
+    await p.refused([...A, "review", "reject", "RVW-001"], 2, /needs --notes \(or --reason\)/);
+    await p.refused([...A, "review", "reject", "RVW-001", "--notes", " "], 2, /--notes must say what to change/);
+    const rej = await p.envelope([...A, "review", "reject", "RVW-001", "--notes", "no test for token expiry"]);
+    expect(rej.data).toMatchObject({ status: "REJECTED", reviewer: "Argus", reason: "no test for token expiry" });
+    const t = await p.json(["task", "show", "1"], "task");
+    expect(t.status).toBe("UNDERWAY");
+    expect(t.notes.at(-1)).toMatchObject({
+      kind: "review",
+      by: "Argus",
+      text: "RVW-001 rejected: no test for token expiry",
+    });
+  });
+
   it("a reviewer may not decide their own request unless Director or --force", async () => {
     const p = await project();
     await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);
