@@ -4,13 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REF } from "../state/layout.js";
 
+/**
+ * The demo's own identity: not the placeholder Pantheon uses when git has none (that one is
+ * announced as a missing identity, and the demo would warn about an identity it set itself).
+ */
+const DEMO_EMAIL = "director@demo.pantheon.invalid";
+
 /** A new git repository in a temporary folder (for `pantheon demo`), with a local identity. */
 export function createScratchRepository(prefix = "pantheon-demo-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   git("init", "-q");
   git("config", "user.name", "Director");
-  git("config", "user.email", "director@pantheon.invalid");
+  git("config", "user.email", DEMO_EMAIL);
   return dir;
 }
 
@@ -28,7 +34,7 @@ export function addOriginAndClone(dir: string): string {
   git(dir, "push", "-q", "origin", "HEAD");
   git(dir, "clone", "-q", origin, laptop);
   git(laptop, "config", "user.name", "Director");
-  git(laptop, "config", "user.email", "director@pantheon.invalid");
+  git(laptop, "config", "user.email", DEMO_EMAIL);
   return laptop;
 }
 
