@@ -1,5 +1,5 @@
 import { parseReviewStatus, parseReviewType } from "../domain/review-values.js";
-import { reviewView, type ReviewView } from "../render/review-view.js";
+import { reviewDetailView, reviewView, type ReviewDetailView, type ReviewView } from "../render/review-view.js";
 import { approveReview, rejectReview, type DecisionResult } from "../services/decide-review.js";
 import { createReview, listReviews, showReview } from "../services/reviews.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
@@ -13,8 +13,8 @@ export interface ReviewsApi {
   ): Promise<ReviewView>;
   /** `review list`. */
   list(o?: CallOptions & { status?: ReviewStatusInput | ReviewStatusInput[] }): Promise<ReviewView[]>;
-  /** `review show`. */
-  show(id: string, o?: CallOptions): Promise<ReviewView>;
+  /** `review show`: with what the actor may do (`allowedActions`, else `notAllowed`) and its task's latest notes. */
+  show(id: string, o?: CallOptions): Promise<ReviewDetailView>;
   /** `review approve`: its task, if in REVIEW, becomes COMPLETE in the same commit. */
   approve(id: string, o?: CallOptions & { notes?: string; force?: boolean }): Promise<ReviewView>;
   /**
@@ -47,10 +47,7 @@ export function reviewsApi(contexts: ContextFactory): ReviewsApi {
       const r = await listReviews(contexts.for(o), { status: oneOrMany(o.status, parseReviewStatus) });
       return r.reviews.map((x) => reviewView(x, r.refs));
     },
-    async show(id, o) {
-      const r = await showReview(contexts.for(o), id);
-      return reviewView(r.review, r.refs);
-    },
+    show: async (id, o) => reviewDetailView(await showReview(contexts.for(o), id)),
     approve: async (id, o = {}) =>
       decided(await approveReview(contexts.for(o), { id, notes: o.notes, force: o.force })),
     reject: async (id, o) =>
