@@ -1,5 +1,5 @@
 import { parseReviewStatus, parseReviewType } from "../domain/review-values.js";
-import { reviewView, type ReviewView } from "../render/review-view.js";
+import { reviewDetailView, reviewView, type ReviewDetailView, type ReviewView } from "../render/review-view.js";
 import { approveReview, rejectReview, type DecisionResult } from "../services/decide-review.js";
 import { createReview, listReviews, showReview } from "../services/reviews.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
@@ -13,12 +13,18 @@ export interface ReviewsApi {
   ): Promise<ReviewView>;
   /** `review list`. */
   list(o?: CallOptions & { status?: ReviewStatusInput | ReviewStatusInput[] }): Promise<ReviewView[]>;
-  /** `review show`. */
-  show(id: string, o?: CallOptions): Promise<ReviewView>;
+  /** `review show`: with what the actor may do (`allowedActions`, else `notAllowed`) and its task's latest notes. */
+  show(id: string, o?: CallOptions): Promise<ReviewDetailView>;
   /** `review approve`: its task, if in REVIEW, becomes COMPLETE in the same commit. */
   approve(id: string, o?: CallOptions & { notes?: string; force?: boolean }): Promise<ReviewView>;
-  /** `review reject`: its task, if in REVIEW, goes back to UNDERWAY with the reason as a note. */
-  reject(id: string, o: CallOptions & { reason: string; force?: boolean }): Promise<ReviewView>;
+  /**
+   * `review reject`: its task, if in REVIEW, goes back to UNDERWAY with what must change as a
+   * note: `notes` (as every task command), or `reason`, its older name; not both.
+   */
+  reject(
+    id: string,
+    o: CallOptions & ({ notes: string; reason?: never } | { reason: string; notes?: never }) & { force?: boolean },
+  ): Promise<ReviewView>;
 }
 
 const decided = (r: DecisionResult): ReviewView => reviewView(r.review, r.refs);
@@ -41,12 +47,10 @@ export function reviewsApi(contexts: ContextFactory): ReviewsApi {
       const r = await listReviews(contexts.for(o), { status: oneOrMany(o.status, parseReviewStatus) });
       return r.reviews.map((x) => reviewView(x, r.refs));
     },
-    async show(id, o) {
-      const r = await showReview(contexts.for(o), id);
-      return reviewView(r.review, r.refs);
-    },
+    show: async (id, o) => reviewDetailView(await showReview(contexts.for(o), id)),
     approve: async (id, o = {}) =>
       decided(await approveReview(contexts.for(o), { id, notes: o.notes, force: o.force })),
-    reject: async (id, o) => decided(await rejectReview(contexts.for(o), { id, reason: o.reason, force: o.force })),
+    reject: async (id, o) =>
+      decided(await rejectReview(contexts.for(o), { id, notes: o.notes, reason: o.reason, force: o.force })),
   };
 }

@@ -55,7 +55,10 @@ export interface TaskQuestions {
   blocked(o?: CallOptions): Promise<TaskSummaryView[]>;
   /** `task mine`: the actor's live claims. */
   mine(o?: CallOptions): Promise<TaskSummaryView[]>;
-  /** `task prereqs`: everything unfinished the goal depends on, in an order that can be worked. */
+  /**
+   * `task prereqs`: everything unfinished the goal depends on, in an order that can be worked; the
+   * goal is a task, or an epic (`EPC-H-0001`: its open tasks and everything they wait on).
+   */
   prereqs(id: string, o?: CallOptions): Promise<TaskSummaryView[]>;
   /** `task history`: the task's changes from the commit log. */
   history(id: string, o?: CallOptions): Promise<HistoryEvent[]>;

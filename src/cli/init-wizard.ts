@@ -22,11 +22,9 @@ export async function askProjectSettings(defaults: ProjectSettings): Promise<Pro
     });
     const description = await input({ message: "Description", default: defaults.description });
     const features = await checkbox({
-      message: "Features to enable",
-      // Tasks and missions are the coordination core: shown, always on, never a switch that does nothing.
+      // Tasks and missions are the coordination core: always on, so said, never a box to tick.
+      message: "Features to enable (task management and mission tracking are always on)",
       choices: [
-        { value: "pmSystem", name: "task management", checked: true, disabled: "(always on)" },
-        { value: "sessionTracking", name: "mission tracking", checked: true, disabled: "(always on)" },
         {
           value: "commitGuidelines",
           name: "commit guidelines (a procedure personas follow)",
@@ -51,8 +49,8 @@ export async function askProjectSettings(defaults: ProjectSettings): Promise<Pro
       type,
       description,
       features: {
-        pmSystem: on.has("pmSystem"),
-        sessionTracking: on.has("sessionTracking"),
+        pmSystem: true,
+        sessionTracking: true,
         commitGuidelines: on.has("commitGuidelines"),
         daemonNaming: on.has("daemonNaming"),
       },

@@ -46,11 +46,11 @@ const WORKTREE_SETUP_HINT =
 /** The part of a Project a person chooses (the rest is record bookkeeping). */
 export type ProjectSettings = Omit<Project, "uid" | "createdAt" | "updatedAt" | "createdBy" | "schemaVersion">;
 
-export function defaultSettings(name: string, type: Project["type"] = "other"): ProjectSettings {
+export function defaultSettings(name: string, type: Project["type"] = "other", description = ""): ProjectSettings {
   return {
     name,
     type,
-    description: "",
+    description,
     features: { pmSystem: true, sessionTracking: true, commitGuidelines: true, daemonNaming: true },
     customization: { personasTheme: "mythology", variables: {} },
     roles: [...ROLES],

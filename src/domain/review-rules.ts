@@ -30,6 +30,24 @@ export function checkReviewDecision(review: Review, actor: Actor, force: boolean
   }
 }
 
+/** What `review show` says the actor may do with a review: its decisions, or why none. */
+export interface ReviewActions {
+  allowed: Array<"approve" | "reject">;
+  /** Why the actor may not decide it (null when it may). */
+  whyNot: string | null;
+}
+
+/** The decisions open to the actor, by the rules `checkReviewDecision` enforces (without --force). */
+export function reviewActions(review: Review, actor: Actor): ReviewActions {
+  if (review.status !== "PENDING")
+    return { allowed: [], whyNot: `it is ${review.status}${review.reviewer ? ` (by ${review.reviewer})` : ""}` };
+  if (actor.kind === "unidentified")
+    return { allowed: [], whyNot: `a review is decided by a named reviewer, and ${actor.name} is not one` };
+  if (!mayDecide(review, actor, false))
+    return { allowed: [], whyNot: `${actor.name} requested it; another persona or the Director decides it` };
+  return { allowed: ["approve", "reject"], whyNot: null };
+}
+
 /** Whether the actor may decide a review (not its own request, unless the Director or --force); not whether it is PENDING. */
 export function mayDecide(review: Review, actor: Actor, force: boolean): boolean {
   if (actor.kind === "unidentified") return false;

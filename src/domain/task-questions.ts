@@ -1,7 +1,7 @@
 import { blockedFlags, READY_CODES } from "./blocking.js";
 import { transitiveDependencies } from "./dependency-graph.js";
 import type { TaskSummary as Task, Task as FullTask } from "./schemas/task.js";
-import { PRIORITIES } from "./priority.js";
+import { PRIORITIES, priorityRank } from "./priority.js";
 import { ROLE_CODE, STATUS_CODE, type TaskColumns } from "./task-columns.js";
 import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
 
@@ -101,6 +101,22 @@ const [DONE, ABORTED] = [STATUS_CODE.COMPLETE, STATUS_CODE.ABORTED];
 /** All unfinished transitive dependencies of a task, in an order that can be worked. */
 export function prerequisites<T extends Task>(root: Task, lookup: (n: number) => T | undefined): T[] {
   return transitiveDependencies(root.number, (n) => lookup(n)?.dependencies)
+    .map((n) => lookup(n))
+    .filter((t): t is T => t !== undefined && t.status !== "COMPLETE");
+}
+
+/**
+ * What must be done before an epic is: its open tasks (neither COMPLETE nor ABORTED) and every
+ * unfinished task they wait on, inside the epic or not, in an order that can be worked. Open tasks
+ * go by priority, then number, so of two independent ones the more urgent comes first.
+ */
+export function epicPrerequisites<T extends Task>(linked: readonly Task[], lookup: (n: number) => T | undefined): T[] {
+  const open = linked
+    .filter((t) => t.status !== "COMPLETE" && t.status !== "ABORTED")
+    .sort((a, b) => priorityRank(a.priority) - priorityRank(b.priority) || a.number - b.number)
+    .map((t) => t.number);
+  // Task numbers start at 1: 0 stands for the epic, depending on its open tasks.
+  return transitiveDependencies(0, (n) => (n === 0 ? open : lookup(n)?.dependencies))
     .map((n) => lookup(n))
     .filter((t): t is T => t !== undefined && t.status !== "COMPLETE");
 }

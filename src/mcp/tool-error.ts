@@ -1,5 +1,6 @@
 import { IDENTIFY_HINT } from "../domain/actor.js";
 import { PantheonError } from "../errors.js";
+import { translateHint } from "./hint-translation.js";
 
 /**
  * What an unidentified caller is told here: the CLI's hint names `--mission` and `/summon`,
@@ -13,7 +14,7 @@ type ToolError = { isError: true; content: Array<{ type: "text"; text: string }>
 /**
  * A failed call as a tool result, always with what to do: a refusal keeps the CLI's code and
  * message word for word, and its hint, in this server's terms where the CLI's would not work
- * here; an error Pantheon did not expect says it is a bug (the server's stderr has the stack).
+ * here (a CLI line a tool does the same as becomes that tool's call, hint-translation.ts); an error Pantheon did not expect says it is a bug (the server's stderr has the stack).
  */
 export function toolError(e: unknown, tool: string): ToolError {
   if (!(e instanceof PantheonError)) {
@@ -23,7 +24,12 @@ export function toolError(e: unknown, tool: string): ToolError {
       "this is a bug in pantheon, not in your call: the server's stderr has the details; report them",
     );
   }
-  const hint = e.hint === IDENTIFY_HINT ? MCP_IDENTIFY_HINT : (e.hint ?? `see ${tool}'s input schema (tools/list)`);
+  const hint =
+    e.hint === IDENTIFY_HINT
+      ? MCP_IDENTIFY_HINT
+      : e.hint
+        ? translateHint(e.hint)
+        : `see ${tool}'s input schema (tools/list)`;
   return text(`${e.code}: ${e.message}`, hint);
 }
 

@@ -102,6 +102,17 @@ export const TOOLS: ToolDef[] = [
     (p, a, c) => p.tasks.search(a.words, { ...c, limit: a.limit }),
   ),
   tool("report", "Task counts per status and the completion rate.", {}, (p, _a, c) => p.tasks.report(c)),
+  tool("blocked", "Open tasks with unfinished dependencies, and what blocks each.", {}, (p, _a, c) =>
+    p.tasks.blocked(c),
+  ),
+  tool(
+    "prereqs",
+    "What must be done before a task or an epic, in workable order, with holders.",
+    { id: text("task or epic id") },
+    (p, a, c) => p.tasks.prereqs(a.id, c),
+  ),
+  tool("epic", "An epic's progress and its tasks.", { id: text("EPC-H-0001") }, (p, a, c) => p.epics.show(a.id, c)),
+  tool("activity", "Per persona: missions, ended missions, tasks completed.", {}, (p, _a, c) => p.personas.activity(c)),
   tool(
     "review",
     "Approve or reject a pending review; its task in REVIEW moves with it.",
@@ -115,7 +126,7 @@ export const TOOLS: ToolDef[] = [
     (p, a, c) =>
       a.decision === "approve"
         ? p.reviews.approve(a.id, { ...c, notes: a.notes, force: a.force })
-        : p.reviews.reject(a.id, { ...c, reason: a.notes ?? "", force: a.force }),
+        : p.reviews.reject(a.id, { ...c, notes: a.notes ?? "", force: a.force }),
   ),
   tool(
     "mission_start",

@@ -1,7 +1,9 @@
 import { TASK_STATUSES } from "../domain/task-status.js";
 import { bar, percent } from "./bar.js";
 import type { DashboardView } from "./dashboard-view.js";
+import { displayWidth } from "./escape.js";
 import { fitLine, wrapItems } from "./fit-line.js";
+import { fitIds } from "./table.js";
 import type { Style } from "./paint.js";
 import { stateColor } from "./status-view.js";
 import { statusColor } from "./task-text.js";
@@ -113,8 +115,7 @@ export function dashboardText(d: DashboardView, style: Style): string {
 
   if (d.blockedTotal > 0) {
     out.push("", heading(style, "Blocked", d.blockedTotal));
-    for (const t of d.blocked)
-      out.push(fitLine(style, ["  ", t.id, " ← ", { text: t.blockedBy.join(", "), color: p.red }, "  ", t.title]));
+    out.push(...blockedLines(d.blocked, style));
     if (d.blockedTotal > d.blocked.length)
       out.push(p.dim(`  … and ${d.blockedTotal - d.blocked.length} more: pantheon task blocked`));
   }
@@ -146,4 +147,24 @@ export function dashboardText(d: DashboardView, style: Style): string {
     for (const c of d.recent) out.push(fitLine(style, ["  ", { text: time(c.date), color: p.dim }, "  ", c.summary]));
   }
   return out.join("\n");
+}
+
+/** The blocked tasks, aligned: id, what blocks it (as many ids as leave the title 40 columns), title. */
+function blockedLines(tasks: DashboardView["blocked"], style: Style): string[] {
+  const idWidth = Math.max(0, ...tasks.map((t) => displayWidth(t.id)));
+  const natural = Math.max(0, ...tasks.map((t) => displayWidth(t.blockedBy.join(","))));
+  const room = style.tty ? Math.max(13, style.width - (2 + idWidth + 3 + 2) - 40) : natural;
+  const fitted = tasks.map((t) => fitIds(t.blockedBy.join(","), Math.min(natural, room)));
+  const width = Math.max(0, ...fitted.map(displayWidth));
+  return tasks.map((t, i) => {
+    const blockers = fitted[i]!;
+    return fitLine(style, [
+      "  ",
+      t.id.padEnd(idWidth),
+      " ← ",
+      { text: blockers + " ".repeat(Math.max(0, width - displayWidth(blockers))), color: style.paint.red },
+      "  ",
+      t.title,
+    ]);
+  });
 }

@@ -58,7 +58,7 @@ export function epicTable(epics: EpicView[], style: Style): string {
       { header: "STATUS" },
       { header: "PROGRESS", raw: true },
       { header: "DONE" },
-      { header: "TITLE", flex: true },
+      { header: "TITLE", flex: true, min: 24 },
     ],
     epics.map((e) => [
       e.id,

@@ -60,12 +60,14 @@ export function missionTable(missions: MissionView[], style: Style): string {
   return table(
     [
       { header: "ID" },
-      { header: "CODENAME" },
+      // The id names the mission; its codename goes first on a narrow terminal.
+      { header: "CODENAME", drop: 1 },
       { header: "PERSONA" },
       { header: "ROLE" },
       { header: "STATUS", color: (v) => (v === "ACTIVE" ? style.paint.green : style.paint.gray) },
-      { header: "STARTED" },
-      { header: "OBJECTIVE", flex: true },
+      // `2026-11-26 12:05` → `11-26 12:05` before the objective is cut.
+      { header: "STARTED", min: 11, fit: (v) => v.slice(5) },
+      { header: "OBJECTIVE", flex: true, min: 20 },
     ],
     missions.map((m) => [
       m.id,

@@ -1,5 +1,7 @@
 import { missionId } from "../domain/ids.js";
 import type { Role } from "../domain/roles.js";
+import type { Style } from "./paint.js";
+import { table } from "./table.js";
 
 export interface PersonaEntryView {
   name: string;
@@ -39,4 +41,39 @@ export interface PersonaView {
 /** `persona add`: the record as added. */
 export function personaView(p: { name: string; role: Role; bio: string }): PersonaView {
   return { name: p.name, role: p.role, bio: p.bio };
+}
+
+/** `persona list`: one line per name; the bio is cut first on a narrow terminal. */
+export function personaTable(entries: PersonaEntryView[], style: Style): string {
+  return table(
+    [
+      { header: "NAME" },
+      { header: "ROLE" },
+      { header: "MISSIONS" },
+      { header: "ACTIVE", color: (v) => (v ? style.paint.green : undefined) },
+      { header: "BIO", flex: true, min: 20 },
+    ],
+    entries.map((d) => [d.name, d.role, String(d.missions), d.activeMission ?? "", d.bio]),
+    style,
+    "No persona names: pantheon persona add NAME --role ROLE",
+  );
+}
+
+/** `persona activity`: missions, ENDED missions and tasks completed, per persona. */
+export function activityTable(
+  rows: Array<{ persona: string; role: string; missions: number; completedMissions: number; tasksCompleted: number }>,
+  style: Style,
+): string {
+  return table(
+    [
+      { header: "PERSONA" },
+      { header: "ROLE" },
+      { header: "MISSIONS" },
+      { header: "ENDED" },
+      { header: "TASKS COMPLETED" },
+    ],
+    rows.map((d) => [d.persona, d.role, String(d.missions), String(d.completedMissions), String(d.tasksCompleted)]),
+    style,
+    "No activity yet: missions and completed tasks show here",
+  );
 }

@@ -2,9 +2,11 @@ import type { Refs } from "../domain/refs.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary } from "../domain/schemas/task.js";
 import { escapeText } from "./escape.js";
+import { fitLine } from "./fit-line.js";
 import type { Style } from "./paint.js";
 import { table } from "./table.js";
 import { taskSummaryView, type TaskSummaryView } from "./task-view.js";
+import { wrapLine } from "./wrap-text.js";
 
 export type NextView = TaskSummaryView & { reason: string };
 
@@ -26,20 +28,33 @@ export function nextView(task: TaskSummary, refs: Refs, now: Date, handoff: Note
   return { ...v, reason: parts.join("; ") };
 }
 
+/** `task next`: each task on a line cut to the terminal, its reason wrapped at words beneath. */
 export function nextText(tasks: NextView[], style: Style, role: string | null): string {
   if (tasks.length === 0)
     return style.paint.dim(`Nothing ready${role ? ` for ${role}` : ""}: see pantheon task blocked`);
   return tasks
-    .map(
-      (t, i) =>
-        `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`,
+    .map((t, i) =>
+      [
+        fitLine(style, [{ text: `${i + 1}. ${t.id}`, color: style.paint.bold }, "  ", t.title]),
+        ...wrapLine(style, `   ${escapeText(t.reason)}`)
+          .split("\n")
+          .map((l) => style.paint.dim(l)),
+      ].join("\n"),
     )
     .join("\n");
 }
 
-/** `task prereqs`: the chain in workable order, with who holds each. */
-export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], style: Style): string {
-  if (chain.length === 0) return `${goal.id} has no unfinished prerequisites`;
+/**
+ * `task prereqs`: the chain in workable order, with who holds each. For an epic the chain ends
+ * with its own open tasks: what must be done before it is.
+ */
+export function prereqText(
+  goal: { kind: "task" | "epic"; id: string; title: string },
+  chain: TaskSummaryView[],
+  style: Style,
+): string {
+  if (chain.length === 0)
+    return goal.kind === "epic" ? `${goal.id} has no open task` : `${goal.id} has no unfinished prerequisites`;
   const rows = chain.map((t, i) => [
     String(i + 1),
     t.id,
@@ -47,7 +62,15 @@ export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], styl
     t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "—",
     t.title,
   ]);
-  return `Before ${goal.id} "${escapeText(goal.title)}", in order:\n${table([{ header: "#" }, { header: "ID" }, { header: "STATUS" }, { header: "HELD BY" }, { header: "TITLE", flex: true }], rows, style)}`;
+  const columns = [
+    { header: "#" },
+    { header: "ID" },
+    { header: "STATUS" },
+    { header: "HELD BY" },
+    { header: "TITLE", flex: true, min: 40 },
+  ];
+  const lead = goal.kind === "epic" ? "To finish" : "Before";
+  return `${lead} ${goal.id} "${escapeText(goal.title)}", in order:\n${table(columns, rows, style)}`;
 }
 
 export type SearchResultView = TaskSummaryView & { score: number };

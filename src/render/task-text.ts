@@ -1,6 +1,6 @@
-import { escapeText } from "./escape.js";
+import { displayWidth, escapeText, truncate } from "./escape.js";
 import type { Style } from "./paint.js";
-import { table, type Column } from "./table.js";
+import { fitIds, table, tableFits, type Column } from "./table.js";
 import type { TaskDetailView, TaskSummaryView } from "./task-view.js";
 
 /** Colour per status, shared by every task table and the dashboard. */
@@ -31,23 +31,49 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
   return `${t.id} "${escapeText(t.title)}" [${t.priority}, ${t.role}, ${t.status}]`;
 }
 
-/** A task table; with no tasks a terminal shows `empty`, a pipe the header row. */
+/** A title keeps at least this much on a terminal: other columns give way first. */
+const TITLE_MIN = 40;
+
+const claimant = (t: TaskSummaryView) =>
+  t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "";
+
+/**
+ * A task table; with no tasks a terminal shows `empty`, a pipe the header row. On a terminal too
+ * narrow for both CLAIMED BY and BLOCKED BY beside a legible title, they share one column (a
+ * claimed task rarely waits, a waiting one is rarely claimed): `Athena`, `← ENG-H-0003 +2`.
+ */
 export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
-  const columns: Column[] = [
+  const head: Column[] = [
     { header: "ID" },
     { header: "STATUS", color: (v) => statusColor(style, v) },
-    { header: "TITLE", flex: true },
-    { header: "CLAIMED BY" },
-    { header: "BLOCKED BY" },
+    { header: "TITLE", flex: true, min: TITLE_MIN },
   ];
-  const rows = tasks.map((t) => [
-    t.id,
-    t.status,
-    t.title,
-    t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "",
-    t.blockedBy.join(","),
-  ]);
-  return table(columns, rows, style, empty);
+  const columns: Column[] = [...head, { header: "CLAIMED BY" }, { header: "BLOCKED BY", min: 13, fit: fitIds }];
+  const rows = tasks.map((t) => [t.id, t.status, t.title, claimant(t), t.blockedBy.join(",")]);
+  if (tableFits(columns, rows, style)) return table(columns, rows, style, empty);
+  const merged: Column = { header: "HELD/BLOCKED BY", min: 15, fit: fitHeldBlocked };
+  const cell = (t: TaskSummaryView) =>
+    [claimant(t), t.blockedBy.length > 0 ? `← ${t.blockedBy.join(",")}` : ""].filter(Boolean).join(" ");
+  return table(
+    [...head, merged],
+    tasks.map((t) => [t.id, t.status, t.title, cell(t)]),
+    style,
+    empty,
+  );
+}
+
+/** `Athena ← ENG-H-0003 +2` cut to a width: the ids give way first, then the name. */
+function fitHeldBlocked(value: string, w: number): string {
+  const at = value.indexOf("← ");
+  if (at < 0) return truncate(value, w);
+  const name = value.slice(0, at);
+  const ids = value.slice(at + 2);
+  const room = w - displayWidth(name) - 2;
+  const count = ids.split(",").length;
+  if (room >= 10) return `${name}← ${fitIds(ids, room)}`;
+  return name === ""
+    ? `← ${fitIds(ids, w - 2)}`
+    : `${truncate(name.trimEnd(), Math.max(1, w - 4 - String(count).length))} ←+${count}`;
 }
 
 /** The human view of `task show`. */

@@ -8,12 +8,15 @@ import { claimantAt, columnsOf, positions } from "../domain/task-columns.js";
 import {
   blockedTasks,
   columnsReport,
+  epicPrerequisites,
   nextTasks,
   prerequisites,
   searchTasks,
   type Report,
 } from "../domain/task-questions.js";
 import type { Context } from "./context.js";
+import { findEpic } from "./epics.js";
+import { epicId, taskId } from "../domain/ids.js";
 import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 
@@ -76,11 +79,31 @@ export async function search(
   return { tasks: hits.map((h) => h.task), scores: hits.map((h) => h.score), refs };
 }
 
-/** All unfinished transitive dependencies of a goal, in a workable order, with who holds each. */
-export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & { goal: Task }> {
+/** What `task prereqs` was asked about: a task, or an epic (its open tasks are the goal). */
+export interface PrereqGoal {
+  kind: "task" | "epic";
+  id: string;
+  title: string;
+}
+
+/**
+ * All unfinished transitive dependencies of a goal, in a workable order, with who holds each. An
+ * epic's goal is its open tasks: they come in the list, after what each waits on.
+ */
+export async function prereqsOf(ctx: Context, id: string): Promise<TaskAnswer & { goal: PrereqGoal }> {
   const { snap, refs, lookup } = await everything(ctx);
+  if (/^\s*EPC-/i.test(id)) {
+    const epic = await findEpic(snap, id, ctx);
+    refs.epics.set(epic.number, epic);
+    const linked = [...refs.tasks.values()].filter((t) => t.epic === epic.number);
+    return {
+      goal: { kind: "epic", id: epicId(epic), title: epic.title },
+      tasks: epicPrerequisites(linked, lookup),
+      refs,
+    };
+  }
   const goal = await findTask(snap, id, ctx);
-  return { goal, tasks: prerequisites(goal, lookup), refs };
+  return { goal: { kind: "task", id: taskId(goal), title: goal.title }, tasks: prerequisites(goal, lookup), refs };
 }
 
 /** The actor's live claims (a persona's, across its missions), most recently changed first. */

@@ -21,14 +21,15 @@ export async function buildDashboard(
 ): Promise<Dashboard> {
   const store = await ctx.store();
   const snap = await store.snapshot();
-  const [project, refs, allMissions, allReviews, recent] = await Promise.all([
+  const focus = o.epic !== undefined ? await findEpic(snap, o.epic, ctx) : null;
+  const limit = o.recent ?? 8;
+  const [project, refs, allMissions, allReviews, recentAll] = await Promise.all([
     snap.project(),
     loadAllRefs(snap),
     snap.all("missions"),
     snap.all("reviews"),
-    store.log({ limit: o.recent ?? 8 }),
+    focus ? null : store.log({ limit }),
   ]);
-  const focus = o.epic !== undefined ? await findEpic(snap, o.epic, ctx) : null;
   // Every question below reads the columns (the read cache's table): only the tasks shown are built.
   const cols = columnsOf(refs.tasks);
   const inScope = (t: Pick<Task, "role" | "epic">) =>
@@ -39,7 +40,15 @@ export async function buildDashboard(
       ? undefined
       : (i: number) => (role < 0 || cols.role[i] === role) && (epic < 0 || cols.epic[i] === epic);
   const missionByNumber = new Map(allMissions.map((m) => [m.number, m]));
-  const active = allMissions.filter((m) => m.status === "ACTIVE" && (!o.role || m.role === o.role));
+  const claimed = claimedPositions(cols);
+  // With --epic, a persona is on the dashboard for its claims on the epic's tasks, and only those.
+  const claimsByMission = groupBy(
+    focus ? claimed.filter((i) => cols.epic[i] === epic) : claimed,
+    (i) => cols.mission[i]!,
+  );
+  const active = allMissions.filter(
+    (m) => m.status === "ACTIVE" && (!o.role || m.role === o.role) && (!focus || claimsByMission.has(m.number)),
+  );
   const reviews = allReviews.filter((r) => {
     if (r.status !== "PENDING") return false;
     const t = r.task === null ? undefined : refs.tasks.get(r.task);
@@ -55,10 +64,15 @@ export async function buildDashboard(
           (i) => cols.epic[i]!,
         )
       : new Map<number, number[]>();
-  const claimed = claimedPositions(cols);
-  const claimsByMission = groupBy(claimed, (i) => cols.mission[i]!);
   const tasksAt = (list: readonly number[] | undefined) => (list ?? []).map((i) => cols.task(i));
   const lives = missionLives(store.commonDir, active, await liveOptions(ctx, store));
+  // With --epic, the activity on the epic and its tasks (by the commits' Pantheon-Records).
+  const recent =
+    recentAll ??
+    (await store.log({
+      limit,
+      record: [`epics/${epic}`, ...positions(cols, (i) => cols.epic[i] === epic).map((i) => `tasks/${cols.number[i]}`)],
+    }));
   return {
     project,
     missions: active.map((mission) => ({

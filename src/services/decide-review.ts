@@ -83,16 +83,21 @@ export function approveReview(
   return decide(ctx, o, "approve");
 }
 
+/**
+ * `review reject`: what must change, as `--notes` (the word every task command uses) or
+ * `--reason` (the older one); both at once is a usage error, since one would be lost.
+ */
 export function rejectReview(
   ctx: Context,
-  o: { id: string; reason: string; force?: boolean | undefined },
+  o: { id: string; reason?: string | undefined; notes?: string | undefined; force?: boolean | undefined },
 ): Promise<DecisionResult> {
-  if (o.reason.trim() === "")
-    return Promise.reject(
-      new UsageError(
-        "--reason must say what to change",
-        `pantheon review reject ${o.id} --reason "add tests for expiry"`,
-      ),
-    );
-  return decide(ctx, { id: o.id, notes: o.reason, force: o.force }, "reject");
+  const example = `pantheon review reject ${o.id} --notes "add tests for expiry"`;
+  if (o.reason !== undefined && o.notes !== undefined)
+    return Promise.reject(new UsageError("--notes and --reason are the same; give one", example));
+  const flag = o.notes !== undefined ? "--notes" : "--reason";
+  const text = o.notes ?? o.reason;
+  if (text === undefined)
+    return Promise.reject(new UsageError("A rejection needs --notes (or --reason): what must change", example));
+  if (text.trim() === "") return Promise.reject(new UsageError(`${flag} must say what to change`, example));
+  return decide(ctx, { id: o.id, notes: text, force: o.force }, "reject");
 }

@@ -5,7 +5,7 @@ import { checkRenumbered, type IdLookup } from "./renumbered.js";
 import type { EpicDetail } from "../domain/dashboard.js";
 import { epicProgress, epicStatus } from "../domain/epic-progress.js";
 import type { Priority } from "../domain/priority.js";
-import { emptyRefs, type Refs } from "../domain/refs.js";
+import { emptyRefs, epicRefId, type Refs } from "../domain/refs.js";
 import type { Epic } from "../domain/schemas/epic.js";
 import type { Task, TaskSummary } from "../domain/schemas/task.js";
 import type { Snapshot, Tx } from "../store/store.js";
@@ -123,7 +123,12 @@ export function linkTasks(
     for (const ref of o.tasks) {
       const task = await findTask(tx, ref, ctx);
       if (task.epic === epic.number) continue;
-      if (task.epic !== null) ctx.warn(`note: ${taskId(task)} moves from epic ${task.epic} to ${epicId(epic)}`);
+      if (task.epic !== null) {
+        const from = await tx.get("epics", task.epic).catch(() => null);
+        ctx.warn(
+          `note: ${taskId(task)} moves from ${from ? epicId(from) : epicRefId(emptyRefs(), task.epic)} to ${epicId(epic)}`,
+        );
+      }
       const next = { ...task, epic: epic.number, updatedAt: isoNow(ctx) };
       tx.put("tasks", next);
       changed.push(next);

@@ -66,9 +66,11 @@ export async function initProject(
     hooks?: string[] | null;
     apply?: (current: ProjectSettings) => ProjectSettings;
     newState?: boolean;
+    /** The `--config` file the settings came from: a refusal says to fix it there. */
+    configFile?: string;
   },
 ): Promise<InitResult> {
-  checkTheme(ctx, settings.customization.personasTheme);
+  checkTheme(ctx, settings.customization.personasTheme, o.configFile === undefined ? {} : { file: o.configFile });
   const store = await ctx.store();
   let project: Project;
   let commit: string | null = null;

@@ -25,12 +25,17 @@ export function installedThemes(ctx: Context): string[] {
  * A theme must be installed: an unknown one was once accepted, and then every `mission start`
  * without `--persona` and every `summon` failed.
  */
-export function checkTheme(ctx: Context, name: string, key = "customization.personas_theme"): void {
+export function checkTheme(ctx: Context, name: string, o: { key?: string; file?: string } = {}): void {
   const themes = installedThemes(ctx);
   if (themes.includes(name)) return;
+  const key = o.key ?? "customization.personas_theme";
+  const pick = themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology");
   throw new UsageError(
     `${key} must be an installed theme: ${themes.join(", ")} (not "${name}")`,
-    `pantheon config set customization.personas_theme ${themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology")}`,
+    // From init's config file, before any state exists: the fix is in the file, not `config set`.
+    o.file !== undefined
+      ? `in ${o.file}, set personas_theme (under customization:) to an installed theme (${themes.join(", ")}), then run pantheon init --config ${o.file} again`
+      : `pantheon config set customization.personas_theme ${pick}`,
   );
 }
 

@@ -3,7 +3,9 @@ import type { Actor } from "../domain/actor.js";
 import { parseReviewRef, printable, reviewId, taskId } from "../domain/ids.js";
 import { checkRenumbered, writtenNumber, type IdLookup } from "./renumbered.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
+import type { Note } from "../domain/schemas/note.js";
 import type { Review } from "../domain/schemas/review.js";
+import { reviewActions, type ReviewActions } from "../domain/review-rules.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot, Tx } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
@@ -94,10 +96,33 @@ export async function createReview(
   return result;
 }
 
-export async function showReview(ctx: Context, id: string): Promise<ReviewResult> {
+/** Notes of a review's task `review show` gives: the latest, where the work's story is. */
+const SHOWN_NOTES = 5;
+
+export interface ReviewDetail extends ReviewResult {
+  actions: ReviewActions;
+  /** The latest notes of the review's task (oldest first), and how many it has in all. */
+  taskNotes: Note[];
+  taskNoteCount: number;
+}
+
+/** A review, what the actor may do with it, and the latest notes of its task. */
+export async function showReview(ctx: Context, id: string): Promise<ReviewDetail> {
   const snap = await (await ctx.store()).snapshot();
   const review = await findReview(snap, id, ctx);
-  return { review, refs: await reviewRefs(snap, [review]) };
+  const [refs, actor, task] = await Promise.all([
+    reviewRefs(snap, [review]),
+    resolveActor(ctx, snap),
+    review.task === null ? null : snap.get("tasks", review.task).catch(() => null),
+  ]);
+  const notes = task?.notes ?? [];
+  return {
+    review,
+    refs,
+    actions: reviewActions(review, actor),
+    taskNotes: notes.slice(-SHOWN_NOTES),
+    taskNoteCount: notes.length,
+  };
 }
 
 export async function listReviews(

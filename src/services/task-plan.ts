@@ -47,7 +47,7 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   // The description is someone else's text: fenced as data before the template is filled. Record
   // text is escaped (renderTemplate, fenceData); the title sits on a heading line, so its line
   // breaks are escaped too.
-  const description = task.description ? fenceData("Description", task.description) : "(no description)";
+  const description = task.description ? fenceData("Description", task.description) : "No description was recorded.\n";
   writeFileSync(
     join(dir, name),
     renderTemplate(template, {

@@ -4,9 +4,20 @@ import { tempDir } from "../helpers/repo.js";
 
 describe("pantheon demo", () => {
   it("tells the whole story with real commands, needing no assistant, and cleans up", () => {
-    const r = runBin(["demo"], { cwd: tempDir(), env: { NO_COLOR: "1" } });
+    // As a new user runs it: no git identity anywhere (the demo sets its own, and says nothing of it).
+    const noIdentity = {
+      NO_COLOR: "1",
+      GIT_AUTHOR_NAME: undefined,
+      GIT_AUTHOR_EMAIL: undefined,
+      GIT_COMMITTER_NAME: undefined,
+      GIT_COMMITTER_EMAIL: undefined,
+      EMAIL: undefined,
+      HOME: tempDir(),
+    };
+    const r = runBin(["demo"], { cwd: tempDir(), env: noIdentity });
     expect(r.exitCode, r.stderr).toBe(0);
     const out = r.stdout;
+    expect(out + r.stderr).not.toMatch(/git has no user\.name|committing as/);
     for (const expected of [
       '✓ Initialized Pantheon for "pantheon-demo-',
       "✗ Cannot claim ENG-H-0002 as Hephaestus: it is blocked by 1 unfinished dependency",

@@ -97,23 +97,28 @@ describe.skipIf(!hasTmux)(`pantheon init in a real terminal${hasTmux ? "" : ` (s
 
   it("asks the five questions in order and stores the answers typed", async () => {
     const dir = makeRepo();
+    // The manifest gives the type and the description: both are the defaults.
+    writeFileSync(join(dir, "Cargo.toml"), '[package]\nname = "demo"\ndescription = "Made in a real terminal"\n');
     const pane = new Pane(dir);
 
     await pane.waitFor(/\? Project name/, "the project name question");
     pane.type("Wizard Demo");
     pane.keys("Enter");
 
-    await pane.waitFor(/\? Project type[\s\S]*❯ other/, "the project type question, on the detected default");
-    pane.keys("Up");
-    await pane.waitFor(/❯ rust/, "the cursor on rust");
+    await pane.waitFor(/\? Project type[\s\S]*❯ rust/, "the project type question, on the detected default");
     pane.keys("Enter");
 
-    await pane.waitFor(/\? Description/, "the description question");
-    pane.type("Made in a real terminal");
+    await pane.waitFor(
+      /\? Description \(Made in a real terminal\)/,
+      "the description question, Cargo.toml's the default",
+    );
     pane.keys("Enter");
 
-    await pane.waitFor(/\? Features to enable[\s\S]*daemon naming/, "the features question");
-    pane.keys("Down", "Down", "Down");
+    // Always-on features are a note in the question, not boxes that cannot be unticked.
+    const features = await pane.waitFor(/\? Features to enable[\s\S]*daemon naming/, "the features question");
+    expect(features).toContain("(task management and mission tracking are always on)");
+    expect(features).not.toMatch(/◉ task management|◉ mission tracking/);
+    pane.keys("Down");
     await pane.waitFor(/❯\s*◉ daemon naming/, "the cursor on daemon naming");
     pane.keys("Space");
     await pane.waitFor(/❯\s*◯ daemon naming/, "daemon naming unchecked");

@@ -49,14 +49,18 @@ describe("pantheon mcp", () => {
     const c = await connect(initialised());
     const list = await c.listTools();
     expect(list.tools.map((t) => t.name).sort()).toEqual([
+      "activity",
+      "blocked",
       "claim",
       "close",
       "create",
+      "epic",
       "handoff",
       "mission_end",
       "mission_start",
       "next",
       "note",
+      "prereqs",
       "report",
       "review",
       "search",
@@ -72,7 +76,7 @@ describe("pantheon mcp", () => {
     // rule of thumb for English and JSON with OpenAI's and Anthropic's tokenizers).
     const tokens = Math.ceil(JSON.stringify(list).length / 4);
     expect(tokens).toBeLessThan(2000);
-    expect(tokens).toBeGreaterThan(500); // measured ~1,480: the list is really there
+    expect(tokens).toBeGreaterThan(500); // measured ~1,750 (18 tools): the list is really there
   });
 
   it("drives a full cycle: a mission started, a task created and claimed, in REVIEW, approved by a tester's session", async () => {
@@ -153,6 +157,28 @@ describe("pantheon mcp", () => {
     const missing = (await c.callTool({ name: "show", arguments: {} })) as Result;
     expect(missing.isError).toBe(true);
     expect(stateRef(dir)).toBe(before);
+  });
+
+  it("answers the questions the CLI answers: blocked, prerequisites of an epic, its progress, activity; a hint names a tool", async () => {
+    const dir = initialised();
+    for (const argv of [
+      ["epic", "create", "--title", "Release"],
+      ["task", "create", "--title", "Design", "--role", "architect"],
+      ["task", "create", "--title", "Build", "--role", "engineer", "--depends-on", "1", "--epic", "1"],
+      ["mission", "start", "--role", "engineer", "--persona", "Hephaestus"],
+    ])
+      expect(runBin(argv, { cwd: dir }).exitCode).toBe(0);
+    const c = await connect(dir, { PANTHEON_MISSION: "MSN-0001" });
+    expect((await call(c, "blocked")).map((t: any) => [t.id, t.blockedBy])).toEqual([["ENG-M-0002", ["ARC-M-0001"]]]);
+    expect((await call(c, "prereqs", { id: "EPC-M-0001" })).map((t: any) => t.id)).toEqual([
+      "ARC-M-0001",
+      "ENG-M-0002",
+    ]);
+    expect(await call(c, "epic", { id: "EPC-M-0001" })).toMatchObject({ progress: { complete: 0, total: 1 } });
+    expect(await call(c, "activity")).toEqual([expect.objectContaining({ persona: "Hephaestus", missions: 1 })]);
+    // The claim guard's hint, in this server's terms.
+    const claim = (await c.callTool({ name: "claim", arguments: { id: "2" } })) as Result;
+    expect(claim.content[0]!.text).toMatch(/\nhint: prereqs\(\{"id":"ENG-M-0002"\}\) \(or force: true\)$/);
   });
 
   it("answers a message over 10 MiB with a JSON-RPC error naming its id, says so on stderr, and keeps serving", async () => {

@@ -3,9 +3,12 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { defaultSettings, settingsFromConfig, type ProjectSettings } from "../../domain/project-config.js";
-import { escapeText } from "../../render/escape.js";
+import { displayWidth, escapeText } from "../../render/escape.js";
+import type { Style } from "../../render/paint.js";
+import { wrapLine } from "../../render/wrap-text.js";
 import { changeLine } from "../../render/config-view.js";
 import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
+import { detectProjectDescription } from "../../services/project-description.js";
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
@@ -25,6 +28,9 @@ interface InitOptions {
   mcp?: boolean;
   newState?: boolean;
 }
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
 function hookCommand(): string[] {
@@ -62,8 +68,29 @@ function groupPaths(paths: string[]): string {
     .join(", ");
 }
 
+/**
+ * The report on a terminal: prose wrapped at words to its width, each continuation under the
+ * text it continues (file lists after their label, a command's description after the command);
+ * lines to copy (`verbatim`: commands, a hook line, TOML, JSON) are never broken.
+ */
+function wrapReport(s: Style, lines: string[], verbatim: ReadonlySet<string>): string {
+  return lines
+    .map((line) => {
+      if (verbatim.has(line)) return line;
+      const plain = line.replace(ANSI, "");
+      const hang = /^ {2}(created|updated|kept|mcp) /.test(plain)
+        ? 10
+        : /^ {2}! /.test(plain)
+          ? 4
+          : /^ {2}pantheon \S.*? {2,}(?=\S)/.exec(plain)?.[0].length;
+      const lead = /^ */.exec(plain)![0].length;
+      return wrapLine(s, line, hang ?? (lead > 0 ? lead + 2 : 0));
+    })
+    .join("\n");
+}
+
 /** `mcp     claude .mcp.json (created), ...`, then what to add by hand where merging was not safe. */
-function mcpLines(mcp: McpRegistration[]): string[] {
+function mcpLines(mcp: McpRegistration[], keep: (line: string) => string): string[] {
   if (mcp.length === 0) return [];
   const lines = [`  ${"mcp".padEnd(7)} ${mcp.map((m) => `${m.assistant} ${m.path} (${m.action})`).join(", ")}`];
   for (const m of mcp) {
@@ -73,7 +100,7 @@ function mcpLines(mcp: McpRegistration[]): string[] {
         ...m.add
           .trimEnd()
           .split("\n")
-          .map((l) => `      ${escapeText(l)}`),
+          .map((l) => keep(`      ${escapeText(l)}`)),
       );
   }
   return lines;
@@ -105,7 +132,12 @@ export function registerInitCommand(program: Command, app: App): void {
         run(app, async (o: InitOptions) => {
           const ctx = app.context();
           const root = (await ctx.store()).root;
-          const defaults = defaultSettings(defaultProjectName(root, ctx.cwd), detectProjectType(root));
+          // The manifest's description (package.json, Cargo.toml, pyproject.toml) is the default.
+          const defaults = defaultSettings(
+            defaultProjectName(root, ctx.cwd),
+            detectProjectType(root),
+            detectProjectDescription(root),
+          );
           let settings: ProjectSettings;
           const fromFile = o.config !== undefined ? await configFromFile(app, o.config) : undefined;
           // On a project already set up, the file's keys are laid over the current settings.
@@ -131,6 +163,7 @@ export function registerInitCommand(program: Command, app: App): void {
             ...(assistants && { assistants }),
             hooks: o.hooks ? hookCommand() : null,
             ...(apply && { apply }),
+            ...(o.config !== undefined && { configFile: o.config }),
             newState: Boolean(o.newState),
           });
           const mcp = o.mcp && r.root ? registerMcp(ctx, r.root, assistants ?? ASSISTANT_NAMES) : [];
@@ -152,6 +185,11 @@ export function registerInitCommand(program: Command, app: App): void {
             codexWritableRoots: r.codexWritableRoots,
           };
           return view("init", data, (s) => {
+            const verbatim = new Set<string>();
+            const keep = (line: string) => {
+              verbatim.add(line);
+              return line;
+            };
             const name = escapeText(r.project.name);
             const lines = [
               r.adopted
@@ -181,15 +219,20 @@ export function registerInitCommand(program: Command, app: App): void {
             }
             for (const f of r.files.leftAlone)
               lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
-            lines.push(...mcpLines(mcp));
+            lines.push(...mcpLines(mcp, keep));
             const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
             const toCommit = [
               ...new Set(
                 [...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!),
               ),
             ];
-            if (toCommit.length > 0)
-              lines.push("", `Commit these files: git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`);
+            if (toCommit.length > 0) {
+              // A command is never broken inside: on a narrow terminal it gets a line of its own.
+              const command = `git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`;
+              const one = `Commit these files: ${command}`;
+              if (!s.tty || displayWidth(one) <= s.width) lines.push("", keep(one));
+              else lines.push("", "Commit these files:", keep(`  ${command}`));
+            }
             if (r.refspecAdded)
               lines.push(
                 `  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`,
@@ -197,7 +240,7 @@ export function registerInitCommand(program: Command, app: App): void {
             if (r.hook?.result === "manual") {
               lines.push(
                 `  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`,
-                `    ${r.hook.line}`,
+                keep(`    ${r.hook.line}`),
               );
             } else if (r.hook)
               lines.push(
@@ -210,7 +253,7 @@ export function registerInitCommand(program: Command, app: App): void {
                 "",
                 "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:",
                 "  [sandbox_workspace_write]",
-                `  ${escapeText(codexWritableRootsLine(r.codexWritableRoots))}`,
+                keep(`  ${escapeText(codexWritableRootsLine(r.codexWritableRoots))}`),
               );
             }
             // The first day only: a re-run is about files and settings.
@@ -222,7 +265,7 @@ export function registerInitCommand(program: Command, app: App): void {
                 "",
                 "Next:",
                 `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
-                `  pantheon task create --title "..." --role ${role}`,
+                keep(`  pantheon task create --title "..." --role ${role}`),
                 "  pantheon dashboard            who works on what, what is blocked, what waits for review",
                 r.adopted
                   ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
@@ -233,7 +276,7 @@ export function registerInitCommand(program: Command, app: App): void {
                   : "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
               );
             }
-            return lines.join("\n");
+            return wrapReport(s, lines, verbatim);
           });
         }),
       ),

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { parseRole } from "../../domain/roles.js";
-import { personaEntryView, personaView } from "../../render/persona-view.js";
-import { table } from "../../render/table.js";
+import { activityTable, personaEntryView, personaTable, personaView } from "../../render/persona-view.js";
 import { listPersonas } from "../../services/list-personas.js";
 import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
 import type { App } from "../app.js";
@@ -24,20 +23,7 @@ export function registerPersonaCommands(program: Command, app: App): void {
             role: o.role === undefined ? undefined : parseRole(o.role),
           });
           const data = entries.map(personaEntryView);
-          return view("personas", data, (s) =>
-            table(
-              [
-                { header: "NAME" },
-                { header: "ROLE" },
-                { header: "MISSIONS" },
-                { header: "ACTIVE", color: (v) => (v ? s.paint.green : undefined) },
-                { header: "BIO", flex: true },
-              ],
-              data.map((d) => [d.name, d.role, String(d.missions), d.activeMission ?? "", d.bio]),
-              s,
-              "No persona names: pantheon persona add NAME --role ROLE",
-            ),
-          );
+          return view("personas", data, (s) => personaTable(data, s));
         }),
       ),
     ["pantheon persona list --role engineer"],
@@ -90,26 +76,7 @@ export function registerPersonaQuestionCommands(persona: Command, app: App): voi
       .action(
         run(app, async () => {
           const data = await personaActivity(app.context());
-          return view("activity", data, (s) =>
-            table(
-              [
-                { header: "PERSONA" },
-                { header: "ROLE" },
-                { header: "MISSIONS" },
-                { header: "ENDED" },
-                { header: "TASKS COMPLETED" },
-              ],
-              data.map((d) => [
-                d.persona,
-                d.role,
-                String(d.missions),
-                String(d.completedMissions),
-                String(d.tasksCompleted),
-              ]),
-              s,
-              "No activity yet: missions and completed tasks show here",
-            ),
-          );
+          return view("activity", data, (s) => activityTable(data, s));
         }),
       ),
     ["pantheon persona activity --json"],

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { REVIEW_TYPES } from "../../domain/constants.js";
 import { parseReviewStatus, parseReviewType } from "../../domain/review-values.js";
-import { reviewDetailText, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
+import { reviewDetailText, reviewDetailView, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
 import { approveReview, rejectReview, type DecisionResult } from "../../services/decide-review.js";
@@ -71,11 +71,10 @@ export function registerReviewCommands(program: Command, app: App): void {
   examples(
     review
       .command("show <id>")
-      .description("Show a review")
+      .description("Show a review, its task's latest notes, and what you may do with it")
       .action(
         run(app, async (id: string) => {
-          const r = await showReview(app.context(), id);
-          const data = reviewView(r.review, r.refs);
+          const data = reviewDetailView(await showReview(app.context(), id));
           return view("review", data, (s) => reviewDetailText(data, s));
         }),
       ),
@@ -99,14 +98,18 @@ export function registerReviewCommands(program: Command, app: App): void {
   examples(
     review
       .command("reject <id>")
-      .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with the reason as a note")
-      .requiredOption("--reason <text>", "what must change")
+      .description("Reject a review; its task, if in REVIEW, goes back to UNDERWAY with what must change as a note")
+      .option("--notes <text>", "what must change (required; or --reason)")
+      .option("--reason <text>", "the same as --notes")
       .option("--force", "reject your own request, or through a number a sync renumbered")
       .action(
-        run(app, async (id: string, o: { reason: string; force?: boolean }) =>
-          decisionView(await rejectReview(app.context(), { id, reason: o.reason, force: o.force }), "Rejected"),
+        run(app, async (id: string, o: { notes?: string; reason?: string; force?: boolean }) =>
+          decisionView(
+            await rejectReview(app.context(), { id, notes: o.notes, reason: o.reason, force: o.force }),
+            "Rejected",
+          ),
         ),
       ),
-    ['pantheon --as Argus review reject RVW-001 --reason "no test for token expiry"'],
+    ['pantheon --as Argus review reject RVW-001 --notes "no test for token expiry"'],
   );
 }

@@ -86,15 +86,17 @@ export function registerTaskAskCommands(task: Command, app: App): void {
   examples(
     task
       .command("prereqs <id>")
-      .description("Everything unfinished that a goal depends on, in an order that can be worked, with who holds each")
+      .description(
+        "Everything unfinished that a task (or an epic's open tasks) depends on, in an order that can be worked, with who holds each",
+      )
       .action(
         run(app, async (id: string) => {
           const r = await prereqsOf(app.context(), id);
           const data = r.tasks.map((t) => taskSummaryView(t, r.refs));
-          return view("tasks", data, (s) => prereqText(taskSummaryView(r.goal, r.refs), data, s));
+          return view("tasks", data, (s) => prereqText(r.goal, data, s));
         }),
       ),
-    ["pantheon task prereqs OPR-H-0012"],
+    ["pantheon task prereqs OPR-H-0012", "pantheon task prereqs EPC-H-0001   # what must be done before the release"],
   );
 
   examples(

@@ -12,13 +12,19 @@ function run(cwd: string, args: string[]): string {
   return r.stdout;
 }
 
+/**
+ * The demo's own identity: not the placeholder Pantheon uses when git has none (that one is
+ * announced as a missing identity, and the demo would warn about an identity it set itself).
+ */
+const DEMO_EMAIL = "director@demo.pantheon.invalid";
+
 /** A new git repository in a temporary folder (for `pantheon demo`), with a local identity. */
 export function createScratchRepository(prefix = "pantheon-demo-"): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const git = (...args: string[]) => run(dir, args);
   git("init", "-q");
   git("config", "user.name", "Director");
-  git("config", "user.email", "director@pantheon.invalid");
+  git("config", "user.email", DEMO_EMAIL);
   return dir;
 }
 
@@ -36,7 +42,7 @@ export function addOriginAndClone(dir: string): string {
   git(dir, "push", "-q", "origin", "HEAD");
   git(dir, "clone", "-q", origin, laptop);
   git(laptop, "config", "user.name", "Director");
-  git(laptop, "config", "user.email", "director@pantheon.invalid");
+  git(laptop, "config", "user.email", DEMO_EMAIL);
   return laptop;
 }
 

@@ -104,6 +104,7 @@ const STEPS: Step[] = [
   [["task", "report"], (p) => p.tasks.report()],
   [["task", "blocked"], (p) => p.tasks.blocked()],
   [["task", "prereqs", "TST-M-0003"], (p) => p.tasks.prereqs("TST-M-0003")],
+  [["task", "prereqs", "EPC-H-0001"], (p) => p.tasks.prereqs("EPC-H-0001")],
   [["task", "claim", "2", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", M1)],
   [["task", "claim", "2", "--force", "--mission", "MSN-0001"], (p) => p.tasks.claim("2", { ...M1, force: true })],
   [["--offline", "task", "show", "2"], (p) => p.tasks.show("2", { offline: true })],
@@ -153,9 +154,16 @@ const STEPS: Step[] = [
     ["review", "create", "--title", "Anything", "--type", "opinion"],
     (p) => p.reviews.create({ title: "Anything", type: "opinion" as "design" }),
   ],
+  // --notes (as every task command) and --reason (its older name) are one: both is a usage error, none too.
   [
-    ["review", "reject", "RVW-002", "--reason", "no threat model"],
-    (p) => p.reviews.reject("RVW-002", { reason: "no threat model" }),
+    ["review", "reject", "RVW-002", "--notes", "no threat model", "--reason", "no threat model"],
+    (p) => p.reviews.reject("RVW-002", { notes: "no threat model", reason: "no threat model" } as never),
+  ],
+  [["review", "reject", "RVW-002"], (p) => p.reviews.reject("RVW-002", {} as never)],
+  [["review", "reject", "RVW-002", "--notes", " "], (p) => p.reviews.reject("RVW-002", { notes: " " })],
+  [
+    ["review", "reject", "RVW-002", "--notes", "no threat model"],
+    (p) => p.reviews.reject("RVW-002", { notes: "no threat model" }),
   ],
   [
     ["review", "reject", "RVW-002", "--reason", "no threat model", "--force"],

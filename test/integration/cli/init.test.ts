@@ -135,6 +135,80 @@ describe("init --config stores a valid config camelCase", () => {
   });
 });
 
+describe("init takes what the project already says", () => {
+  it("the description of package.json, Cargo.toml or pyproject.toml is the default (one line, no control characters)", async () => {
+    const cases: Array<[file: string, text: string, description: string]> = [
+      [
+        "package.json",
+        JSON.stringify({ name: "x", description: "A tool\u001b[31m to ship\n things" }),
+        "A tool [31m to ship things",
+      ],
+      [
+        "Cargo.toml",
+        '[workspace]\n\n[package]\nname = "x"\ndescription = "Fast \\"search\\" for logs" # crate\n',
+        'Fast "search" for logs',
+      ],
+      [
+        "pyproject.toml",
+        "[build-system]\nrequires = []\n[project]\nname = 'x'\ndescription = 'Data pipelines'\n",
+        "Data pipelines",
+      ],
+      ["go.mod", "module example.com/x\n\ngo 1.22\n", ""],
+    ];
+    for (const [file, text, description] of cases) {
+      const dir = makeRepo();
+      writeFileSync(join(dir, file), text);
+      const data = await project(dir).json(["init", "--yes"], "init");
+      expect(data.project.description, file).toBe(description);
+    }
+  });
+
+  it("an unknown theme in the --config file is fixed in the file: the hint names its key and the installed themes", async () => {
+    const file = configFile("customization:\n  personas_theme: klingon\n");
+    const r = await expectInitRefused(
+      ["init", "--config", file],
+      [/customization\.personas_theme must be an installed theme: constellations, mythology \(not "klingon"\)/],
+    );
+    const hint = r.stderr.split("\n")[1]!;
+    expect(hint).toContain(
+      `in ${file}, set personas_theme (under customization:) to an installed theme (constellations, mythology)`,
+    );
+    expect(hint).not.toContain("config set");
+  });
+});
+
+describe("init's report on a terminal", () => {
+  it("wraps at word boundaries to the terminal's width, keeping commands whole; piped, each line stays one", async () => {
+    const dir = makeRepo();
+    const r = await runCli(["init", "--yes"], { cwd: dir, tty: true, columns: 80 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    const commands = /^ {2}(git add |writable_roots = )/;
+    for (const line of lines) if (!commands.test(line)) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(lines).toContain("Commit these files:");
+    expect(lines.some((l) => /^ {2}git add .* && git commit -m "Set up Pantheon"$/.test(l))).toBe(true);
+    // The prose reads the same once its lines are joined: no word was cut.
+    const text = lines
+      .map((l) => l.trim())
+      .join(" ")
+      .replace(/ +/g, " ");
+    expect(text).toContain(
+      "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
+    );
+    expect(text).toContain(
+      "pantheon sync share the state with teammates through your git remote (publish it once now)",
+    );
+    // Continuations sit under the text they continue.
+    const summon = lines.findIndex((l) => l.startsWith("  pantheon summon engineer"));
+    expect(lines[summon + 1]).toMatch(/^ {32}\S/);
+
+    const piped = await runCli(["init", "--yes"], { cwd: makeRepo(), columns: 80 });
+    expect(piped.stdout).toContain(
+      "\nTeammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).\n",
+    );
+  });
+});
+
 describe("init without answers", () => {
   it("without a terminal and without flags, exits 2 naming what is missing", async () => {
     const r = await expectInitRefused(["init"], [/name/, /type/, /description/, /features/, /roles/]);

@@ -105,7 +105,8 @@ describe("epic link and unlink", () => {
 
     const r = await p.ok(["epic", "link", e2, b!]);
     expect(r.stdout).toMatch(/^✓ /);
-    expect(r.stderr).toContain(e2);
+    // Both epics by id: never "moves from epic 1".
+    expect(r.stderr).toContain(`note: ${b} moves from ${e1} to ${e2}`);
     expect((await p.json(["task", "show", b!], "task")).epic).toBe(e2);
     expect((await p.json(["epic", "show", e1], "epic")).tasks.map((t: any) => t.id)).toEqual([a]);
     expect((await p.json(["epic", "show", e2], "epic")).tasks.map((t: any) => t.id)).toEqual([b]);

@@ -138,6 +138,59 @@ describe("reviews", () => {
     await p.refused([...A, "review", "approve", "RVW-001"], 1);
   });
 
+  it("reject takes --notes as every task command does (the same as --reason); both at once is a usage error", async () => {
+    const p = await project();
+    await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);
+    const both = await p.refused(
+      [...A, "review", "reject", "RVW-001", "--notes", "no test", "--reason", "no test either"],
+      2,
+      /--notes and --reason are the same; give one/,
+    );
+    expect(both.stderr).toContain('hint: pantheon review reject RVW-001 --notes "add tests for expiry"');
+    await p.refused([...A, "review", "reject", "RVW-001"], 2, /needs --notes \(or --reason\)/);
+    await p.refused([...A, "review", "reject", "RVW-001", "--notes", " "], 2, /--notes must say what to change/);
+    const rej = await p.envelope([...A, "review", "reject", "RVW-001", "--notes", "no test for token expiry"]);
+    expect(rej.data).toMatchObject({ status: "REJECTED", reviewer: "Argus", reason: "no test for token expiry" });
+    const t = await p.json(["task", "show", "1"], "task");
+    expect(t.status).toBe("UNDERWAY");
+    expect(t.notes.at(-1)).toMatchObject({
+      kind: "review",
+      by: "Argus",
+      text: "RVW-001 rejected: no test for token expiry",
+    });
+  });
+
+  it("review show says what the actor may do (or why not) and gives the task's latest notes", async () => {
+    const p = await project();
+    for (let i = 1; i <= 6; i++) await p.ok([...H, "task", "note", "1", `step ${i} done`]);
+    await p.ok([...H, "task", "update", "1", "--status", "REVIEW", "--notes", "ready for review"]);
+
+    const argus = await p.json([...A, "review", "show", "RVW-001"], "review");
+    expect(argus).toMatchObject({
+      id: "RVW-001",
+      allowedActions: ["approve", "reject"],
+      notAllowed: null,
+      taskNoteCount: 7,
+    });
+    expect(argus.taskNotes.map((n: any) => n.text)).toEqual([
+      "step 3 done",
+      "step 4 done",
+      "step 5 done",
+      "step 6 done",
+      "ready for review",
+    ]);
+    const human = (await p.ok([...A, "review", "show", "RVW-001"])).stdout;
+    expect(human).toContain("\nNotes on ENG-H-0001 (latest 5 of 7)\n");
+    expect(human).toMatch(/ Hephaestus \[note\] ready for review\n/);
+    expect(human.trimEnd().split("\n").at(-1)).toBe("You may: approve · reject");
+
+    const own = (await p.ok([...H, "review", "show", "RVW-001"])).stdout.trimEnd().split("\n").at(-1);
+    expect(own).toBe("You may not decide it: Hephaestus requested it; another persona or the Director decides it");
+    await p.ok([...A, "review", "approve", "RVW-001"]);
+    const done = await p.json(["review", "show", "RVW-001"], "review");
+    expect(done).toMatchObject({ allowedActions: [], notAllowed: "it is APPROVED (by Argus)" });
+  });
+
   it("a reviewer may not decide their own request unless Director or --force", async () => {
     const p = await project();
     await p.ok([...H, "task", "update", "1", "--status", "REVIEW"]);

@@ -4,6 +4,7 @@ import {
   blockedTasks,
   columnsReport,
   nextTasks,
+  epicPrerequisites,
   prerequisites,
   searchTasks,
 } from "../../../src/domain/task-questions.js";
@@ -245,6 +246,37 @@ describe("prerequisites", () => {
   it("skips a dependency that no longer exists", () => {
     const tasks = [t(2, { dependencies: [99, 1] }), t(1)];
     expect(numbers(prerequisites(tasks[0]!, lookupOf(tasks)))).toEqual([1]);
+  });
+});
+
+describe("epicPrerequisites (task prereqs EPC-...)", () => {
+  it("an epic's open tasks and everything they wait on, inside the epic or not, in a workable order, urgent first", () => {
+    // The release epic: 4 (docs, LOW) ← 3 (tests) ← 2 (impl) ← 1 (design, outside the epic); 5 (HIGH) alone.
+    const tasks = [
+      t(1, { status: "UNDERWAY", claimedBy: "Athena", mission: 1 }),
+      t(2, { epic: 1, dependencies: [1] }),
+      t(3, { epic: 1, dependencies: [2] }),
+      t(4, { epic: 1, priority: "LOW", dependencies: [3] }),
+      t(5, { epic: 1, priority: "CRITICAL" }),
+      t(6, { epic: 1, status: "COMPLETE" }),
+      t(7, { epic: 1, status: "ABORTED" }),
+      t(8, { epic: 2 }),
+    ];
+    const linked = tasks.filter((x) => x.epic === 1);
+    const order = epicPrerequisites(linked, lookupOf(tasks));
+    expect(numbers(order)).toEqual([5, 1, 2, 3, 4]);
+    expect(order.map((x) => x.claimedBy)).toEqual([null, "Athena", null, null, null]);
+  });
+
+  it("keeps an ABORTED task an open one waits on (it blocks), and is empty when every task is closed", () => {
+    const tasks = [
+      t(1, { status: "ABORTED" }),
+      t(2, { epic: 1, dependencies: [1] }),
+      t(3, { epic: 2, status: "COMPLETE" }),
+    ];
+    expect(numbers(epicPrerequisites([tasks[1]!], lookupOf(tasks)))).toEqual([1, 2]);
+    expect(epicPrerequisites([tasks[2]!], lookupOf(tasks))).toEqual([]);
+    expect(epicPrerequisites([], lookupOf(tasks))).toEqual([]);
   });
 });
 

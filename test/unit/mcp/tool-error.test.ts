@@ -27,4 +27,12 @@ describe("toolError: every failed call says what to do", () => {
       /^E_INTERNAL: x is undefined\nhint: this is a bug in pantheon, not in your call/,
     );
   });
+
+  it("writes a CLI hint a tool does the same as as that tool's call", () => {
+    const e = new InvalidTransitionError(
+      "Cannot claim ENG-H-0002 as Hephaestus: it is blocked by 1 unfinished dependency",
+      "pantheon task prereqs ENG-H-0002 (or --force)",
+    );
+    expect(textOf(toolError(e, "claim"))).toMatch(/\nhint: prereqs\(\{"id":"ENG-H-0002"\}\) \(or force: true\)$/);
+  });
 });
