@@ -77,7 +77,10 @@ export class GitStore implements Store, StateWriter {
     readonly paths: RepoPaths,
     private readonly opts: GitStoreOptions,
   ) {
-    this.db = new ObjectDb(paths.commonDir);
+    this.db = new ObjectDb(paths.commonDir, {
+      env: opts.env,
+      gcAuto: () => loadGitConfig(paths.commonDir, opts.env, paths.gitDir).get("gc.auto"),
+    });
     this.cache = new ReadCache(this.db, paths.commonDir);
     // Read on the first file this command creates in the common dir, not before.
     registerSharedPerm(paths.commonDir, () => this.sharedPerm());

@@ -145,11 +145,16 @@ export class LooseWriter {
     });
   }
 
-  /** Makes sure the main store has the object again (after the swap: a prune may have deleted it). */
-  heal(oid: string, type: string, content: Buffer): boolean {
+  /**
+   * Makes sure the main store has the object again (after the swap: a prune may have deleted
+   * it), unless `packed` finds it in one of Pantheon's kept packs (loose-packer.ts packed it
+   * meanwhile: as safe as a second name).
+   */
+  heal(oid: string, type: string, content: Buffer, packed: (oid: string) => boolean = () => false): boolean {
     if (fs.existsSync(this.mainPath(oid))) return false;
     const keep = loose(this.keepDir, oid);
     if (fs.existsSync(keep)) this.retry(oid, () => this.link(keep, this.mainPath(oid), sharedPermOf(this.commonDir)));
+    else if (packed(oid)) return false;
     else this.store(oid, type, content);
     return true;
   }
@@ -219,12 +224,13 @@ export class LooseWriter {
   /**
    * Drops second names older than KEEP_MS, giving the object back to the main store first when
    * git deleted its copy there (packed: the loose copy is redundant and `git gc` removes it;
-   * garbage: the next prune removes it). Runs at most every SWEEP_EVERY_MS per repository.
+   * garbage: the next prune removes it). Runs at most every SWEEP_EVERY_MS per repository;
+   * null when it was not its time.
    */
-  sweep(): number {
+  sweep(): number | null {
     const marker = join(this.keepDir, ".swept");
     try {
-      if (Date.now() - fs.statSync(marker).mtimeMs < SWEEP_EVERY_MS) return 0;
+      if (Date.now() - fs.statSync(marker).mtimeMs < SWEEP_EVERY_MS) return null;
     } catch {
       // never swept
     }
