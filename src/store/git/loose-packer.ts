@@ -108,7 +108,10 @@ export class LoosePacker {
     if (!this.lock()) return;
     try {
       if (sweep) this.release();
-      if (this.due()) this.pack();
+      if (this.due()) {
+        this.pack();
+        fs.rmSync(this.failedPath, { force: true });
+      }
     } catch {
       try {
         fs.writeFileSync(this.failedPath, "");
@@ -124,7 +127,7 @@ export class LoosePacker {
   /** Too many loose objects in the keep dir, and no failure in the last minute. */
   private due(): boolean {
     const sampled = countLoose(join(this.keepDir, "17"));
-    // No config is read while objects/pantheon/17 is empty: most mutations stop here.
+    // Nothing more is read while objects/pantheon/17 is empty (as it is after a pack).
     if (sampled === 0 && this.opts.env.PANTHEON_PACK_LOOSE === undefined) return false;
     this.threshold ??= looseThreshold(this.opts.env, this.gcAuto());
     const over =
@@ -244,8 +247,7 @@ export class LoosePacker {
     const dirs = new Set<string>();
     for (const id of loose) {
       // Both names, the main store's first: a writer re-linking it then writes it afresh.
-      for (const root of [this.objectsDir, this.keepDir])
-        fs.rmSync(join(root, id.slice(0, 2), id.slice(2)), { force: true });
+      for (const root of [this.objectsDir, this.keepDir]) unlinkIfThere(join(root, id.slice(0, 2), id.slice(2)));
       dirs.add(id.slice(0, 2));
     }
     // Emptied directories go, as `git prune-packed` removes them (a writer makes its directory
@@ -257,6 +259,15 @@ export class LoosePacker {
         } catch {
           // not empty, or gone
         }
+  }
+}
+
+/** unlink, a missing file being fine (rmSync's force costs an lstat more: thousands of files here). */
+function unlinkIfThere(path: string): void {
+  try {
+    fs.unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
 }
 

@@ -8,7 +8,9 @@
  * `objects/info/alternates`: git reads objects there as it reads its own, but neither prune nor
  * `gc`'s local repack ever touch an alternate. An hour later (`sweep`), when any gc that was
  * running has long finished and the object is reachable or garbage, the second name is dropped,
- * after giving the object back to the main store if git deleted its copy.
+ * after giving the object back to the main store if git deleted its copy. Git's gc cannot pack
+ * an object while it has a loose second name (`repack -l`): when there are many, loose-packer.ts
+ * packs them into a kept pack, which protects them as the second name did.
  */
 import * as fs from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";

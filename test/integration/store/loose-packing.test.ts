@@ -151,6 +151,30 @@ describe("three busy hours", () => {
   });
 });
 
+describe("packs that are not Pantheon's", () => {
+  it("a .keep of git's or the user's is never removed, and its pack never rolled up", async () => {
+    const dir = makeRepo();
+    const env = { PANTHEON_PACK_LOOSE: "0" };
+    expect((await runCli(["init", "--yes"], { cwd: dir, env })).exitCode).toBe(0);
+    // A pack kept by someone else (a fetch's index-pack --keep, a user's `touch pack-….keep`).
+    git(dir, "repack", "-q");
+    const packDir = join(dir, ".git", "objects", "pack");
+    const theirs = readdirSync(packDir)
+      .find((n) => n.endsWith(".pack"))!
+      .replace(/\.pack$/, "");
+    writeFileSync(join(packDir, `${theirs}.keep`), "fetch-pack 4242 on host\n");
+    for (let i = 0; i < 4; i++) {
+      expect(
+        (await runCli(["task", "create", "--title", `T${i}`, "--role", "engineer"], { cwd: dir, env })).exitCode,
+      ).toBe(0);
+      passKeepTime(join(dir, ".git"), HOUR);
+    }
+    expect(keptPacks(dir).length).toBeLessThanOrEqual(1);
+    for (const ext of ["keep", "pack", "idx"]) expect(existsSync(join(packDir, `${theirs}.${ext}`)), ext).toBe(true);
+    git(dir, "fsck", "--strict", "--no-dangling");
+  });
+});
+
 describe("packing beside git gc --prune=now (DESIGN §2.3)", () => {
   async function setUp() {
     const dir = makeRepo();
