@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Soak test (issue 6 item 6; not run in CI). Two modes:
 //
-//   npm run soak -- [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]
+//   npm run soak -- [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune] [--pack-loose N]
 //   npm run soak -- --clones N [--transport file|http|ssh|all] [--minutes M] [--seed S] [--keep]
 //
 // (`npm run soak` builds first, then runs node scripts/soak.mjs with these arguments.)
@@ -104,6 +104,10 @@
 // a missing object, and after `git update-ref -d` of the ref, `doctor --recover` lists its last
 // commit first and `doctor --recover <commit>` restores every record.
 //
+// --pack-loose N (with --gc or --gc-prune, or alone): the workers pack their loose objects past N
+// (PANTHEON_PACK_LOOSE), so packing, roll-ups and releases run beside the gc loop in a short run;
+// the objects left loose are printed at the end.
+//
 // --keep leaves the temporary repository in place (its path is printed); on FAIL it is kept too.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -121,8 +125,11 @@ let BIN = BUILT;
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
+/** --pack-loose N: Pantheon packs its loose objects past N (PANTHEON_PACK_LOOSE), so packing runs beside the gc loop. */
+let PACK_LOOSE = null;
+
 function pantheon(cwd, argv) {
-  return runPantheon(BIN, cwd, argv);
+  return runPantheon(BIN, cwd, argv, PACK_LOOSE === null ? ENV : { ...ENV, PANTHEON_PACK_LOOSE: String(PACK_LOOSE) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,6 +155,7 @@ const SPICE = ["", "", "", " — ünïcödé", " 漢字", " 🚀", ' "quoted"', 
 
 async function worker(cfg) {
   BIN = cfg.bin;
+  PACK_LOOSE = cfg.packLoose ?? null;
   const rnd = prng(hashSeed(cfg.seed, cfg.index));
   const name = `Soak${"ABCDEFGHIJKLMNOPQRSTUVWXYZ"[cfg.index % 26]}${Math.floor(cfg.index / 26) || ""}`;
   const role = WORKER_ROLES[cfg.index % WORKER_ROLES.length];
@@ -502,6 +510,7 @@ function parseArgs(argv) {
     seed: Date.now() % 1_000_000_007,
     keep: false,
     gc: null,
+    packLoose: null,
     clones: null,
     transport: null,
   };
@@ -518,11 +527,12 @@ function parseArgs(argv) {
     else if (a === "--keep") o.keep = true;
     else if (a === "--gc") o.gc = "gc";
     else if (a === "--gc-prune") o.gc = "prune";
+    else if (a === "--pack-loose") o.packLoose = Number(val());
     else if (a === "--clones") o.clones = Number(val());
     else if (a === "--transport") o.transport = val();
     else if (a === "--help" || a === "-h") {
       console.log(
-        "usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune]\n" +
+        "usage: node scripts/soak.mjs [--processes N] [--minutes M] [--seed S] [--keep] [--gc | --gc-prune] [--pack-loose N]\n" +
           "       node scripts/soak.mjs --clones N [--transport file|http|ssh|all] [--minutes M] [--seed S] [--keep]",
       );
       process.exit(0);
@@ -531,6 +541,8 @@ function parseArgs(argv) {
   if (!Number.isInteger(o.processes) || o.processes < 1) throw new Error("--processes must be a whole number ≥ 1");
   if (!(o.minutes > 0)) throw new Error("--minutes must be a positive number (fractions are fine)");
   if (!Number.isFinite(o.seed)) throw new Error("--seed must be a number");
+  if (o.packLoose !== null && !(Number.isInteger(o.packLoose) && o.packLoose >= 0))
+    throw new Error("--pack-loose must be a whole number ≥ 0");
   if (o.transport !== null && o.clones === null) o.clones = 8;
   if (o.clones !== null) {
     if (!Number.isInteger(o.clones) || o.clones < 2) throw new Error("--clones must be a whole number ≥ 2");
@@ -718,7 +730,7 @@ async function coordinator() {
   const gcLoop = o.gc ? startGcLoop(dir, o.gc) : null;
   const workers = await Promise.all(
     Array.from({ length: o.processes }, (_, index) =>
-      spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN }),
+      spawnWorker({ index, seed: o.seed, deadline, cwd: index % 2 === 0 ? dir : wt, bin: BIN, packLoose: o.packLoose }),
     ),
   );
   const gcStats = gcLoop ? await gcLoop.stop() : null;
@@ -783,6 +795,8 @@ async function coordinator() {
     for (const f of gcStats.failures) inv.problems.push(`gc loop: ${f}`);
     for (const m of gcStats.missing.slice(0, 10)) inv.problems.push(`gc loop: ${m}`);
     for (const f of gcStats.fsckProblems) inv.problems.push(`gc loop fsck: ${f}`);
+    if (o.packLoose !== null)
+      console.log(`objects after the run: ${git(dir, "count-objects", "-v").trim().replace(/\n/g, ", ")}`);
     try {
       inv.problems.push(...checkRecovery(dir).problems);
     } catch (e) {

@@ -87,7 +87,10 @@ export class GitStore implements Store, StateWriter {
     readonly paths: RepoPaths,
     private readonly opts: GitStoreOptions,
   ) {
-    this.db = new ObjectDb(paths.commonDir);
+    this.db = new ObjectDb(paths.commonDir, {
+      env: opts.env,
+      gcAuto: () => loadGitConfig(paths.commonDir, opts.env, paths.gitDir).get("gc.auto"),
+    });
     this.cache = new ReadCache(this.db, paths.commonDir);
     this.history = new HistoryIndex(this.db, paths.commonDir, (tip) => this.cache.journalAt(tip), opts.env);
     // Read on the first file this command creates in the common dir, not before.

@@ -8,7 +8,9 @@
  * `objects/info/alternates`: git reads objects there as it reads its own, but neither prune nor
  * `gc`'s local repack ever touch an alternate. An hour later (`sweep`), when any gc that was
  * running has long finished and the object is reachable or garbage, the second name is dropped,
- * after giving the object back to the main store if git deleted its copy.
+ * after giving the object back to the main store if git deleted its copy. Git's gc cannot pack
+ * an object while it has a loose second name (`repack -l`): when there are many, loose-packer.ts
+ * packs them into a kept pack, which protects them as the second name did.
  */
 import * as fs from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
@@ -151,11 +153,16 @@ export class LooseWriter {
     });
   }
 
-  /** Makes sure the main store has the object again (after the swap: a prune may have deleted it). */
-  heal(oid: string, type: string, content: Buffer): boolean {
+  /**
+   * Makes sure the main store has the object again (after the swap: a prune may have deleted
+   * it), unless `packed` finds it in one of Pantheon's kept packs (loose-packer.ts packed it
+   * meanwhile: as safe as a second name).
+   */
+  heal(oid: string, type: string, content: Buffer, packed: (oid: string) => boolean = () => false): boolean {
     if (fs.existsSync(this.mainPath(oid))) return false;
     const keep = loose(this.keepDir, oid);
     if (fs.existsSync(keep)) this.retry(oid, () => this.link(keep, this.mainPath(oid), sharedPermOf(this.commonDir)));
+    else if (packed(oid)) return false;
     else this.store(oid, type, content);
     return true;
   }
@@ -243,12 +250,13 @@ export class LooseWriter {
   /**
    * Drops second names older than KEEP_MS, giving the object back to the main store first when
    * git deleted its copy there (packed: the loose copy is redundant and `git gc` removes it;
-   * garbage: the next prune removes it). Runs at most every SWEEP_EVERY_MS per repository.
+   * garbage: the next prune removes it). Runs at most every SWEEP_EVERY_MS per repository;
+   * null when it was not its time.
    */
-  sweep(): number {
+  sweep(): number | null {
     const marker = join(this.keepDir, ".swept");
     try {
-      if (Date.now() - fs.statSync(marker).mtimeMs < SWEEP_EVERY_MS) return 0;
+      if (Date.now() - fs.statSync(marker).mtimeMs < SWEEP_EVERY_MS) return null;
     } catch {
       // never swept
     }

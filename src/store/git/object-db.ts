@@ -19,6 +19,8 @@ const JS_HASH_MAX_BYTES = 1024;
 /** No object of the state needs more; larger ones are refused rather than inflated. */
 export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 import { GitError, PackReadError } from "../../errors.js";
+import { KeptLookup } from "./kept-packs.js";
+import { LoosePacker, type PackerOptions } from "./loose-packer.js";
 import { KEEP_DIR, LooseWriter } from "./loose-writer.js";
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
@@ -64,9 +66,14 @@ export class ObjectDb {
   private askGit = false;
   private alternates: string[] | undefined;
 
-  constructor(readonly commonDir: string) {
+  /** `packing`: a store's, whose mutations pack the keep dir's loose objects (loose-packer.ts). */
+  constructor(
+    readonly commonDir: string,
+    packing?: PackerOptions,
+  ) {
     this.objectsDir = join(commonDir, "objects");
     this.writer = new LooseWriter(this.objectsDir, commonDir);
+    this.packer = packing && new LoosePacker(this.objectsDir, commonDir, this.writer.keepDir, packing);
   }
 
   /** Computes an object id: sha1 of "<type> <length>\0<content>". */
@@ -178,14 +185,18 @@ export class ObjectDb {
   /**
    * After the swap (DESIGN §2.3): every object written since the last call must be in the main
    * store; one a concurrent prune deleted in between is linked back from its second name (or
-   * written again: we still hold its bytes). Returns what was restored. Then, now and then, old
-   * second names are dropped.
+   * written again: we still hold its bytes), unless another process packed it meanwhile.
+   * Returns what was restored. Then, now and then, old second names are dropped, and loose
+   * objects are packed when there are too many.
    */
   verifyWritten(): string[] {
     const restored: string[] = [];
-    for (const [oid, obj] of this.pending) if (this.writer.heal(oid, obj.type, obj.content)) restored.push(oid);
+    const kept = new KeptLookup(this.objectsDir);
+    for (const [oid, obj] of this.pending)
+      if (this.writer.heal(oid, obj.type, obj.content, (o) => kept.has(o))) restored.push(oid);
     this.pending.clear();
-    this.writer.sweep();
+    const swept = this.writer.sweep();
+    this.packer?.afterSwap(swept !== null);
     return restored;
   }
 
@@ -195,6 +206,7 @@ export class ObjectDb {
   }
 
   private readonly writer: LooseWriter;
+  private readonly packer: LoosePacker | undefined;
   /** Objects written since the last verifyWritten/discardWritten, with their bytes. */
   private readonly pending = new Map<string, { type: ObjectType; content: Buffer }>();
   /** Objects this process wrote (both names made). */

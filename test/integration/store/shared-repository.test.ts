@@ -163,6 +163,48 @@ describe.skipIf(!canSwitchUser)("a second member of the group", () => {
     git(dir, "fsck", "--strict");
   });
 
+  it("packs after the first one packed: the kept packs, the keep dir's lock and staging are the group's", () => {
+    const GROUP = 100;
+    const OTHER = 65534;
+    const root = tempDir("pantheon-shared-pack-");
+    chmodSync(root, 0o755);
+    const dir = join(root, "repo");
+    git(root, "init", "-q", "-b", "main", "--shared=group", dir);
+    for (const p of allUnder(dir)) chownSync(p, 0, GROUP);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "initial");
+    // Every mutation packs what the keep dir holds loose, rolling up the packs before it.
+    const env = testEnv({ NO_COLOR: "1", HOME: root, PANTHEON_PACK_LOOSE: "0" });
+    const as = (uid: number, argv: string[]) =>
+      spawnSync("setpriv", [`--reuid=${uid}`, `--regid=${uid}`, `--groups=${GROUP}`, process.execPath, BIN, ...argv], {
+        cwd: dir,
+        env,
+        encoding: "utf8",
+      });
+    const steps: Array<[number, string[]]> = [
+      [0, ["init", "--yes"]],
+      [0, ["task", "create", "--title", "First", "--role", "engineer"]],
+      [OTHER, ["task", "create", "--title", "Second", "--role", "engineer"]],
+      [OTHER, ["task", "note", "1", "from the other user"]],
+      [0, ["task", "create", "--title", "Third", "--role", "engineer"]],
+    ];
+    for (const [uid, argv] of steps) {
+      const r = as(uid, argv);
+      expect(r.status, `${argv.join(" ")} as uid ${uid}: ${r.stderr}`).toBe(0);
+    }
+    const g = join(dir, ".git");
+    const keeps = readdirSync(join(g, "objects", "pack")).filter((n) => n.endsWith(".keep"));
+    expect(keeps.length).toBeGreaterThan(0);
+    for (const k of keeps) expect(octal(mode(join(g, "objects", "pack", k)))).toBe("0444");
+    expect(octal(mode(join(g, "objects", "pantheon", "packing")))).toBe("02775");
+    expect(readdirSync(join(g, "objects", "pantheon")).filter((n) => n.endsWith(".lock"))).toEqual([]);
+    expect(existsSync(join(g, "objects", "pantheon", "packing.failed"))).toBe(false);
+    git(dir, "fsck", "--strict");
+    const titles = jsonData({ stdout: as(0, ["task", "list", "--json"]).stdout, stderr: "", exitCode: 0 }, "tasks").map(
+      (t: { title: string }) => t.title,
+    );
+    expect(titles).toEqual(["First", "Second", "Third"]);
+  });
+
   it("syncs after the first one synced: pantheon/, the sync lock and the last synced tips are the group's", () => {
     // Found by the issue 12 verification: the first sync made pantheon/ 02755 and its files 0644,
     // so the second member's sync failed with EACCES ("this is a bug"), and so did its summon.
