@@ -28,6 +28,13 @@ export function installedThemes(ctx: Context): string[] {
 export function checkTheme(ctx: Context, name: string, o: { key?: string; file?: string } = {}): void {
   const themes = installedThemes(ctx);
   if (themes.includes(name)) return;
+  // An installation without its templates (a bundle copied alone) lists no theme: naming an
+  // empty list and hinting the refused name again would send the user round in a circle.
+  if (themes.length === 0)
+    throw new UsageError(
+      `No persona theme is installed with this pantheon (nothing in ${join(ctx.templatesDir, "themes")})`,
+      "the installation is incomplete: install pantheon again (npm ci), with its templates/ folder beside dist/",
+    );
   const key = o.key ?? "customization.personas_theme";
   const pick = themes.includes("mythology") ? "mythology" : (themes[0] ?? "mythology");
   throw new UsageError(
