@@ -27,7 +27,10 @@ export interface RecoveryReport {
     from: string;
     commit: string;
     merged?: boolean;
+    /** Merged: what the lost tip brings back; restored: what no remote had at the last sync. */
     brings?: RecordRef[];
+    /** A restore's `brings` compares with this remote's last synced tip (null: never synced: all records). */
+    remote?: string | null;
     /** Numbers the merge gave the lost tip's records because the ref had given theirs to others. */
     renumbered?: Array<{ from: string; to: string }>;
   } | null;
@@ -76,7 +79,20 @@ export async function recoverState(ctx: Context, commit: string): Promise<Recove
     ...commitInfo("doctor.recover", "state", DIRECTOR),
     summary: `doctor recover of state ${from.slice(0, 12)} by Director`,
   }));
-  return { ...plan, restored };
+  return { ...plan, restored: { ...restored, ...(await unpublished(store, restored.commit)) } };
+}
+
+/**
+ * What a restored ref brings back that no remote has yet (DESIGN §3.2: "listing what it brings
+ * back"): the records that differ from the last tip this clone synced with its default remote,
+ * or every record when it never synced. `remote` says which it was compared with.
+ */
+async function unpublished(store: Store, commit: string): Promise<{ brings: RecordRef[]; remote: string | null }> {
+  const sync = await store.sync();
+  const remote = await sync.defaultRemote();
+  const synced = remote ? await sync.syncedTip(remote) : null;
+  const changes = await sync.recordChanges(commit, synced);
+  return { brings: await recordRefs(await store.snapshotAt(commit), changes), remote: synced ? remote : null };
 }
 
 /** Merges a lost tip into the healthy ref (a fast-forward when the ref is an older commit of it). */

@@ -94,8 +94,15 @@ function recoveryText(
       lines.push(`  ${escapeText(n.from)} → ${escapeText(n.to)} (its number had been given to another record)`);
     return lines.join("\n");
   }
-  if (restored)
-    return `${p.green("✓")} Restored refs/coordination/main to the state of ${restored.from.slice(0, 12)} as commit ${restored.commit.slice(0, 12)}`;
+  if (restored) {
+    const head = `${p.green("✓")} Restored refs/coordination/main to the state of ${restored.from.slice(0, 12)} as commit ${restored.commit.slice(0, 12)}`;
+    const brings = restored.brings ?? [];
+    if (restored.remote)
+      return brings.length
+        ? `${head}: it brings back ${brings.length} record${brings.length === 1 ? "" : "s"} ${escapeText(restored.remote)} has not had: ${escapeText(listRecords(brings, 50))}\n  pantheon sync publishes them`
+        : `${head}: every record it holds is on ${escapeText(restored.remote)} as last synced`;
+    return `${head}: it brings back ${brings.length} record${brings.length === 1 ? "" : "s"}${brings.length ? `: ${escapeText(listRecords(brings, 50))}` : ""}`;
+  }
   if (r.ref.state === "ok" && r.candidates.length === 0)
     return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
   const lines = [
