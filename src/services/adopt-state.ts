@@ -45,7 +45,7 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
     if (!(await sync.complete(tip))) {
       throw new SyncError(
         `${remote}'s state arrived incomplete (a partial clone's objects are missing); nothing was adopted`,
-        `git fetch --refetch --no-filter ${remote} refs/coordination/main, then pantheon sync ${remote}`,
+        `git fetch --refetch --no-filter ${remote} ${(await sync.remoteRef(remote)).ref}, then pantheon sync ${remote}`,
         { remote, tip },
       );
     }

@@ -6,10 +6,10 @@ import { changedBlobs, changedPaths } from "../git/tree-diff.js";
 import { readBlobs } from "../git/blob-batch.js";
 import { prefetchDiffs } from "../git/object-prefetch.js";
 import { decodeRecord } from "../state/record-snapshot.js";
-import { fetchState, lsRemote, mergeBase, pushState } from "./transport.js";
+import { mergeBase } from "./transport.js";
 import { runGit } from "../repo/run-git.js";
 import { parseCommit } from "../git/commit-codec.js";
-import { CorruptRecordError, SyncError, UsageError } from "../../errors.js";
+import { CorruptRecordError } from "../../errors.js";
 import { fieldChanges } from "../../domain/field-changes.js";
 import { parseRecordFile, PROJECT_PATH, type RecordKind } from "../state/layout.js";
 import { appendRenumberLog, withFormerIds } from "./renumber-log.js";
@@ -22,19 +22,7 @@ import { recordChanges } from "../state/record-changes.js";
 import { configuredRemotes, defaultRemoteOf, publishTarget } from "./publish-target.js";
 import { loadGitConfig, type GitConfig } from "../repo/git-config.js";
 import { readTreePath } from "../git/tree-edit.js";
-import {
-  branchOf,
-  configuredRemoteRef,
-  recordRemoteRef,
-  remoteRefKey,
-  stateBranchesHere,
-  STATE_BRANCH,
-  type RemoteRef,
-} from "./remote-ref.js";
-import { findStateBranch, moveToStateBranch, type Discovery } from "./remote-ref-discovery.js";
-import { holdsState } from "../state/holds-state.js";
-import type { RemoteRefChange } from "../store.js";
-import { REF } from "../state/layout.js";
+import { remoteRefs } from "./remote-refs.js";
 
 /** StateSync over the git store (a StateWriter): transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
@@ -109,23 +97,8 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
   // (publish-target.ts): one rule for both, and three `git` spawns fewer per sync.
   let config: GitConfig | undefined;
   const gitConfig = () => (config ??= loadGitConfig(paths.commonDir, env, paths.gitDir));
-  // Where each remote keeps the state: read from git config once, then as this sync moved it.
-  const moved = new Map<string, RemoteRef>();
-  const changes: RemoteRefChange[] = [];
-  const remoteRefOf = (remote: string): RemoteRef =>
-    moved.get(remote) ?? configuredRemoteRef(gitConfig(), paths, remote);
-  const discovery: Discovery = {
-    paths,
-    db: store.db,
-    env,
-    adopt(remote, change) {
-      recordRemoteRef(paths, remote, change.ref, env);
-      // Replaces the glob of refs/coordination/main: git refuses every fetch that maps two refs of the remote to one.
-      ensureFetchRefspec(paths, remote, env, change.ref);
-      moved.set(remote, { ref: change.ref, configured: true });
-      changes.push(change);
-    },
-  };
+  // Where each remote keeps the state (DESIGN §3.1), and where this sync moved it.
+  const refs = remoteRefs(store, env, gitConfig);
   return {
     async remotes() {
       // In `git remote`'s order: by name.
@@ -149,7 +122,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return publishTarget(paths, env);
     },
     async migrateRefspec(remote) {
-      const r = await migrateRefspec(paths, remote, env, remoteRefOf(remote).ref);
+      const r = await migrateRefspec(paths, remote, env, refs.of(remote).ref);
       // An earlier version kept no last synced tip; its tracking ref held the tip its last sync
       // fetched, and when the state here contains it, that tip was merged or pushed.
       const local = await store.tip();
@@ -158,29 +131,10 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return { migrated: r.migrated, configured: r.configured, replaced: r.replaced };
     },
     async fetch(remote, net = {}) {
-      const at = remoteRefOf(remote);
-      const deepen = shallowCommits(paths).size > 0;
-      let tip = await fetchState(paths, remote, env, { deepen, src: at.ref }, net);
-      if (tip && at.configured && !(await holdsState(store.db, tip))) {
-        // Never merged, adopted or pushed onto: the tracking ref is dropped, so no read compares with it.
-        runGit(paths, ["update-ref", "-d", trackingRef(remote)], env);
-        throw new UsageError(
-          `git config ${remoteRefKey(remote)} names ${at.ref}, which holds no Pantheon state on ${remote} (its commit has no project.json and counters.json): code, not the state; nothing was merged or pushed`,
-          `git config ${remoteRefKey(remote)} ${STATE_BRANCH} (a branch of its own), or git config --unset ${remoteRefKey(remote)}`,
-          { key: remoteRefKey(remote), value: at.ref },
-        );
-      }
-      if (!tip && !at.configured && (await findStateBranch(discovery, remote, net)))
-        tip = await fetchState(paths, remote, env, { deepen, src: remoteRefOf(remote).ref }, net);
-      else if (!tip && at.ref !== REF && lsRemote(paths, remote, REF, env, net))
-        // Pushing here would start a second copy of the team's state beside the one it shares.
-        throw new SyncError(
-          `${remote} has no ${at.ref} (git config ${remoteRefKey(remote)}) but keeps its Pantheon state on ${REF}; nothing was fetched or pushed`,
-          `git config --unset ${remoteRefKey(remote)}, then pantheon sync ${remote} (if ${remote} refuses ${REF}, the sync moves the state to a branch by itself)`,
-          { remote },
-        );
+      const tip = await refs.fetch(remote, shallowCommits(paths).size > 0, net);
       const local = await store.tip();
-      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, local, env, net);
+      if (tip && isPartialClone(paths, remote, env))
+        completeObjects(paths, remote, tip, local, env, net, refs.of(remote).ref);
       // What the sync will read next, in one go (object-prefetch.ts): a partial clone is left
       // out, since git would fetch each object it lacks from the remote, one at a time.
       else if (tip && local && tip !== local) {
@@ -198,15 +152,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       requireFullHistory(paths, remote, tips, env);
     },
     async push(remote, commit, net = {}) {
-      const at = remoteRefOf(remote);
-      let pushed: "ok" | "rejected";
-      try {
-        pushed = pushState(paths, remote, commit, env, net, at.ref);
-      } catch (e) {
-        // Only a refusal of the default ref for its name moves the state; a configured ref stays.
-        if (at.configured || !(e instanceof SyncError) || e.data.refusedName !== true) throw e;
-        pushed = await moveToStateBranch(discovery, remote, commit, net, e);
-      }
+      const pushed = await refs.push(remote, commit, net);
       // As git does for a branch: the tracking ref follows a push that landed. Until the next
       // fetch it would otherwise say the remote has no state (after a first publication), and a
       // racing command would not publish (publish-target.ts) and reads would call this stale.
@@ -264,37 +210,20 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return r.ok;
     },
     async ensureFetchRefspec(remote) {
-      return ensureFetchRefspec(paths, remote, env, remoteRefOf(remote).ref);
+      return ensureFetchRefspec(paths, remote, env, refs.of(remote).ref);
     },
     async remoteRef(remote) {
-      const at = remoteRefOf(remote);
+      const at = refs.of(remote);
       return { ...at, refspec: fetchRefspec(remote, at.ref) };
     },
     remoteRefChanges() {
-      return changes.splice(0);
+      return refs.takeChanges();
     },
     async remoteRefStatus(remote) {
-      let at: RemoteRef | null = null;
-      let problem: string | null = null;
-      try {
-        at = remoteRefOf(remote);
-      } catch (e) {
-        if (!(e instanceof UsageError)) throw e;
-        problem = e.message;
-      }
-      const branch = at ? branchOf(at.ref) : null;
-      const named = branch ? await readRef(paths.commonDir, `refs/heads/${branch}`).catch(() => null) : null;
-      const tip = at?.configured ? await readRef(paths.commonDir, trackingRef(remote)).catch(() => null) : null;
-      return {
-        ref: at?.ref ?? null,
-        configured: at?.configured ?? true,
-        problem,
-        localBranches: at ? stateBranchesHere(gitConfig(), named ? [branch!] : [], remote, at.ref) : [],
-        holdsOther: tip !== null && !(await holdsState(store.db, tip)),
-      };
+      return refs.status(remote);
     },
     async refspecStatus(remote) {
-      const s = await refspecStatus(paths, remote, env, remoteRefOf(remote).ref);
+      const s = await refspecStatus(paths, remote, env, refs.of(remote).ref);
       return {
         hasState:
           (await readRef(paths.commonDir, trackingRef(remote)).catch(() => null)) !== null || s.legacyTip !== null,
