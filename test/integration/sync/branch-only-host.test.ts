@@ -23,7 +23,8 @@ const HOOKS = {
   "pre-receive":
     '#!/bin/sh\nwhile read old new ref; do\n  case "$ref" in refs/heads/*|refs/tags/*) ;; *) echo "error: refusing $ref: only branches and tags may be pushed here" >&2; exit 1;; esac\ndone\n',
   // git itself adds "hook declined to update <ref>" after the hook's own words.
-  update: '#!/bin/sh\ncase "$1" in refs/heads/*|refs/tags/*) exit 0;; esac\necho "not allowed here" >&2\nexit 1\n',
+  update:
+    '#!/bin/sh\ncase "$1" in refs/heads/*|refs/tags/*) exit 0;; esac\nprintf "not allowed \\033[31mhere\\n" >&2\nexit 1\n',
 } as const;
 
 function installHook(origin: string, name: keyof typeof HOOKS | "pre-receive-all", text?: string): void {
@@ -151,19 +152,60 @@ describe("a host that refuses refs/coordination/main for its name", () => {
   });
 });
 
-describe("each way a host refuses by name", () => {
-  for (const hook of ["update", "hideRefs"] as const)
-    it(`${hook === "update" ? "an update hook" : "receive.hideRefs"}: the state moves to the branch, and a teammate finds it`, async () => {
-      const { origin, c0, c1 } = await branchOnlyTeam(hook);
-      const first = await c0.json<any>(["sync"], "sync");
-      expect(first.remoteRefChange).toMatchObject({ how: "refused", ref: BRANCH });
-      expect(first.remoteRefChange.serverSaid).toContain(
-        hook === "update" ? "hook declined to update refs/coordination/main" : "deny updating a hidden ref",
-      );
-      expect(refOn(origin, BRANCH)).toBe(c0.ref());
-      expect((await c1.json<any>(["sync"], "sync")).remoteRefChange).toMatchObject({ how: "found" });
-      expect(c1.ref()).toBe(c0.ref());
-    });
+describe("each way a host refuses by name, and each way a teammate takes the state", () => {
+  it("an update hook: the state moves to the branch; a teammate's init adopts it from there", async () => {
+    const { origin, c0, c1 } = await branchOnlyTeam("update");
+    const first = await c0.ok(["sync"]);
+    // The server's words are remote text: escaped on the terminal.
+    expect(first.stdout).toContain("not allowed \\e[31mhere / error: hook declined to update refs/coordination/main");
+    expect(first.stdout).not.toContain("\u001b");
+    expect(configOf(c0, KEY)).toBe(BRANCH);
+    expect(refOn(origin, BRANCH)).toBe(c0.ref());
+    const init = await c1.ok(["init", "--yes"]);
+    expect(init.stdout).toMatch(/^✓ Adopted the Pantheon state of ".*" from origin \(refs\/heads\/pantheon-state\)/);
+    expect(init.stderr).toContain(
+      "origin keeps its Pantheon state on refs/heads/pantheon-state (it has no refs/coordination/main): recorded in this clone",
+    );
+    expect(c1.ref()).toBe(c0.ref());
+    expect(fetchSpecs(c1)).toEqual(["+refs/heads/*:refs/remotes/origin/*", BRANCH_GLOB]);
+  });
+
+  it("receive.hideRefs: the state moves to the branch; a teammate's first command takes it from there", async () => {
+    const { origin, c0, c1 } = await branchOnlyTeam("hideRefs");
+    const first = await c0.json<any>(["sync"], "sync");
+    expect(first.remoteRefChange.serverSaid).toContain("deny updating a hidden ref");
+    expect(refOn(origin, BRANCH)).toBe(c0.ref());
+    const list = await c1.ok(["task", "list"]);
+    expect(list.stderr).toContain("origin keeps its Pantheon state on refs/heads/pantheon-state");
+    expect(c1.ref()).toBe(c0.ref());
+    expect(configOf(c1, KEY)).toBe(BRANCH);
+  });
+
+  it("a host that starts refusing a team already in step: a claim moves the state (saying so on stderr), the others follow", async () => {
+    const { origin, clones } = await makeOriginAndClones(2, { autoSync: true });
+    const [c0, c1] = clones as [Clone, Clone];
+    await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
+    await c0.ok(["sync"]);
+    await c1.ok(["sync"]);
+    await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
+    await c1.ok(["task", "create", "--title", "Made offline", "--role", "engineer", "--offline"]);
+    const frozen = refOn(origin, REF);
+    installHook(origin, "pre-receive"); // refs/coordination/main stays on origin, frozen
+    const claim = await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    expect(claim.stderr).toContain("origin refused refs/coordination/main for its name");
+    expect(claim.stderr).not.toContain("not published yet");
+    expect(refOn(origin, BRANCH)).toBe(c0.ref());
+    expect(refOn(origin, REF)).toBe(frozen);
+    // Clone 1 still fetches the frozen ref; its push is refused by name, and the branch holds the
+    // state already: it takes it from there, merges and pushes.
+    const r = await c1.json<any>(["sync"], "sync");
+    expect(r.remoteRefChange).toMatchObject({ how: "refused", ref: BRANCH });
+    expect(r.action).toBe("merged");
+    expect(refOn(origin, BRANCH)).toBe(c1.ref());
+    await c0.ok(["sync"]);
+    expect(c0.ref()).toBe(c1.ref());
+    expect((await c0.json<any>(["task", "show", "1"], "task")).claimedBy).toBe("Hephaestus");
+  });
 });
 
 describe("what never moves the state", () => {
