@@ -11,7 +11,7 @@ export interface RemoteRefChange {
   how: "refused" | "found";
   /** The server's words refusing `from` (how: "refused"): remote text, escaped wherever it is shown. */
   serverSaid: string | null;
-  /** The git config key, `remote.<remote>.pantheonRef`. */
+  /** The git config key, `pantheon.<remote>.remoteRef`. */
   key: string;
 }
 

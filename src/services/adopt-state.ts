@@ -30,7 +30,7 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
   if (off) return { adopted: null, remote, reason: "offline", detail: off };
   const lock = await sync.lock();
   try {
-    // An unusable git config remote.<remote>.pantheonRef is refused here (exit 2), before the fetch.
+    // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) is refused here (exit 2), before the fetch.
     await sync.remoteRef(remote);
     await sync.migrateRefspec(remote);
     let tip: string | null;

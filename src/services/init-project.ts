@@ -182,7 +182,7 @@ async function addFetchRefspec(store: Store): Promise<{ remote: string; refspec:
   }
   const remote = await sync.defaultRemote();
   if (!remote) return null;
-  // An unusable git config remote.<remote>.pantheonRef refuses init (exit 2) before any state is written.
+  // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) refuses init (exit 2) before any state is written.
   const { refspec } = await sync.remoteRef(remote);
   return (await sync.ensureFetchRefspec(remote)) ? { remote, refspec } : null;
 }

@@ -8,7 +8,13 @@ import type { RemoteRefStatus } from "../store/store.js";
  * its files are the state's; committed to and pushed, it becomes the state).
  */
 export function remoteRefFindings(remote: string, at: RemoteRefStatus): Finding[] {
-  const key = `remote.${remote}.pantheonRef`;
+  // The key that names it: this remote's own, or pantheon.remoteRef for every remote.
+  const key = at.key;
+  const own = `pantheon.${remote}.remoteRef`;
+  const fix =
+    key === own
+      ? `git config ${own} refs/heads/pantheon-state (a branch of its own), or git config --unset ${own}`
+      : `git config ${own} refs/heads/pantheon-state (or refs/coordination/main) for ${remote} alone, or git config --unset ${key} (git config --show-origin ${key} says which file sets it)`;
   const out: Finding[] = [];
   if (at.problem)
     out.push({
@@ -16,7 +22,7 @@ export function remoteRefFindings(remote: string, at: RemoteRefStatus): Finding[
       code: "E_REMOTE_REF",
       subject: key,
       message: at.problem,
-      fix: `git config ${key} refs/heads/pantheon-state, or git config --unset ${key}`,
+      fix,
       fixable: false,
     });
   else if (at.holdsOther)
@@ -25,7 +31,7 @@ export function remoteRefFindings(remote: string, at: RemoteRefStatus): Finding[
       code: "E_REMOTE_REF",
       subject: key,
       message: `git config ${key} names ${at.ref}, whose commit on ${remote} (as last fetched) is not a Pantheon state: it holds code, and a sync would refuse it or, worse, push the state onto it`,
-      fix: `git config ${key} refs/heads/pantheon-state (a branch of its own), or git config --unset ${key}`,
+      fix,
       fixable: false,
     });
   for (const branch of at.localBranches)

@@ -37,7 +37,7 @@ export interface SyncReport {
   refspecAdded: boolean;
   /** The exact fetch refspec of an earlier version (and its old tracking ref) was replaced by the glob. */
   refspecMigrated: boolean;
-  /** The ref the remote keeps the state on (refs/coordination/main, or git config remote.<remote>.pantheonRef). */
+  /** The ref the remote keeps the state on (refs/coordination/main, or git config pantheon.<remote>.remoteRef or pantheon.remoteRef). */
   remoteRef: string;
   /** The state's fetch refspec in the remote's config (what `git fetch` brings). */
   refspec: string;

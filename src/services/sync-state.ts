@@ -86,7 +86,7 @@ async function syncLocked(
   remote: string,
   o: SyncOptions,
 ): Promise<SyncReport> {
-  // An unusable git config remote.<remote>.pantheonRef is refused here (exit 2), before anything moves.
+  // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) is refused here (exit 2), before anything moves.
   const report = emptyReport(remote, await sync.remoteRef(remote));
   const refspec = await sync.migrateRefspec(remote);
   report.refspecMigrated = refspec.migrated;

@@ -145,6 +145,8 @@ export interface RemoteRefStatus {
   /** The ref on the remote (null: the config's value is unusable, see `problem`). */
   ref: string | null;
   configured: boolean;
+  /** The git config key that names it: `pantheon.<remote>.remoteRef`, or `pantheon.remoteRef` for every remote. */
+  key: string;
   /** Why the configured value cannot hold the state (the message a command refuses with). */
   problem: string | null;
   /** Local branches named like the state's branch or tracking it: checked out, they are the state's files, not code. */
@@ -211,11 +213,11 @@ export interface StateSync {
   /** Adds the fetch refspec (the glob) to the remote's config; true when added now. */
   ensureFetchRefspec(remote: string): Promise<boolean>;
   /**
-   * The ref the remote keeps the state on (git config `remote.<remote>.pantheonRef`, else
-   * refs/coordination/main) and the fetch refspec of it; UsageError (exit 2) naming the key when
-   * the configured value cannot hold it.
+   * The ref the remote keeps the state on (git config `pantheon.<remote>.remoteRef`, else
+   * `pantheon.remoteRef`, else refs/coordination/main), the key that names it and the fetch
+   * refspec of it; UsageError (exit 2) naming the key when the configured value cannot hold it.
    */
-  remoteRef(remote: string): Promise<{ ref: string; configured: boolean; refspec: string }>;
+  remoteRef(remote: string): Promise<{ ref: string; configured: boolean; key: string; refspec: string }>;
   /** Where this object's fetches and pushes moved a remote's state ref (and recorded it): returned once. */
   remoteRefChanges(): RemoteRefChange[];
   /** What doctor reports of a remote's state ref: an unusable value, a local branch of its name, a ref holding code. */

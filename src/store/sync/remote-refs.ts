@@ -9,11 +9,11 @@ import type { StateWriter } from "../state/state-writer.js";
 import type { NetOptions, RemoteRefChange, RemoteRefStatus } from "../store.js";
 import {
   branchOf,
+  remoteRefKey,
   configuredRemoteRef,
   recordRemoteRef,
-  remoteRefKey,
+  remoteRefHint,
   stateBranchesHere,
-  STATE_BRANCH,
   type RemoteRef,
 } from "./remote-ref.js";
 import { findStateBranch, moveToStateBranch, type Discovery } from "./remote-ref-discovery.js";
@@ -47,7 +47,7 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
       recordRemoteRef(paths, remote, change.ref, env);
       // Replaces the glob of refs/coordination/main: git refuses every fetch that maps two refs of the remote to one.
       ensureFetchRefspec(paths, remote, env, change.ref);
-      moved.set(remote, { ref: change.ref, configured: true });
+      moved.set(remote, { ref: change.ref, configured: true, key: change.key });
       changes.push(change);
     },
   };
@@ -60,9 +60,9 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
         // Never merged, adopted or pushed onto: the tracking ref is dropped, so no read compares with it.
         runGit(paths, ["update-ref", "-d", trackingRef(remote)], env);
         throw new UsageError(
-          `git config ${remoteRefKey(remote)} names ${at.ref}, which holds no Pantheon state on ${remote} (its commit has no project.json and counters.json): code, not the state; nothing was merged or pushed`,
-          `git config ${remoteRefKey(remote)} ${STATE_BRANCH} (a branch of its own), or git config --unset ${remoteRefKey(remote)}`,
-          { key: remoteRefKey(remote), value: at.ref },
+          `git config ${at.key} names ${at.ref}, which holds no Pantheon state on ${remote} (its commit has no project.json and counters.json): code, not the state; nothing was merged or pushed`,
+          remoteRefHint(remote, at.key),
+          { key: at.key, value: at.ref, remote },
         );
       }
       if (tip) return tip;
@@ -74,9 +74,11 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
       // would start a second copy of the team's state beside the one it shares.
       if (at.ref !== REF && lsRemote(paths, remote, REF, env, net))
         throw new SyncError(
-          `${remote} has no ${at.ref} (git config ${remoteRefKey(remote)}) but keeps its Pantheon state on ${REF}; nothing was fetched or pushed`,
-          `git config --unset ${remoteRefKey(remote)}, then pantheon sync ${remote} (if ${remote} refuses ${REF}, the sync moves the state to a branch by itself)`,
-          { remote },
+          `${remote} has no ${at.ref} (git config ${at.key}) but keeps its Pantheon state on ${REF}; nothing was fetched or pushed`,
+          at.key === remoteRefKey(remote)
+            ? `git config --unset ${at.key}, then pantheon sync ${remote} (if ${remote} refuses ${REF}, the sync moves the state to a branch by itself)`
+            : `git config ${remoteRefKey(remote)} ${REF} (${remote} alone keeps the default), then pantheon sync ${remote}`,
+          { remote, key: at.key },
         );
       return null;
     },
@@ -96,11 +98,14 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
     async status(remote) {
       let at: RemoteRef | null = null;
       let problem: string | null = null;
+      let key = remoteRefKey(remote);
       try {
         at = of(remote);
+        key = at.key;
       } catch (e) {
         if (!(e instanceof UsageError)) throw e;
         problem = e.message;
+        if (typeof e.data.key === "string") key = e.data.key;
       }
       const branch = at ? branchOf(at.ref) : null;
       const named = branch ? await readRef(paths.commonDir, `refs/heads/${branch}`).catch(() => null) : null;
@@ -108,6 +113,7 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
       return {
         ref: at?.ref ?? null,
         configured: at?.configured ?? true,
+        key,
         problem,
         localBranches: at ? stateBranchesHere(gitConfig(), named ? [branch!] : [], remote, at.ref) : [],
         holdsOther: tip !== null && !(await holdsState(store.db, tip)),

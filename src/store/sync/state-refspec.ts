@@ -6,7 +6,7 @@ import { runGit } from "../repo/run-git.js";
 /**
  * Where a remote's state lands and how git config names it (DESIGN §3.1). The fetch refspec is
  * a glob that matches only the remote's state ref (`main` under refs/coordination/, or the
- * branch `remote.<remote>.pantheonRef` names) and names nothing else there, so a plain
+ * branch `pantheon.<remote>.remoteRef` or `pantheon.remoteRef` names) and names nothing else there, so a plain
  * `git fetch` or `git pull` brings the state when the remote has it and says nothing when it
  * does not (an exact refspec fails the whole fetch then), and a peer's own tracking refs are
  * never fetched. A glob is also never the ref `git pull` merges: git marks only the first

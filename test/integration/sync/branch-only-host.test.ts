@@ -14,7 +14,7 @@ import { git } from "../../helpers/repo.js";
 import { standIns } from "../persona/stand-ins.js";
 
 const BRANCH = "refs/heads/pantheon-state";
-const KEY = "remote.origin.pantheonRef";
+const KEY = "pantheon.origin.remoteRef";
 const BRANCH_GLOB = "+refs/heads/pantheon-state*:refs/coordination/remotes/origin/main*";
 const REF_GLOB = "+refs/coordination/main*:refs/coordination/remotes/origin/main*";
 
@@ -67,10 +67,10 @@ describe("a host that refuses refs/coordination/main for its name", () => {
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^✓ Synced with origin: pushed/);
     expect(first.stdout).toContain(
-      "origin refused refs/coordination/main for its name (the server refused it (pre-receive hook declined): error: refusing refs/coordination/main: only branches and tags may be pushed here): the state is published on refs/heads/pantheon-state instead, recorded in this clone (git config remote.origin.pantheonRef refs/heads/pantheon-state)",
+      "origin refused refs/coordination/main for its name (the server refused it (pre-receive hook declined): error: refusing refs/coordination/main: only branches and tags may be pushed here): the state is published on refs/heads/pantheon-state instead, recorded in this clone (git config pantheon.origin.remoteRef refs/heads/pantheon-state)",
     );
     expect(first.stdout).toContain(
-      "teammates' clones find it by themselves at their next pantheon sync (or set it: git config remote.origin.pantheonRef refs/heads/pantheon-state)",
+      "teammates' clones find it by themselves at their next pantheon sync (or set it: git config pantheon.origin.remoteRef refs/heads/pantheon-state)",
     );
     expect(first.stdout).toContain(`remote.origin.fetch has ${BRANCH_GLOB}`);
     expect(refOn(origin, BRANCH)).toBe(c0.ref());
@@ -264,7 +264,7 @@ describe("what never moves the state", () => {
     const r = await c1.run(["sync"]);
     expect(r.exitCode).toBe(3);
     expect(r.stderr.split("\n")[0]).toBe(
-      "✗ origin has no refs/heads/pantheon-state (git config remote.origin.pantheonRef) but keeps its Pantheon state on refs/coordination/main; nothing was fetched or pushed",
+      "✗ origin has no refs/heads/pantheon-state (git config pantheon.origin.remoteRef) but keeps its Pantheon state on refs/coordination/main; nothing was fetched or pushed",
     );
     expect(refOn(origin, BRANCH)).toBeNull();
     expect(c1.ref()).toBe(before);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
 import { git } from "../../helpers/repo.js";
 
-const KEY = "remote.origin.pantheonRef";
+const KEY = "pantheon.origin.remoteRef";
 const BRANCH = "refs/heads/pantheon-state";
 const TRACKING = "refs/coordination/remotes/origin/main";
 const REF_GLOB = "+refs/coordination/main*:refs/coordination/remotes/origin/main*";
@@ -24,7 +24,7 @@ const refOn = (repo: string, ref: string): string | null => {
 const fetchSpecs = (c: Clone) => c.git("config", "--get-all", "remote.origin.fetch").split("\n").filter(Boolean);
 const firstLine = (s: string) => s.split("\n")[0];
 
-describe("an unusable git config remote.origin.pantheonRef", () => {
+describe("an unusable git config pantheon.origin.remoteRef", () => {
   // Every rule is in test/unit/store/remote-ref.test.ts; here, that commands refuse what it refuses.
   const cases: Array<[string, string]> = [
     ["refs/tags/state", "it is a tag: git refuses to move an existing tag without force"],
@@ -43,7 +43,7 @@ describe("an unusable git config remote.origin.pantheonRef", () => {
       const r = await c1.run(["sync"]);
       expect(r.exitCode, value).toBe(2);
       expect(firstLine(r.stderr), value).toContain(
-        `✗ git config remote.origin.pantheonRef is ${JSON.stringify(value)}, which cannot hold the Pantheon state: ${why}`,
+        `✗ git config pantheon.origin.remoteRef is ${JSON.stringify(value)}, which cannot hold the Pantheon state of origin: ${why}`,
       );
       expect(r.stderr).toContain(`git config ${KEY} ${BRANCH}`);
       expect([c1.ref(), originRef(), refOn(c1.dir, TRACKING), fetchSpecs(c1)], value).toEqual([

@@ -1,10 +1,12 @@
 /**
- * Which values of git config remote.<remote>.pantheonRef can hold the state (DESIGN §3.1), and
- * which refusals of a push are about the ref's name (the only ones after which the state may
+ * Which git config key names a remote's state ref (DESIGN §3.1: `pantheon.<remote>.remoteRef`,
+ * else `pantheon.remoteRef` for every remote), which values can hold the state, and which refusals of a push are about the ref's name (the only ones after which the state may
  * move to a branch), by the words of common hosts and hooks.
  */
 import { describe, expect, it } from "vitest";
-import { remoteRefProblem } from "../../../src/store/sync/remote-ref.js";
+import { UsageError } from "../../../src/errors.js";
+import { configFromEntries, parseGitConfig } from "../../../src/store/repo/git-config.js";
+import { configuredRemoteRef, remoteRefProblem, remoteRefSetting } from "../../../src/store/sync/remote-ref.js";
 import { refusedForName } from "../../../src/store/sync/ref-refusal.js";
 
 const REF = "refs/coordination/main";
@@ -34,7 +36,131 @@ describe("remoteRefProblem", () => {
     ["refs/heads/a//b", "not a valid ref name"],
     ["refs/heads/", "not a valid ref name"],
     [`refs/heads/${"x".repeat(200)}`, "longer than 200"],
+    ["refs/heads/../../config", "not a valid ref name"],
+    ["refs/coordination/../heads/main", "not a valid ref name"],
+    ["--upload-pack=touch /tmp/x", "it starts with '-', as an option of git would"],
+    ["-c", "as an option of git would"],
+    ["refs/heads/--force", "not a valid ref name"],
+    ["refs/heads/a/-b", "not a valid ref name"],
+    ["true", "it must be a full ref name"], // a bare `remoteRef` line in a config file
   ])("refuses %j: %s", (value, why) => expect(remoteRefProblem(value)).toContain(why));
+});
+
+/** A clone's git config from its text (what an include or the global config may add is the same). */
+const config = (text: string) => configFromEntries(parseGitConfig(text));
+// No refs/remotes/<remote>/HEAD here: the default-branch rule has its own integration test.
+const paths = { workTree: null, gitDir: "/nonexistent/.git", commonDir: "/nonexistent/.git" };
+
+describe("which key names the remote's state ref", () => {
+  const BOTH =
+    '[pantheon]\n\tremoteRef = refs/heads/all-state\n[pantheon "origin"]\n\tremoteRef = refs/heads/origin-state\n';
+  it.each([
+    [
+      "neither: refs/coordination/main, recorded under the remote's own key",
+      "",
+      "origin",
+      {
+        key: "pantheon.origin.remoteRef",
+        value: undefined,
+      },
+    ],
+    [
+      "the plain key, for every remote",
+      "[pantheon]\n\tremoteRef = refs/heads/all-state\n",
+      "upstream",
+      {
+        key: "pantheon.remoteRef",
+        value: "refs/heads/all-state",
+      },
+    ],
+    [
+      "the remote's own key over the plain one",
+      BOTH,
+      "origin",
+      {
+        key: "pantheon.origin.remoteRef",
+        value: "refs/heads/origin-state",
+      },
+    ],
+    [
+      "the plain key for a remote without its own",
+      BOTH,
+      "upstream",
+      {
+        key: "pantheon.remoteRef",
+        value: "refs/heads/all-state",
+      },
+    ],
+    // Sections and names are case-insensitive in git, subsections are not.
+    [
+      "any case of section and name",
+      '[PANTHEON "origin"]\n\tREMOTEREF = refs/heads/x\n',
+      "origin",
+      {
+        key: "pantheon.origin.remoteRef",
+        value: "refs/heads/x",
+      },
+    ],
+    [
+      "a subsection only of its exact case",
+      '[pantheon "Origin"]\n\tremoteRef = refs/heads/x\n',
+      "origin",
+      {
+        key: "pantheon.origin.remoteRef",
+        value: undefined,
+      },
+    ],
+    [
+      "a remote whose name has dots",
+      '[pantheon "team.a"]\n\tremoteRef = refs/heads/x\n',
+      "team.a",
+      {
+        key: "pantheon.team.a.remoteRef",
+        value: "refs/heads/x",
+      },
+    ],
+  ])("%s", (_, text, remote, want) => expect(remoteRefSetting(config(text), remote)).toEqual(want));
+
+  it("the remote's own key may restore the default under a plain key set for the others", () => {
+    const c = config(
+      '[pantheon]\n\tremoteRef = refs/heads/pantheon-state\n[pantheon "mirror"]\n\tremoteRef = refs/coordination/main\n',
+    );
+    expect(configuredRemoteRef(c, paths, "mirror")).toEqual({
+      ref: "refs/coordination/main",
+      configured: true,
+      key: "pantheon.mirror.remoteRef",
+    });
+    expect(configuredRemoteRef(c, paths, "origin")).toEqual({
+      ref: "refs/heads/pantheon-state",
+      configured: true,
+      key: "pantheon.remoteRef",
+    });
+  });
+
+  it("a value that cannot hold the state is refused naming the key it came from, with the remote's own key to set", () => {
+    const refused = (text: string, remote: string): UsageError => {
+      try {
+        configuredRemoteRef(config(text), paths, remote);
+      } catch (e) {
+        if (e instanceof UsageError) return e;
+        throw e;
+      }
+      throw new Error("not refused");
+    };
+    const plain = refused("[pantheon]\n\tremoteRef = --upload-pack=sh\n", "origin");
+    expect(plain.message).toBe(
+      `git config pantheon.remoteRef is "--upload-pack=sh", which cannot hold the Pantheon state of origin: it starts with '-', as an option of git would; nothing was fetched or pushed`,
+    );
+    expect(plain.hint).toContain("git config pantheon.origin.remoteRef refs/heads/pantheon-state");
+    expect(plain.hint).toContain("git config --unset pantheon.remoteRef");
+    const own = refused(
+      '[pantheon]\n\tremoteRef = refs/heads/ok\n[pantheon "origin"]\n\tremoteRef = refs/heads/a..b\n',
+      "origin",
+    );
+    expect(own.message).toMatch(/^git config pantheon\.origin\.remoteRef is "refs\/heads\/a\.\.b"/);
+    expect(own.hint).toContain("git config --unset pantheon.origin.remoteRef");
+    expect(own.data).toMatchObject({ key: "pantheon.origin.remoteRef", value: "refs/heads/a..b", remote: "origin" });
+  });
 });
 
 /** A failed `git push --porcelain <commit>:<ref>`: git's line for the ref, and the server's lines. */
