@@ -1,9 +1,12 @@
 /**
- * git config remote.<remote>.pantheonRef (DESIGN §3.1) as bad input: a value that cannot hold
+ * git config pantheon.<remote>.remoteRef, and pantheon.remoteRef for every remote without its
+ * own (DESIGN §3.1): both forms and which wins; and either as bad input: a value that cannot hold
  * the state is refused by every command that would use it (exit 2, the key named, nothing
  * fetched, merged or pushed) and reported by doctor; a branch that holds code is found by its
  * content after a fetch and refused the same way. And the fetch refspec follows the ref.
  */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
 import { git } from "../../helpers/repo.js";
@@ -23,6 +26,81 @@ const refOn = (repo: string, ref: string): string | null => {
 };
 const fetchSpecs = (c: Clone) => c.git("config", "--get-all", "remote.origin.fetch").split("\n").filter(Boolean);
 const firstLine = (s: string) => s.split("\n")[0];
+const configOf = (c: Clone, key: string): string | null => {
+  try {
+    return c.git("config", key).trim();
+  } catch {
+    return null;
+  }
+};
+
+describe("pantheon.remoteRef for every remote, pantheon.<remote>.remoteRef for one", () => {
+  it("the plain key, from a file an include pulls in, serves a remote without its own; a remote's own key wins", async () => {
+    const { root, origin, clones } = await makeOriginAndClones(2, { init: false });
+    const [c0, c1] = clones as [Clone, Clone];
+    // A team's shared config, included by every clone.
+    const shared = join(root, "team.gitconfig");
+    writeFileSync(shared, `[pantheon]\n\tremoteRef = ${BRANCH}\n`);
+    for (const c of clones) c.git("config", "include.path", shared);
+    const init = await c0.ok(["init", "--yes"]);
+    expect(init.stdout).toContain(`added to remote.origin.fetch: ${BRANCH_GLOB}`);
+    const first = await c0.json<any>(["sync"], "sync");
+    expect(first).toMatchObject({ action: "pushed", remoteRef: BRANCH, refspec: BRANCH_GLOB, remoteRefChange: null });
+    expect(refOn(origin, BRANCH)).toBe(c0.ref());
+    expect(refOn(origin, REF), "never created").toBeNull();
+    expect(configOf(c0, KEY), "nothing recorded: the plain key said it").toBeNull();
+    const adopted = await c1.ok(["init", "--yes"]);
+    expect(adopted.stdout).toMatch(/^✓ Adopted the Pantheon state of ".*" from origin \(refs\/heads\/pantheon-state\)/);
+    expect(c1.ref()).toBe(c0.ref());
+
+    // Two more remotes under the same plain key: one without a key of its own takes the branch,
+    // one whose own key names refs/coordination/main keeps the default.
+    const [plain, own] = [join(root, "plain.git"), join(root, "own.git")];
+    for (const dir of [plain, own]) git(root, "init", "-q", "--bare", dir);
+    c0.git("remote", "add", "plain", plain);
+    c0.git("remote", "add", "own", own);
+    c0.git("config", "pantheon.own.remoteRef", REF);
+    expect(await c0.json<any>(["sync", "plain"], "sync")).toMatchObject({ action: "pushed", remoteRef: BRANCH });
+    expect(await c0.json<any>(["sync", "own"], "sync")).toMatchObject({ action: "pushed", remoteRef: REF });
+    expect([refOn(plain, BRANCH), refOn(plain, REF)]).toEqual([c0.ref(), null]);
+    expect([refOn(own, REF), refOn(own, BRANCH)]).toEqual([c0.ref(), null]);
+    expect(c0.git("config", "--get-all", "remote.own.fetch")).toContain(
+      "+refs/coordination/main*:refs/coordination/remotes/own/main*",
+    );
+  });
+
+  it("an option-looking value in an included file is refused by name (exit 2), never passed to git; doctor names the key", async () => {
+    const { root, clones, originRef } = await makeOriginAndClones(1);
+    const c = clones[0]!;
+    await c.ok(["task", "create", "--title", "Not yet published", "--role", "engineer"]);
+    const marker = join(root, "ran");
+    const value = `--upload-pack=touch ${marker}`;
+    const shared = join(root, "shared.gitconfig");
+    writeFileSync(shared, `[pantheon]\n\tremoteRef = ${value}\n`);
+    c.git("config", "include.path", shared);
+    const before = [c.ref(), originRef(), refOn(c.dir, TRACKING), fetchSpecs(c)];
+    const r = await c.run(["sync"]);
+    expect(r.exitCode).toBe(2);
+    expect(firstLine(r.stderr)).toBe(
+      `✗ git config pantheon.remoteRef is ${JSON.stringify(value)}, which cannot hold the Pantheon state of origin: it starts with '-', as an option of git would; nothing was fetched or pushed`,
+    );
+    expect(r.stderr).toContain(
+      `hint: git config ${KEY} ${BRANCH} (a branch of its own, never checked out), or git config --unset pantheon.remoteRef (git config --show-origin pantheon.remoteRef says which file sets it), or git config ${KEY} ${REF} for origin alone`,
+    );
+    expect([c.ref(), originRef(), refOn(c.dir, TRACKING), fetchSpecs(c)]).toEqual(before);
+    expect(existsSync(marker), "git never ran it").toBe(false);
+    const doctor = await c.run(["doctor", "--json"]);
+    expect(doctor.exitCode).toBe(1);
+    expect(JSON.parse(doctor.stdout).data.findings).toContainEqual(
+      expect.objectContaining({ code: "E_REMOTE_REF", severity: "error", subject: "pantheon.remoteRef" }),
+    );
+    // The remote's own key wins over the plain one, here too: a valid one lets the sync through.
+    c.git("config", KEY, REF);
+    expect((await c.json<any>(["sync"], "sync")).action).toBe("pushed");
+    expect(originRef()).toBe(c.ref());
+    expect(existsSync(marker)).toBe(false);
+  });
+});
 
 describe("an unusable git config pantheon.origin.remoteRef", () => {
   // Every rule is in test/unit/store/remote-ref.test.ts; here, that commands refuse what it refuses.
@@ -30,6 +108,8 @@ describe("an unusable git config pantheon.origin.remoteRef", () => {
     ["refs/tags/state", "it is a tag: git refuses to move an existing tag without force"],
     ["pantheon-state", "it must be a full ref name (refs/heads/pantheon-state, say)"],
     ["refs/heads/bad..name", "it is not a valid ref name"],
+    ["refs/heads/../../config", "it is not a valid ref name"],
+    ["-oops", "it starts with '-', as an option of git would"],
   ];
   it("sync refuses each (exit 2, the key and why), nothing fetched, merged or pushed; doctor reports it", async () => {
     const { origin, clones, originRef } = await makeOriginAndClones(2);
