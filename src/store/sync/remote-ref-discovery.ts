@@ -5,6 +5,7 @@ import type { RepoPaths } from "../repo/repo.js";
 import { REF } from "../state/layout.js";
 import type { NetOptions, RemoteRefChange } from "../store.js";
 import { remoteRefKey, STATE_BRANCH } from "./remote-ref.js";
+import { refuseAsFirstBranch } from "./refuse-as-first-branch.js";
 import { fetchObjects, lsRemote, pushState } from "./transport.js";
 
 /**
@@ -73,6 +74,7 @@ export async function moveToStateBranch(
     d.adopt(remote, change(remote, "refused", said));
     return "rejected";
   }
+  refuseAsFirstBranch(d.paths, remote, STATE_BRANCH, d.env, net);
   let pushed: "ok" | "rejected";
   try {
     pushed = pushState(d.paths, remote, commit, d.env, net, STATE_BRANCH);

@@ -16,6 +16,7 @@ import {
   stateBranchesHere,
   type RemoteRef,
 } from "./remote-ref.js";
+import { refuseAsFirstBranch } from "./refuse-as-first-branch.js";
 import { findStateBranch, moveToStateBranch, type Discovery } from "./remote-ref-discovery.js";
 import { ensureFetchRefspec, trackingRef } from "./state-refspec.js";
 import { fetchState, lsRemote, pushState } from "./transport.js";
@@ -37,6 +38,8 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
   const paths: RepoPaths = store.paths;
   // Read from git config once, then as this sync moved it.
   const moved = new Map<string, RemoteRef>();
+  // Remotes whose fetch found no branch at their configured state ref: a push there creates it.
+  const lacking = new Set<string>();
   const changes: RemoteRefChange[] = [];
   const of = (remote: string): RemoteRef => moved.get(remote) ?? configuredRemoteRef(gitConfig(), paths, remote);
   const discovery: Discovery = {
@@ -54,6 +57,7 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
   return {
     of,
     async fetch(remote, deepen, net) {
+      lacking.delete(remote);
       const at = of(remote);
       const tip = await fetchState(paths, remote, env, { deepen, src: at.ref }, net);
       if (tip && at.configured && !(await holdsState(store.db, tip))) {
@@ -66,6 +70,7 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
         );
       }
       if (tip) return tip;
+      if (branchOf(at.ref)) lacking.add(remote);
       if (!at.configured)
         return (await findStateBranch(discovery, remote, net))
           ? fetchState(paths, remote, env, { deepen, src: of(remote).ref }, net)
@@ -84,6 +89,7 @@ export function remoteRefs(store: StateWriter, env: NodeJS.ProcessEnv, gitConfig
     },
     async push(remote, commit, net) {
       const at = of(remote);
+      if (lacking.has(remote)) refuseAsFirstBranch(paths, remote, at.ref, env, net);
       try {
         return pushState(paths, remote, commit, env, net, at.ref);
       } catch (e) {

@@ -176,6 +176,28 @@ export function lsRemote(
   return null;
 }
 
+/** The remote's branches (`git ls-remote --heads`), by full name. */
+export function remoteBranches(
+  paths: RepoPaths,
+  remote: string,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): string[] {
+  const r = runGit(paths, ["ls-remote", "--quiet", "--heads", remote], env, undefined, net);
+  if (r.status !== 0)
+    throw new SyncError(
+      `Cannot list ${remote}'s refs: ${gitReason(r.stderr)}`,
+      `check the remote: git ls-remote ${remote}`,
+      {
+        remote,
+      },
+    );
+  return r.stdout
+    .split("\n")
+    .map((line) => line.split("\t")[1])
+    .filter((name): name is string => name !== undefined && name.startsWith("refs/heads/"));
+}
+
 /** Fetches `ref`'s objects from the remote without naming them by any ref here (a look before a choice). */
 export async function fetchObjects(
   paths: RepoPaths,

@@ -136,6 +136,15 @@ describe("a host that refuses refs/coordination/main for its name", () => {
     expect(c1.git("ls-tree", "--name-only", "HEAD")).toBe("");
     expect(refOn(c1.dir, "refs/coordination/remotes/origin/main")).toBe(c0.ref());
     expect(c1.ref(), "a plain pull never moves the state itself").toBe(head);
+    // git's own default refspec (refs/heads/*) brings the branch as origin/pantheon-state too; no
+    // local branch, upstream or fetch line for it is made by init, sync or the pull.
+    expect(refOn(c1.dir, "refs/remotes/origin/pantheon-state")).toBe(c0.ref());
+    expect(c1.git("for-each-ref", "--format=%(refname)", "refs/heads").trim()).toBe("refs/heads/main");
+    expect(c1.git("config", "--get-regexp", "^branch\\.").trim().split("\n")).toEqual([
+      "branch.main.remote origin",
+      "branch.main.merge refs/heads/main",
+    ]);
+    expect(fetchSpecs(c1)).toEqual(["+refs/heads/*:refs/remotes/origin/*", BRANCH_GLOB]);
     // A branch without upstream: `git pull origin` names no branch and merges nothing.
     c1.git("switch", "-q", "-c", "topic");
     let pulled = "";
@@ -254,6 +263,24 @@ describe("what never moves the state", () => {
     expect(r.stderr).toContain("its branch pantheon-state holds something other than a Pantheon state");
     expect(refOn(origin, BRANCH)).toBe(code);
     expect(configOf(c, KEY)).toBeNull();
+  });
+
+  it("a remote with no branch yet: the state's branch would become its default branch; exit 3, nothing created", async () => {
+    const { origin, clones } = await makeOriginAndClones(1, { init: false });
+    const c = clones[0]!;
+    git(origin, "update-ref", "-d", "refs/heads/main"); // an empty repository on a host
+    installHook(origin, "pre-receive");
+    await c.ok(["init", "--yes"]);
+    const r = await c.run(["sync"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr.split("\n")[0]).toBe(
+      "✗ origin has no branch yet: most hosts make the first branch pushed to an empty repository its default branch, the one every clone checks out, and refs/heads/pantheon-state would hold the Pantheon state, not code; nothing was published",
+    );
+    expect(git(origin, "for-each-ref").trim()).toBe("");
+    expect(configOf(c, KEY)).toBeNull();
+    c.git("push", "-q", "origin", "main");
+    expect((await c.json<any>(["sync"], "sync")).remoteRef).toBe(BRANCH);
+    expect(refOn(origin, BRANCH)).toBe(c.ref());
   });
 
   it("a clone told to use the branch while the remote keeps its state on refs/coordination/main: exit 3, no second copy", async () => {

@@ -60,6 +60,15 @@ describe("pantheon.remoteRef for every remote, pantheon.<remote>.remoteRef for o
     c0.git("remote", "add", "plain", plain);
     c0.git("remote", "add", "own", own);
     c0.git("config", "pantheon.own.remoteRef", REF);
+    // An empty remote would make the state's branch its default branch: refused until code is there.
+    const empty = await c0.run(["sync", "plain"]);
+    expect(empty.exitCode).toBe(3);
+    expect(firstLine(empty.stderr)).toBe(
+      "✗ plain has no branch yet: most hosts make the first branch pushed to an empty repository its default branch, the one every clone checks out, and refs/heads/pantheon-state would hold the Pantheon state, not code; nothing was published",
+    );
+    expect(empty.stderr).toContain("hint: push the code first (git push -u plain main), then pantheon sync plain");
+    expect(git(plain, "for-each-ref").trim()).toBe("");
+    c0.git("push", "-q", "plain", "main");
     expect(await c0.json<any>(["sync", "plain"], "sync")).toMatchObject({ action: "pushed", remoteRef: BRANCH });
     expect(await c0.json<any>(["sync", "own"], "sync")).toMatchObject({ action: "pushed", remoteRef: REF });
     expect([refOn(plain, BRANCH), refOn(plain, REF)]).toEqual([c0.ref(), null]);
