@@ -2,10 +2,11 @@ import { GitError, SyncError } from "../errors.js";
 import type { Store } from "../store/store.js";
 import { networkOff, type Context } from "./context.js";
 import { refuseLostRef } from "./lost-ref.js";
+import { remoteRefChangeLines } from "../domain/remote-ref-notice.js";
 
 /** What looking for the remote's state found: adopted it, or why not. */
 export type Adoption =
-  | { adopted: string }
+  | { adopted: string /** The ref the remote keeps the state on. */; ref: string }
   | {
       adopted: null;
       remote: string | null;
@@ -29,6 +30,8 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
   if (off) return { adopted: null, remote, reason: "offline", detail: off };
   const lock = await sync.lock();
   try {
+    // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) is refused here (exit 2), before the fetch.
+    await sync.remoteRef(remote);
     await sync.migrateRefspec(remote);
     let tip: string | null;
     try {
@@ -42,7 +45,7 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
     if (!(await sync.complete(tip))) {
       throw new SyncError(
         `${remote}'s state arrived incomplete (a partial clone's objects are missing); nothing was adopted`,
-        `git fetch --refetch --no-filter ${remote} refs/coordination/main, then pantheon sync ${remote}`,
+        `git fetch --refetch --no-filter ${remote} ${(await sync.remoteRef(remote)).ref}, then pantheon sync ${remote}`,
         { remote, tip },
       );
     }
@@ -55,9 +58,11 @@ export async function adoptRemoteState(ctx: Context, store: Store, o: { batch: b
     }
     await sync.recordSynced(remote, tip);
     await sync.ensureFetchRefspec(remote);
-    return { adopted: remote };
+    return { adopted: remote, ref: (await sync.remoteRef(remote)).ref };
   } finally {
     lock.release();
+    // A teammate moved the state to a branch, found by this fetch and recorded: said, never silent.
+    for (const c of sync.remoteRefChanges()) for (const line of remoteRefChangeLines(c)) ctx.warn(line);
   }
 }
 

@@ -20,13 +20,18 @@ export async function applyRepairs(
   findings: Finding[],
 ): Promise<{ fixed: string[]; commit: string | null }> {
   const fixed: string[] = [];
-  for (const f of findings.filter((x) => x.code === "W_REFSPEC" || x.code === "W_REFSPEC_EXACT")) {
+  for (const f of findings.filter((x) => ["W_REFSPEC", "W_REFSPEC_EXACT", "W_REFSPEC_OTHER"].includes(x.code))) {
     const remote = f.subject.replace(/^remote\./, "");
     const sync = await store.sync();
     if (f.code === "W_REFSPEC_EXACT" && (await sync.migrateRefspec(remote)).migrated)
       fixed.push(`replaced the exact fetch refspec of ${remote} with the glob and deleted its old tracking ref`);
     if (f.code === "W_REFSPEC" && (await sync.ensureFetchRefspec(remote)))
       fixed.push(`added the fetch refspec of ${remote}`);
+    // ensureFetchRefspec drops the glob of the other ref as it adds the one of the remote's state ref.
+    if (f.code === "W_REFSPEC_OTHER") {
+      await sync.ensureFetchRefspec(remote);
+      fixed.push(`replaced the state refspec of ${remote} with the glob of ${(await sync.remoteRef(remote)).ref}`);
+    }
   }
   const ended: string[] = [];
   const { commit } = await store.mutate(async (tx) => {

@@ -11,6 +11,7 @@ import { codexSandboxFindings } from "./codex-sandbox-findings.js";
 import { repairRepository, repositoryFindings } from "./repository-checks.js";
 import { summonFindings } from "./live-missions.js";
 import { cloneFindings } from "./clone-findings.js";
+import { remoteRefFindings } from "./remote-ref-findings.js";
 
 export interface DoctorReport {
   ok: boolean;
@@ -44,6 +45,9 @@ async function remoteFindings(store: Store): Promise<Finding[]> {
     const sync = await store.sync();
     const fallback = await sync.defaultRemote();
     for (const remote of await sync.remotes()) {
+      const at = await sync.remoteRefStatus(remote);
+      out.push(...remoteRefFindings(remote, at));
+      if (at.problem) continue; // its refspecs cannot be judged against a ref it cannot use
       const s = await sync.refspecStatus(remote);
       if (s.legacy) {
         out.push({
@@ -54,12 +58,21 @@ async function remoteFindings(store: Store): Promise<Finding[]> {
           fix: `pantheon doctor --fix (or pantheon sync ${remote}) replaces it with the glob`,
           fixable: true,
         });
+      } else if (s.stale) {
+        out.push({
+          severity: "warning",
+          code: "W_REFSPEC_OTHER",
+          subject: `remote.${remote}`,
+          message: `remote.${remote}.fetch still brings another ref of ${remote} into its state's tracking ref, but ${remote} keeps the state on ${at.ref}: git fetch and git pull fail once ${remote} has both`,
+          fix: `pantheon doctor --fix (or pantheon sync ${remote}) replaces it with the glob of ${at.ref}`,
+          fixable: true,
+        });
       } else if (!s.configured && (s.hasState || remote === fallback)) {
         out.push({
           severity: "warning",
           code: "W_REFSPEC",
           subject: `remote.${remote}`,
-          message: `git fetch does not bring ${remote}'s Pantheon state (no fetch refspec for refs/coordination/main*)`,
+          message: `git fetch does not bring ${remote}'s Pantheon state (no fetch refspec for ${at.ref}*)`,
           fix: `pantheon sync ${remote} (adds it), or pantheon doctor --fix`,
           fixable: true,
         });

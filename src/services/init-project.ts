@@ -8,7 +8,7 @@ import { isoNow, type Context } from "./context.js";
 import { ensureProjectFiles, projectFiles, type FileReport } from "./project-files.js";
 import { commitActor } from "./resolve-actor.js";
 import { ASSISTANT_NAMES, type AssistantName } from "../assistants/adapter.js";
-import type { HookInstall, Store } from "../store/store.js";
+import type { HookInstall, StateSync, Store } from "../store/store.js";
 import type { SettingChange } from "../domain/config-keys.js";
 import { changeSettings, checkTheme } from "./project-settings.js";
 import { adoptRemoteState, pantheonCommitted } from "./adopt-state.js";
@@ -22,6 +22,10 @@ export interface InitResult {
   adopted: string | null;
   /** The remote whose config got the state's fetch refspec now (so git fetch brings the state), if any. */
   refspecAdded: string | null;
+  /** That refspec. */
+  refspec: string | null;
+  /** The ref the adopted state came from on the remote (refs/coordination/main, or the branch git config names). */
+  adoptedRef: string | null;
   /** What `--hooks` did to the commit-msg hook. */
   hook: HookInstall | null;
   commit: string | null;
@@ -75,9 +79,9 @@ export async function initProject(
   let project: Project;
   let commit: string | null = null;
   let changes: SettingChange[] = [];
-  let adopted: string | null = null;
+  let adopted: { remote: string; ref: string } | null = null;
   if (!(await store.exists())) adopted = await adoptOrRefuse(ctx, store, Boolean(o.newState));
-  const refspecAdded = await addFetchRefspec(store);
+  const added = await addFetchRefspec(store);
   const stateCreated = !adopted && !(await store.exists());
   if (stateCreated) {
     const at = isoNow(ctx);
@@ -102,7 +106,7 @@ export async function initProject(
     project = await (await store.snapshot()).project();
     // The remote's project was set up by someone else: its settings win over a local file.
     if (o.apply && adopted)
-      ctx.warn(`kept the settings adopted from ${adopted}; change them with pantheon config set KEY VALUE`);
+      ctx.warn(`kept the settings adopted from ${adopted.remote}; change them with pantheon config set KEY VALUE`);
   }
   const assistants = o.assistants ?? ASSISTANT_NAMES;
   const files = store.root
@@ -112,8 +116,10 @@ export async function initProject(
   return {
     project,
     stateCreated,
-    adopted,
-    refspecAdded,
+    adopted: adopted?.remote ?? null,
+    adoptedRef: adopted?.ref ?? null,
+    refspecAdded: added?.remote ?? null,
+    refspec: added?.refspec ?? null,
     commit,
     files,
     root: store.root,
@@ -130,9 +136,13 @@ export async function initProject(
  * init refuses (exit 3) when no reachable remote has it. Otherwise an unreachable remote is
  * only a warning: sync merges later.
  */
-async function adoptOrRefuse(ctx: Context, store: Store, newState: boolean): Promise<string | null> {
+async function adoptOrRefuse(
+  ctx: Context,
+  store: Store,
+  newState: boolean,
+): Promise<{ remote: string; ref: string } | null> {
   const found = await adoptRemoteState(ctx, store, { batch: false });
-  if (found.adopted !== null) return found.adopted;
+  if (found.adopted !== null) return { remote: found.adopted, ref: found.ref };
   if (newState) return null;
   if (await pantheonCommitted(store)) {
     const r = found.remote ?? "the remote";
@@ -165,12 +175,16 @@ async function adoptOrRefuse(ctx: Context, store: Store, newState: boolean): Pro
 }
 
 /** The default remote gets the glob refspec (DESIGN §3.1): harmless while it has no state, and git fetch brings it once it does. */
-async function addFetchRefspec(store: Store): Promise<string | null> {
+async function addFetchRefspec(store: Store): Promise<{ remote: string; refspec: string } | null> {
+  let sync: StateSync;
   try {
-    const sync = await store.sync();
-    const remote = await sync.defaultRemote();
-    return remote && (await sync.ensureFetchRefspec(remote)) ? remote : null;
+    sync = await store.sync();
   } catch {
     return null; // no transport here: nothing to configure
   }
+  const remote = await sync.defaultRemote();
+  if (!remote) return null;
+  // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) refuses init (exit 2) before any state is written.
+  const { refspec } = await sync.remoteRef(remote);
+  return (await sync.ensureFetchRefspec(remote)) ? { remote, refspec } : null;
 }

@@ -82,6 +82,21 @@ export function copiedPaths(project: Project, warn: (m: string) => void): string
 }
 
 /**
+ * Refuses (exit 1) a worktree base that is a Pantheon state commit: a host that takes only
+ * branches keeps the state on one (refs/heads/pantheon-state), and with it checked out here, HEAD
+ * is the state's records; a persona's branch from it would carry them into code. `base` defaults
+ * to HEAD; summon asks before it starts the mission, so nothing is written.
+ */
+export async function refuseStateBase(store: Store, base?: string | null): Promise<void> {
+  const at = base === undefined ? await store.codeHead() : base;
+  if (at && (await store.holdsState(at)))
+    throw new ConflictError(
+      "--worktree branches from HEAD, and HEAD is a Pantheon state commit (the state's own branch checked out), not code; nothing was started",
+      "git switch to a code branch (git switch main), then summon again",
+    );
+}
+
+/**
  * A linked worktree beside the repository, on a new branch from HEAD, with Pantheon's own
  * untracked files and the project's `worktree.copy` files copied in; then the set-up command of
  * the working tree or this clone's git config, once the Director confirmed it (worktree-setup.ts).
@@ -102,6 +117,7 @@ export async function createPersonaWorktree(
       "--worktree needs a commit to branch from (HEAD has none yet)",
       'git commit --allow-empty -m "start"',
     );
+  await refuseStateBase(store, base);
   const name = checkBranchName(branch ?? defaultBranch(m));
   const path = resolve(
     dirname(code.root),

@@ -13,6 +13,7 @@ import { networkOff, type Context } from "./context.js";
 import { emptyReport } from "./sync-report.js";
 import { syncBackoffMs } from "./sync-state.js";
 import { syncStep, type Step, type StepState } from "./sync-step.js";
+import { remoteRefChangeLines } from "../domain/remote-ref-notice.js";
 
 /** How long a racing command spends on the network before it lands locally only (DESIGN §3.5: about 5 s). */
 export const PUBLISH_BUDGET_MS = 5_000;
@@ -129,6 +130,8 @@ export async function publishedMutation<R>(
     }
   } finally {
     lock.release();
+    // The remote refused refs/coordination/main for its name and the state moved to a branch: said.
+    for (const c of sync.remoteRefChanges()) for (const line of remoteRefChangeLines(c)) ctx.warn(line);
   }
 }
 

@@ -15,7 +15,7 @@ import { endMission } from "./end-mission.js";
 import { tellCodexHookTrust } from "./hook-trust-notice.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { personaTemplate } from "./persona-instructions.js";
-import { createPersonaWorktree, recordWorktree } from "./persona-worktree.js";
+import { createPersonaWorktree, recordWorktree, refuseStateBase } from "./persona-worktree.js";
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
@@ -101,6 +101,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const template = personaTemplate(ctx, store.root, role, input.template);
   const sessionId = resume?.sessionId ?? nodeCrypto().randomUUID();
   if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId, resume);
+  if (input.worktree) await refuseStateBase(store);
 
   let mission = resume?.reuse
     ? resume.mission

@@ -3,6 +3,7 @@ import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Store } from "../store/store.js";
 import { idOf, type RecordRef } from "./record-ids.js";
 import { addDecisions, noDecisions, type KeptDecisions, type MergeDecisions } from "../domain/sync-decisions.js";
+import type { RemoteRefChange } from "../domain/remote-ref-notice.js";
 
 export type { KeptDecisions, MergeDecisions } from "../domain/sync-decisions.js";
 
@@ -36,6 +37,12 @@ export interface SyncReport {
   refspecAdded: boolean;
   /** The exact fetch refspec of an earlier version (and its old tracking ref) was replaced by the glob. */
   refspecMigrated: boolean;
+  /** The ref the remote keeps the state on (refs/coordination/main, or git config pantheon.<remote>.remoteRef or pantheon.remoteRef). */
+  remoteRef: string;
+  /** The state's fetch refspec in the remote's config (what `git fetch` brings). */
+  refspec: string;
+  /** When this sync moved the remote's state ref (a refusal of the ref's name, or a teammate's move found): what and why. */
+  remoteRefChange: RemoteRefChange | null;
   attempts: number;
   /** What arrived that Pantheon ignores or cannot read (named, never fatal). */
   problems: string[];
@@ -55,7 +62,10 @@ export interface SyncReport {
   earlier: KeptDecisions[];
 }
 
-export function emptyReport(remote: string): SyncReport {
+export function emptyReport(
+  remote: string,
+  at: { ref: string; refspec: string } = { ref: "", refspec: "" },
+): SyncReport {
   return {
     remote,
     action: "nothing",
@@ -73,6 +83,9 @@ export function emptyReport(remote: string): SyncReport {
     unreadable: [],
     refspecAdded: false,
     refspecMigrated: false,
+    remoteRef: at.ref,
+    refspec: at.refspec,
+    remoteRefChange: null,
     attempts: 0,
     problems: [],
     before: null,

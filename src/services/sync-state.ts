@@ -2,6 +2,7 @@ import { SyncError, UsageError } from "../errors.js";
 import type { StateSync, Store, SyncLock } from "../store/store.js";
 import type { Context } from "./context.js";
 import { takeNotices } from "./kept-notices.js";
+import { remoteRefChangeLines } from "../domain/remote-ref-notice.js";
 import { emptyReport, type SyncAction, type SyncReport } from "./sync-report.js";
 import { syncStep, type StepOptions, type StepState } from "./sync-step.js";
 
@@ -72,6 +73,8 @@ export async function syncWith(ctx: Context, remote: string, o: SyncOptions = {}
     return await syncLocked(ctx, store, sync, lock, remote, o);
   } finally {
     lock.release();
+    // A sync that failed after moving the remote's state ref (recorded in git config) still says so.
+    for (const c of sync.remoteRefChanges()) for (const line of remoteRefChangeLines(c)) ctx.warn(line);
   }
 }
 
@@ -83,7 +86,8 @@ async function syncLocked(
   remote: string,
   o: SyncOptions,
 ): Promise<SyncReport> {
-  const report = emptyReport(remote);
+  // An unusable git config pantheon.<remote>.remoteRef (or pantheon.remoteRef) is refused here (exit 2), before anything moves.
+  const report = emptyReport(remote, await sync.remoteRef(remote));
   const refspec = await sync.migrateRefspec(remote);
   report.refspecMigrated = refspec.migrated;
   const finish = async (action: SyncAction): Promise<SyncReport> => {
@@ -92,7 +96,14 @@ async function syncLocked(
       report.problems = await sync.inspect(report.before, report.remoteTip);
     if (report.before && report.local && report.before !== report.local && action !== "pushed")
       report.projectChanges = await sync.projectChanges(report.before, report.local);
-    report.refspecAdded = !refspec.configured && (await sync.ensureFetchRefspec(remote));
+    report.refspecAdded = refspec.replaced || (!refspec.configured && (await sync.ensureFetchRefspec(remote)));
+    const moved = sync.remoteRefChanges();
+    if (moved.length > 0) {
+      report.remoteRefChange = moved.at(-1)!;
+      const now = await sync.remoteRef(remote);
+      report.remoteRef = now.ref;
+      report.refspec = now.refspec;
+    }
     // This report shows what this sync decided; what earlier ones decided and nobody saw yet
     // (a push that failed after its merge landed) comes with it, once.
     const taken = await takeNotices(store, state.kept);

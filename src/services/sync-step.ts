@@ -169,7 +169,7 @@ async function requireComplete(sync: StateSync, remote: string, tip: string): Pr
   if (await sync.complete(tip)) return;
   throw new SyncError(
     `${remote}'s state arrived incomplete (objects of ${short(tip)} are missing in this clone, as a partial clone leaves them); nothing was adopted`,
-    `git fetch --refetch --no-filter ${remote} refs/coordination/main, then pantheon sync ${remote}`,
+    `git fetch --refetch --no-filter ${remote} ${(await sync.remoteRef(remote)).ref}, then pantheon sync ${remote}`,
     { remote, tip },
   );
 }

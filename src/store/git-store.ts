@@ -59,6 +59,7 @@ import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
 import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
 import type { StateWriter } from "./state/state-writer.js";
+import { holdsState } from "./state/holds-state.js";
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -203,6 +204,10 @@ export class GitStore implements Store, StateWriter {
     if (!head) return null;
     const sym = /^ref: (.+)$/m.exec(head);
     return sym ? readRef(this.paths.commonDir, sym[1]!.trim()) : head.trim() || null;
+  }
+
+  async holdsState(commit: string): Promise<boolean> {
+    return holdsState(this.db, commit);
   }
 
   async snapshot(): Promise<Snapshot> {

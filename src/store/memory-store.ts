@@ -198,6 +198,10 @@ export class MemoryStore implements Store {
     return null;
   }
 
+  async holdsState(): Promise<boolean> {
+    return false; // no code commits here
+  }
+
   async snapshot(): Promise<Snapshot> {
     const head = this.commits.at(-1);
     if (!head) throw new RepositoryError("E_NOT_INITIALIZED", "No Pantheon state", "pantheon init");

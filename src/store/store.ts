@@ -10,8 +10,10 @@ import type { TaskMap } from "../domain/task-index.js";
 import type { Task, TaskSummary } from "../domain/schemas/task.js";
 import type { Freshness } from "../domain/freshness.js";
 import type { HistoryFacts } from "../domain/history-charts.js";
+import type { RemoteRefChange } from "../domain/remote-ref-notice.js";
 
 export type { Freshness } from "../domain/freshness.js";
+export type { RemoteRefChange } from "../domain/remote-ref-notice.js";
 
 // The port: what services see of the store. It holds interfaces and the types they name, and
 // imports nothing from the store's rooms (test/helpers/architecture-rules.ts): the rooms import it.
@@ -139,6 +141,21 @@ export type RecordChange = { kind: RecordKind; n: number; whole: boolean };
 /** A sync lock a killed sync left behind: it names a process of this host that is gone. */
 export type StaleSyncLock = { path: string; pid: number; ageMs: number };
 
+/** What doctor checks of where a remote keeps the state (no network). */
+export interface RemoteRefStatus {
+  /** The ref on the remote (null: the config's value is unusable, see `problem`). */
+  ref: string | null;
+  configured: boolean;
+  /** The git config key that names it: `pantheon.<remote>.remoteRef`, or `pantheon.remoteRef` for every remote. */
+  key: string;
+  /** Why the configured value cannot hold the state (the message a command refuses with). */
+  problem: string | null;
+  /** Local branches named like the state's branch or tracking it: checked out, they are the state's files, not code. */
+  localBranches: string[];
+  /** The tracking ref's commit is not a Pantheon state (the ref holds code). */
+  holdsOther: boolean;
+}
+
 /** Sharing the state with the repository's remotes (DESIGN §3), through the system git. */
 export interface StateSync {
   remotes(): Promise<string[]>;
@@ -155,9 +172,10 @@ export interface StateSync {
   publishTarget(): Promise<PublishTarget>;
   /**
    * Replaces the exact fetch refspec of earlier versions by the glob and deletes its old tracking
-   * ref, whose value becomes the last synced tip when none is kept and the state contains it.
+   * ref, whose value becomes the last synced tip when none is kept and the state contains it;
+   * replaces a glob of another ref of the remote (before its state ref moved): `replaced`.
    */
-  migrateRefspec(remote: string): Promise<{ migrated: boolean; configured: boolean }>;
+  migrateRefspec(remote: string): Promise<{ migrated: boolean; configured: boolean; replaced: boolean }>;
   /**
    * Fetches into refs/coordination/remotes/<remote>/main; null when the remote has no state.
    * Ignores partial-clone filters (fetching any blob of the state a filtered fetch left out) and
@@ -195,8 +213,22 @@ export interface StateSync {
   advance(expected: string | null, next: string): Promise<boolean>;
   /** Adds the fetch refspec (the glob) to the remote's config; true when added now. */
   ensureFetchRefspec(remote: string): Promise<boolean>;
-  /** Whether the remote has state here, whether the glob is configured, and whether the exact form of earlier versions (or its old tracking ref) remains. */
-  refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean; legacy: boolean }>;
+  /**
+   * The ref the remote keeps the state on (git config `pantheon.<remote>.remoteRef`, else
+   * `pantheon.remoteRef`, else refs/coordination/main), the key that names it and the fetch
+   * refspec of it; UsageError (exit 2) naming the key when the configured value cannot hold it.
+   */
+  remoteRef(remote: string): Promise<{ ref: string; configured: boolean; key: string; refspec: string }>;
+  /** Where this object's fetches and pushes moved a remote's state ref (and recorded it): returned once. */
+  remoteRefChanges(): RemoteRefChange[];
+  /** What doctor reports of a remote's state ref: an unusable value, a local branch of its name, a ref holding code. */
+  remoteRefStatus(remote: string): Promise<RemoteRefStatus>;
+  /**
+   * Whether the remote has state here, whether the glob is configured, whether the exact form of
+   * earlier versions (or its old tracking ref) remains, and whether a glob of another source
+   * (the remote's state ref before it moved) still maps into the tracking ref.
+   */
+  refspecStatus(remote: string): Promise<{ hasState: boolean; configured: boolean; legacy: boolean; stale: boolean }>;
   /** Refuses a commit written by a newer Pantheon (SchemaVersionError), before anything is merged or adopted. */
   checkVersion(commit: string): Promise<void>;
   /** Problems in what changed from `from` to `to`: unreadable records and entries outside the layout. */
@@ -389,6 +421,11 @@ export interface Store {
   snapshotAt(commit: string): Promise<Snapshot>;
   /** The commit the current worktree's HEAD names (code, not state); null on an unborn branch. */
   codeHead(): Promise<string | null>;
+  /**
+   * Whether a commit is a Pantheon state (project.json and counters.json at its root): a HEAD
+   * there is the state's branch checked out (a host that takes only branches), never code.
+   */
+  holdsState(commit: string): Promise<boolean>;
   /** The repository's format, permissions, state ref and reflog (never refuses: doctor reports). */
   repository(): Promise<RepositoryStatus>;
   /** Earlier states the ref can be restored to, newest first (complete commits only, at most `limit`). */

@@ -172,6 +172,8 @@ export function registerInitCommand(program: Command, app: App): void {
             stateCreated: r.stateCreated,
             adopted: r.adopted,
             refspecAdded: r.refspecAdded,
+            refspec: r.refspec,
+            adoptedRef: r.adoptedRef,
             commit: r.commit,
             created: r.files.created,
             updated: r.files.updated,
@@ -193,7 +195,7 @@ export function registerInitCommand(program: Command, app: App): void {
             const name = escapeText(r.project.name);
             const lines = [
               r.adopted
-                ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
+                ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (${r.adoptedRef})`)
                 : r.stateCreated
                   ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
                   : o.config === undefined
@@ -235,7 +237,7 @@ export function registerInitCommand(program: Command, app: App): void {
             }
             if (r.refspecAdded)
               lines.push(
-                `  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`,
+                `  ${escapeText(`added to remote.${r.refspecAdded}.fetch: ${r.refspec}`)} (git fetch brings the state too)`,
               );
             if (r.hook?.result === "manual") {
               lines.push(
