@@ -4,6 +4,8 @@ import { parseEpicRef, parseTaskRef, printable } from "./ids.js";
 import { parsePriority, type Priority } from "./priority.js";
 import { parseTaskRole, type TaskRole } from "./roles.js";
 import { MAX_TEXT, MAX_TITLE } from "./constants.js";
+import { checkCriteriaCount, parseCriterionText } from "./acceptance.js";
+import { checkLabelCount, labelSet, parseLabels } from "./labels.js";
 
 const Ref = z.union([z.string(), z.int()]);
 
@@ -19,6 +21,11 @@ const EntrySchema = z.strictObject({
   description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_TEXT)))),
   depends_on: z.optional(z.array(Ref)),
   epic: z.optional(z.nullable(Ref)),
+  labels: z.optional(z.array(z.string())),
+  /** Criteria: a line each, or `{text, done}` to import one already checked. */
+  acceptance: z.optional(
+    z.array(z.union([z.string(), z.strictObject({ text: z.string(), done: z.optional(z.boolean()) })])),
+  ),
 });
 
 export interface PlannedTask {
@@ -31,6 +38,8 @@ export interface PlannedTask {
   /** Dependencies on existing tasks, as written (checked for form here, resolved by the service). */
   taskDeps: string[];
   epic: string | null;
+  labels: string[];
+  acceptance: Array<{ text: string; done: boolean }>;
 }
 
 /**
@@ -46,7 +55,7 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
   if (!list)
     throw new UsageError(
       `${file} must hold a list of tasks (or {tasks: [...]})`,
-      "each entry: {title, role, priority?, description?, depends_on?, epic?, key?}",
+      "each entry: {title, role, priority?, description?, depends_on?, epic?, labels?, acceptance?, key?}",
     );
   const keys = new Map<string, number>();
   return list.map((raw, i) => {
@@ -57,7 +66,7 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
       const keysList = (issue as { keys?: string[] }).keys;
       throw new UsageError(
         `${at}: ${keysList ? `unknown key ${keysList.join(", ")}` : `${issue.path.join(".") || "entry"}: ${issue.message}`}`,
-        "entries take title, role, priority, description, depends_on, epic and key",
+        "entries take title, role, priority, description, depends_on, epic, labels, acceptance and key",
       );
     }
     const e = parsed.data;
@@ -91,6 +100,17 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
       entryDeps,
       taskDeps,
       epic: e.epic === undefined || e.epic === null ? null : wrap(() => (parseEpicRef(String(e.epic)), String(e.epic))),
+      labels: wrap(() => {
+        const labels = labelSet(parseLabels(e.labels ?? []));
+        checkLabelCount(labels, "labels: at most 20 per entry", { given: true });
+        return labels;
+      }),
+      acceptance: wrap(() => {
+        const list = (e.acceptance ?? []).map((a) => (typeof a === "string" ? { text: a, done: false } : a));
+        checkCriteriaCount(list.length, "acceptance: at most 50 per entry", { given: true });
+        const hint = 'acceptance: ["returns 404 for unknown ids"] (one line each)';
+        return list.map((a) => ({ text: parseCriterionText(a.text, hint), done: a.done ?? false }));
+      }),
     };
   });
 }

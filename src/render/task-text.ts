@@ -1,3 +1,4 @@
+import { criteriaProgress } from "../domain/acceptance.js";
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 import { table, type Column } from "./table.js";
@@ -31,14 +32,22 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
   return `${t.id} "${escapeText(t.title)}" [${t.priority}, ${t.role}, ${t.status}]`;
 }
 
-/** A task table; with no tasks a terminal shows `empty`, a pipe the header row. */
+/**
+ * A task table; with no tasks a terminal shows `empty`, a pipe the header row. LABELS and AC
+ * (criteria checked/total) follow only when some listed task has them, so the columns of
+ * projects without them stay as they were for scripts that cut them.
+ */
 export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
+  const labels = tasks.some((t) => t.labels.length > 0);
+  const criteria = tasks.some((t) => t.acceptance.length > 0);
   const columns: Column[] = [
     { header: "ID" },
     { header: "STATUS", color: (v) => statusColor(style, v) },
     { header: "TITLE", flex: true },
     { header: "CLAIMED BY" },
     { header: "BLOCKED BY" },
+    ...(labels ? [{ header: "LABELS" }] : []),
+    ...(criteria ? [{ header: "AC" }] : []),
   ];
   const rows = tasks.map((t) => [
     t.id,
@@ -46,6 +55,8 @@ export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No ta
     t.title,
     t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "",
     t.blockedBy.join(","),
+    ...(labels ? [t.labels.join(",")] : []),
+    ...(criteria ? [criteriaProgress(t.acceptance)] : []),
   ]);
   return table(columns, rows, style, empty);
 }
@@ -72,12 +83,18 @@ export function taskDetailText(t: TaskDetailView, style: Style): string {
   if (t.blockedBy.length > 0) lines.push(field("blocked by", p.red(t.blockedBy.join(", "))));
   if (t.waitingOnReview.length > 0) lines.push(field("in review", t.waitingOnReview.join(", ")));
   if (t.completedBy) lines.push(field("completed by", escapeText(t.completedBy)));
+  if (t.labels.length > 0) lines.push(field("labels", t.labels.map(escapeText).join(", ")));
   if (t.formerIds.length > 0) lines.push(field("formerly", t.formerIds.join(", ")));
   lines.push(
     field("created", t.createdAt.replace("T", " ").slice(0, 16)),
     field("updated", t.updatedAt.replace("T", " ").slice(0, 16)),
   );
   if (t.description) lines.push("", ...t.description.split("\n").map(escapeText));
+  if (t.acceptance.length > 0) {
+    lines.push("", p.bold(`Acceptance criteria (${criteriaProgress(t.acceptance)})`));
+    for (const [i, c] of t.acceptance.entries())
+      lines.push(`  ${c.done ? p.green("[x]") : "[ ]"} ${i + 1}. ${escapeText(c.text)}`);
+  }
   if (t.notes.length > 0) {
     lines.push("", p.bold("Notes"));
     for (const n of t.notes)

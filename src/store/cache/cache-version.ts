@@ -3,12 +3,13 @@
  * change leaves the old files unread (and swept). Disposable and versioned.
  * 7: records decoded loosely (unknown fields kept) and the head holding the version found, not
  * ours; rows and memos of 6 lack a newer version's fields, and its head hides an older state.
+ * 8: task rows carry labels (a column, so `list --label` reads no text) and acceptance criteria.
  */
-export const CACHE_VERSION = 7;
+export const CACHE_VERSION = 8;
 
 /**
  * The shape of the cached rows (task summaries, epics, missions, reviews) each version was made
  * for, as a fingerprint of their schemas: test/unit/store/cache-version.test.ts computes it and
  * fails when the shape changes without a new CACHE_VERSION recorded here.
  */
-export const CACHE_ROW_SHAPES: Readonly<Record<number, string>> = { 7: "a8e324b24367" };
+export const CACHE_ROW_SHAPES: Readonly<Record<number, string>> = { 7: "a8e324b24367", 8: "e30705f1ea91" };

@@ -74,6 +74,8 @@ describe("idCandidates", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
       formerNumbers: [],
+      labels: [],
+      acceptance: [],
     }));
     const cols = listColumns(rows);
     for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
