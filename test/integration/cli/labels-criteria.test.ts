@@ -125,6 +125,16 @@ describe("labels and acceptance criteria", () => {
     const stored = JSON.parse(git(p.dir, "cat-file", "-p", `${REF}:tasks/01/1.json`));
     expect(stored.acceptance[0]).toMatchObject({ done: true, by: "Hephaestus" });
     expect(stored.labels).toEqual(["api", "perf-9"]);
+    // The history says each change in words.
+    const history = await p.json<any[]>(["task", "history", id], "history");
+    expect(history.slice(1).flatMap((e) => e.changes)).toEqual([
+      "labels: [api] → [api, perf-9, ui]",
+      "labels: [api, perf-9, ui] → [api, perf-9]",
+      "criterion 3 added: rate limited",
+      "criterion 3 checked: rate limited",
+      "criterion 3 unchecked: rate limited",
+      "criterion 1 checked: returns 404 for unknown ids",
+    ]);
   });
 
   it("bad input: one ✗ line, a hint, its exit code, and the ref untouched", async () => {
