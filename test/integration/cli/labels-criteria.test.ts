@@ -265,6 +265,8 @@ describe("completing a task with unchecked criteria", () => {
     expect(r.stderr).toContain(
       `hint: check it (pantheon task check ${id} 2), or complete it anyway: pantheon task close ${id} --force`,
     );
+    // The dashboard shows how far the claim's criteria are.
+    expect((await p.ok(["dashboard"])).stdout).toMatch(/ENG-H-0001 UNDERWAY\s+1\/2 Task API/);
     const json = await p.run([...HEPH, "task", "close", id, "--json"]);
     expect(JSON.parse(json.stderr).error).toMatchObject({ code: "E_OPEN_CRITERIA" });
     // ABORTED needs no criteria.
