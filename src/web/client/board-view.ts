@@ -111,7 +111,7 @@ export async function boardView(
   const search = h("input", {
     type: "search",
     name: "q",
-    placeholder: "search titles, labels, descriptions, criteria, notes",
+    placeholder: "search titles, labels, notes…",
     value: words ?? "",
   });
   const form = h(
