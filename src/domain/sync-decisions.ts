@@ -4,8 +4,7 @@ import type { Kind } from "./merge/renumber.js";
 export interface MergeDecisions {
   renumbered: Array<{ kind: Kind; from: string; to: string }>;
   droppedClaims: Array<{ task: string; yours: string; winner: string | null; message: string }>;
-  /** `kept: "local"` where a rule kept this clone's value (a criterion's later change); else the remote's. */
-  conflicts: Array<{ record: string; fields: string[]; kept?: "local" }>;
+  conflicts: Array<{ record: string; fields: string[] }>;
   /** Dependency cycles the merge closed (each as ids, first repeated at the end); `doctor` shows them too. */
   cycles: string[][];
   /** Planning files of renumbered tasks: renamed to the new id, or left (with why). */

@@ -19,9 +19,7 @@ export function decisionLines(d: MergeDecisions, remote: string, p: Pick<Paint, 
     );
   for (const c of d.conflicts)
     lines.push(
-      c.kept === "local"
-        ? `conflict in ${e(c.record)} (${c.fields.map(e).join(", ")}): your later change kept; ${e(remote)}'s is in its notes`
-        : `conflict in ${e(c.record)} (${c.fields.map(e).join(", ")}): ${e(remote)}'s value kept; yours is in its notes`,
+      `conflict in ${e(c.record)} (${c.fields.map(e).join(", ")}): ${e(remote)}'s value kept; yours is in its notes`,
     );
   for (const c of d.cycles)
     lines.push(

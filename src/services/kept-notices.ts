@@ -29,11 +29,7 @@ export function parseKept(value: unknown): KeptDecisions | null {
       winner: typeof d.winner === "string" ? d.winner : null,
       message: str(d.message),
     })),
-    conflicts: objects(v.conflicts).map((c) => ({
-      record: str(c.record),
-      fields: strings(c.fields),
-      ...(c.kept === "local" && { kept: "local" as const }),
-    })),
+    conflicts: objects(v.conflicts).map((c) => ({ record: str(c.record), fields: strings(c.fields) })),
     cycles: (Array.isArray(v.cycles) ? v.cycles : []).map(strings).filter((c) => c.length > 0),
     planning: objects(v.planning).map((p) => ({
       from: str(p.from),

@@ -120,12 +120,7 @@ export async function describeMerge(
       message: `${task}: your claim by ${x.local} was dropped; ${who}`,
     });
   }
-  for (const c of out.conflicts)
-    d.conflicts.push({
-      record: await idOf(snap, c.kind, c.number),
-      fields: c.fields,
-      ...(c.kept === "local" && { kept: "local" as const }),
-    });
+  for (const c of out.conflicts) d.conflicts.push({ record: await idOf(snap, c.kind, c.number), fields: c.fields });
   for (const u of out.unreadable) report.unreadable.push(`${u.kind}/${u.number}`);
   addDecisions(report, d);
   return d;

@@ -13,7 +13,7 @@ export interface FieldSpec<T> {
 
 /**
  * A field's own merge rule. Most rules lose nothing (a union, the later time); one that must
- * drop a value (a label past the limit, a criterion's text that lost to a later change) says so
+ * drop a value (a label past the limit, this clone's wording of a criterion the remote reworded too) says so
  * through `lost`, and the value is kept as a conflict note like any other.
  */
 export type SpecialRule<V> = (base: V | undefined, local: V, remote: V, lost: (c: FieldConflict) => void) => V;
@@ -50,8 +50,6 @@ export interface FieldConflict {
   fields: string[];
   local: unknown;
   remote: unknown;
-  /** Which side's value the merge kept: the published one unless a rule says otherwise. */
-  kept?: "local" | "remote";
 }
 
 export function sameValue(a: unknown, b: unknown): boolean {

@@ -235,10 +235,7 @@ function noteConflicts(
   }
   const at = local.updatedAt > remote.updatedAt ? local.updatedAt : remote.updatedAt;
   const notes = lost.map((c) => {
-    const text =
-      c.kept === "local"
-        ? `sync with ${remoteName}: kept this clone's ${describe(c.local)} (the later change); ${remoteName} had ${describe(c.remote)}`
-        : `sync with ${remoteName}: kept ${describe(c.remote)} from ${remoteName}; this clone had ${describe(c.local)}`;
+    const text = `sync with ${remoteName}: kept ${describe(c.remote)} from ${remoteName}; this clone had ${describe(c.local)}`;
     return { id: `conflict-${stableHash(`${task.uid}|${text}`)}`, at, by: "sync", kind: "conflict" as const, text };
   });
   const known = new Set(task.notes.map((n) => n.id));

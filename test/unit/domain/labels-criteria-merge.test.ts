@@ -118,7 +118,7 @@ describe("acceptance criteria merge by item id", () => {
     expect(task.title).toBe("renamed");
   });
 
-  it("one criterion reworded differently on both sides: the later change wins, the other text is kept in a conflict note", () => {
+  it("one criterion reworded differently on both sides: the published wording wins whichever changed last, this clone's is kept in a conflict note", () => {
     const local = (at: number) => ({
       ...base,
       acceptance: [{ ...base.acceptance[0]!, text: "here's wording", at: T(at) }, base.acceptance[1]!],
@@ -129,19 +129,40 @@ describe("acceptance criteria merge by item id", () => {
       acceptance: [{ ...base.acceptance[0]!, text: "origin's wording", at: T(at) }, base.acceptance[1]!],
       updatedAt: T(at),
     });
-    const localLater = merged(base, local(5), remote(4));
-    expect(localLater.task.acceptance[0]!.text).toBe("here's wording");
-    expect(localLater.conflicts).toMatchObject([{ fields: ["acceptance"], kept: "local" }]);
-    expect(localLater.task.notes.find((n) => n.kind === "conflict")!.text).toMatch(
-      /kept this clone's criterion here's wording \(the later change\); origin had criterion origin's wording/,
-    );
-    const remoteLater = merged(base, local(4), remote(5));
-    expect(remoteLater.task.acceptance[0]!.text).toBe("origin's wording");
-    expect(remoteLater.task.notes.find((n) => n.kind === "conflict")!.text).toContain(
-      "this clone had criterion here's wording",
-    );
-    // A tie is the published side's.
-    expect(merged(base, local(4), remote(4)).task.acceptance[0]!.text).toBe("origin's wording");
+    // No clock decides (DESIGN §3.3): a later local change, a later remote one and a tie all
+    // keep the published text; only the item's `at` follows the later change.
+    for (const [l, r] of [
+      [5, 4],
+      [4, 5],
+      [4, 4],
+    ] as const) {
+      const m = merged(base, local(l), remote(r));
+      expect(m.task.acceptance[0]!.text).toBe("origin's wording");
+      expect(m.task.acceptance[0]!.at).toBe(T(Math.max(l, r)));
+      expect(m.conflicts).toMatchObject([{ fields: ["acceptance"] }]);
+      expect(m.task.notes.find((n) => n.kind === "conflict")!.text).toBe(
+        "sync with origin: kept criterion origin's wording from origin; this clone had criterion here's wording",
+      );
+    }
+  });
+
+  it("a key this version does not know, changed on one side only, is taken from that side", () => {
+    // A newer version's `weight`: set to 2 here, earlier than the rewording there, which kept 1.
+    const item = { ...base.acceptance[0]!, weight: 1 };
+    const b = { ...base, acceptance: [item, base.acceptance[1]!] };
+    const local = { ...b, acceptance: [{ ...item, done: true, at: T(3), weight: 2 }, base.acceptance[1]!] };
+    const remote = {
+      ...b,
+      acceptance: [{ ...item, text: "returns 404 for unknown ids", at: T(4) }, base.acceptance[1]!],
+    };
+    const m = merged(b, local, remote);
+    expect(m.conflicts).toEqual([]);
+    expect(m.task.acceptance[0]).toMatchObject({
+      text: "returns 404 for unknown ids",
+      done: true,
+      weight: 2,
+      at: T(4),
+    });
   });
 
   it("a criterion the base had and one side removed stays removed", () => {
