@@ -81,6 +81,8 @@ function seed(size) {
       role: roles[i % roles.length],
       priority: prio[i % 4],
       description: `Generated for the benchmark; task ${i} of ${size}.`,
+      // Labels on every task, one of five areas (and "urgent" on every seventh): `list --label`.
+      labels: [["api", "ui", "db", "docs", "perf"][i % 5], ...(i % 7 === 0 ? ["urgent"] : [])],
     };
     if (i > 10 && i % 3 === 0) e.depends_on = [`k${i - 7}`];
     entries.push(e);
@@ -550,6 +552,11 @@ for (const size of syncOnly ? [] : sizes) {
       { name: "task next", kind: "read", argv: () => pantheon("task", "next", "--role", "engineer") },
       { name: "task list --limit 50", kind: "read", argv: () => pantheon("task", "list", "--limit", "50") },
       { name: "task list --json (every task)", kind: "read", argv: () => pantheon("task", "list", "--json") },
+      {
+        name: "task list --label api --limit 50",
+        kind: "read",
+        argv: () => pantheon("task", "list", "--label", "api", "--limit", "50"),
+      },
       { name: "task report", kind: "read", argv: () => pantheon("task", "report") },
       { name: "dashboard", kind: "read", argv: () => pantheon("dashboard") },
       {

@@ -24,7 +24,7 @@ export interface CallOptions extends ActorOptions {
   /**
    * The command's `--force`: act through a number that a sync gave to another record (DESIGN
    * §1.2), which a mutation otherwise refuses; on claim and review decisions it also lifts
-   * their own guards, as the flag does.
+   * their own guards, and on close and approve the unchecked acceptance criteria, as the flag does.
    */
   force?: boolean | undefined;
   /**

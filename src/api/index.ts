@@ -41,7 +41,7 @@ export {
   UsageError,
   type ExitCode,
 } from "../errors.js";
-export type { TaskDetailView, TaskSummaryView, PlanView } from "../render/task-view.js";
+export type { CriterionView, TaskDetailView, TaskSummaryView, PlanView } from "../render/task-view.js";
 export type { NextView, SearchResultView } from "../render/question-views.js";
 export type { EpicView } from "../render/epic-view.js";
 export type { ReviewView } from "../render/review-view.js";

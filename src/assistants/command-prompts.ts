@@ -123,6 +123,7 @@ Main commands (\`${cli} <command> --help\` shows options and examples):
 - \`${cli} task next\`, \`task list\`, \`task show ID\`, \`task mine\`, \`task search WORDS\`
 - \`${cli} task create --title T --role R\`, \`task claim ID\`, \`task update ID --status REVIEW\`
 - \`${cli} task handoff ID --notes N\`, \`task close ID\`, \`task note ID TEXT\`, \`task plan ID\`
+- \`${cli} task label ID L...\`, \`task list --label L\`, \`task ac ID TEXT\`, \`task check ID N\`: labels and acceptance criteria
 - \`${cli} task report\`, \`task blocked\`, \`task prereqs ID\`
 - \`${cli} epic create --title T\`, \`epic list\`, \`epic show ID\`
 - \`${cli} review list\`, \`review approve ID\`, \`review reject ID --reason R\`

@@ -21,6 +21,16 @@ export interface TaskSummaryView {
   completedBy: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Lowercase words, sorted. */
+  labels: string[];
+  /** Acceptance criteria, numbered by their place (`task check ID N`). */
+  acceptance: CriterionView[];
+}
+
+export interface CriterionView {
+  id: string;
+  text: string;
+  done: boolean;
 }
 
 export interface TaskDetailView extends TaskSummaryView {
@@ -48,6 +58,8 @@ export function taskSummaryView(task: TaskSummary, refs: Refs): TaskSummaryView 
     completedBy: task.completedBy,
     createdAt: task.createdAt,
     updatedAt: task.updatedAt,
+    labels: [...task.labels],
+    acceptance: task.acceptance.map((c) => ({ id: c.id, text: c.text, done: c.done })),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Refs } from "../domain/refs.js";
 import type { TaskRole } from "../domain/roles.js";
 import type { Note } from "../domain/schemas/note.js";
 import type { TaskSummary as Task } from "../domain/schemas/task.js";
-import { claimantAt, columnsOf, positions } from "../domain/task-columns.js";
+import { claimantAt, columnsOf, positions, withLabels } from "../domain/task-columns.js";
 import {
   blockedTasks,
   columnsReport,
@@ -34,7 +34,7 @@ async function everything(ctx: Context) {
 /** Ready tasks by priority then age; inside a mission the role defaults to the mission's. */
 export async function nextForRole(
   ctx: Context,
-  o: { role?: TaskRole; count?: number },
+  o: { role?: TaskRole; count?: number; label?: string[] },
 ): Promise<TaskAnswer & { role: TaskRole | null; handoffs: Map<number, Note> }> {
   const snap = await (await ctx.store()).snapshot();
   const refs = await loadAllRefs(snap);
@@ -44,7 +44,9 @@ export async function nextForRole(
     if (actor.role && actor.role !== "administrator") role = actor.role;
   }
   // From the read cache's columns: only the candidates are built.
-  const picked = nextTasks(columnsOf(refs.tasks), role, o.count ?? 5);
+  const cols = columnsOf(refs.tasks);
+  const labelled = o.label && o.label.length > 0 ? withLabels(cols, o.label) : undefined;
+  const picked = nextTasks(cols, role, o.count ?? 5, labelled);
   // The latest handoff note explains a READY task: read those few records in full.
   const handoffs = new Map<number, Note>();
   for (const t of picked.filter((x) => x.status === "READY")) {

@@ -8,7 +8,8 @@ import { emptyRefs, type Refs } from "../domain/refs.js";
 import { findTask, loadRefs } from "./find-task.js";
 import { linkableEpic } from "./epics.js";
 import { resolveActor } from "./resolve-actor.js";
-import { checkText, checkTitle } from "./validate-input.js";
+import { checkCriteria, checkLabels, checkText, checkTitle } from "./validate-input.js";
+import { newCriterion } from "../domain/acceptance.js";
 
 export interface CreateTaskInput {
   title: string;
@@ -17,6 +18,10 @@ export interface CreateTaskInput {
   description?: string;
   dependsOn?: string[];
   epic?: string;
+  /** Labels as written (`API` is `api`; comma-separated lists split). */
+  labels?: string[];
+  /** Acceptance criteria, one line each. */
+  acceptance?: string[];
 }
 
 export interface TaskResult {
@@ -29,6 +34,8 @@ export interface TaskResult {
 export async function createTask(ctx: Context, input: CreateTaskInput): Promise<TaskResult> {
   const title = checkTitle(input.title);
   const description = checkText(input.description, "--description");
+  const labels = checkLabels(input.labels ?? [], "--label");
+  const criteria = checkCriteria(input.acceptance ?? [], "--ac");
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
@@ -57,6 +64,8 @@ export async function createTask(ctx: Context, input: CreateTaskInput): Promise<
       notes: [],
       formerNumbers: [],
       formerRoles: [],
+      labels,
+      acceptance: criteria.map((text) => newCriterion(ctx.ids.noteId(), text, actor.name, at)),
       createdAt: at,
       updatedAt: at,
       createdBy: actor.name,

@@ -12,6 +12,7 @@ import { loadRefs } from "./find-task.js";
 import { findReview, reviewRefs, type ReviewResult } from "./reviews.js";
 import { applyTaskSideEffects } from "./task-side-effects.js";
 import { checkText } from "./validate-input.js";
+import { confirmOpenCriteria, NONE_ACCEPTED, refuseOpenCriteria, type AcceptedOpen } from "./criteria-guard.js";
 
 export interface DecisionResult extends ReviewResult {
   /** The task the decision moved (REVIEW → COMPLETE or UNDERWAY), if it was in REVIEW. */
@@ -30,6 +31,8 @@ async function decide(
   verdict: "approve" | "reject",
 ): Promise<DecisionResult> {
   const notes = o.notes === undefined ? null : checkText(o.notes, verdict === "approve" ? "--notes" : "--reason");
+  const force = Boolean(o.force || ctx.force);
+  const acceptedOpen = verdict === "reject" ? NONE_ACCEPTED : force ? "all" : await askAboutCriteria(ctx, o);
   // Two reviewers may decide at once: made on the remote's latest state and published (DESIGN §3.5).
   const { result } = await publishedMutation(ctx, async (tx) => {
     const actor = await resolveActor(ctx, tx);
@@ -50,6 +53,9 @@ async function decide(
           ? { id: ctx.ids.noteId(), text: `${reviewId(review.number)} rejected: ${notes ?? ""}` }
           : undefined;
       task = applyTaskEvent(current, verdict, facts, at, note);
+      // Approving completes the task: the same rule as task close (criteria-guard.ts).
+      if (verdict === "approve")
+        refuseOpenCriteria(current, acceptedOpen, `pantheon review approve ${reviewId(review.number)} --force`);
       tx.put("tasks", task);
       changed.push(
         taskId(task),
@@ -74,6 +80,29 @@ async function decide(
     };
   });
   return result;
+}
+
+/**
+ * At a terminal, before the commit: when approving would complete a task with unchecked
+ * criteria, and the decision itself is allowed, the Director is asked (criteria-guard.ts).
+ */
+async function askAboutCriteria(ctx: Context, o: { id: string; force?: boolean | undefined }): Promise<AcceptedOpen> {
+  if (!ctx.prompter?.interactive) return NONE_ACCEPTED;
+  const quiet: Context = { ...ctx, warn: () => {} };
+  const snap = await (await ctx.store()).snapshot();
+  const actor = await resolveActor(quiet, snap);
+  const reviewable = (r: Review) => mayDecide(r, actor, false);
+  const review = await findReview(snap, o.id, { warn: () => {}, force: ctx.force, reviewable });
+  checkReviewDecision(review, actor, false, "approve");
+  const task = review.task === null ? null : await snap.get("tasks", review.task);
+  if (!task || task.status !== "REVIEW") return NONE_ACCEPTED;
+  const id = reviewId(review.number);
+  return confirmOpenCriteria(
+    ctx,
+    task,
+    `Approve ${id}, completing ${taskId(task)},`,
+    `pantheon review approve ${id} --force`,
+  );
 }
 
 export function approveReview(

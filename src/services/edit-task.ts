@@ -16,17 +16,27 @@ import { checkText, checkTitle } from "./validate-input.js";
 
 type Edit = (task: Task, tx: Tx, actor: Actor) => Promise<Task>;
 
-/** Loads one task, applies an edit (pure apart from reading related records), writes it. */
-async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promise<TaskResult & { before: Task }> {
+export interface EditResult extends TaskResult {
+  before: Task;
+  /** The edit returned the task itself: nothing was written, no commit made. */
+  unchanged: boolean;
+}
+
+/**
+ * Loads one task, applies an edit (pure apart from reading related records), writes it. An
+ * edit that returns the very task it was given changes nothing: no commit.
+ */
+export async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promise<EditResult> {
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
     const before = await findTask(tx, id, ctx);
     const edited = await edit(before, tx, actor);
-    const task = { ...edited, updatedAt: isoNow(ctx) };
-    tx.put("tasks", task);
+    const unchanged = edited === before;
+    const task = unchanged ? before : { ...edited, updatedAt: isoNow(ctx) };
+    if (!unchanged) tx.put("tasks", task);
     const refs = await loadRefs(tx, task, emptyRefs());
-    return { result: { task, refs, before }, commit: commitInfo(op, `task ${taskId(task)}`, actor) };
+    return { result: { task, refs, before, unchanged }, commit: commitInfo(op, `task ${taskId(task)}`, actor) };
   });
   return result;
 }

@@ -11,6 +11,7 @@ import { linkableEpic } from "./epics.js";
 import { findTask, loadRefs } from "./find-task.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import { parseYamlFile } from "./yaml-module.js";
+import { newCriterion } from "../domain/acceptance.js";
 
 /** Parses a YAML or JSON file (JSON is read without loading yaml). */
 async function readDocument(path: string, file: string): Promise<unknown> {
@@ -84,6 +85,11 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
         notes: [],
         formerNumbers: [],
         formerRoles: [],
+        labels: p.labels,
+        acceptance: p.acceptance.map((a) => ({
+          ...newCriterion(ctx.ids.noteId(), a.text, actor.name, at),
+          done: a.done,
+        })),
         createdAt: at,
         updatedAt: at,
         createdBy: actor.name,

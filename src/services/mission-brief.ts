@@ -1,4 +1,5 @@
 import { fenceData } from "../assistants/render-template.js";
+import { openCriteria } from "../domain/acceptance.js";
 import { missionHandle, missionId, taskId } from "../domain/ids.js";
 import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
@@ -14,13 +15,16 @@ interface Limits {
   title: number;
   handoffs: number;
   handoffTitle: number;
+  /** Open acceptance criteria of the claimed task quoted, and how much of each. */
+  criteria: number;
+  criterion: number;
 }
 
 // Tried in order until the mission part fits; the last one fits for any record text.
 const LIMITS: Limits[] = [
-  { objective: 200, title: 120, handoffs: 4, handoffTitle: 80 },
-  { objective: 120, title: 60, handoffs: 3, handoffTitle: 40 },
-  { objective: 60, title: 30, handoffs: 0, handoffTitle: 0 },
+  { objective: 200, title: 120, handoffs: 4, handoffTitle: 80, criteria: 5, criterion: 100 },
+  { objective: 120, title: 60, handoffs: 3, handoffTitle: 40, criteria: 3, criterion: 50 },
+  { objective: 60, title: 30, handoffs: 0, handoffTitle: 0, criteria: 0, criterion: 0 },
 ];
 
 function clip(text: string, max: number): string {
@@ -75,6 +79,16 @@ function build(
       `- You hold ${id} (${o.task.status}); its description and notes: \`pantheon task show ${id} --mission ${h}\`.`,
     );
     quoted.push(`Your task ${id}: ${clip(o.task.title, l.title)}`);
+    // What "done" means for it: the criteria still open, each checked when met (DESIGN §1.3).
+    const open = openCriteria(o.task.acceptance);
+    if (open.length > 0) {
+      const shown = open.slice(0, l.criteria);
+      lines.push(
+        `- Its acceptance criteria not yet met: ${open.length}${shown.length < open.length ? ` (${shown.length} quoted; all: \`pantheon task show ${id}\`)` : " (quoted below)"}; check each when it holds: \`pantheon task check ${id} N --mission ${h}\`.`,
+      );
+      for (const { n, criterion } of shown)
+        quoted.push(`Criterion ${n} of ${id}: ${clip(criterion.text, l.criterion)}`);
+    }
   }
   const total = o.handoffTotal ?? o.handoffs.length;
   const shown = o.handoffs.slice(0, l.handoffs);

@@ -1,6 +1,6 @@
 import { sameName } from "../domain/actor.js";
 import { blockedFlags, READY_CODES } from "../domain/blocking.js";
-import { columnsOf, positions, PRIORITY_CODE, ROLE_CODE, STATUS_CODE } from "../domain/task-columns.js";
+import { columnsOf, positions, PRIORITY_CODE, ROLE_CODE, STATUS_CODE, withLabels } from "../domain/task-columns.js";
 import { allowedActions } from "../domain/task-lifecycle.js";
 import type { Priority } from "../domain/priority.js";
 import type { TaskRole } from "../domain/roles.js";
@@ -37,6 +37,8 @@ export interface TaskFilters {
   claimedBy?: string;
   blocked?: boolean;
   ready?: boolean;
+  /** Tasks carrying every one of these labels (parsed: lowercase words). */
+  label?: string[];
   limit?: number;
   offset?: number;
 }
@@ -67,8 +69,9 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
     codes(f.role, ROLE_CODE),
     codes(f.priority, PRIORITY_CODE),
   ];
+  const labelled = f.label && f.label.length > 0 ? withLabels(cols, f.label) : null;
   const filtered =
-    status || role || priority || epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready;
+    status || role || priority || epic !== undefined || f.claimedBy !== undefined || f.blocked || f.ready || labelled;
   // Unfiltered, the page is positions offset… themselves: no task is looked at but the page's.
   const matches = !filtered
     ? null
@@ -80,6 +83,7 @@ export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage>
         if (f.claimedBy !== undefined && !sameName(cols.names[cols.claimedBy[i]! - 1], f.claimedBy)) return false;
         if (f.blocked && !(OPEN.has(cols.status[i]!) && blocked![i] === 1)) return false;
         if (f.ready && !(READY_CODES.has(cols.status[i]!) && blocked![i] === 0)) return false;
+        if (labelled && !labelled(i)) return false;
         return true;
       });
   const total = matches ? matches.length : cols.count;

@@ -26,6 +26,8 @@ export const HISTORY_OWN_WORDS: ReadonlySet<keyof Task> = new Set<keyof Task>([
   "dependencies",
   "notes",
   "description",
+  "labels",
+  "acceptance",
 ]);
 const FIRST: ReadonlyArray<keyof Task> = [
   "status",
@@ -85,8 +87,29 @@ async function describe(before: Task | null, after: Task | null, snap: Snapshot)
     const list = async (ns: number[]) => (await Promise.all(ns.map(name.task))).join(", ");
     out.push(`dependencies: [${await list(before.dependencies)}] → [${await list(after.dependencies)}]`);
   }
+  if (before.labels.join() !== after.labels.join())
+    out.push(`labels: [${before.labels.join(", ")}] → [${after.labels.join(", ")}]`);
+  out.push(...criteriaChanges(before, after));
   for (const n of after.notes.slice(before.notes.length)) out.push(`${n.kind}: ${n.text}`);
   if (before.description !== after.description) out.push("description edited");
+  return out;
+}
+
+/** Acceptance criteria added, checked, unchecked, reworded or removed, by their number after the change. */
+function criteriaChanges(before: Task, after: Task): string[] {
+  const was = new Map(before.acceptance.map((c) => [c.id, c]));
+  const out: string[] = [];
+  for (const [i, c] of after.acceptance.entries()) {
+    const b = was.get(c.id);
+    const n = i + 1;
+    if (!b) out.push(`criterion ${n} added: ${c.text}`);
+    else {
+      if (b.text !== c.text) out.push(`criterion ${n} reworded: ${c.text}`);
+      if (b.done !== c.done) out.push(`criterion ${n} ${c.done ? "checked" : "unchecked"}: ${c.text}`);
+    }
+  }
+  const now = new Set(after.acceptance.map((c) => c.id));
+  for (const c of before.acceptance) if (!now.has(c.id)) out.push(`criterion removed: ${c.text}`);
   return out;
 }
 

@@ -48,6 +48,14 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
   // text is escaped (renderTemplate, fenceData); the title sits on a heading line, so its line
   // breaks are escaped too.
   const description = task.description ? fenceData("Description", task.description) : "No description was recorded.\n";
+  // The criteria are tracked on the task, not here: quoted as data, numbered as `task check` takes them.
+  const acceptance =
+    task.acceptance.length > 0
+      ? fenceData(
+          "Acceptance criteria",
+          task.acceptance.map((c, i) => `${c.done ? "[x]" : "[ ]"} ${i + 1}. ${c.text}`).join("\n"),
+        )
+      : `(none recorded yet: add them with \`pantheon task ac ${taskId(task)} "..."\` so they are tracked)`;
   writeFileSync(
     join(dir, name),
     renderTemplate(template, {
@@ -55,6 +63,7 @@ export async function planTask(ctx: Context, id: string): Promise<PlanResult> {
       "task.id": taskId(task),
       "task.title": escapeInline(task.title),
       "task.description": description,
+      "task.acceptance": acceptance,
       "task.role": task.role,
       "task.priority": task.priority,
     }),

@@ -13,6 +13,7 @@ import { resolveActor } from "./resolve-actor.js";
 import { applyTaskSideEffects } from "./task-side-effects.js";
 import { checkText, requireNotes } from "./validate-input.js";
 import { publishedMutation } from "./publish.js";
+import { confirmOpenCriteria, NONE_ACCEPTED, refuseOpenCriteria, type AcceptedOpen } from "./criteria-guard.js";
 
 export interface TransitionResult {
   task: Task;
@@ -51,6 +52,8 @@ interface Options {
   force?: boolean | undefined;
   notes?: string | undefined;
   noReview?: boolean | undefined;
+  /** Completing: the open acceptance criteria that may stay unchecked (criteria-guard.ts). */
+  acceptedOpen?: AcceptedOpen | undefined;
 }
 
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
@@ -72,6 +75,8 @@ async function transition(
     const at = isoNow(ctx);
     const note = o.notes !== undefined ? { id: ctx.ids.noteId(), text: o.notes } : undefined;
     const task = applyTaskEvent(before, event, facts, at, note);
+    if (event === "complete")
+      refuseOpenCriteria(before, o.acceptedOpen ?? NONE_ACCEPTED, `pantheon task close ${taskId(before)} --force`);
     const unchanged = isNoChange(before, event);
     if (unchanged) {
       if (note?.text.trim())
@@ -144,14 +149,43 @@ export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus
   return done;
 }
 
-/** Closes a task as COMPLETE (default) or ABORTED (needs a note). */
-export function closeTask(ctx: Context, o: Options & { status?: "COMPLETE" | "ABORTED" }): Promise<TransitionResult> {
+/**
+ * Closes a task as COMPLETE (default) or ABORTED (needs a note). COMPLETE with acceptance
+ * criteria unchecked asks the Director at a terminal, and is refused without one, unless
+ * `--force` (Context.force): a task is done when its criteria say so.
+ */
+export async function closeTask(
+  ctx: Context,
+  o: Options & { status?: "COMPLETE" | "ABORTED" },
+): Promise<TransitionResult> {
   const aborted = o.status === "ABORTED";
   const notes = aborted
     ? requireNotes(o.notes, `pantheon task close ${o.id} --status ABORTED`)
     : checkText(o.notes, "--notes") || undefined;
-  return transition(ctx, { ...o, notes }, aborted ? "task.abort" : "task.complete", () =>
+  const acceptedOpen = aborted ? undefined : ctx.force ? "all" : await askAboutCriteria(ctx, o.id);
+  return transition(ctx, { ...o, notes, acceptedOpen }, aborted ? "task.abort" : "task.complete", () =>
     aborted ? "abort" : "complete",
+  );
+}
+
+/**
+ * At a terminal, before the commit: a close the state table would refuse anyway is refused
+ * first (nothing asked); else the open criteria are put to the Director. Notices of the lookup
+ * are left to the mutation, which repeats it.
+ */
+async function askAboutCriteria(ctx: Context, id: string): Promise<AcceptedOpen> {
+  if (!ctx.prompter?.interactive) return NONE_ACCEPTED;
+  const quiet: Context = { ...ctx, warn: () => {} };
+  const snap = await (await ctx.store()).snapshot();
+  const actor = await resolveActor(quiet, snap);
+  const task = await findTask(snap, id, quiet);
+  const { facts } = await transitionFacts(snap, task, actor, false);
+  applyTaskEvent(task, "complete", facts, isoNow(ctx));
+  return confirmOpenCriteria(
+    ctx,
+    task,
+    `Close ${taskId(task)} as COMPLETE`,
+    `pantheon task close ${taskId(task)} --force`,
   );
 }
 

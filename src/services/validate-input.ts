@@ -1,5 +1,7 @@
 import { UsageError } from "../errors.js";
 import { MAX_TEXT, MAX_TITLE } from "../domain/constants.js";
+import { checkCriteriaCount, MAX_CRITERIA, parseCriterionText } from "../domain/acceptance.js";
+import { checkLabelCount, labelSet, MAX_LABELS, parseLabels } from "../domain/labels.js";
 
 /** A title is any text that is not blank and at most MAX_TITLE characters; it is stored exactly. */
 export function checkTitle(title: string | undefined, flag = "--title"): string {
@@ -35,4 +37,18 @@ export function requireNotes(notes: string | undefined, command: string): string
     );
   }
   return checkText(notes, "--notes");
+}
+
+/** Labels given to a new task (`--label`, an import entry): parsed, at most MAX_LABELS, sorted. */
+export function checkLabels(written: readonly string[], flag: string): string[] {
+  const labels = labelSet(parseLabels(written));
+  checkLabelCount(labels, `give at most ${MAX_LABELS}: ${flag} api ${flag} db`, { given: true });
+  return labels;
+}
+
+/** Criteria given to a new task (`--ac`, an import entry): each one line, at most MAX_CRITERIA. */
+export function checkCriteria(written: readonly string[], flag: string): string[] {
+  const texts = written.map((t) => parseCriterionText(t, `${flag} "returns 404 for unknown ids" (one line each)`));
+  checkCriteriaCount(texts.length, `give at most ${MAX_CRITERIA} (put the rest in the description)`, { given: true });
+  return texts;
 }

@@ -74,6 +74,7 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
         claimedBy: opt(q, "claimedBy"),
         blocked: q.has("blocked"),
         ready: q.has("ready"),
+        label: many(q, "label"),
         limit: num(q, "limit"),
         offset: num(q, "offset"),
       }),

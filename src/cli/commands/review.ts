@@ -86,7 +86,10 @@ export function registerReviewCommands(program: Command, app: App): void {
       .command("approve <id>")
       .description("Approve a review; its task, if in REVIEW, becomes COMPLETE in the same commit")
       .option("--notes <text>", "what you checked")
-      .option("--force", "approve your own request, or through a number a sync renumbered")
+      .option(
+        "--force",
+        "approve your own request, complete its task with acceptance criteria unchecked, or act through a number a sync renumbered",
+      )
       .action(
         run(app, async (id: string, o: { notes?: string; force?: boolean }) =>
           decisionView(await approveReview(app.context(), { id, notes: o.notes, force: o.force }), "Approved"),

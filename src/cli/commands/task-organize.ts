@@ -16,7 +16,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .option("--force", FORCE_RENUMBERED)
       .addHelpText(
         "after",
-        "\nEach entry: title, role, priority?, description?, depends_on? (the key of another entry, earlier or later, or an existing task id/number), epic?, key?\n",
+        "\nEach entry: title, role, priority?, description?, depends_on? (the key of another entry, earlier or later, or an existing task id/number), epic?, labels? (a list of words), acceptance? (a list of one-line criteria, or {text, done}), key?\n",
       )
       .action(
         run(app, async (file: string) => {

@@ -89,7 +89,7 @@ describe("procedure and planning templates", () => {
 
   it("ship a task plan with the task's fields and the five sections", () => {
     const plan = read("planning/task-plan.md");
-    expect(placeholdersIn(plan).sort()).toEqual(["task.description", "task.id", "task.title"]);
+    expect(placeholdersIn(plan).sort()).toEqual(["task.acceptance", "task.description", "task.id", "task.title"]);
     for (const h of ["Goal", "Approach", "Steps", "Risks", "Done when"]) expect(plan).toContain(`## ${h}\n`);
   });
 });

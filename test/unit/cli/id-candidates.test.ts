@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ID_KINDS, idCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
+import { ID_KINDS, idCandidates, labelCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
 import { PRIORITIES } from "../../../src/domain/priority.js";
 import { TASK_ROLES } from "../../../src/domain/roles.js";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
@@ -74,6 +74,8 @@ describe("idCandidates", () => {
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
       formerNumbers: [],
+      labels: [],
+      acceptance: [],
     }));
     const cols = listColumns(rows);
     for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
@@ -94,5 +96,27 @@ describe("idCandidates", () => {
         expect(taskIdCandidates(kind, cols, prefix), `${kind} ${prefix}`).toEqual(idCandidates(kind, rows, prefix));
       }
     }
+  });
+
+  it("offers the labels in use, from the rows or the columns alike, and never one that is not a label word", () => {
+    const row = (number: number, labels: string[]) => ({ ...tasks[0], number, labels });
+    const rows = [row(1, ["api", "auth"]), row(2, ["db", "api"]), row(3, ["$(touch x)", "Api", "a b"]), row(4, [])];
+    expect(idCandidates("label", rows, "")).toEqual(["api", "auth", "db"]);
+    expect(idCandidates("label", rows, "A")).toEqual(["api", "auth"]);
+    const summaries = rows.map((r) => ({
+      ...r,
+      title: "t",
+      dependencies: [],
+      epic: null,
+      claimedBy: null,
+      mission: null,
+      completedBy: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      formerNumbers: [],
+      acceptance: [],
+    })) as TaskSummary[];
+    for (const prefix of ["", "a", "au", "d", "$", "x"])
+      expect(labelCandidates(listColumns(summaries), prefix), prefix).toEqual(idCandidates("label", rows, prefix));
   });
 });

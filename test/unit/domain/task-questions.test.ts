@@ -431,6 +431,8 @@ describe("nextTasks with a limit", () => {
                 createdAt: `2026-01-0${x.at}`,
                 updatedAt: "u",
                 formerNumbers: [],
+                labels: [],
+                acceptance: [],
               }) as never,
           );
           const cols = colsOf(tasks);

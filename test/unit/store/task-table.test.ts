@@ -38,6 +38,19 @@ const summary = fc.record({
   createdAt: fc.constant("2026-11-22T06:29:01.123Z"),
   updatedAt: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
   formerNumbers: fc.array(fc.integer({ min: 1, max: 100000 }), { maxLength: 2 }),
+  labels: fc
+    .uniqueArray(fc.constantFrom("api", "auth", "db", "ui", "v2", "perf-9"), { maxLength: 4 })
+    .map((l) => l.sort()),
+  acceptance: fc.array(
+    fc.record({
+      id: fc.stringMatching(/^[a-f0-9]{12}$/),
+      text: fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" }),
+      done: fc.boolean(),
+      by: fc.constantFrom("Hephaestus", "Ünïcode 名前"),
+      at: fc.constant("2026-11-22T06:29:01.123Z"),
+    }),
+    { maxLength: 3 },
+  ),
 });
 
 /** Decodes an encoded table with its side files on disk, as the cache reads them. */
@@ -91,6 +104,8 @@ describe("the tasks' binary cache table", () => {
           createdAt: `c${i}`,
           updatedAt: `u${i}`,
           formerNumbers: [],
+          labels: [],
+          acceptance: [],
         } as TaskSummary,
         oid: "f".repeat(40),
       }));
@@ -120,6 +135,8 @@ describe("the tasks' binary cache table", () => {
             createdAt: "a",
             updatedAt: "b",
             formerNumbers: [],
+            labels: ["api"],
+            acceptance: [],
           },
           oid: "f".repeat(40),
         },
@@ -128,7 +145,8 @@ describe("the tasks' binary cache table", () => {
     );
     const unaligned = Buffer.concat([Buffer.alloc(3), file.columns]).subarray(3);
     expect(decode(file, unaligned)!.row(0).dependencies).toEqual([3]);
-    expect(decode(file, Buffer.from("PTT0" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
+    expect(decode(file, unaligned)!.row(0).labels).toEqual(["api"]);
+    expect(decode(file, Buffer.from("PTT3" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
     expect(decode(file, file.columns.subarray(0, file.columns.length - 8))).toBeNull();
     expect(decode(file, Buffer.from("{}"))).toBeNull();
   });
@@ -148,6 +166,8 @@ describe("the tasks' binary cache table", () => {
       createdAt: "a",
       updatedAt: "b",
       formerNumbers: [],
+      labels: [],
+      acceptance: [],
     } as TaskSummary;
     expect(() =>
       encodeTaskTable([{ summary: { ...base, dependencies: [2 ** 33] }, oid: "f".repeat(40) }], meta),
@@ -173,6 +193,8 @@ describe("TableRows: a table with the journal's changes on top", () => {
     createdAt: "a",
     updatedAt: "b",
     formerNumbers: [],
+    labels: [],
+    acceptance: [],
   });
   const table = () =>
     decode(
@@ -223,6 +245,8 @@ describe("the table's columns", () => {
     createdAt: "a",
     updatedAt: "b",
     formerNumbers: [],
+    labels: [],
+    acceptance: [],
   });
   const rowsOf = () =>
     new TableRows(
@@ -246,6 +270,12 @@ describe("the table's columns", () => {
         Array.from(
           { length: cols.depStart[i + 1]! - cols.depStart[i]! },
           (_, k) => cols.depValues[cols.depStart[i]! + k],
+        ),
+      ),
+      labels: Array.from({ length: cols.count }, (_, i) =>
+        Array.from(
+          { length: cols.labelStart[i + 1]! - cols.labelStart[i]! },
+          (_, k) => cols.labelNames[cols.labelValues[cols.labelStart[i]! + k]!],
         ),
       ),
       tasks: Array.from({ length: cols.count }, (_, i) => toTaskSummary(cols.task(i))),
