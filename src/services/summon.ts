@@ -23,6 +23,7 @@ import { markSession, markSessionEnded, readLiveFile, sweepLiveFiles } from "./l
 import { planResume, resumeKickoff, type ResumePlan } from "./summon-resume.js";
 import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
+import { checkClaimable } from "./claim-check.js";
 import { checkText } from "./validate-input.js";
 import { findTask } from "./find-task.js";
 import { NotFoundError, UsageError } from "../errors.js";
@@ -101,6 +102,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const template = personaTemplate(ctx, store.root, role, input.template);
   const sessionId = resume?.sessionId ?? nodeCrypto().randomUUID();
   if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId, resume);
+  // A task the new mission could not claim is refused before any mission is registered.
+  if (input.task !== undefined && !resume) await checkTaskFirst(ctx, snap, input.task, role, input.persona);
 
   let mission = resume?.reuse
     ? resume.mission
@@ -219,6 +222,22 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`,
   );
   return { plan, exitCode: end.code, task, received: end.received };
+}
+
+/** The claim `summon --task` would make, checked as the persona summon will record (given, or the default name). */
+async function checkTaskFirst(
+  ctx: Context,
+  snap: Snapshot,
+  id: string,
+  role: Role,
+  given: string | undefined,
+): Promise<void> {
+  const persona =
+    given !== undefined
+      ? checkPersonaName(given, "--persona")
+      : (await defaultPersonaName(ctx, snap, role, await snap.all("missions"))).name;
+  // No free name: startMission says so, with its own hint.
+  if (persona) await checkClaimable(ctx, snap, { id, persona, role });
 }
 
 /** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */

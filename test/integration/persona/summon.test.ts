@@ -333,6 +333,35 @@ describe("summon --task and handoffs: record text is fenced as data", () => {
     expect((await p.json(["task", "show", b.id], "task")).status).toBe("TODO");
   });
 
+  it("a refused --task (COMPLETE, or claimed by another persona) starts no mission: mission list, persona activity and the ref are unchanged", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const done = await p.json(["task", "create", "--title", "Shipped", "--role", "engineer"], "task");
+    const held = await p.json(["task", "create", "--title", "Taken", "--role", "engineer"], "task");
+    await p.ok(["mission", "start", "--role", "engineer", "--persona", "Daedalus"]);
+    await p.ok(["--as", "Daedalus", "task", "claim", done.id]);
+    await p.ok(["--as", "Daedalus", "task", "close", done.id]);
+    await p.ok(["--as", "Daedalus", "task", "claim", held.id]);
+    const before = { ref: stateRef(p.dir), missions: await missions(p.dir) };
+    const activity = (await p.ok(["persona", "activity", "--json"])).stdout;
+    for (const [id, why] of [
+      [done.id, /COMPLETE/],
+      [held.id, /claimed by Daedalus/],
+    ] as const) {
+      for (const extra of [[], ["--persona", "Goibniu"]]) {
+        const r = await p.run(["summon", "engineer", "--assistant", "claude", "--task", id, ...extra], s.env());
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr.split("\n")[0]).toMatch(/^✗ Cannot claim/);
+        expect(r.stderr.split("\n")[0]).toMatch(why);
+        expect(r.stderr).not.toMatch(/Started MSN-/);
+      }
+    }
+    expect(s.all(), "no assistant was started").toEqual([]);
+    expect(await missions(p.dir), "no mission was started and ended").toEqual(before.missions);
+    expect((await p.ok(["persona", "activity", "--json"])).stdout).toBe(activity);
+    expect(stateRef(p.dir), "refs/coordination/main is untouched").toBe(before.ref);
+  });
+
   it("an unknown task id exits 1 and leaves no ACTIVE mission", async () => {
     const p = await initialized();
     const s = standIns();
