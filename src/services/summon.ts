@@ -68,6 +68,8 @@ export interface SummonResult {
   task: Task | null;
   /** The signal that ended the session from outside (terminal closed, kill), if any. */
   received: "SIGHUP" | "SIGTERM" | null;
+  /** The command that reopens the session as this persona, when the session can be resumed. */
+  resume: string | null;
 }
 
 /**
@@ -214,14 +216,17 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       : end.received === "SIGTERM"
         ? "summon was stopped (SIGTERM)"
         : null;
-  await finish(
+  const ended = await finish(
     asMission,
     store.commonDir,
     mission,
     sessionDir,
     how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`,
   );
-  return { plan, exitCode: end.code, task, received: end.received };
+  // The assistant printed its own resume line, which reopens the session without the persona.
+  const resumeWith =
+    ended.sessionId && end.received !== "SIGHUP" ? `pantheon summon --resume ${missionId(mission.number)}` : null;
+  return { plan, exitCode: end.code, task, received: end.received, resume: resumeWith };
 }
 
 /** The claim `summon --task` would make, checked as the persona summon will record (given, or the default name). */
@@ -247,14 +252,19 @@ async function finish(
   mission: Mission,
   sessionDir: string,
   summary: string,
-): Promise<void> {
+): Promise<{ sessionId: string | null }> {
   // codex and opencode name their sessions themselves: their hooks told the live file, and the
   // mission keeps it for `summon --resume`.
-  const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
+  const live = readLiveFile(commonDir, mission.uid);
   markSessionEnded(commonDir, mission.uid, summary, asMission.now());
-  await endMission(asMission, { id: missionHandle(mission), summary, sessionId }).catch(() => undefined);
+  await endMission(asMission, { id: missionHandle(mission), summary, sessionId: live?.sessionId ?? null }).catch(
+    () => undefined,
+  );
   removeSummonRecord(commonDir, mission.uid);
   rmSync(sessionDir, { recursive: true, force: true });
+  // A session its hooks heard of exists in the assistant's own store; one that never reported
+  // (quit at a first-run screen, hooks not trusted) may not, and is not offered for resume.
+  return { sessionId: live ? (live.sessionId ?? mission.sessionId ?? null) : null };
 }
 
 /**
@@ -361,6 +371,7 @@ async function dryRun(
     exitCode: null,
     task,
     received: null,
+    resume: null,
   };
 }
 

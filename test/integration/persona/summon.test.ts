@@ -372,6 +372,33 @@ describe("summon --task and handoffs: record text is fenced as data", () => {
   });
 });
 
+describe("after the session", () => {
+  it("prints the command that resumes it as the persona when its hooks heard of the session, and nothing when they did not", async () => {
+    requireBundle();
+    const p = await initialized();
+    const s = standIns();
+    // The session's hooks report its start, as claude's SessionStart does.
+    const heard = await summonWith(p, s, "claude", ["--persona", "Goibniu"], {
+      STANDIN_RUN: JSON.stringify([["hook", "event", "claude", "SessionStart"]]),
+    });
+    expect(heard.exitCode, heard.stderr).toBe(0);
+    const [m] = await missions(p.dir);
+    const lines = heard.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(`✓ Goibniu's mission ${m.handle} ended when claude exited (code 0)`);
+    expect(lines[1]).toBe(`  resume it as Goibniu: pantheon summon --resume ${m.id}`);
+    const json = await p.run(
+      ["summon", "engineer", "--assistant", "claude", "--json"],
+      s.env({ STANDIN_RUN: JSON.stringify([["hook", "event", "claude", "SessionStart"]]) }),
+    );
+    const data = jsonData(json, "summon");
+    expect(data.resume).toBe(`pantheon summon --resume ${data.mission.id}`);
+    // Quit before the session started (a first-run screen, hooks that never ran): nothing to resume.
+    const unheard = await summonWith(p, s, "claude", ["--persona", "Brigid"], { STANDIN_EXIT: "1" });
+    expect(unheard.exitCode).toBe(1);
+    expect(unheard.stdout).not.toMatch(/--resume/);
+  });
+});
+
 describe("choosing the assistant", () => {
   it("a chosen assistant that is not installed: exit 1 with the install hint, no mission recorded, the ref unchanged", async () => {
     const p = await initialized();
