@@ -705,7 +705,8 @@ describe("persona text variables", () => {
     const personas = join(p.dir, ".pantheon", "personas");
     const installed = readFileSync(join(personas, "engineer.md"), "utf8");
     expect(installed).toContain("engineer of Orbit");
-    expect(installed).not.toMatch(/\{\{\s*project\./);
+    // The description is left for summon, which quotes the current one (below).
+    expect(installed.match(/\{\{\s*project\.[a-z]+\s*\}\}/g)).toEqual(["{{project.description}}"]);
     writeFileSync(
       join(personas, "engineer-team.md"),
       "# {{persona}} of team {{vars.team}} ({{project.name}}, SLA {{vars.sla}})\n\nMission {{mission.handle}}. {{project.description}}\n",
@@ -723,5 +724,25 @@ describe("persona text variables", () => {
     expect(text).not.toContain("{{");
     expect(m.headAtStart).toBe(git(p.dir, "rev-parse", "HEAD").trim());
     expect(m.headAtEnd).toBe(m.headAtStart);
+  });
+});
+
+describe("the project's description in the persona brief", () => {
+  it("stays a block of its own, the current one, even without a final stop (it ran into the next sentence)", async () => {
+    const p = repo(makeRepo());
+    await p.ok(["init", "--config", configFile("project:\n  name: Orbit\n  description: Satellite tracking\n")]);
+    await p.ok(["config", "set", "project.description", "Satellite tracking for ground stations"]);
+    const s = standIns();
+    await p.ok(["summon", "engineer", "--assistant", "claude"], s.env());
+    const [m] = await missions(p.dir);
+    const text = s.one("claude").personaFileContent!;
+    expectFenced(text, "Satellite tracking for ground stations", "the current description");
+    expect(text).not.toMatch(/Satellite tracking\s+You are/);
+    const lines = text.split("\n");
+    const close = lines.findIndex((l, i) => i > 0 && lines[i - 1] === "Satellite tracking for ground stations");
+    expect(lines[close]).toMatch(/^`{3,}$/);
+    expect(lines[close + 1]).toBe(
+      `You are on mission \`${m.handle}\` (${m.id}), talking with the Director (the human in`,
+    );
   });
 });
