@@ -5,6 +5,7 @@
  * programs (ASSISTANTS.md); `test/assistants/` re-checks it against the pinned versions.
  */
 import { isAbsolute, resolve } from "node:path";
+import type { CodexSandboxChoice } from "../domain/codex-sandbox-choice.js";
 
 export const ASSISTANT_NAMES = ["claude", "opencode", "codex", "gemini"] as const;
 export type AssistantName = (typeof ASSISTANT_NAMES)[number];
@@ -24,6 +25,11 @@ export interface LaunchInput {
    * common dir itself (its hooks and config run code outside the sandbox).
    */
   writableDirs: readonly string[];
+  /**
+   * The sandbox the user chose in the assistant's own configuration (codex), or null where the
+   * assistant picks one by the folder's trust; absent for assistants without one.
+   */
+  sandbox?: CodexSandboxChoice | null | undefined;
   /** The environment summon runs in: a user's own settings there are merged, not replaced. */
   parentEnv: Readonly<Record<string, string | undefined>>;
   /** The first user message; carries the mission handle (the env may not reach every tool shell). */

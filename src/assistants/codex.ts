@@ -34,10 +34,19 @@ export const codexAdapter: AssistantAdapter = {
     const args = argv();
     if (i.resumeSession !== undefined) args.command("resume");
     args.option("--cd", absolute(i.projectDir), "the project folder");
+    // In a folder with no trust decision yet, codex's sandbox is read-only until its trust dialog
+    // is answered, and it refuses writable roots before showing the dialog ("Ignoring --add-dir
+    // …", exit 1). workspace-write is what codex picks itself once the folder is trusted (it runs
+    // no session in an untrusted one), so asking for it changes only the order: the roots are
+    // accepted and codex's own dialog still asks. A sandbox the user chose stays theirs.
+    const chosen = i.sandbox?.mode ?? null;
+    if (chosen === null || chosen === "workspace-write") args.option("--sandbox", "workspace-write", "a sandbox mode");
     // Writable beside the workspace (added to the user's writable_roots, not replacing them):
     // the folders pantheon writes, without which every claim, note and mission end fails in
     // the sandbox; the rest of the common dir (hooks, config) stays read-only as codex intends.
-    for (const dir of i.writableDirs) args.option("--add-dir", absolute(dir), "a folder pantheon writes");
+    // read-only refuses any root: there a write asks the Director for approval instead.
+    if (chosen !== "read-only")
+      for (const dir of i.writableDirs) args.option("--add-dir", absolute(dir), "a folder pantheon writes");
     if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
     // developer_instructions adds a developer message and keeps Codex's base prompt;
     // model_instructions_file would replace it. The value is read as TOML, and a JSON string

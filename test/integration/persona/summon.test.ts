@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jsonData } from "../../helpers/cli.js";
-import { git, makeRepo, stateRef } from "../../helpers/repo.js";
+import { git, makeRepo, stateRef, tempDir } from "../../helpers/repo.js";
 import { expectFenced, expectNoPlaceholders, initialized, repo, type Repo } from "./fixture.js";
 import {
   bareSystemPath,
@@ -158,31 +158,35 @@ describe("summon engineer with each assistant", () => {
     expect(kept.instructions).toHaveLength(2);
   });
 
-  it("codex: [--cd=dir, --add-dir= for each folder pantheon writes (never the common dir), --config=developer_instructions=<JSON string>, --, kickoff]; --model adds --model=M", async () => {
+  it("codex: [--cd=dir, --sandbox=workspace-write, --add-dir= for each folder pantheon writes (never the common dir), --config=developer_instructions=<JSON string>, --, kickoff]; --model adds --model=M", async () => {
     const p = await initialized();
     const s = standIns();
-    const r = await summonWith(p, s, "codex", [], { STANDIN_EXIT: "2" });
+    const r = await summonWith(p, s, "codex", [], { STANDIN_EXIT: "2", CODEX_HOME: tempDir("pantheon-codex-home-") });
     expect(r.exitCode, r.stderr).toBe(2);
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "codex" });
     const rec = s.one("codex");
     const git = join(p.dir, ".git");
     const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map((d) => join(git, d));
-    expect(rec.argv).toHaveLength(5 + 4 + 8 + 2);
-    expect(rec.argv.slice(0, 5)).toEqual([`--cd=${p.dir}`, ...writable.map((d) => `--add-dir=${d}`)]);
+    expect(rec.argv).toHaveLength(6 + 4 + 8 + 2);
+    expect(rec.argv.slice(0, 6)).toEqual([
+      `--cd=${p.dir}`,
+      "--sandbox=workspace-write",
+      ...writable.map((d) => `--add-dir=${d}`),
+    ]);
     expect(
       rec.argv.filter((a) => a === `--add-dir=${git}`),
       "never the whole common dir",
     ).toEqual([]);
     for (const d of writable) expect(existsSync(d), `${d} exists before codex starts`).toBe(true);
-    expect(rec.argv[5]!.startsWith('--config=developer_instructions="')).toBe(true);
-    expect(rec.argv.slice(6, 9)).toEqual([
+    expect(rec.argv[6]!.startsWith('--config=developer_instructions="')).toBe(true);
+    expect(rec.argv.slice(7, 10)).toEqual([
       `--config=shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`,
       "--config=features.daemon_auto_start=false",
       "--enable=hooks",
     ]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv[9]).toBe(
+    expect(rec.argv[10]).toBe(
       '--config=hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]',
     );
     expect(rec.argv.at(-2)).toBe("--");
@@ -192,8 +196,39 @@ describe("summon engineer with each assistant", () => {
 
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
-    expect(second.argv[5]).toBe("--model=gpt-5");
-    expect(second.argv).toHaveLength(5 + 1 + 4 + 8 + 2);
+    expect(second.argv[6]).toBe("--model=gpt-5");
+    expect(second.argv).toHaveLength(6 + 1 + 4 + 8 + 2);
+  });
+
+  it("codex: a sandbox the user chose in codex's configuration stays theirs (read-only takes no writable root, and says so); a folder codex has no trust decision for is announced", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const home = tempDir("pantheon-codex-home-");
+    const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map(
+      (d) => `--add-dir=${join(p.dir, ".git", d)}`,
+    );
+    const summonWithConfig = async (config: string) => {
+      writeFileSync(join(home, "config.toml"), config);
+      const before = new Set(s.all().map((x) => x.pid));
+      const r = await summonWith(p, s, "codex", [], { CODEX_HOME: home });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const rec = s.all().find((x) => !before.has(x.pid))!;
+      const dirs = rec.argv.filter((a) => a.startsWith("--add-dir="));
+      return { sandbox: rec.argv.filter((a) => a.startsWith("--sandbox")), dirs, stderr: r.stderr };
+    };
+    const fresh = await summonWithConfig('model = "o3"\n');
+    expect(fresh).toMatchObject({ sandbox: ["--sandbox=workspace-write"], dirs: writable });
+    expect(fresh.stderr).toContain(`codex has not been told whether to trust ${p.dir}: it asks first`);
+    const trusted = await summonWithConfig(`[projects.${JSON.stringify(p.dir)}]\ntrust_level = "trusted"\n`);
+    expect(trusted).toMatchObject({ sandbox: ["--sandbox=workspace-write"], dirs: writable });
+    expect(trusted.stderr).not.toMatch(/whether to trust/);
+    const readOnly = await summonWithConfig('sandbox_mode = "read-only"\n');
+    expect(readOnly).toMatchObject({ sandbox: [], dirs: [] });
+    expect(readOnly.stderr).toContain(
+      `codex's sandbox is "read-only" (${join(home, "config.toml")}): it takes no writable roots`,
+    );
+    const full = await summonWithConfig('profile = "yolo"\n[profiles.yolo]\nsandbox_mode = "danger-full-access"\n');
+    expect(full).toMatchObject({ sandbox: [], dirs: writable });
   });
 
   it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, --prompt-interactive kickoff; --model adds --model=M", async () => {
@@ -739,7 +774,7 @@ describe("the project's description in the persona brief", () => {
     expectFenced(text, "Satellite tracking for ground stations", "the current description");
     expect(text).not.toMatch(/Satellite tracking\s+You are/);
     const lines = text.split("\n");
-    const close = lines.findIndex((l, i) => i > 0 && lines[i - 1] === "Satellite tracking for ground stations");
+    const close = lines.findIndex((_l, i) => i > 0 && lines[i - 1] === "Satellite tracking for ground stations");
     expect(lines[close]).toMatch(/^`{3,}$/);
     expect(lines[close + 1]).toBe(
       `You are on mission \`${m.handle}\` (${m.id}), talking with the Director (the human in`,
