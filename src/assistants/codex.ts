@@ -1,7 +1,7 @@
 import { skillPrompt } from "./command-prompts.js";
 import { codexHookConfig } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
-import { absolute, fitsInline, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, fitsInline, missionEnv, sessionPath, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 import { argv, sessionIdArg } from "./argv.js";
 import { MODEL_NAME } from "../domain/record-formats.js";
 
@@ -61,6 +61,11 @@ export const codexAdapter: AssistantAdapter = {
       `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
       "the mission",
     );
+    // codex runs each command in a login shell, whose profile starts PATH again: a `pantheon`
+    // that only the user's .bashrc put on PATH was "command not found". The session's own PATH
+    // (this Pantheon's folder first) is set for its shells, as PANTHEON_MISSION is.
+    const path = sessionPath(i);
+    if (path) args.text("--config", `shell_environment_policy.set.PATH=${JSON.stringify(path)}`, "the PATH");
     args.option("--config", "features.daemon_auto_start=false", "a setting");
     // The session hooks of live status. Codex asks the user once to trust them (it keeps a
     // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).

@@ -130,6 +130,7 @@ export class App {
       launcher: processLauncher(this.io.env),
       prompter: this.io.prompter ?? terminalPrompter(this.io),
       offline: Boolean(this.globals.offline),
+      self: this.io.self,
     };
     this.ctx = ctx;
     return ctx;

@@ -46,6 +46,8 @@ export async function writeBrief(
     sessionDir: string;
     /** The folders pantheon writes in the common dir (Store.writableDirs). */
     writableDirs: readonly string[];
+    /** The folder of this very Pantheon's `pantheon`, first on the session's PATH (pantheon-shim.ts). */
+    pantheonDir?: string | undefined;
     /** codex: the sandbox the user chose (codex-settings.ts). */
     sandbox?: CodexSandboxChoice | null | undefined;
     cwd: string;
@@ -84,6 +86,7 @@ export async function writeBrief(
     sessionDir: o.sessionDir,
     writableDirs: o.writableDirs,
     sandbox: o.sandbox,
+    pantheonDir: o.pantheonDir,
     parentEnv: ctx.env,
     kickoff,
     role: o.mission.role,

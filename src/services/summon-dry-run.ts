@@ -11,6 +11,7 @@ import { codexSettings } from "./codex-settings.js";
 import type { Context } from "./context.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { findTask } from "./find-task.js";
+import { writePantheonShim } from "./pantheon-shim.js";
 import type { SummonInput, SummonResult } from "./summon.js";
 import { writeBrief } from "./summon-brief.js";
 import { resumeKickoff, type ResumePlan } from "./summon-resume.js";
@@ -78,6 +79,7 @@ export async function dryRun(
     template: template.text,
     sessionDir,
     writableDirs: await store.writableDirs({ create: false }),
+    pantheonDir: ctx.self ? writePantheonShim(store.commonDir, ctx.self) : undefined,
     sandbox: adapter.name === "codex" ? codexSettings(ctx, { cwd, commonDir: store.commonDir }).sandbox : undefined,
     cwd,
     model: input.model,

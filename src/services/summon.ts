@@ -19,6 +19,7 @@ import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
 import { dryRun } from "./summon-dry-run.js";
+import { writePantheonShim } from "./pantheon-shim.js";
 import { sessionsDir, sweepEndedSessions } from "./summon-sessions.js";
 import { markSession, markSessionEnded, readLiveFile } from "./live-events.js";
 import { planResume, resumeKickoff } from "./summon-resume.js";
@@ -164,6 +165,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       // all (bwrap: "Can't create file at …/pantheon: Read-only file system").
       writableDirs: await store.writableDirs({ create: true }),
       sandbox: codex?.sandbox,
+      pantheonDir: ctx.self ? writePantheonShim(store.commonDir, ctx.self) : undefined,
       cwd,
       model: input.model,
       sessionId,

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -168,7 +169,7 @@ describe("summon engineer with each assistant", () => {
     const rec = s.one("codex");
     const git = join(p.dir, ".git");
     const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map((d) => join(git, d));
-    expect(rec.argv).toHaveLength(6 + 4 + 8 + 2);
+    expect(rec.argv).toHaveLength(6 + 5 + 8 + 2);
     expect(rec.argv.slice(0, 6)).toEqual([
       `--cd=${p.dir}`,
       "--sandbox=workspace-write",
@@ -180,13 +181,14 @@ describe("summon engineer with each assistant", () => {
     ).toEqual([]);
     for (const d of writable) expect(existsSync(d), `${d} exists before codex starts`).toBe(true);
     expect(rec.argv[6]!.startsWith('--config=developer_instructions="')).toBe(true);
-    expect(rec.argv.slice(7, 10)).toEqual([
+    expect(rec.argv.slice(7, 11)).toEqual([
       `--config=shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`,
+      expect.stringMatching(/^--config=shell_environment_policy\.set\.PATH="/),
       "--config=features.daemon_auto_start=false",
       "--enable=hooks",
     ]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv[10]).toBe(
+    expect(rec.argv[11]).toBe(
       '--config=hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]',
     );
     expect(rec.argv.at(-2)).toBe("--");
@@ -197,7 +199,7 @@ describe("summon engineer with each assistant", () => {
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
     expect(second.argv[6]).toBe("--model=gpt-5");
-    expect(second.argv).toHaveLength(6 + 1 + 4 + 8 + 2);
+    expect(second.argv).toHaveLength(6 + 1 + 5 + 8 + 2);
   });
 
   it("codex: a sandbox the user chose in codex's configuration stays theirs (read-only takes no writable root, and says so); a folder codex has no trust decision for is announced", async () => {
@@ -779,5 +781,35 @@ describe("the project's description in the persona brief", () => {
     expect(lines[close + 1]).toBe(
       `You are on mission \`${m.handle}\` (${m.id}), talking with the Director (the human in`,
     );
+  });
+});
+
+describe("the session runs this very Pantheon (DESIGN §5)", () => {
+  it("PATH starts with a folder whose pantheon runs the summoning Pantheon, for every assistant; codex's login-shell commands get that PATH; the folder is outside every root codex may write", async () => {
+    requireBundle();
+    const p = await initialized();
+    const s = standIns();
+    const version = (await p.ok(["--version"])).stdout.trim();
+    const firstDir = (path: string | null) => (path ?? "").split(":")[0]!;
+    for (const a of ["claude", "gemini", "opencode"] as const) {
+      await p.ok(["summon", "engineer", "--assistant", a], s.env());
+      const rec = s.one(a);
+      expect(rec.env.PATH, `${a}: summon's own PATH follows`).toMatch(new RegExp(`:${s.bin}:`));
+      expect(existsSync(join(firstDir(rec.env.PATH), "pantheon")), a).toBe(true);
+    }
+    await p.ok(["summon", "engineer", "--assistant", "codex"], s.env({ CODEX_HOME: tempDir("pantheon-codex-home-") }));
+    const rec = s.one("codex");
+    const set = rec.argv.find((x) => x.startsWith("--config=shell_environment_policy.set.PATH="))!;
+    // codex's shells start PATH again from the login profile; this setting comes after it.
+    expect(JSON.parse(set.slice("--config=shell_environment_policy.set.PATH=".length))).toBe(rec.env.PATH);
+    const dir = firstDir(rec.env.PATH);
+    // Run with a PATH that has neither pantheon nor node: the folder's pantheon finds both itself.
+    const run = spawnSync(join(dir, "pantheon"), ["--version"], { env: { PATH: "/usr/bin:/bin" }, encoding: "utf8" });
+    expect(run.stdout.trim(), run.stderr).toBe(version);
+    const roots = rec.argv.filter((x) => x.startsWith("--add-dir=")).map((x) => x.slice("--add-dir=".length));
+    expect(roots).toHaveLength(4);
+    for (const root of roots) expect(dir.startsWith(`${root}/`), `${dir} is inside the writable ${root}`).toBe(false);
+    // In the repository's .git, which codex keeps read-only: the model cannot rewrite what the hooks run.
+    expect(dir.startsWith(`${join(p.dir, ".git")}/`)).toBe(true);
   });
 });
