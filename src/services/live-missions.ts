@@ -26,9 +26,11 @@ export function stalledNext(m: Pick<Mission, "number">): string {
 /**
  * What this clone knows of its ACTIVE missions' sessions (DESIGN §5): the state the session hooks
  * last reported (`starting` before the first), `stalled` once the summon process is gone without
- * having ended its mission or when a working session has been silent past `stallAfterMs`.
- * Missions without a summon record here (another clone's, or started by `/summon` or
- * `mission start`) are absent: nothing local can judge them.
+ * having ended its mission or when a working session has been silent past `stallAfterMs`. A
+ * mission started inside a running assistant (`/summon`, `mission start`) has no hooks of its
+ * own: it is `working` while that assistant runs, `stalled` once it is gone (until the next
+ * command ends it). Missions without a record here (another clone's) are absent: nothing local
+ * can judge them.
  */
 export function missionLives(
   commonDir: string,
@@ -52,12 +54,15 @@ export function missionLives(
       pid: r.pid,
       lastEventAt: live?.lastEventAt ?? null,
     };
+    const inside = r.startedBy === "mission start";
     if (!summonAlive(r)) {
       out.set(m.number, {
         ...base,
         state: "stalled",
         since: live?.lastEventAt ?? r.since,
-        detail: `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
+        detail: inside
+          ? `the ${r.assistant} session it was started in (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`
+          : `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
         next: stalledNext(m),
       });
     } else if (live && silentTooLong(live, now, stallMs)) {
@@ -70,6 +75,15 @@ export function missionLives(
       });
     } else if (live) {
       out.set(m.number, { ...base, state: live.state, since: live.since, detail: live.detail, next: null });
+    } else if (inside) {
+      // No hooks report this session's turns: all that is known is that it runs.
+      out.set(m.number, {
+        ...base,
+        state: "working",
+        since: r.since,
+        detail: `started inside ${r.assistant} (pid ${r.pid} on ${r.host}), which still runs; only summoned sessions report their turns`,
+        next: null,
+      });
     } else {
       out.set(m.number, {
         ...base,
