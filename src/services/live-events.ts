@@ -6,7 +6,15 @@
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { detailLine, nextLive, parseLiveFile, signalOf, WAITING_STATES, type LiveFile } from "../domain/live-state.js";
+import {
+  detailLine,
+  nextLive,
+  parseLiveFile,
+  signalOf,
+  transcriptPathOf,
+  WAITING_STATES,
+  type LiveFile,
+} from "../domain/live-state.js";
 import { liveDir } from "./summon-record.js";
 
 /** The most hook input read: a payload carries a prompt or a tool's input, never megabytes we need. */
@@ -85,7 +93,7 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   const uid = liveUid(i.env);
   if (!uid) return { ignored: "not a session summon started (no PANTHEON_LIVE)" };
   const recordFile = join(liveDir(i.commonDir), `${uid}.json`);
-  let summon: { persona?: unknown; mission?: unknown };
+  let summon: { persona?: unknown; mission?: unknown; assistant?: unknown };
   let mode: number;
   try {
     // No summon record: the mission was not summoned from this clone, or its summon has ended it.
@@ -107,7 +115,7 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   if (!signal) return { ignored: `event ${detailLine(named) || "(none)"} does not change the state` };
   const path = liveFilePath(i.commonDir, uid);
   const prev = readLiveFile(i.commonDir, uid);
-  const next = nextLive(prev, signal, event, i.now.toISOString());
+  const next = nextLive(prev, signal, event, i.now.toISOString(), promptOpening(summon.assistant, signal, payload));
   // A rename is atomic: a reader sees the old file or the new one, never half of one.
   const tmp = `${path}.tmp-${process.pid}`;
   writeFileSync(tmp, `${JSON.stringify(next)}\n`);
@@ -134,6 +142,32 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
     notified = true;
   }
   return { recorded: next, notified };
+}
+
+/**
+ * claude and gemini send no event when the Director declines a permission prompt: as one opens,
+ * the session's transcript size is kept, and the live views see it move (domain/live-state.ts).
+ * codex (Interrupt) and opencode (permission.replied) say so themselves.
+ */
+function promptOpening(
+  assistant: unknown,
+  signal: { state: string },
+  payload: Record<string, unknown>,
+): { transcript: string; size: number } | null {
+  if (signal.state !== "needs-input" || (assistant !== "claude" && assistant !== "gemini")) return null;
+  const transcript = transcriptPathOf(payload.transcript_path);
+  const size = transcript ? transcriptSize(transcript) : null;
+  return transcript && size !== null ? { transcript, size } : null;
+}
+
+/** A transcript's size, or null when it is not a file (only the size is ever read). */
+export function transcriptSize(path: string): number | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `pantheon.notify`: any of bell, desktop (comma- or space-separated), or none; unset means both. */

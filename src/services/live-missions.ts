@@ -1,9 +1,10 @@
+import { statSync } from "node:fs";
 import { missionId } from "../domain/ids.js";
 import type { MissionLive } from "../domain/dashboard.js";
-import { silentTooLong } from "../domain/live-state.js";
+import { promptAnsweredSilently, silentTooLong } from "../domain/live-state.js";
 import type { Finding } from "../domain/state-checks.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import { readLiveFile } from "./live-events.js";
+import { readLiveFile, transcriptSize } from "./live-events.js";
 import { readSummonRecords, summonAlive } from "./summon-record.js";
 
 /** `pantheon.stallAfter` when unset: a working session silent this long is shown stalled. */
@@ -73,6 +74,15 @@ export function missionLives(
         detail: `no event for ${Math.round(stallMs / 60_000)} min while working (last: ${live.detail})`,
         next: stalledNext(m),
       });
+    } else if (live?.prompt && promptAnsweredSilently(live, transcriptSize(live.prompt.transcript))) {
+      // Declined or cancelled: the assistant waits for the Director again, as after a turn.
+      out.set(m.number, {
+        ...base,
+        state: "idle",
+        since: modifiedAt(live.prompt.transcript) ?? live.since,
+        detail: `the permission prompt was answered without running it (${live.detail}); waiting for the Director`,
+        next: null,
+      });
     } else if (live) {
       out.set(m.number, { ...base, state: live.state, since: live.since, detail: live.detail, next: null });
     } else if (inside) {
@@ -95,6 +105,15 @@ export function missionLives(
     }
   }
   return out;
+}
+
+/** When a file last changed (ISO-8601), or null. */
+function modifiedAt(path: string): string | null {
+  try {
+    return statSync(path).mtime.toISOString();
+  } catch {
+    return null;
+  }
 }
 
 /** `doctor`: an ACTIVE mission whose summon (in this clone) is gone; `--fix` ends it. */
