@@ -15,6 +15,7 @@ import { escalated, startFakeModel, type FakeModel } from "./fake-model.js";
 import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
 import { binDirOf } from "./installs.js";
+import { requireGeminiSettings } from "./gemini-settings.js";
 
 const HANDLE = /persona of Pantheon mission (MSN-\d{4}:[a-z]+-[a-z]+)/;
 /** What each shows when it asks before running a command. */
@@ -95,12 +96,9 @@ function suite(a: AssistantName, install: string = a): void {
     it(`a summoned ${a} session goes starting → working → needs-input → idle → ended as its hooks fire; status and dashboard --json show each state; notify-send and the watching terminal are told`, async (ctx) => {
       const binDir = binDirOf(ctx, install);
       // Not under /tmp: gemini reads a settings file only where no folder above it is writable by others.
-      const w = makeWorld({
-        assistant: a,
-        binDir,
-        modelUrl: model.url,
-        parent: join(homedir(), ".cache", "pantheon-real-worlds"),
-      });
+      const parent = join(homedir(), ".cache", "pantheon-real-worlds");
+      if (a === "gemini") requireGeminiSettings(ctx, parent);
+      const w = makeWorld({ assistant: a, binDir, modelUrl: model.url, parent });
       world = w;
       const notifyLog = fakeNotifySend(w);
       askBeforeCommands(a, w);
@@ -240,6 +238,7 @@ describe("four personas at once (the Director's screen)", () => {
 
   it("claude asks (needs-input), gemini is done (idle), codex's summon died (stalled), opencode runs a long command (working): pantheon status lists who waits longest first", async (ctx) => {
     for (const a of ["claude", "gemini", "codex", "opencode"]) binDirOf(ctx, a);
+    requireGeminiSettings(ctx, join(homedir(), ".cache", "pantheon-real-worlds"));
     const installs = inject("assistantInstalls");
     const w = makeWorld({
       assistant: "claude",
