@@ -4,7 +4,8 @@
  * `/pantheon-help` available inside it. The exact argv per assistant was checked against the real
  * programs (ASSISTANTS.md); `test/assistants/` re-checks it against the pinned versions.
  */
-import { isAbsolute, resolve } from "node:path";
+import { delimiter, isAbsolute, resolve } from "node:path";
+import type { CodexSandboxChoice } from "../domain/codex-sandbox-choice.js";
 
 export const ASSISTANT_NAMES = ["claude", "opencode", "codex", "gemini"] as const;
 export type AssistantName = (typeof ASSISTANT_NAMES)[number];
@@ -24,8 +25,19 @@ export interface LaunchInput {
    * common dir itself (its hooks and config run code outside the sandbox).
    */
   writableDirs: readonly string[];
+  /**
+   * The sandbox the user chose in the assistant's own configuration (codex), or null where the
+   * assistant picks one by the folder's trust; absent for assistants without one.
+   */
+  sandbox?: CodexSandboxChoice | null | undefined;
   /** The environment summon runs in: a user's own settings there are merged, not replaced. */
   parentEnv: Readonly<Record<string, string | undefined>>;
+  /**
+   * A folder holding a `pantheon` that runs this very Pantheon: put first on the session's PATH,
+   * so the persona's shell (a login shell, which starts PATH again from the profile) and the
+   * session hooks run the Pantheon that summoned them (DESIGN §5).
+   */
+  pantheonDir?: string | undefined;
   /** The first user message; carries the mission handle (the env may not reach every tool shell). */
   kickoff: string;
   role: string;
@@ -77,8 +89,18 @@ export interface AssistantAdapter {
  * The variables every launch sets. Names must never contain KEY, TOKEN, SECRET or AUTH: codex and
  * gemini strip such variables from the environment of the shells they run.
  */
-export function missionEnv(input: Pick<LaunchInput, "missionHandle" | "liveId">): Record<string, string> {
-  return { PANTHEON_MISSION: input.missionHandle, PANTHEON_LIVE: input.liveId };
+export function missionEnv(
+  input: Pick<LaunchInput, "missionHandle" | "liveId" | "pantheonDir" | "parentEnv">,
+): Record<string, string> {
+  const path = sessionPath(input);
+  return { PANTHEON_MISSION: input.missionHandle, PANTHEON_LIVE: input.liveId, ...(path ? { PATH: path } : {}) };
+}
+
+/** The session's PATH: the folder of this very Pantheon first, then summon's own; null without that folder. */
+export function sessionPath(input: Pick<LaunchInput, "pantheonDir" | "parentEnv">): string | null {
+  if (!input.pantheonDir) return null;
+  const rest = input.parentEnv.PATH;
+  return rest ? `${input.pantheonDir}${delimiter}${rest}` : input.pantheonDir;
 }
 
 /**

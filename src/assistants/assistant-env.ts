@@ -2,6 +2,17 @@ import type { AssistantName } from "./adapter.js";
 import { SESSION_ID } from "../domain/record-formats.js";
 
 /**
+ * The variables each assistant sets for the processes it starts (its shells), never for itself:
+ * what tells a command which assistant it runs inside, and which parent process is the assistant.
+ */
+export const SHELL_MARKERS: Readonly<Record<AssistantName, readonly string[]>> = {
+  claude: ["CLAUDECODE"],
+  codex: ["CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED"],
+  gemini: ["GEMINI_CLI"],
+  opencode: ["OPENCODE"],
+};
+
+/**
  * Which assistant a `pantheon` command runs inside, from the variables each one sets for the
  * shells it runs (checked in the shipped programs, docs/assistants.md), and its session id where
  * it tells one: `mission start` from `/summon` records both on the mission.

@@ -1,7 +1,7 @@
 import { skillPrompt } from "./command-prompts.js";
 import { codexHookConfig } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
-import { absolute, fitsInline, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, fitsInline, missionEnv, sessionPath, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 import { argv, sessionIdArg } from "./argv.js";
 import { MODEL_NAME } from "../domain/record-formats.js";
 
@@ -34,10 +34,19 @@ export const codexAdapter: AssistantAdapter = {
     const args = argv();
     if (i.resumeSession !== undefined) args.command("resume");
     args.option("--cd", absolute(i.projectDir), "the project folder");
+    // In a folder with no trust decision yet, codex's sandbox is read-only until its trust dialog
+    // is answered, and it refuses writable roots before showing the dialog ("Ignoring --add-dir
+    // …", exit 1). workspace-write is what codex picks itself once the folder is trusted (it runs
+    // no session in an untrusted one), so asking for it changes only the order: the roots are
+    // accepted and codex's own dialog still asks. A sandbox the user chose stays theirs.
+    const chosen = i.sandbox?.mode ?? null;
+    if (chosen === null || chosen === "workspace-write") args.option("--sandbox", "workspace-write", "a sandbox mode");
     // Writable beside the workspace (added to the user's writable_roots, not replacing them):
     // the folders pantheon writes, without which every claim, note and mission end fails in
     // the sandbox; the rest of the common dir (hooks, config) stays read-only as codex intends.
-    for (const dir of i.writableDirs) args.option("--add-dir", absolute(dir), "a folder pantheon writes");
+    // read-only refuses any root: there a write asks the Director for approval instead.
+    if (chosen !== "read-only")
+      for (const dir of i.writableDirs) args.option("--add-dir", absolute(dir), "a folder pantheon writes");
     if (i.model) args.option("--model", i.model, "model name", { format: MODEL_NAME });
     // developer_instructions adds a developer message and keeps Codex's base prompt;
     // model_instructions_file would replace it. The value is read as TOML, and a JSON string
@@ -52,6 +61,11 @@ export const codexAdapter: AssistantAdapter = {
       `shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(i.missionHandle)}`,
       "the mission",
     );
+    // codex runs each command in a login shell, whose profile starts PATH again: a `pantheon`
+    // that only the user's .bashrc put on PATH was "command not found". The session's own PATH
+    // (this Pantheon's folder first) is set for its shells, as PANTHEON_MISSION is.
+    const path = sessionPath(i);
+    if (path) args.text("--config", `shell_environment_policy.set.PATH=${JSON.stringify(path)}`, "the PATH");
     args.option("--config", "features.daemon_auto_start=false", "a setting");
     // The session hooks of live status. Codex asks the user once to trust them (it keeps a
     // hash of each command, the same in every session: the mission comes from PANTHEON_LIVE).

@@ -44,6 +44,11 @@ function templatesDir(): string {
 export class App {
   globals: GlobalOptions = {};
   result: View | undefined;
+  /**
+   * Whether opening the store first ends the missions started inside an assistant that is gone
+   * (DESIGN §5: the next command of this clone does it). main.ts sets it per command.
+   */
+  endsGoneSessions = false;
   private ctx: Context | undefined;
   private storePromise: Promise<Store> | undefined;
 
@@ -102,6 +107,17 @@ export class App {
     );
   }
 
+  private async endGoneSessions(ctx: Context, store: Store): Promise<Store> {
+    if (!this.endsGoneSessions) return store;
+    try {
+      const { endGoneSessions } = await import("../services/end-gone-sessions.js");
+      await endGoneSessions(ctx, store);
+    } catch {
+      // never in the way of the command itself
+    }
+    return store;
+  }
+
   cwd(): string {
     const dir = this.globals.C ? resolve(this.io.cwd, this.globals.C) : this.io.cwd;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -123,13 +139,14 @@ export class App {
       now: () => new Date(),
       ids: { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: Math.random },
       warn: (m) => this.warn(m),
-      store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
+      store: () => (this.storePromise ??= this.makeStore(cwd, ctx).then((s) => this.endGoneSessions(ctx, s))),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
       force: Boolean(this.globals.force),
       templatesDir: templatesDir(),
       launcher: processLauncher(this.io.env),
       prompter: this.io.prompter ?? terminalPrompter(this.io),
       offline: Boolean(this.globals.offline),
+      self: this.io.self,
     };
     this.ctx = ctx;
     return ctx;

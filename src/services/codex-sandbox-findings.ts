@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { scanCodexConfig } from "../domain/codex-config-scan.js";
 import type { Finding } from "../domain/state-checks.js";
 import type { Store } from "../store/store.js";
 import type { Context } from "./context.js";
+import { codexHome } from "./codex-settings.js";
 
 const CODE = "W_CODEX_GIT_WRITABLE";
 
@@ -21,7 +21,7 @@ export async function codexSandboxFindings(
   ctx: Context,
   store: Pick<Store, "root" | "commonDir" | "writableDirs">,
 ): Promise<Finding[]> {
-  const home = ctx.env.CODEX_HOME || join(ctx.env.HOME || homedir(), ".codex");
+  const home = codexHome(ctx.env);
   const files = [
     { path: join(home, "config.toml"), project: false },
     ...(store.root ? [{ path: join(store.root, ".codex", "config.toml"), project: true }] : []),

@@ -80,6 +80,11 @@ export interface Context {
   launcher: Launcher;
   /** Absent where nobody can be asked (the programmatic interface): as if not interactive. */
   prompter?: Prompter;
+  /**
+   * How to run this very Pantheon (the node binary and the script), for the programs summon
+   * starts; absent where there is none to run (the programmatic interface).
+   */
+  self?: readonly string[] | undefined;
   /** `--offline`: no automatic network call (publishing, first use; DESIGN §3.5). `sync` still runs. */
   offline?: boolean | undefined;
 }

@@ -10,6 +10,7 @@ import { publishedMutation } from "./publish.js";
 import { isoNow, type Context } from "./context.js";
 import { findMission, resolveActor } from "./resolve-actor.js";
 import { checkText } from "./validate-input.js";
+import { readSummonRecords, removeSummonRecord } from "./summon-record.js";
 import { checkWorktreeRemoval, removePersonaWorktree, type WorktreeRemoval } from "./worktree-removal.js";
 
 export interface EndMissionInput {
@@ -79,6 +80,10 @@ export async function endMission(ctx: Context, input: EndMissionInput): Promise<
       commit: commitInfo("mission.end", `mission ${missionId(before.number)}`, actor),
     };
   });
+  // /dismiss in the session a mission was started in: its record has nothing left to watch.
+  // Summon removes its own record when its session ends.
+  if (readSummonRecords(store.commonDir).get(result.mission.uid)?.startedBy === "mission start")
+    removeSummonRecord(store.commonDir, result.mission.uid);
   if (result.kept.length > 0) {
     ctx.warn(
       `warning: ${result.kept.length} claim(s) stay on the ENDED mission and can be resumed with "pantheon task claim": ${result.kept.map((t) => `${taskId(t)} (${t.status})`).join(", ")}`,

@@ -4,9 +4,17 @@
  * objects, no ref; it reads the session's summon record and its live file and rewrites the
  * latter. It must never fail or block the assistant: its caller prints nothing and exits 0.
  */
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { detailLine, nextLive, parseLiveFile, signalOf, WAITING_STATES, type LiveFile } from "../domain/live-state.js";
+import {
+  detailLine,
+  nextLive,
+  parseLiveFile,
+  signalOf,
+  transcriptPathOf,
+  WAITING_STATES,
+  type LiveFile,
+} from "../domain/live-state.js";
 import { liveDir, liveDirReady, readLiveText, replaceLiveFile } from "./live-files.js";
 
 /** The most hook input read: a payload carries a prompt or a tool's input, never megabytes we need. */
@@ -92,7 +100,7 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   if (!uid) return { ignored: "not a session summon started (no PANTHEON_LIVE)" };
   const dir = liveDirReady(i.commonDir, false);
   if (!dir) return { ignored: "no live folder (or something other than a folder in its place)" };
-  let summon: { persona?: unknown; mission?: unknown };
+  let summon: { persona?: unknown; mission?: unknown; assistant?: unknown };
   let mode: number;
   try {
     // No summon record (or a link, a FIFO in its place): the mission was not summoned from this
@@ -115,7 +123,7 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
   const signal = event ? signalOf(event, payload) : null;
   if (!signal) return { ignored: `event ${detailLine(named) || "(none)"} does not change the state` };
   const prev = readLiveFile(i.commonDir, uid);
-  const next = nextLive(prev, signal, event, i.now.toISOString());
+  const next = nextLive(prev, signal, event, i.now.toISOString(), promptOpening(summon.assistant, signal, payload));
   // A rename is atomic: a reader sees the old file or the new one, never half of one. The
   // summon record's bits (core.sharedRepository): whoever may read one may read the other.
   replaceLiveFile(dir, liveFileName(uid), `${JSON.stringify(next)}\n`, mode);
@@ -139,6 +147,32 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
     notified = true;
   }
   return { recorded: next, notified };
+}
+
+/**
+ * claude and gemini send no event when the Director declines a permission prompt: as one opens,
+ * the session's transcript size is kept, and the live views see it move (domain/live-state.ts).
+ * codex (Interrupt) and opencode (permission.replied) say so themselves.
+ */
+function promptOpening(
+  assistant: unknown,
+  signal: { state: string },
+  payload: Record<string, unknown>,
+): { transcript: string; size: number } | null {
+  if (signal.state !== "needs-input" || (assistant !== "claude" && assistant !== "gemini")) return null;
+  const transcript = transcriptPathOf(payload.transcript_path);
+  const size = transcript ? transcriptSize(transcript) : null;
+  return transcript && size !== null ? { transcript, size } : null;
+}
+
+/** A transcript's size, or null when it is not a file (only the size is ever read). */
+export function transcriptSize(path: string): number | null {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
 }
 
 /** `pantheon.notify`: any of bell, desktop (comma- or space-separated), or none; unset means both. */

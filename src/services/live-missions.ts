@@ -1,9 +1,10 @@
+import { statSync } from "node:fs";
 import { missionId } from "../domain/ids.js";
 import type { MissionLive } from "../domain/dashboard.js";
-import { silentTooLong } from "../domain/live-state.js";
+import { promptAnsweredSilently, silentTooLong } from "../domain/live-state.js";
 import type { Finding } from "../domain/state-checks.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import { readLiveFile } from "./live-events.js";
+import { readLiveFile, transcriptSize } from "./live-events.js";
 import { readSummonRecords, summonAlive } from "./summon-record.js";
 
 /** `pantheon.stallAfter` when unset: a working session silent this long is shown stalled. */
@@ -26,9 +27,11 @@ export function stalledNext(m: Pick<Mission, "number">): string {
 /**
  * What this clone knows of its ACTIVE missions' sessions (DESIGN §5): the state the session hooks
  * last reported (`starting` before the first), `stalled` once the summon process is gone without
- * having ended its mission or when a working session has been silent past `stallAfterMs`.
- * Missions without a summon record here (another clone's, or started by `/summon` or
- * `mission start`) are absent: nothing local can judge them.
+ * having ended its mission or when a working session has been silent past `stallAfterMs`. A
+ * mission started inside a running assistant (`/summon`, `mission start`) has no hooks of its
+ * own: it is `working` while that assistant runs, `stalled` once it is gone (until the next
+ * command ends it). Missions without a record here (another clone's) are absent: nothing local
+ * can judge them.
  */
 export function missionLives(
   commonDir: string,
@@ -52,12 +55,15 @@ export function missionLives(
       pid: r.pid,
       lastEventAt: live?.lastEventAt ?? null,
     };
+    const inside = r.startedBy === "mission start";
     if (!summonAlive(r)) {
       out.set(m.number, {
         ...base,
         state: "stalled",
         since: live?.lastEventAt ?? r.since,
-        detail: `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
+        detail: inside
+          ? `the ${r.assistant} session it was started in (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`
+          : `its summon process (pid ${r.pid} on ${r.host}) is gone and ${missionId(m.number)} was not ended`,
         next: stalledNext(m),
       });
     } else if (live && silentTooLong(live, now, stallMs)) {
@@ -68,8 +74,26 @@ export function missionLives(
         detail: `no event for ${Math.round(stallMs / 60_000)} min while working (last: ${live.detail})`,
         next: stalledNext(m),
       });
+    } else if (live?.prompt && promptAnsweredSilently(live, transcriptSize(live.prompt.transcript))) {
+      // Declined or cancelled: the assistant waits for the Director again, as after a turn.
+      out.set(m.number, {
+        ...base,
+        state: "idle",
+        since: modifiedAt(live.prompt.transcript) ?? live.since,
+        detail: `the permission prompt was answered without running it (${live.detail}); waiting for the Director`,
+        next: null,
+      });
     } else if (live) {
       out.set(m.number, { ...base, state: live.state, since: live.since, detail: live.detail, next: null });
+    } else if (inside) {
+      // No hooks report this session's turns: all that is known is that it runs.
+      out.set(m.number, {
+        ...base,
+        state: "working",
+        since: r.since,
+        detail: `started inside ${r.assistant} (pid ${r.pid} on ${r.host}), which still runs; only summoned sessions report their turns`,
+        next: null,
+      });
     } else {
       out.set(m.number, {
         ...base,
@@ -81,6 +105,15 @@ export function missionLives(
     }
   }
   return out;
+}
+
+/** When a file last changed (ISO-8601), or null. */
+function modifiedAt(path: string): string | null {
+  try {
+    return statSync(path).mtime.toISOString();
+  } catch {
+    return null;
+  }
 }
 
 /** `doctor`: an ACTIVE mission whose summon (in this clone) is gone; `--fix` ends it. */

@@ -57,11 +57,15 @@ export function projectFiles(
   const vars = projectVariables(settings);
   const files = new Map<string, ProjectFile>();
   files.set(".pantheon/README.md", { kind: "owned", content: readme(settings) });
+  // The description stays a placeholder too: summon quotes the current one as a fenced block
+  // (project.json is shared state, and `config set` may change it later). Filled in here, a
+  // description without a final stop ran into the template's next sentence.
+  const { "project.description": _description, ...personaVars } = vars;
   for (const role of settings.roles) {
     // Persona and mission placeholders stay for `summon`; the project's are filled now.
     files.set(`.pantheon/personas/${role}.md`, {
       kind: "owned",
-      content: renderTemplate(read(`personas/${role}.md`), { ...vars, role }),
+      content: renderTemplate(read(`personas/${role}.md`), { ...personaVars, role }),
     });
   }
   files.set(".pantheon/procedures/README.md", {

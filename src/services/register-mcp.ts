@@ -30,7 +30,7 @@ export function mcpCommand(ctx: Context, root: string): string[] {
   if (!ctx.launcher.which("pantheon"))
     ctx.warn(
       // Never from the npm registry: its package named pantheon is someone else's.
-      "pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g . (see its README)",
+      "pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g --ignore-scripts . (see its README)",
     );
   return ["pantheon", "mcp"];
 }

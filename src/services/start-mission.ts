@@ -1,7 +1,7 @@
 import { ConflictError } from "../errors.js";
 import { personaActor } from "../domain/actor.js";
 import { makeCodename } from "../domain/codename.js";
-import { missionId } from "../domain/ids.js";
+import { missionHandle, missionId } from "../domain/ids.js";
 import { activeMissionsOf, checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
@@ -11,6 +11,9 @@ import { isoNow, type Context } from "./context.js";
 import { defaultPersonaName } from "./default-persona-name.js";
 import { checkText } from "./validate-input.js";
 import { assistantFromEnv } from "../assistants/assistant-env.js";
+import type { AssistantName } from "../assistants/adapter.js";
+import { assistantProcess } from "./assistant-process.js";
+import { writeSummonRecord } from "./summon-record.js";
 
 export interface StartMissionInput {
   role: Role;
@@ -88,5 +91,36 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
       commit: commitInfo("mission.start", `mission ${missionId(number)}`, personaActor(persona, mission)),
     };
   });
+  if (inside) recordAssistantSession(ctx, store.commonDir, result, inside.assistant);
   return result;
+}
+
+/**
+ * A mission started inside a running assistant (`/summon`, `mission start`) gets the record a
+ * summon keeps, naming the assistant's process: status shows it as this clone's, and the next
+ * command of this clone ends it once that process is gone (DESIGN §5).
+ */
+function recordAssistantSession(ctx: Context, commonDir: string, m: Mission, assistant: AssistantName): void {
+  const proc = assistantProcess(assistant);
+  if (!proc) return;
+  try {
+    writeSummonRecord(
+      commonDir,
+      m,
+      {
+        mission: missionHandle(m),
+        persona: m.persona,
+        assistant,
+        sessionId: m.sessionId ?? null,
+        since: m.startedAt,
+        startedBy: "mission start",
+      },
+      proc,
+    );
+  } catch (e) {
+    // The mission stands; only its automatic end is lost. Say so rather than fail the start.
+    ctx.warn(
+      `could not record ${missionId(m.number)}'s ${assistant} session here (${(e as Error).message}): end it with pantheon mission end ${missionId(m.number)}`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { AssistantAdapter, Launch } from "../assistants/adapter.js";
+import type { CodexSandboxChoice } from "../domain/codex-sandbox-choice.js";
 import { missionHandle } from "../domain/ids.js";
 import { priorityRank } from "../domain/priority.js";
 import type { Mission } from "../domain/schemas/mission.js";
@@ -45,6 +46,10 @@ export async function writeBrief(
     sessionDir: string;
     /** The folders pantheon writes in the common dir (Store.writableDirs). */
     writableDirs: readonly string[];
+    /** The folder of this very Pantheon's `pantheon`, first on the session's PATH (pantheon-shim.ts). */
+    pantheonDir?: string | undefined;
+    /** codex: the sandbox the user chose (codex-settings.ts). */
+    sandbox?: CodexSandboxChoice | null | undefined;
     cwd: string;
     model: string | undefined;
     sessionId: string;
@@ -80,6 +85,8 @@ export async function writeBrief(
     personaText,
     sessionDir: o.sessionDir,
     writableDirs: o.writableDirs,
+    sandbox: o.sandbox,
+    pantheonDir: o.pantheonDir,
     parentEnv: ctx.env,
     kickoff,
     role: o.mission.role,

@@ -3,10 +3,12 @@
  * `summon` process that runs a persona's assistant and removed when it ends the mission. It
  * names that process (host, pid and the process's start time, so that a reused pid is not taken
  * for it), which lets the dashboard and `doctor` see that a mission's summon is gone without
- * having ended it. It is local to this clone, never committed: another clone's missions, and
- * those started by `/summon` or `mission start`, have none and are never judged by it.
+ * having ended it. A mission started inside a running assistant (`/summon`, `mission start`)
+ * gets the same record naming that assistant's process (`startedBy: "mission start"`), and the
+ * next command of this clone ends it once that process is gone. It is local to this clone, never
+ * committed: another clone's missions have none and are never judged by it.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Mission } from "../domain/schemas/mission.js";
@@ -21,6 +23,13 @@ export interface SummonRecord {
   pid: number;
   /** The process's start time as the OS tells it (Linux: clock ticks since boot), or null when unknown. */
   processStart: string | null;
+  /**
+   * The PID namespace the pid belongs to (Linux: `pid:[4026531836]`), or null when unknown. A
+   * command in another one (codex's sandbox) sees other pids and judges no record by them.
+   */
+  pidNamespace?: string | null;
+  /** Who wrote it: `summon` (absent in older records), or `mission start` inside an assistant. */
+  startedBy?: "summon" | "mission start";
   assistant: string;
   /** The persona's name, for the desktop notification the session hooks send. */
   persona?: string;
@@ -49,18 +58,35 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-/** Writes this process's record for a mission it is about to run (atomically, never through a link). */
+/** This process's PID namespace (Linux), or null where there is none to read. */
+export function pidNamespace(): string | null {
+  try {
+    return readlinkSync("/proc/self/ns/pid");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the record of the process that runs a mission's session (atomically, never through a
+ * link): this process (summon), or the assistant a mission was started inside (`process`).
+ */
 export function writeSummonRecord(
   commonDir: string,
   m: Pick<Mission, "uid">,
-  fields: Omit<SummonRecord, "uid" | "host" | "pid" | "processStart">,
+  fields: Omit<SummonRecord, "uid" | "host" | "pid" | "processStart" | "pidNamespace">,
+  proc: { pid: number; processStart: string | null } = {
+    pid: process.pid,
+    processStart: processStartTime(process.pid),
+  },
 ): SummonRecord {
   const record: SummonRecord = {
     ...fields,
     uid: m.uid,
     host: hostname(),
-    pid: process.pid,
-    processStart: processStartTime(process.pid),
+    pid: proc.pid,
+    processStart: proc.processStart,
+    pidNamespace: pidNamespace(),
   };
   // A link planted in place of the folder is replaced by a folder: nothing is written through it.
   const dir = liveDirReady(commonDir, true)!;
@@ -100,11 +126,14 @@ export function readSummonRecords(commonDir: string): Map<string, SummonRecord> 
 }
 
 /**
- * Whether the process a record names is still running here. A record from another host is
- * never judged (its process cannot be seen from here), so it counts as alive.
+ * Whether the process a record names is still running here. A record from another host, or
+ * from another PID namespace than this command's (a command inside codex's sandbox sees its own
+ * pids), is never judged: its process cannot be seen from here, so it counts as alive.
  */
 export function summonAlive(r: SummonRecord): boolean {
   if (r.host !== hostname()) return true;
+  // Records written before namespaces were kept have none: judged as they always were.
+  if (r.pidNamespace !== undefined && r.pidNamespace !== pidNamespace()) return true;
   try {
     process.kill(r.pid, 0);
   } catch (e) {

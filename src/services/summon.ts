@@ -1,13 +1,12 @@
-import { readdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AssistantAdapter, AssistantName, Launch } from "../assistants/adapter.js";
+import type { AssistantName, Launch } from "../assistants/adapter.js";
 import { nodeCrypto } from "../lazy-require.js";
 import { missionHandle, missionId, printable } from "../domain/ids.js";
 import { MODEL_NAME } from "../domain/record-formats.js";
 import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
 import type { Mission } from "../domain/schemas/mission.js";
-import type { Project } from "../domain/schemas/project.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { CodeRepo, Snapshot } from "../store/store.js";
 import type { Context } from "./context.js";
@@ -19,12 +18,16 @@ import { createPersonaWorktree, recordWorktree, refuseStateBase } from "./person
 import { pickAssistant } from "./pick-assistant.js";
 import { startMission } from "./start-mission.js";
 import { writeBrief } from "./summon-brief.js";
-import { markSession, markSessionEnded, readLiveFile, sweepLiveFiles } from "./live-events.js";
-import { planResume, resumeKickoff, type ResumePlan } from "./summon-resume.js";
+import { dryRun } from "./summon-dry-run.js";
+import { writePantheonShim } from "./pantheon-shim.js";
+import { sessionsDir, sweepEndedSessions } from "./summon-sessions.js";
+import { markSession, markSessionEnded, readLiveFile } from "./live-events.js";
+import { planResume, resumeKickoff } from "./summon-resume.js";
 import { removeSummonRecord, writeSummonRecord } from "./summon-record.js";
 import { claimTask } from "./transition-task.js";
+import { checkClaimable } from "./claim-check.js";
+import { codexNotices, codexSettings, type CodexSettings } from "./codex-settings.js";
 import { checkText } from "./validate-input.js";
-import { findTask } from "./find-task.js";
 import { NotFoundError, UsageError } from "../errors.js";
 import { freshnessLine } from "../domain/freshness.js";
 
@@ -67,6 +70,8 @@ export interface SummonResult {
   task: Task | null;
   /** The signal that ended the session from outside (terminal closed, kill), if any. */
   received: "SIGHUP" | "SIGTERM" | null;
+  /** The command that reopens the session as this persona, when the session can be resumed. */
+  resume: string | null;
 }
 
 /**
@@ -102,6 +107,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   const sessionId = resume?.sessionId ?? nodeCrypto().randomUUID();
   if (input.dryRun) return dryRun(ctx, { ...input, role }, adapter, template, project, snap, sessionId, resume);
   if (input.worktree) await refuseStateBase(store);
+  // A task the new mission could not claim is refused before any mission is registered.
+  if (input.task !== undefined && !resume) await checkTaskFirst(ctx, snap, input.task, role, input.persona);
 
   let mission = resume?.reuse
     ? resume.mission
@@ -134,6 +141,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
     );
   let task: Task | null = null;
   let plan: SummonPlan;
+  let codex: CodexSettings | null = null;
   try {
     if (input.worktree)
       mission = await recordWorktree(
@@ -143,6 +151,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       );
     if (input.task !== undefined) task = (await claimTask(asMission, { id: input.task, force: false })).task;
     const cwd = worktreeHere(ctx, code, mission) ?? code?.root ?? ctx.cwd;
+    if (adapter.name === "codex") codex = codexSettings(ctx, { cwd, commonDir: store.commonDir });
     const now = await store.snapshot();
     const kickoff = resume ? await resumeKickoff(now, resume.mission, mission, resume.since) : undefined;
     const brief = await writeBrief(ctx, {
@@ -156,6 +165,8 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       // Made now: with a writable root that does not exist, codex's sandbox runs no command at
       // all (bwrap: "Can't create file at …/pantheon: Read-only file system").
       writableDirs: await store.writableDirs({ create: true }),
+      sandbox: codex?.sandbox,
+      pantheonDir: ctx.self ? writePantheonShim(store.commonDir, ctx.self) : undefined,
       cwd,
       model: input.model,
       sessionId,
@@ -190,6 +201,7 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
   try {
     input.onLaunch?.(plan);
     // After the ✓ line that names the mission: what codex is about to ask.
+    if (codex) for (const line of codexNotices(codex, plan.cwd)) ctx.warn(line);
     if (adapter.name === "codex") await tellCodexHookTrust(ctx, store).catch(() => false);
     end = await ctx.launcher.session(plan.launch.command, plan.launch.args, { cwd: plan.cwd, env: plan.launch.env });
   } catch (e) {
@@ -212,14 +224,33 @@ export async function summon(ctx: Context, input: SummonInput): Promise<SummonRe
       : end.received === "SIGTERM"
         ? "summon was stopped (SIGTERM)"
         : null;
-  await finish(
+  const ended = await finish(
     asMission,
     store.commonDir,
     mission,
     sessionDir,
     how ? `${how}; ${adapter.binary} exited with code ${end.code}` : `${adapter.binary} exited with code ${end.code}`,
   );
-  return { plan, exitCode: end.code, task, received: end.received };
+  // The assistant printed its own resume line, which reopens the session without the persona.
+  const resumeWith =
+    ended.sessionId && end.received !== "SIGHUP" ? `pantheon summon --resume ${missionId(mission.number)}` : null;
+  return { plan, exitCode: end.code, task, received: end.received, resume: resumeWith };
+}
+
+/** The claim `summon --task` would make, checked as the persona summon will record (given, or the default name). */
+async function checkTaskFirst(
+  ctx: Context,
+  snap: Snapshot,
+  id: string,
+  role: Role,
+  given: string | undefined,
+): Promise<void> {
+  const persona =
+    given !== undefined
+      ? checkPersonaName(given, "--persona")
+      : (await defaultPersonaName(ctx, snap, role, await snap.all("missions"))).name;
+  // No free name: startMission says so, with its own hint.
+  if (persona) await checkClaimable(ctx, snap, { id, persona, role });
 }
 
 /** Ends the mission (/dismiss inside the assistant may have done it already: fine) and forgets the session. */
@@ -229,14 +260,19 @@ async function finish(
   mission: Mission,
   sessionDir: string,
   summary: string,
-): Promise<void> {
+): Promise<{ sessionId: string | null }> {
   // codex and opencode name their sessions themselves: their hooks told the live file, and the
   // mission keeps it for `summon --resume`.
-  const sessionId = readLiveFile(commonDir, mission.uid)?.sessionId ?? null;
+  const live = readLiveFile(commonDir, mission.uid);
   markSessionEnded(commonDir, mission.uid, summary, asMission.now());
-  await endMission(asMission, { id: missionHandle(mission), summary, sessionId }).catch(() => undefined);
+  await endMission(asMission, { id: missionHandle(mission), summary, sessionId: live?.sessionId ?? null }).catch(
+    () => undefined,
+  );
   removeSummonRecord(commonDir, mission.uid);
   rmSync(sessionDir, { recursive: true, force: true });
+  // A session its hooks heard of exists in the assistant's own store; one that never reported
+  // (quit at a first-run screen, hooks not trusted) may not, and is not offered for resume.
+  return { sessionId: live ? (live.sessionId ?? mission.sessionId ?? null) : null };
 }
 
 /**
@@ -260,114 +296,4 @@ function safeConfig(read: () => string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The plan without side effects: a preview mission, the brief in a temporary folder. */
-async function dryRun(
-  ctx: Context,
-  input: SummonInput & { role: Role },
-  adapter: AssistantAdapter,
-  template: { text: string; source: string },
-  project: Project,
-  snap: Snapshot,
-  sessionId: string,
-  resume: ResumePlan | null,
-): Promise<SummonResult> {
-  const stale = freshnessLine(await (await ctx.store()).freshness().catch(() => []));
-  if (stale) ctx.warn(stale);
-  const missions = await snap.all("missions");
-  const persona =
-    (input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona")) ||
-    (await defaultPersonaName(ctx, snap, input.role, missions)).name ||
-    "Persona";
-  const at = ctx.now().toISOString();
-  const number = (await snap.counters()).missions + 1;
-  const preview: Mission = {
-    uid: "dry-run",
-    number,
-    codename: "dry-run",
-    persona,
-    role: input.role,
-    objective: input.objective ?? "",
-    status: "ACTIVE",
-    startedAt: at,
-    endedAt: null,
-    assistant: adapter.name,
-    worktree: null,
-    headAtStart: null,
-    headAtEnd: null,
-    summary: null,
-    formerNumbers: [],
-    createdAt: at,
-    updatedAt: at,
-    createdBy: persona,
-  };
-  const mission = resume?.reuse
-    ? resume.mission
-    : resume
-      ? { ...preview, persona: resume.mission.persona, objective: resume.mission.objective }
-      : preview;
-  // The task is shown as the real summon would show it; whether it can be claimed is checked then.
-  const task = input.task !== undefined ? await findTask(snap, input.task, ctx) : null;
-  const store = await ctx.store();
-  const cwd = store.root ?? ctx.cwd;
-  // One folder per role, rewritten by the next dry run: nothing piles up, nothing in /tmp.
-  const sessionDir = join(sessionsDir(store.commonDir), `dry-run-${input.role}`);
-  rmSync(sessionDir, { recursive: true, force: true });
-  const kickoff = resume ? await resumeKickoff(snap, resume.mission, mission, resume.since) : undefined;
-  const brief = await writeBrief(ctx, {
-    adapter,
-    snap,
-    project,
-    mission,
-    task,
-    template: template.text,
-    sessionDir,
-    writableDirs: await store.writableDirs({ create: false }),
-    cwd,
-    model: input.model,
-    sessionId,
-    kickoff,
-    resumeSession: resume?.sessionId,
-  });
-  return {
-    plan: {
-      assistant: adapter.name,
-      mission,
-      launch: brief.launch,
-      personaFile: brief.personaFile,
-      cwd,
-      kickoff: brief.kickoff,
-      template: template.source,
-    },
-    exitCode: null,
-    task,
-    received: null,
-  };
-}
-
-/** Where summons keep each session's brief and files (per clone, never committed). */
-function sessionsDir(commonDir: string): string {
-  return join(commonDir, "pantheon", "sessions");
-}
-
-/**
- * A summon removes its session folder when the session ends; one that was killed cannot. Folders
- * of missions this snapshot knows ENDED are removed at the next summon. A mission the snapshot
- * does not know may be another summon's that started a moment ago: its folder is left alone.
- */
-function sweepEndedSessions(commonDir: string, missions: readonly Mission[]): void {
-  sweepLiveFiles(
-    commonDir,
-    missions.filter((m) => m.status === "ENDED").map((m) => m.uid),
-  );
-  const ended = new Set(missions.filter((m) => m.status === "ENDED").map((m) => missionHandle(m).replace(":", "-")));
-  let names: string[] = [];
-  try {
-    names = readdirSync(sessionsDir(commonDir));
-  } catch {
-    return; // no folder yet
-  }
-  for (const name of names)
-    if (ended.has(name)) rmSync(join(sessionsDir(commonDir), name), { recursive: true, force: true });
 }

@@ -103,13 +103,16 @@ async function transition(
   return result;
 }
 
+/** What `task claim` asks of the state table for a task in this status: a claim, or resuming one. */
+export function claimEvent(t: Task): TaskEvent {
+  return t.status === "TODO" || t.status === "READY" || t.status === "COMPLETE" || t.status === "ABORTED"
+    ? "claim"
+    : "resume";
+}
+
 /** Claims a TODO/READY task, or resumes a claim left on an ENDED mission. */
 export function claimTask(ctx: Context, o: { id: string; force?: boolean }): Promise<TransitionResult> {
-  return transition(ctx, o, "task.claim", (t) =>
-    t.status === "TODO" || t.status === "READY" || t.status === "COMPLETE" || t.status === "ABORTED"
-      ? "claim"
-      : "resume",
-  );
+  return transition(ctx, o, "task.claim", claimEvent);
 }
 
 const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = {

@@ -107,6 +107,7 @@ export function registerSummonCommand(program: Command, app: App): void {
             personaFile: r.plan.personaFile,
             template: r.plan.template,
             exitCode: r.exitCode,
+            resume: r.resume,
           };
           const v = view("summon", data, (s) =>
             o.dryRun
@@ -122,10 +123,14 @@ export function registerSummonCommand(program: Command, app: App): void {
                     .map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`)
                     .join(" ")}`,
                 ].join("\n")
-              : check(
-                  s,
-                  `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.received === "SIGHUP" ? "the terminal was closed" : r.received === "SIGTERM" ? "summon was stopped" : `${r.plan.assistant} exited`} (code ${r.exitCode})`,
-                ),
+              : [
+                  check(
+                    s,
+                    `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.received === "SIGHUP" ? "the terminal was closed" : r.received === "SIGTERM" ? "summon was stopped" : `${r.plan.assistant} exited`} (code ${r.exitCode})`,
+                  ),
+                  // After the assistant's own resume line, which reopens the session without the persona.
+                  ...(r.resume ? [`  resume it as ${m.persona}: ${r.resume}`] : []),
+                ].join("\n"),
           );
           if (r.exitCode !== null && r.exitCode !== 0) {
             app.result = v;

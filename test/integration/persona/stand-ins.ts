@@ -30,7 +30,12 @@ export interface StandInRecord {
   argv: string[];
   cwd: string;
   pid: number;
-  env: { PANTHEON_MISSION: string | null; PANTHEON_LIVE: string | null; OPENCODE_CONFIG_CONTENT: string | null };
+  env: {
+    PANTHEON_MISSION: string | null;
+    PANTHEON_LIVE: string | null;
+    OPENCODE_CONFIG_CONTENT: string | null;
+    PATH: string | null;
+  };
   /** claude only: the content of the file after --append-system-prompt-file (null if unreadable). */
   personaFileContent: string | null;
   /** opencode's instructions files and gemini's context and policy files, read while it ran. */
@@ -50,7 +55,7 @@ const record = {
   argv,
   cwd: process.cwd(),
   pid: process.pid,
-  env: { PANTHEON_MISSION: process.env.PANTHEON_MISSION ?? null, PANTHEON_LIVE: process.env.PANTHEON_LIVE ?? null, OPENCODE_CONFIG_CONTENT: process.env.OPENCODE_CONFIG_CONTENT ?? null },
+  env: { PANTHEON_MISSION: process.env.PANTHEON_MISSION ?? null, PANTHEON_LIVE: process.env.PANTHEON_LIVE ?? null, OPENCODE_CONFIG_CONTENT: process.env.OPENCODE_CONFIG_CONTENT ?? null, PATH: process.env.PATH ?? null },
   personaFileContent: null,
   runs: [],
 };

@@ -101,7 +101,7 @@ describe("launch argv (docs/assistants.md)", () => {
       "--enable=hooks",
       ...codexHookConfig("pantheon").map((v) => `--config=${v}`),
     ];
-    const dirs = ["--cd=/repo/shop", ...WRITABLE.map((d) => `--add-dir=${d}`)];
+    const dirs = ["--cd=/repo/shop", "--sandbox=workspace-write", ...WRITABLE.map((d) => `--add-dir=${d}`)];
     expect(codexAdapter.launch(input())).toMatchObject({
       command: "codex",
       args: [...dirs, ...persona, "--", KICKOFF],
@@ -119,6 +119,19 @@ describe("launch argv (docs/assistants.md)", () => {
     expect(codexWritableRootsLine(WRITABLE)).toBe(
       'writable_roots = ["/repo/shop/.git/refs/coordination", "/repo/shop/.git/logs/refs/coordination", "/repo/shop/.git/objects", "/repo/shop/.git/pantheon"]',
     );
+  });
+
+  it("codex: workspace-write unless the user chose a sandbox; read-only, which refuses writable roots, gets none", () => {
+    const flags = (mode: "read-only" | "workspace-write" | "danger-full-access" | "custom" | null) =>
+      codexAdapter
+        .launch(input({ sandbox: mode === null ? null : { mode, where: "~/.codex/config.toml" } }))
+        .args.filter((a) => a.startsWith("--sandbox") || a.startsWith("--add-dir"));
+    const roots = WRITABLE.map((d) => `--add-dir=${d}`);
+    expect(flags(null)).toEqual(["--sandbox=workspace-write", ...roots]);
+    expect(flags("workspace-write")).toEqual(["--sandbox=workspace-write", ...roots]);
+    expect(flags("danger-full-access")).toEqual(roots);
+    expect(flags("custom")).toEqual(roots);
+    expect(flags("read-only")).toEqual([]);
   });
 
   it("codex: a persona too long for one argument is read from its file instead (never E2BIG)", () => {

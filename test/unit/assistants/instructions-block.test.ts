@@ -22,6 +22,10 @@ describe("instructionsBlock", () => {
   it("says when a persona syncs and what to do with a dropped claim (issue 14)", () => {
     expect(BLOCK).toContain("`pantheon sync`");
     expect(BLOCK).toMatch(/dropped[\s\S]*pick another task/);
+    // One sentence a reader can parse (it read "A claim sync reports dropped was taken first elsewhere").
+    expect(BLOCK.replace(/\s+/g, " ")).toContain(
+      "When sync says your claim was dropped, another clone took that task first: stop, note your work",
+    );
   });
 
   it("uses the cli name it is given", () => {
