@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { openPantheon } from "../api/open-pantheon.js";
-import type { ActorOptions } from "../api/api-context.js";
+import type { ActorOptions, Publication } from "../api/api-context.js";
 import { PantheonError } from "../errors.js";
 import { LineTransport } from "./line-transport.js";
 import { toolError } from "./tool-error.js";
@@ -27,6 +27,17 @@ const INSTRUCTIONS =
 type Text = { type: "text"; text: string };
 
 /**
+ * What a publishing tool's result says of the remote (DESIGN §3.5), right after its data: a
+ * claim that is only in this clone may be dropped by the next sync when another persona's claim
+ * reached the remote first, so the model is told to sync before working on it.
+ */
+export function publicationText(p: Publication): string {
+  if (p.published) return `published: true${p.remote ? ` (on ${p.remote})` : ""}`;
+  if (p.off) return `published: false (${p.reason ?? "not published"})`;
+  return `published: false (${p.reason ?? "not published"}): this change is only in this clone; before working on it run \`pantheon sync\` in a shell, and if it says your claim was dropped, pick another task`;
+}
+
+/**
  * `pantheon mcp`: the API over MCP on stdio. The actor of a call is its `mission`, else the
  * mission this session started (mission_start) or was started with (--mission, --as), else
  * PANTHEON_MISSION from the environment, else an unidentified persona, never the Director
@@ -48,9 +59,13 @@ export async function serveMcp(o: McpOptions): Promise<void> {
       { description: t.description, inputSchema: t.input },
       async (args: Record<string, unknown>) => {
         const notices: string[] = [];
+        let publication: Publication | undefined;
         const call = {
           ...(typeof args.mission === "string" && args.mission !== "" ? { mission: args.mission } : session),
           onWarning: (m: string) => notices.push(m),
+          onPublished: (p: Publication) => {
+            if (!publication || (publication.published && !p.published)) publication = p;
+          },
         };
         try {
           const data = (await t.run(p, args, call)) as { handle?: string; status?: string } | null;
@@ -64,6 +79,7 @@ export async function serveMcp(o: McpOptions): Promise<void> {
           )
             session = {};
           const content: Text[] = [{ type: "text", text: JSON.stringify(data) }];
+          if (publication) content.push({ type: "text", text: publicationText(publication) });
           if (notices.length > 0) content.push({ type: "text", text: notices.join("\n") });
           return { content };
         } catch (e) {
