@@ -4,7 +4,7 @@ import { parseTaskRef, printable, taskId } from "../domain/ids.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
-import { checkRenumbered, inMutation, refuseFormerId, taskPrefixes, type IdLookup } from "./renumbered.js";
+import { checkRenumbered, formerIds, inMutation, refuseFormerId, taskPrefixes, type IdLookup } from "./renumbered.js";
 
 /**
  * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). The number
@@ -26,6 +26,14 @@ export async function findTask(snap: Snapshot, input: string, look: IdLookup): P
     // This clone's own task with that prefix may have been renumbered at a sync: name it first.
     const code = ref.written.slice(0, 3);
     const moved = (await snap.formerOwners("tasks", ref.number)).find((m) => taskPrefixes(m, ref.number).has(code));
+    // Renumbered by this very command's fetch (a claim's publishing merge): the id was typed
+    // when it named that task alone, and it still names no other. It acts on it, said once.
+    if (moved?.own && formerIds("tasks", moved, ref.number).includes(ref.written)) {
+      look.warn(
+        `note: this command's sync renumbered ${ref.written} to ${taskId(moved.record)} (number ${ref.number} went to ${current} from another clone): acting on ${taskId(moved.record)}`,
+      );
+      return moved.record;
+    }
     if (moved && inMutation(snap)) throw await refuseFormerId(snap, task, moved, written, look);
     const guess = moved ? taskId(moved.record) : current;
     throw new NotFoundError(

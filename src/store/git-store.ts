@@ -186,9 +186,21 @@ export class GitStore implements Store, StateWriter {
     );
   }
 
-  /** Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have just added to it. */
+  /**
+   * Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have
+   * just added to it; the moves that sync made are marked `own`.
+   */
   private movedFrom(kind: string, n: number): MovedTo[] {
-    return movedFrom(this.paths.commonDir, kind, n);
+    return movedFrom(this.paths.commonDir, kind, n).map((m) =>
+      this.ownMoves.has(`${kind}/${n}/${m.to}`) ? { ...m, own: true } : m,
+    );
+  }
+
+  /** Renumberings made by merges of this store's command (`kind/from/to`). */
+  private readonly ownMoves = new Set<string>();
+
+  noteOwnRenumbering(moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void {
+    for (const m of moves) this.ownMoves.add(`${m.kind}/${m.from}/${m.to}`);
   }
 
   /** A snapshot of any commit of the ref (history, merges). */

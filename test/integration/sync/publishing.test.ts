@@ -359,3 +359,47 @@ describe("--json says whether it was published", () => {
     expect(off.stderr).toBe("");
   });
 });
+
+describe("an id the persona just got, renumbered by the claim's own fetch", () => {
+  /** Clone 0 publishes task 3 (`theirs`); clone 1 made its own task 3 offline (`mine`), which the claim's fetch will renumber. */
+  async function collided(theirs: string, mine: string) {
+    const { c0, c1 } = await team();
+    await c0.ok(["task", "create", "--title", "Theirs", "--role", theirs]);
+    await c0.ok(["sync"]);
+    await c1.ok(["task", "create", "--title", "Mine", "--role", mine]);
+    return { c0, c1 };
+  }
+
+  it("the current owner's exact id claims it, with a notice naming this clone's task it was", async () => {
+    const { c1 } = await collided("engineer", "engineer");
+    const r = await c1.run(["--as", "Ptah", "task", "claim", "ENG-M-0003", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ published: true, data: { id: "ENG-M-0003", title: "Theirs" } });
+    expect(r.stderr).toContain(
+      "note: ENG-M-0003 is the published task with this number; this command's sync renumbered this clone's ENG-M-0003 to ENG-M-0004",
+    );
+  });
+
+  it("a former id that names no other task acts on the renumbered task, saying so; a bare number is still refused", async () => {
+    const { c1 } = await collided("tester", "engineer");
+    const bare = await c1.run(["--as", "Ptah", "task", "claim", "3"]);
+    expect(bare.exitCode, bare.stderr).toBe(1);
+    expect(bare.stderr).toMatch(
+      /^✗ 3 names TST-M-0003 now: a sync renumbered this clone's task ENG-M-0003 to ENG-M-0004/,
+    );
+    // A later command is not the one whose fetch renumbered it: the former id is refused as ever.
+    const later = await c1.run(["--as", "Ptah", "task", "claim", "ENG-M-0003"]);
+    expect(later.exitCode).toBe(1);
+    expect(later.stderr).toMatch(/E_RENUMBERED|ENG-M-0003 was this clone's task/);
+  });
+
+  it("the id task next just offered, renumbered by the claim's own fetch, claims that task", async () => {
+    const { c1 } = await collided("tester", "engineer");
+    const r = await c1.run(["--as", "Ptah", "task", "claim", "ENG-M-0003", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ published: true, data: { id: "ENG-M-0004", title: "Mine" } });
+    expect(r.stderr).toContain(
+      "note: this command's sync renumbered ENG-M-0003 to ENG-M-0004 (number 3 went to TST-M-0003 from another clone): acting on ENG-M-0004",
+    );
+  });
+});
