@@ -29,13 +29,19 @@ export function nextView(task: TaskSummary, refs: Refs, now: Date, handoff: Note
 export function nextText(tasks: NextView[], style: Style, role: string | null): string {
   if (tasks.length === 0)
     return style.paint.dim(`Nothing ready${role ? ` for ${role}` : ""}: see pantheon task blocked`);
-  return tasks
-    .map(
-      (t, i) =>
-        `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`,
-    )
-    .join("\n");
+  const offered = tasks.map(
+    (t, i) =>
+      `${style.paint.bold(`${i + 1}. ${t.id}`)}  ${escapeText(t.title)}\n   ${style.paint.dim(escapeText(t.reason))}`,
+  );
+  return [...offered, style.paint.dim(CHECK_CLAIM)].join("\n");
 }
+
+/**
+ * Said under the offer (DESIGN §3.5): a claim that did not reach the remote may be held by
+ * another persona too, and is dropped by the next sync if theirs got there first.
+ */
+export const CHECK_CLAIM =
+  "Claim one with pantheon task claim ID; before starting, check it did not say `not published yet` (else pantheon sync first)";
 
 /** `task prereqs`: the chain in workable order, with who holds each. */
 export function prereqText(goal: TaskSummaryView, chain: TaskSummaryView[], style: Style): string {

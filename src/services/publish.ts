@@ -161,7 +161,11 @@ async function publishLocked<R>(
         return "unpublished";
       }
     };
-    const r = await store.mutate(fn, { publish });
+    const r = await heldNotices(
+      ctx,
+      () => store.mutate(fn, { publish }),
+      (x) => x.published === "rejected",
+    );
     if (r.published === "rejected") {
       await sleep(Math.min(syncBackoffMs(attempt, ctx.ids.random, spent(tries)), Math.max(0, left())));
       continue;
@@ -189,6 +193,25 @@ async function publishLocked<R>(
     tell({ published: false, remote, reason: why });
     return r;
   }
+}
+
+/**
+ * Runs one attempt of the mutation with its notices held back, and drops them when the attempt
+ * is `discarded` (its push was rejected, so it runs again on a newer merge): a notice of the
+ * attempt that stands is said once, not one per attempt with numbers a later merge changed.
+ */
+async function heldNotices<T>(ctx: Context, run: () => Promise<T>, discarded: (r: T) => boolean): Promise<T> {
+  const warn = ctx.warn;
+  const held: string[] = [];
+  ctx.warn = (m) => held.push(m);
+  let r: T | undefined;
+  try {
+    r = await run();
+  } finally {
+    ctx.warn = warn;
+    if (r === undefined || !discarded(r)) for (const m of held) warn.call(ctx, m);
+  }
+  return r;
 }
 
 /** Pushes a merge the fetch brought (the command itself changed nothing): "ok", "rejected", or why it failed. */

@@ -191,16 +191,20 @@ export class GitStore implements Store, StateWriter {
    * just added to it; the moves that sync made are marked `own`.
    */
   private movedFrom(kind: string, n: number): MovedTo[] {
-    return movedFrom(this.paths.commonDir, kind, n).map((m) =>
-      this.ownMoves.has(`${kind}/${n}/${m.to}`) ? { ...m, own: true } : m,
-    );
+    const own = (to: number) => this.ownMoves.some((o) => o.kind === kind && o.from === n && o.to === to);
+    return movedFrom(this.paths.commonDir, kind, n).map((m) => (own(m.to) ? { ...m, own: true } : m));
   }
 
-  /** Renumberings made by merges of this store's command (`kind/from/to`). */
-  private readonly ownMoves = new Set<string>();
+  /** Renumberings made by merges of this store's command, followed to where the record is now. */
+  private readonly ownMoves: { kind: string; from: number; to: number }[] = [];
 
   noteOwnRenumbering(moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void {
-    for (const m of moves) this.ownMoves.add(`${m.kind}/${m.from}/${m.to}`);
+    for (const m of moves) {
+      // A retried push's merge may renumber the record again (3 → 4, then 4 → 5): the log moves
+      // its first number along (renumber-log.ts), and so must this, or 3 stops being own.
+      for (const o of this.ownMoves) if (o.kind === m.kind && o.to === m.from) o.to = m.to;
+      this.ownMoves.push({ kind: m.kind, from: m.from, to: m.to });
+    }
   }
 
   /** A snapshot of any commit of the ref (history, merges). */

@@ -403,3 +403,33 @@ describe("an id the persona just got, renumbered by the claim's own fetch", () =
     );
   });
 });
+
+describe("a claim whose own fetches renumber the offered task twice", () => {
+  it("the id task next offered still claims that task when a retried push's merge renumbers it again", async () => {
+    const { c0, c1, origin } = await team();
+    await c0.ok(["task", "create", "--title", "Theirs", "--role", "tester"]);
+    await c0.ok(["sync"]);
+    await c1.ok(["task", "create", "--title", "Mine", "--role", "engineer"]); // ENG-M-0003 here, unpublished
+    // Clone 0's next task, parked on origin: the first push of clone 1's claim finds the state
+    // moved to it (a pre-receive hook that fires once), so the retried merge takes number 4 too.
+    await c0.ok(["task", "create", "--title", "Later", "--role", "tester"]);
+    c0.git("push", "-q", "origin", `${REF}:refs/test/race`);
+    const hook = join(origin, "hooks", "pre-receive");
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nif [ ! -e "$GIT_DIR/raced" ]; then touch "$GIT_DIR/raced"; env -u GIT_QUARANTINE_PATH git update-ref ${REF} "$(git rev-parse refs/test/race)"; fi\nexit 0\n`,
+    );
+    chmodSync(hook, 0o755);
+    const r = await c1.run(["--as", "Ptah", "task", "claim", "ENG-M-0003", "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      published: true,
+      data: { id: "ENG-M-0005", title: "Mine", claimedBy: "Ptah" },
+    });
+    // Said once, for the attempt that was published: not the first attempt's ENG-M-0004.
+    expect(r.stderr).toBe(
+      "! note: this command's sync renumbered ENG-M-0003 to ENG-M-0005 (number 3 went to TST-M-0003 from another clone): acting on ENG-M-0005\n",
+    );
+    expect(originFile(origin, "tasks/05/5.json")).toMatchObject({ title: "Mine", claimedBy: "Ptah" });
+  });
+});
