@@ -95,9 +95,6 @@ function couldMean<K extends RecordKind>(
     return review.status === "PENDING" && (look.reviewable?.(review) ?? true);
   }
   if (!written.full) return true;
-  // Renumbered by this command's own fetch (a claim's publishing merge): the caller typed the id
-  // before that merge existed, and the current owner's exact id is what it names now.
-  if (owner.own && written.text === current) return false;
   const ids = formerIds(kind, owner, n);
   if (ids.includes(written.text)) return true;
   if (written.text === current) return false;
@@ -127,9 +124,9 @@ function unambiguousForm<K extends RecordKind>(
  * mutation through a form that could still mean the renumbered record (a persona holding an id
  * from before the sync) is refused naming both, unless repeated with --force. The current
  * owner's exact id (`ENG-H-0001` while this clone's record was `TST-H-0001`) names it and acts
- * at once, without a word; so does a full id that was this clone's record's until this very
- * command's fetch renumbered it (a claim of the id `task next` just offered), with a notice
- * naming the record it was. Returns whether it printed a notice (a finder then adds no other).
+ * at once, without a word. (A task's full id that this very command's fetch renumbered is
+ * findTask's: it names this clone's task.) Returns whether it printed a notice (a finder then
+ * adds no other).
  */
 export async function checkRenumbered<K extends RecordKind>(
   snap: Snapshot,
@@ -143,15 +140,7 @@ export async function checkRenumbered<K extends RecordKind>(
   const n = found.number;
   const current = recordId(kind, found);
   const rivals = owners.filter((o) => couldMean(kind, o, n, written, current, look));
-  if (rivals.length === 0 && written.full && written.text === current) {
-    // The id named this clone's record until this command's own fetch moved it: said once.
-    const moved = owners.filter((o) => o.own && formerIds(kind, o, n).includes(written.text));
-    if (moved.length > 0)
-      look.warn(
-        `note: ${current} is the published ${NOUN[kind]} with this number; this command's sync renumbered this clone's ${written.text} to ${moved.map((o) => recordId(kind, o.record)).join(", ")}`,
-      );
-    return moved.length > 0;
-  }
+  if (rivals.length === 0 && written.full && written.text === current) return false;
   if (rivals.length > 0 && inMutation(snap) && !look.force) {
     throw renumberedError(kind, found, rivals, written, {
       message: `${written.text} names ${current} now: a sync renumbered this clone's ${NOUN[kind]} ${rivals.map((o) => formerIds(kind, o, n)[0]).join(", ")} to ${rivals.map((o) => recordId(kind, o.record)).join(", ")}, and the number went to ${current} from another clone`,

@@ -370,14 +370,18 @@ describe("an id the persona just got, renumbered by the claim's own fetch", () =
     return { c0, c1 };
   }
 
-  it("the current owner's exact id claims it, with a notice naming this clone's task it was", async () => {
+  it("an id that is both this clone's task's and the published one's names what it named before the fetch: this clone's task", async () => {
     const { c1 } = await collided("engineer", "engineer");
     const r = await c1.run(["--as", "Ptah", "task", "claim", "ENG-M-0003", "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ published: true, data: { id: "ENG-M-0003", title: "Theirs" } });
-    expect(r.stderr).toContain(
-      "note: ENG-M-0003 is the published task with this number; this command's sync renumbered this clone's ENG-M-0003 to ENG-M-0004",
+    expect(JSON.parse(r.stdout)).toMatchObject({ published: true, data: { id: "ENG-M-0004", title: "Mine" } });
+    expect(r.stderr).toBe(
+      "! note: this command's sync renumbered ENG-M-0003 to ENG-M-0004 (number 3 went to ENG-M-0003 from another clone): acting on ENG-M-0004\n",
     );
+    // A later command is not the one whose fetch renumbered it: the same id is ambiguous there.
+    const later = await c1.run(["--as", "Ptah", "task", "note", "ENG-M-0003", "which one?"]);
+    expect(later.exitCode).toBe(1);
+    expect(later.stderr).toMatch(/^✗ ENG-M-0003 names ENG-M-0003 now: a sync renumbered/);
   });
 
   it("a former id that names no other task acts on the renumbered task, saying so; a bare number is still refused", async () => {
