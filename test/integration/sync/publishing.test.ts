@@ -178,8 +178,10 @@ describe("publishing never fails the command", () => {
       env: { PATH: `${bin}:${process.env.PATH}`, PANTHEON_PUBLISH_BUDGET_MS: "1500" },
     });
     expect(r.exitCode, r.stderr).toBe(0);
+    // The call's limit is what was left of the budget when it began (at least 1 s): 1.5 s on an
+    // idle machine, less when starting the process took part of it on a loaded one.
     expect(r.stderr).toMatch(
-      /^! not published yet \(origin did not answer within 1\.5 s \(git fetch\)\): pantheon sync\n$/,
+      /^! not published yet \(origin did not answer within 1(\.[0-5])? s \(git fetch\)\): pantheon sync\n$/,
     );
   });
 
