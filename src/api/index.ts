@@ -3,7 +3,7 @@
  * Nothing here imports commander, @inquirer or picocolors: those are the CLI's.
  */
 export { openPantheon, type Pantheon } from "./open-pantheon.js";
-export type { ActorOptions, CallOptions, PantheonOptions } from "./api-context.js";
+export type { ActorOptions, CallOptions, PantheonOptions, Publication } from "./api-context.js";
 export type {
   AnyCase,
   PriorityInput,

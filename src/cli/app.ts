@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { RepositoryError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import { PLAIN, type Paint, type Style } from "../render/paint.js";
-import type { Context } from "../services/context.js";
+import type { Context, Publication } from "../services/context.js";
 import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
@@ -49,6 +49,12 @@ export class App {
    * (DESIGN §5: the next command of this clone does it). main.ts sets it per command.
    */
   endsGoneSessions = false;
+  /**
+   * Whether what this command changed reached the remote, for a command that publishes by
+   * itself (DESIGN §3.5); one published:false among several changes (summon's mission and
+   * claim) makes the whole false, with the first reason.
+   */
+  publication: Publication | undefined;
   private ctx: Context | undefined;
   private storePromise: Promise<Store> | undefined;
 
@@ -139,6 +145,10 @@ export class App {
       now: () => new Date(),
       ids: { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: Math.random },
       warn: (m) => this.warn(m),
+      published: (p) => {
+        const was = this.publication;
+        this.publication = !was || (was.published && !p.published) ? p : was;
+      },
       store: () => (this.storePromise ??= this.makeStore(cwd, ctx).then((s) => this.endGoneSessions(ctx, s))),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
       force: Boolean(this.globals.force),

@@ -46,8 +46,11 @@ export const TOOLS: ToolDef[] = [
   tool("show", "A task with its notes and the actions you may take on it.", { id, mission }, (p, a, c) =>
     p.tasks.show(a.id, c),
   ),
-  tool("claim", "Claim a TODO or READY task for your mission.", { id, force: flag, mission }, (p, a, c) =>
-    p.tasks.claim(a.id, { ...c, force: a.force }),
+  tool(
+    "claim",
+    "Claim a TODO or READY task; if it says published: false, run pantheon sync before working.",
+    { id, force: flag, mission },
+    (p, a, c) => p.tasks.claim(a.id, { ...c, force: a.force }),
   ),
   tool(
     "update",

@@ -49,6 +49,24 @@ export interface Prompter {
   confirm(q: Question): Promise<boolean>;
 }
 
+/**
+ * Whether a command that publishes by itself (DESIGN §3.5) got its change onto the remote:
+ * `published` true, or false with the reason in words. `--json` carries it at the top of the
+ * envelope, the MCP result says it, summon's brief tells the persona.
+ */
+export interface Publication {
+  published: boolean;
+  /** The remote it was (or would have been) published to; null when the clone has none. */
+  remote: string | null;
+  /** Why not, when not published: "the 3 min publishing budget ran out after 4 attempts; origin moved 3 times meanwhile". */
+  reason: string | null;
+  /**
+   * Not published because this clone publishes nothing by itself (no remote, one it never synced
+   * with, `pantheon.autoSync false`): nothing to catch up on, so nobody is told to sync.
+   */
+  off?: boolean;
+}
+
 /** Who acts when no mission and no persona is named (DESIGN §1.7). */
 export type UnnamedActor = "director" | "unidentified";
 
@@ -61,6 +79,8 @@ export interface Context {
   ids: Ids;
   /** Chatter for stderr: warnings and notices, never results. */
   warn(message: string): void;
+  /** Told, by each mutation that publishes by itself, whether it was published (DESIGN §3.5). */
+  published?: ((p: Publication) => void) | undefined;
   /** The repository's store, discovered on first use. */
   store(): Promise<Store>;
   /**

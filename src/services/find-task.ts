@@ -4,7 +4,7 @@ import { parseTaskRef, printable, taskId } from "../domain/ids.js";
 import { emptyRefs, type Refs } from "../domain/refs.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { Snapshot } from "../store/store.js";
-import { checkRenumbered, inMutation, refuseFormerId, taskPrefixes, type IdLookup } from "./renumbered.js";
+import { checkRenumbered, formerIds, inMutation, refuseFormerId, taskPrefixes, type IdLookup } from "./renumbered.js";
 
 /**
  * Resolves any form of a task id to the task that owns its number now (DESIGN §1.2). The number
@@ -22,10 +22,23 @@ export async function findTask(snap: Snapshot, input: string, look: IdLookup): P
   }
   const current = taskId(task);
   const written = { text: ref.written, full: ref.role !== undefined };
+  const owners = await snap.formerOwners("tasks", ref.number);
+  // Renumbered by this very command's fetch (a claim's publishing merge): the full id was typed
+  // before that merge, when it named this clone's task (the one `task next` offered, by its
+  // title), so it is judged by the state before the fetch and acts on that task, said once.
+  const ownMove = written.full
+    ? owners.find((m) => m.own && formerIds("tasks", m, ref.number).includes(ref.written))
+    : undefined;
+  if (ownMove) {
+    look.warn(
+      `note: this command's sync renumbered ${ref.written} to ${taskId(ownMove.record)} (number ${ref.number} went to ${current} from another clone): acting on ${taskId(ownMove.record)}`,
+    );
+    return ownMove.record;
+  }
   if (ref.role && ref.role !== task.role && !task.formerRoles.includes(ref.role)) {
     // This clone's own task with that prefix may have been renumbered at a sync: name it first.
     const code = ref.written.slice(0, 3);
-    const moved = (await snap.formerOwners("tasks", ref.number)).find((m) => taskPrefixes(m, ref.number).has(code));
+    const moved = owners.find((m) => taskPrefixes(m, ref.number).has(code));
     if (moved && inMutation(snap)) throw await refuseFormerId(snap, task, moved, written, look);
     const guess = moved ? taskId(moved.record) : current;
     throw new NotFoundError(

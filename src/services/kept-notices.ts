@@ -29,7 +29,13 @@ export function parseKept(value: unknown): KeptDecisions | null {
       winner: typeof d.winner === "string" ? d.winner : null,
       message: str(d.message),
     })),
-    conflicts: objects(v.conflicts).map((c) => ({ record: str(c.record), fields: strings(c.fields) })),
+    conflicts: objects(v.conflicts).map((c) => ({
+      record: str(c.record),
+      fields: strings(c.fields),
+      // A notice of an earlier version has neither: its conflicts were all tasks', noted on the task.
+      notedIn: c.notedIn === undefined ? str(c.record) : typeof c.notedIn === "string" ? c.notedIn : null,
+      ...(typeof c.yours === "string" && { yours: c.yours }),
+    })),
     cycles: (Array.isArray(v.cycles) ? v.cycles : []).map(strings).filter((c) => c.length > 0),
     planning: objects(v.planning).map((p) => ({
       from: str(p.from),

@@ -124,7 +124,9 @@ function unambiguousForm<K extends RecordKind>(
  * mutation through a form that could still mean the renumbered record (a persona holding an id
  * from before the sync) is refused naming both, unless repeated with --force. The current
  * owner's exact id (`ENG-H-0001` while this clone's record was `TST-H-0001`) names it and acts
- * at once, without a word. Returns whether it printed a notice (a finder then adds no other).
+ * at once, without a word. (A task's full id that this very command's fetch renumbered is
+ * findTask's: it names this clone's task.) Returns whether it printed a notice (a finder then
+ * adds no other).
  */
 export async function checkRenumbered<K extends RecordKind>(
   snap: Snapshot,

@@ -2,6 +2,8 @@ import type { FieldChange } from "../domain/field-changes.js";
 import type { MergeOutput } from "../domain/merge/merge-state.js";
 import type { Store } from "../store/store.js";
 import { idOf, type RecordRef } from "./record-ids.js";
+import { reviewId } from "../domain/ids.js";
+import { describeValue } from "../domain/merge/conflict-notes.js";
 import { addDecisions, noDecisions, type KeptDecisions, type MergeDecisions } from "../domain/sync-decisions.js";
 import type { RemoteRefChange } from "../domain/remote-ref-notice.js";
 
@@ -120,14 +122,31 @@ export async function describeMerge(
   for (const x of out.droppedClaims) {
     const task = await idOf(snap, "tasks", x.task);
     const who = x.remote ? `${x.remote} claimed it first on ${remote}` : `${remote} changed it first`;
+    const withdrawn = out.withdrawn
+      .filter((w) => w.task === x.task && w.requester === x.local)
+      .map((w) => reviewId(w.review));
     d.droppedClaims.push({
       task,
       yours: x.local,
       winner: x.remote,
-      message: `${task}: your claim by ${x.local} was dropped; ${who}`,
+      message: `${task}: your claim by ${x.local} was dropped; ${who}${withdrawn.length > 0 ? `; your review request ${withdrawn.join(", ")} was withdrawn` : ""}`,
     });
   }
-  for (const c of out.conflicts) d.conflicts.push({ record: await idOf(snap, c.kind, c.number), fields: c.fields });
+  for (const c of out.conflicts) {
+    const record = await idOf(snap, c.kind, c.number);
+    const notedIn =
+      c.noted === null
+        ? null
+        : c.noted.number === c.number && c.kind === "tasks"
+          ? record
+          : await idOf(snap, "tasks", c.noted.number);
+    d.conflicts.push({
+      record,
+      fields: c.fields,
+      notedIn,
+      ...(notedIn === null && { yours: describeValue(c.local, 200) }),
+    });
+  }
   for (const u of out.unreadable) report.unreadable.push(`${u.kind}/${u.number}`);
   addDecisions(report, d);
   return d;

@@ -140,8 +140,9 @@ async function syncLocked(
         { report },
       );
     }
-    // A local command that moved the ref needs no backoff; a push that lost to another clone does.
-    if (r !== "retry")
-      await sleep(Math.min(syncBackoffMs(attempt, ctx.ids.random, elapsed), Math.max(0, budget - elapsed)));
+    // A local command that moved the ref needs no backoff, nor a new fetch: the merge is made
+    // again with the remote's tip just fetched. A push that lost to another clone backs off.
+    if (r === "retry") state.fetched = report.remoteTip;
+    else await sleep(Math.min(syncBackoffMs(attempt, ctx.ids.random, elapsed), Math.max(0, budget - elapsed)));
   }
 }

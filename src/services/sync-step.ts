@@ -41,6 +41,11 @@ export interface StepState {
   restoring?: boolean;
   /** Notices kept by merges this sync landed (shown by its own report). */
   kept: string[];
+  /**
+   * The remote's tip the last attempt fetched, when that attempt gave up only because a command
+   * of this clone moved the ref: the next attempt merges with it again without a round trip.
+   */
+  fetched?: string | null;
 }
 
 export async function syncStep(
@@ -54,7 +59,8 @@ export async function syncStep(
 ): Promise<Step> {
   // A clone that lost its ref says so before anything is fetched, adopted or pushed.
   if (!(await store.tip())) await refuseLostRef(store);
-  const remoteTip = await sync.fetch(remote, o.net);
+  const remoteTip = state.fetched !== undefined ? state.fetched : await sync.fetch(remote, o.net);
+  delete state.fetched;
   const localTip = await store.tip();
   if (report.attempts === 1) report.before = localTip;
   report.remoteTip = remoteTip;

@@ -238,9 +238,25 @@ export class GitStore implements Store, StateWriter {
     );
   }
 
-  /** Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have just added to it. */
+  /**
+   * Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have
+   * just added to it; the moves that sync made are marked `own`.
+   */
   private movedFrom(kind: string, n: number): MovedTo[] {
-    return movedFrom(this.paths.commonDir, kind, n);
+    const own = (to: number) => this.ownMoves.some((o) => o.kind === kind && o.from === n && o.to === to);
+    return movedFrom(this.paths.commonDir, kind, n).map((m) => (own(m.to) ? { ...m, own: true } : m));
+  }
+
+  /** Renumberings made by merges of this store's command, followed to where the record is now. */
+  private readonly ownMoves: { kind: string; from: number; to: number }[] = [];
+
+  noteOwnRenumbering(moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void {
+    for (const m of moves) {
+      // A retried push's merge may renumber the record again (3 → 4, then 4 → 5): the log moves
+      // its first number along (renumber-log.ts), and so must this, or 3 stops being own.
+      for (const o of this.ownMoves) if (o.kind === m.kind && o.to === m.from) o.to = m.to;
+      this.ownMoves.push({ kind: m.kind, from: m.from, to: m.to });
+    }
   }
 
   /**

@@ -271,12 +271,16 @@ export interface RecoveryCandidate {
 export interface MovedTo {
   to: number;
   id: string | null;
+  /** Made by a merge of this very command (a publishing command's own fetch), not by an earlier sync. */
+  own?: boolean;
 }
 
 /** A record of this clone that a sync renumbered, as it is now, with the id it had before (null if not kept). */
 export interface FormerOwner<T> {
   record: T;
   formerId: string | null;
+  /** Renumbered by a merge of this very command (see MovedTo.own). */
+  own?: boolean;
 }
 
 /**

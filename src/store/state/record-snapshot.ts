@@ -177,9 +177,9 @@ export class RecordSnapshot implements Snapshot {
 
   async formerOwners<K extends RecordKind>(kind: K, n: number): Promise<FormerOwner<RecordTypes[K]>[]> {
     const out: FormerOwner<RecordTypes[K]>[] = [];
-    for (const { to, id } of this.movedFrom(kind, n)) {
+    for (const { to, id, own } of this.movedFrom(kind, n)) {
       const rec = await this.get(kind, to).catch(() => null);
-      if (rec && rec.formerNumbers.includes(n)) out.push({ record: rec, formerId: id });
+      if (rec && rec.formerNumbers.includes(n)) out.push({ record: rec, formerId: id, ...(own && { own }) });
     }
     return out;
   }

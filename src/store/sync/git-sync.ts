@@ -81,6 +81,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     );
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
     appendRenumberLog(paths.commonDir, await withFormerIds(snaps.local, r.output.renumbered));
+    store.noteOwnRenumbering(r.output.renumbered);
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
     return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
   };

@@ -72,7 +72,8 @@ export async function fetchState(
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
       `check the remote: git remote -v; git fetch ${remote}`,
-      { remote },
+      // What publishing says of it (services/publish.ts): the remote could not be reached.
+      { remote, unreachable: gitReason(r.stderr) },
     );
   return readRef(paths.commonDir, trackingRef(remote));
 }
@@ -147,7 +148,7 @@ export function pushState(
   throw new SyncError(
     `Cannot push to ${remote}: ${reason}`,
     `check access and the server's rules: git push --dry-run ${remote} ${dst}`,
-    { remote, ref: dst, reason, refusedName: refusedForName(r.stdout, r.stderr, dst) },
+    { remote, ref: dst, reason, refused: reason, refusedName: refusedForName(r.stdout, r.stderr, dst) },
   );
 }
 

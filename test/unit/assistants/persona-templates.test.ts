@@ -43,6 +43,11 @@ describe.each(ROLES)("templates/personas/%s.md", (role) => {
     expect(text).toMatch(/claim was dropped, stop/);
   });
 
+  it("tells the persona to check a claim was published before starting on it (DESIGN §3.5)", () => {
+    const text = read(file).replace(/\s+/g, " ");
+    expect(text).toContain("A claim that says `not published yet`: `pantheon sync` before starting on it.");
+  });
+
   it("is at most 4,000 characters, as a file and rendered for a project (DESIGN §5)", () => {
     expect(read(file).length).toBeLessThanOrEqual(4_000);
     const vars = {
