@@ -1,12 +1,12 @@
 import type { Mission } from "./schemas/mission.js";
 import type { Review } from "./schemas/review.js";
-import type { Task } from "./schemas/task.js";
+import type { TaskSummary } from "./task-summary.js";
 
 /**
  * Invariants every task written by a command satisfies; a merged record must satisfy them too
  * (DESIGN §3.3), and `doctor` checks them. Returns what is violated, empty when sound.
  */
-export function taskViolations(t: Task): string[] {
+export function taskViolations(t: TaskSummary): string[] {
   const out: string[] = [];
   if ((t.status === "UNDERWAY" || t.status === "REVIEW") && t.claimedBy === null)
     out.push(`${t.status} without a claimant`);

@@ -11,6 +11,7 @@ import {
 import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { CachedSnapshot } from "./cache/cached-snapshot.js";
 import { ReadCache } from "./cache/read-cache.js";
+import { checkKinds } from "./cache/state-check.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
@@ -45,6 +46,7 @@ import type {
   MutateOutcome,
   MutationResult,
   Snapshot,
+  StateCheck,
   StateSync,
   Store,
   Tx,
@@ -385,8 +387,9 @@ export class GitStore implements Store, StateWriter {
     return parseCommit((await this.db.read(commit)).content).tree;
   }
 
-  async cachedState() {
-    return this.cache.state();
+  async checkState(commit: string, o: { trustCache?: boolean } = {}): Promise<StateCheck> {
+    this.checkFormat();
+    return checkKinds(this.db, this.commonDir, commit, await this.treeOf(commit), o.trustCache !== false);
   }
 
   async dropCache(): Promise<void> {

@@ -63,10 +63,29 @@ export interface KindState<T> {
   stray: string[];
   /** Records read from git by the refresh that produced this state (0 when loaded as saved). */
   reread: number;
+  /**
+   * What the journal set since these were last read from git: its lines are hints that reads
+   * follow, never checks (`doctor` re-reads these, cache-journal.ts).
+   */
+  unverified: Unverified;
 }
 
-function emptyKind<T>(commit: string): KindState<T> {
-  return { commit, shards: new Map(), rows: new Map(), bad: new Map(), stray: [], reread: 0 };
+/** Shards whose tree id, and rows whose blob and value, a journal line gave. */
+export interface Unverified {
+  shards: Set<string>;
+  rows: Set<number>;
+}
+
+export function emptyKind<T>(commit: string): KindState<T> {
+  return {
+    commit,
+    shards: new Map(),
+    rows: new Map(),
+    bad: new Map(),
+    stray: [],
+    reread: 0,
+    unverified: { shards: new Set(), rows: new Set() },
+  };
 }
 
 async function listOrNull(db: ObjectDb, oid: string): Promise<readonly TreeEntry[] | string> {
@@ -134,9 +153,14 @@ export async function refreshKind<K extends RecordKind>(
   rootTree: string,
   kind: K,
   prev: KindState<SummaryTypes[K]> | null,
+  o: { verify?: boolean } = {},
 ): Promise<KindState<SummaryTypes[K]>> {
   const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
+  // `verify` (doctor): what the journal gave is read from git like anything changed.
+  const hintedRows = new Set([...old.unverified.rows].map((n) => String(n % 100).padStart(2, "0")));
+  const hinted = (shard: string) => o.verify === true && (old.unverified.shards.has(shard) || hintedRows.has(shard));
+  const trusted = (n: number) => o.verify !== true || !old.unverified.rows.has(n);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
   let shards: readonly TreeEntry[] = [];
   // A full rebuild of a large kind lists it with one `git ls-tree -r`, when git is there.
@@ -163,8 +187,12 @@ export async function refreshKind<K extends RecordKind>(
       continue;
     }
     state.shards.set(shard.name, shard.oid);
-    if (old.shards.get(shard.name) === shard.oid) {
-      for (const [n, row] of oldByShard.get(Number(shard.name)) ?? []) state.rows.set(n, row);
+    if (old.shards.get(shard.name) === shard.oid && !hinted(shard.name)) {
+      for (const [n, row] of oldByShard.get(Number(shard.name)) ?? []) {
+        state.rows.set(n, row);
+        if (old.unverified.rows.has(n)) state.unverified.rows.add(n);
+      }
+      if (old.unverified.shards.has(shard.name)) state.unverified.shards.add(shard.name);
       for (const [p, b] of old.bad) if (p.startsWith(`${prefix}/`)) state.bad.set(p, b);
       for (const p of old.stray) if (p.startsWith(`${prefix}/`) || p.startsWith(`${prefix} (`)) state.stray.push(p);
       continue;
@@ -182,8 +210,11 @@ export async function refreshKind<K extends RecordKind>(
         continue;
       }
       const cached = old.rows.get(n);
-      if (cached?.oid === file.oid) state.rows.set(n, cached);
-      else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
+      if (cached?.oid === file.oid && trusted(n)) {
+        state.rows.set(n, cached);
+        // Still as the journal gave it: the listing vouches for the blob id, not for the row.
+        if (old.unverified.rows.has(n)) state.unverified.rows.add(n);
+      } else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
       else toRead.push({ n, path, oid: file.oid });
     }
   }

@@ -45,6 +45,8 @@ export interface TableMeta {
   shards: Record<string, string>;
   bad: Record<string, [string, string]>;
   stray: string[];
+  /** What the journal gave since a read from git (summary-cache.ts); absent in tables written before. */
+  unverified?: { shards: string[]; rows: number[] };
 }
 
 interface Header extends TableMeta {
@@ -263,7 +265,7 @@ export class TaskTable {
     };
     const N = h.count;
     this.count = N;
-    this.meta = { commit: h.commit, shards: h.shards, bad: h.bad, stray: h.stray };
+    this.meta = { commit: h.commit, shards: h.shards, bad: h.bad, stray: h.stray, unverified: h.unverified };
     this.names = h.names;
     this.ascii = h.ascii === true;
     [this.n, this.e, this.m, this.cl, this.cb] = [u32("n"), u32("e"), u32("m"), u32("cl"), u32("cb")];
