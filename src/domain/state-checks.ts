@@ -46,31 +46,34 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
   const lastTouch = new Map<number, number>();
 
   for (const t of s.tasks) {
-    const id = taskId(t);
+    // Built only for a task there is something to say about: at 100,000 tasks the ids cost
+    // more than the checks.
+    let built: string | undefined;
+    const id = () => (built ??= taskId(t));
     for (const d of t.dependencies)
       if (!tasks.has(d))
         err(
           "E_DANGLING_DEPENDENCY",
-          id,
-          `${id} depends on task ${d}, which does not exist`,
+          id(),
+          `${id()} depends on task ${d}, which does not exist`,
           "pantheon doctor --fix (drops the dependency)",
         );
     if (t.epic !== null && !epics.has(t.epic))
       err(
         "E_DANGLING_EPIC",
-        id,
-        `${id} is linked to epic ${t.epic}, which does not exist`,
+        id(),
+        `${id()} is linked to epic ${t.epic}, which does not exist`,
         "pantheon doctor --fix (unlinks it)",
       );
     if (t.mission !== null && !missions.has(t.mission))
       err(
         "E_DANGLING_MISSION",
-        id,
-        `${id} names mission ${t.mission}, which does not exist`,
+        id(),
+        `${id()} names mission ${t.mission}, which does not exist`,
         "pantheon doctor --fix (clears the claim)",
       );
     for (const v of taskViolations(t))
-      err("E_TASK_INVARIANT", id, `${id}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
+      err("E_TASK_INVARIANT", id(), `${id()}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
     const holder = activeClaimant(t);
     const mission = t.mission === null ? undefined : missions.get(t.mission);
     if (holder && mission?.status === "ENDED") {
@@ -80,17 +83,17 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
         out.push({
           severity: "info",
           code: "I_AWAITING_REVIEW",
-          subject: id,
-          message: `${id} waits in REVIEW (its implementer ${holder}'s mission ${missionId(mission.number)} ended)`,
+          subject: id(),
+          message: `${id()} waits in REVIEW (its implementer ${holder}'s mission ${missionId(mission.number)} ended)`,
           fix: "pantheon review list --status PENDING",
           fixable: false,
         });
       else
         warn(
           "W_ORPHANED_CLAIM",
-          id,
-          `${id} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(mission.number)}`,
-          `resume it: pantheon task claim ${id} (or pantheon task unassign ${id} --notes "...")`,
+          id(),
+          `${id()} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(mission.number)}`,
+          `resume it: pantheon task claim ${id()} (or pantheon task unassign ${id()} --notes "...")`,
         );
     }
     if (mission?.status === "ACTIVE")

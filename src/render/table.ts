@@ -27,7 +27,8 @@ function width(s: string): number {
 export function table(columns: Column[], rows: string[][], style: Style, empty?: string): string {
   if (rows.length === 0 && style.tty && empty !== undefined) return style.paint.dim(empty);
   const headers = style.headers !== false;
-  const cells = rows.map((r) => r.map((c, i) => (columns[i]?.raw ? c : escapeText(c).replace(/\t/g, " "))));
+  // escapeText shows a tab as \t, so no cell can split a piped row.
+  const cells = rows.map((r) => r.map((c, i) => (columns[i]?.raw ? c : escapeText(c))));
   if (!style.tty)
     return [...(headers ? [columns.map((c) => c.header)] : []), ...cells].map((r) => r.join("\t")).join("\n");
   // On a terminal a column empty in every row only takes width from the titles: leave it out.

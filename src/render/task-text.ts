@@ -1,7 +1,7 @@
 import { escapeText } from "./escape.js";
 import type { Style } from "./paint.js";
 import { table, type Column } from "./table.js";
-import type { TaskDetailView, TaskSummaryView } from "./task-view.js";
+import type { TaskDetailView, TaskRowView, TaskSummaryView } from "./task-view.js";
 
 /** Colour per status, shared by every task table and the dashboard. */
 export function statusColor(style: Style, status: string): ((s: string) => string) | undefined {
@@ -32,7 +32,7 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
 }
 
 /** A task table; with no tasks a terminal shows `empty`, a pipe the header row. */
-export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
+export function taskTable(tasks: readonly TaskRowView[], style: Style, empty = "No tasks match."): string {
   const columns: Column[] = [
     { header: "ID" },
     { header: "STATUS", color: (v) => statusColor(style, v) },

@@ -26,7 +26,11 @@ export async function checkKinds(
   for (const kind of RECORD_KINDS) {
     const saved = loadSealed(commonDir, kind);
     const base = trustCache && saved.seal === "sealed" ? saved.state : null;
-    const state = await refreshKind(db, commonDir, commit, rootTree, kind, base, { verify: true });
+    // Sealed at this very commit, and nothing in it from the journal: it is the state, as is.
+    const state =
+      base?.commit === commit && base.unverified.rows.size + base.unverified.shards.size === 0
+        ? base
+        : await refreshKind(db, commonDir, commit, rootTree, kind, base, { verify: true });
     validated += state.reread;
     // A sealed file is believed, except the rows the journal gave it: those were read again, and
     // must say what their blobs say (a journal line is written by Pantheon, but not sealed).
