@@ -9,6 +9,7 @@ import type { RecordKind } from "../state/layout.js";
 import { CACHE_VERSION } from "./cache-version.js";
 import type { KindState, Row, SummaryTypes, Unverified } from "./summary-cache.js";
 import { sealKey, sealOf } from "./cache-seal.js";
+import { randomBytes } from "../../random-bytes.js";
 import { TableRows } from "./table-rows.js";
 import { decodeTaskTable, encodeTaskTable, tableHeader, type EncodedTable, type TaskTable } from "./task-table.js";
 
@@ -25,6 +26,7 @@ interface KindFile {
   bad: Record<string, [string, string]>;
   stray: string[];
   unverified?: { shards: string[]; rows: number[] };
+  save?: string;
   rows: Array<[string, { number: number }]>;
 }
 
@@ -192,10 +194,13 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     bad: Object.fromEntries(s.bad),
     stray: s.stray,
     unverified: { shards: [...s.unverified.shards], rows: [...s.unverified.rows] },
+    // Two saves at one commit racing (a read's and doctor's) may leave one's file under the
+    // other's seal: the id tells that from an edit.
+    save: randomBytes(8).toString("hex"),
   };
   if (kind !== "tasks") {
     const body = JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) });
-    if (writeAtomic(commonDir, kindFile(commonDir, kind), body)) seal(commonDir, kind, s.commit, [body]);
+    if (writeAtomic(commonDir, kindFile(commonDir, kind), body)) seal(commonDir, kind, s.commit, meta.save, [body]);
     return;
   }
   let table: EncodedTable;
@@ -212,7 +217,7 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     writeAtomic(commonDir, sideFile(commonDir, s.commit, "text"), table.text) &&
     writeAtomic(commonDir, sideFile(commonDir, s.commit, "oids"), table.oids) &&
     writeAtomic(commonDir, kindFile(commonDir, kind), table.columns);
-  if (written) seal(commonDir, kind, s.commit, [table.columns, table.text, table.oids]);
+  if (written) seal(commonDir, kind, s.commit, meta.save, [table.columns, table.text, table.oids]);
   sweepStaleFiles(commonDir, s.commit);
 }
 
@@ -228,9 +233,14 @@ function sealFile(commonDir: string, kind: RecordKind): string {
   return join(cacheDir(commonDir), `${kind}-v${CACHE_VERSION}.seal`);
 }
 
-function seal(commonDir: string, kind: RecordKind, commit: string, parts: Uint8Array[] | string[]): void {
+function seal(commonDir: string, kind: RecordKind, commit: string, save: string, parts: Uint8Array[] | string[]): void {
   const key = sealKey(commonDir, cacheDir(commonDir), true);
-  if (key) writeAtomic(commonDir, sealFile(commonDir, kind), `${commit} ${sealOf(key, [kind, commit, ...parts])}\n`);
+  if (key)
+    writeAtomic(
+      commonDir,
+      sealFile(commonDir, kind),
+      `${commit} ${save} ${sealOf(key, [kind, commit, save, ...parts])}\n`,
+    );
 }
 
 /**
@@ -258,11 +268,12 @@ export function loadSealed<K extends RecordKind>(
     // no seal
   }
   const key = sealKey(commonDir, cacheDir(commonDir), false);
-  // The commit the bytes read first name: a save racing this one makes it "unsealed", never "broken".
-  const commit =
-    kind === "tasks" ? tableHeader(file)?.commit : (parseJson(file) as { commit?: unknown } | null)?.commit;
-  if (!state || commit !== state.commit || said.length !== 2 || said[0] !== state.commit || !key)
-    return { state, seal: "unsealed", path };
+  // The commit and save the bytes read first name: another save racing this read, or one
+  // racing another save, makes the file "unsealed", never "broken".
+  const head = (kind === "tasks" ? tableHeader(file) : parseJson(file)) as { commit?: unknown; save?: unknown } | null;
+  if (!state || !key) return { state, seal: "unsealed", path };
+  const fresh = said.length === 3 && said[0] === state.commit && head?.commit === state.commit && said[1] === head.save;
+  if (!fresh) return { state, seal: "unsealed", path };
   let parts: Buffer[] = [file];
   if (kind === "tasks") {
     try {
@@ -275,7 +286,7 @@ export function loadSealed<K extends RecordKind>(
       return { state, seal: "broken", path };
     }
   }
-  const ok = sealOf(key, [kind, state.commit, ...parts]) === said[1];
+  const ok = sealOf(key, [kind, state.commit, said[1]!, ...parts]) === said[2];
   return { state, seal: ok ? "sealed" : "broken", path };
 }
 

@@ -47,6 +47,8 @@ export interface TableMeta {
   stray: string[];
   /** What the journal gave since a read from git (summary-cache.ts); absent in tables written before. */
   unverified?: { shards: string[]; rows: number[] };
+  /** A random id of the save that wrote it, which its seal names (cache-files.ts). */
+  save?: string;
 }
 
 interface Header extends TableMeta {
