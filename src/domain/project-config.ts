@@ -39,6 +39,9 @@ const ConfigSchema = z.strictObject({
   ),
 });
 
+/** The config document as its schema reads it; its `assistant` is checked against the assistant list (test/unit/assistants/registry.test.ts). */
+export type ConfigDocument = z.infer<typeof ConfigSchema>;
+
 const WORKTREE_SETUP_HINT =
   "commit the command as .pantheon/worktree-setup, or set it for this clone: git config pantheon.worktreeSetup COMMAND";
 
