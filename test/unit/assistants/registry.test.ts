@@ -20,7 +20,7 @@ describe("the assistant registry", () => {
     for (const [key, adapter] of Object.entries(ADAPTERS)) expect(adapter.name).toBe(key);
     expect(ASSISTANTS.map((a) => a.name)).toEqual([...ASSISTANT_NAMES]);
     for (const n of ASSISTANT_NAMES) expect(isAssistantName(n)).toBe(true);
-    expect(isAssistantName("aider")).toBe(false);
+    expect(isAssistantName("no-such-assistant")).toBe(false);
   });
 
   it("is what the project config accepts as its assistant, and nothing else", () => {
@@ -29,7 +29,7 @@ describe("the assistant registry", () => {
     for (const n of ASSISTANT_NAMES) expect(settingsFromConfig({ assistant: n }, base, "p.yaml").assistant).toBe(n);
     let refused: unknown;
     try {
-      settingsFromConfig({ assistant: "aider" }, base, "p.yaml");
+      settingsFromConfig({ assistant: "no-such-assistant" }, base, "p.yaml");
     } catch (e) {
       refused = e;
     }
