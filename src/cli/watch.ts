@@ -73,7 +73,12 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
   terminal.on?.("resize", resized);
   // The state's one watcher (the ref and the live folder, as `pantheon web`'s), polling as often
   // as this loop does: its version is what a frame is drawn from.
-  const watcher = await watchState(store.commonDir, () => store.tip(), () => wake?.(), { pollMs: POLL_MS });
+  const watcher = await watchState(
+    store.commonDir,
+    () => store.tip(),
+    () => wake?.(),
+    { pollMs: POLL_MS },
+  );
   let last: string | undefined;
   let states: Map<string, string> | null = null;
   try {
