@@ -23,7 +23,7 @@ const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).st
 /** A shell this machine lacks: a visible skip naming it, and a failure in CI (where all three are installed). */
 function needShell(ctx: TestContext, shell: string): void {
   if (has(shell)) return;
-  const why = `${shell} is not installed: its completion is NOT tested here (install ${shell} to test it)`;
+  const why = `${shell} is not installed: its completion is NOT tested here (installed by scripts/test-tools.mjs, run by npm test)`;
   if (process.env.CI === "true") throw new Error(`${why}; in CI a missing shell is a failure`);
   ctx.skip(why);
 }

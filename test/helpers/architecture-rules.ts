@@ -154,6 +154,20 @@ function roomOf(rel: string): string | null {
   if (parts[0] !== "store") return null;
   return parts.length > 2 ? parts[1]! : "top";
 }
+/**
+ * Outside store/, the one file that reads git's formats itself: shell completion's fast path
+ * (`pantheon __complete`) reads the ref with no store, no zod and no commander (performance.md).
+ */
+export const GIT_READERS: ReadonlySet<string> = new Set(["cli/complete-fast.ts"]);
+/** What a pure layer never touches: the process, the clock, randomness, a module loaded behind the checker's back. */
+const IMPURE: ReadonlyArray<[RegExp, string]> = [
+  [/(^|[^.\w$])process\s*[.[]/, "reads process"],
+  [/(^|[^.\w$])globalThis\b/, "reads globalThis"],
+  [/(^|[^.\w$])require\s*\(/, "calls require()"],
+  [/\bDate\.now\s*\(|\bnew\s+Date\s*\(\s*\)/, "reads the clock"],
+  [/\bMath\.random\s*\(/, "draws a random number"],
+  [/(^|[^.\w$])performance\s*\./, "reads the clock"],
+];
 const HEAVY = /^(isomorphic-git|yaml|@inquirer\/)/;
 
 /** The browser app is not Node code: checkClient's rules, not the layers'. */
@@ -218,9 +232,15 @@ export function checkSource(rel: string, text: string): string[] {
         );
       if (layer === "api" && /^cli\//.test(resolved))
         out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
+      // Only store/ speaks git: a face of the services wires a store, never git's formats.
+      if (layer !== "store" && /^store\/git\//.test(resolved) && !GIT_READERS.has(rel))
+        out.push(`${rel}: imports ${spec}; only store/ speaks git (store/git/ is its own room)`);
     } else {
       if (layer === "domain" && !/^zod(\/mini)?$/.test(spec))
         out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);
+      // render/ is formatting only: no file, process or network module, so a view cannot do I/O.
+      if (layer === "render" && !/^zod(\/mini)?$/.test(spec))
+        out.push(`${rel}: imports ${spec}; render/ is pure formatting and imports only zod, the domain and itself`);
       if (spec.startsWith("isomorphic-git") && layer !== "store")
         out.push(`${rel}: imports ${spec}; only store/ imports isomorphic-git`);
       if (/^(commander|@inquirer\/|picocolors)/.test(spec) && layer !== "cli")
@@ -236,6 +256,12 @@ export function checkSource(rel: string, text: string): string[] {
     out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
   if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room))
     out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);
+  if (layer === "domain" || layer === "render") {
+    // Pure and synchronous (STYLE 2): time, randomness and the environment come in as arguments.
+    const bare = blankStrings(code);
+    for (const [re, what] of IMPURE)
+      if (re.test(bare)) out.push(`${rel}: ${what}; ${layer}/ is pure: pass it in as an argument`);
+  }
   if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code))
     out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
   return out;

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { ID_KINDS, idCandidates, labelCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
 import { PRIORITIES } from "../../../src/domain/priority.js";
 import { TASK_ROLES } from "../../../src/domain/roles.js";
-import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { listColumns } from "../../../src/domain/task-columns.js";
 import { TASK_STATUSES } from "../../../src/domain/task-status.js";
+import { aTaskSummary } from "../../helpers/builders.js";
 
 const tasks = [
   { number: 7, role: "engineer", priority: "HIGH", status: "TODO" },
@@ -60,23 +60,15 @@ describe("idCandidates", () => {
   });
 
   it("answers the same from the columns as from the rows (the fast path's way), for every kind and prefix", () => {
-    const rows: TaskSummary[] = Array.from({ length: 300 }, (_, i) => ({
-      number: i + 1 + (i > 150 ? 850 : 0),
-      title: `t${i}`,
-      role: TASK_ROLES[(i * 7) % TASK_ROLES.length]!,
-      priority: PRIORITIES[(i * 3) % PRIORITIES.length]!,
-      status: TASK_STATUSES[(i * 5) % TASK_STATUSES.length]!,
-      dependencies: [],
-      epic: null,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      createdAt: "2026-01-01T00:00:00.000Z",
-      updatedAt: "2026-01-01T00:00:00.000Z",
-      formerNumbers: [],
-      labels: [],
-      acceptance: [],
-    }));
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      aTaskSummary({
+        number: i + 1 + (i > 150 ? 850 : 0),
+        title: `t${i}`,
+        role: TASK_ROLES[(i * 7) % TASK_ROLES.length]!,
+        priority: PRIORITIES[(i * 3) % PRIORITIES.length]!,
+        status: TASK_STATUSES[(i * 5) % TASK_STATUSES.length]!,
+      }),
+    );
     const cols = listColumns(rows);
     for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
       for (const prefix of [
@@ -103,19 +95,12 @@ describe("idCandidates", () => {
     const rows = [row(1, ["api", "auth"]), row(2, ["db", "api"]), row(3, ["$(touch x)", "Api", "a b"]), row(4, [])];
     expect(idCandidates("label", rows, "")).toEqual(["api", "auth", "db"]);
     expect(idCandidates("label", rows, "A")).toEqual(["api", "auth"]);
-    const summaries = rows.map((r) => ({
-      ...r,
-      title: "t",
-      dependencies: [],
-      epic: null,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      createdAt: "2026-01-01T00:00:00.000Z",
-      updatedAt: "2026-01-01T00:00:00.000Z",
-      formerNumbers: [],
-      acceptance: [],
-    })) as TaskSummary[];
+    // Valid summaries from the builder, then the labels as written: a hostile one ("$(touch x)")
+    // must reach the columns for the test to show it is never offered.
+    const summaries = rows.map(({ number, role, priority, status, labels }) => ({
+      ...aTaskSummary({ number, role, priority, status }),
+      labels,
+    }));
     for (const prefix of ["", "a", "au", "d", "$", "x"])
       expect(labelCandidates(listColumns(summaries), prefix), prefix).toEqual(idCandidates("label", rows, prefix));
   });

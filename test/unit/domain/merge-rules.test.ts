@@ -318,13 +318,20 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
     const out = mergeState(
       input({
         tasks: [
-          both(base, { ...base, priority: "HIGH", updatedAt: T(3) }, { ...base, priority: "HIGH", updatedAt: T(4) }),
+          // This clone's edit is the later one, so the merge differs from origin's record (by
+          // updatedAt) and is written: the test sees the merged record, not origin's unchanged.
+          both(base, { ...base, priority: "HIGH", updatedAt: T(4) }, { ...base, priority: "HIGH", updatedAt: T(3) }),
         ],
         local: counters(1),
         remote: counters(1),
       }),
     );
     expect(out.conflicts).toEqual([]);
+    // The change itself is kept (not the base's value), with no conflict note about it.
+    expect(base.priority).not.toBe("HIGH");
+    const t = written<Task>(out, "tasks", 1);
+    expect(t).toMatchObject({ priority: "HIGH", updatedAt: T(4) });
+    expect(t!.notes.filter((n) => n.kind === "conflict")).toEqual([]);
   });
 
   it("notes are a union by id, in time order", () => {

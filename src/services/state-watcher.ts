@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
+import { liveSignature } from "./live-status.js";
 
 /** The slow poll behind fs.watch: some file systems (network mounts, containers) send no events. */
 const POLL_MS = 2_000;
@@ -9,13 +10,15 @@ const SETTLE_MS = 40;
 /**
  * Calls `onChange` when refs/coordination/main moves (its loose file, or packed-refs after a
  * `git pack-refs`) or when a live file in <commondir>/pantheon/live/ changes (mission control):
- * fs.watch on those folders, plus a slow poll. The version compared is the ref's value and the
- * live files' names, sizes and times, so only real changes are told.
+ * fs.watch on those folders, plus a poll (`pollMs`, 2 s by default). The version compared is the
+ * ref's value and the live files' names, sizes and times, so only real changes are told. The one
+ * watcher of the state: `pantheon web`'s server-sent events and `status`/`dashboard --watch`.
  */
 export async function watchState(
   commonDir: string,
   tip: () => Promise<string | null>,
   onChange: (version: string) => void,
+  o: { pollMs?: number } = {},
 ): Promise<{ version: () => string; close: () => void }> {
   const dirs = [
     join(commonDir, "refs", "coordination"),
@@ -62,7 +65,7 @@ export async function watchState(
     }
   };
   rewatch();
-  const poll = setInterval(() => void look(), POLL_MS);
+  const poll = setInterval(() => void look(), o.pollMs ?? POLL_MS);
   poll.unref();
   return {
     version: () => last,
@@ -76,15 +79,5 @@ export async function watchState(
 
 /** The ref's value (the store reads it, loose or packed) and a stamp of every live file. */
 export async function stateVersion(commonDir: string, tip: () => Promise<string | null>): Promise<string> {
-  const live = join(commonDir, "pantheon", "live");
-  let stamps = "";
-  try {
-    for (const name of readdirSync(live).sort()) {
-      const s = statSync(join(live, name), { throwIfNoEntry: false });
-      if (s) stamps += `${name}:${s.size}:${s.mtimeMs};`;
-    }
-  } catch {
-    // No live folder yet: nothing summoned in this clone.
-  }
-  return `${(await tip()) ?? ""}|${stamps}`;
+  return `${(await tip()) ?? ""}|${liveSignature(commonDir)}`;
 }
