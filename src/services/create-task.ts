@@ -10,6 +10,7 @@ import { linkableEpic } from "./epics.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkCriteria, checkLabels, checkText, checkTitle } from "./validate-input.js";
 import { newCriterion } from "../domain/acceptance.js";
+import type { RecordStore } from "../store/store.js";
 
 export interface CreateTaskInput {
   title: string;
@@ -31,7 +32,7 @@ export interface TaskResult {
 }
 
 /** Creates a TODO task; its number comes from counters.json inside the same commit. */
-export async function createTask(ctx: Context, input: CreateTaskInput): Promise<TaskResult> {
+export async function createTask(ctx: Context<RecordStore>, input: CreateTaskInput): Promise<TaskResult> {
   const title = checkTitle(input.title);
   const description = checkText(input.description, "--description");
   const labels = checkLabels(input.labels ?? [], "--label");

@@ -40,7 +40,7 @@ export async function reviewRefs(snap: Snapshot, reviews: readonly Review[], ref
 
 /** Adds a PENDING review record inside a mutation (also used when a task goes to REVIEW). */
 export async function requestReview(
-  ctx: Context,
+  ctx: Context<unknown>,
   tx: Tx,
   actor: Actor,
   o: { title: string; type: Review["type"]; task: Task | null; artifact?: string | null },
