@@ -11,6 +11,7 @@ import { resolveActor } from "./resolve-actor.js";
 import { checkCriteria, checkLabels, checkText, checkTitle } from "./validate-input.js";
 import { newCriterion } from "../domain/acceptance.js";
 import type { RecordStore } from "../store/store.js";
+import { newTask } from "../domain/new-task.js";
 
 export interface CreateTaskInput {
   title: string;
@@ -49,28 +50,20 @@ export async function createTask(ctx: Context<RecordStore>, input: CreateTaskInp
     const epicNumber = input.epic !== undefined ? (await linkableEpic(tx, input.epic, ctx)).number : null;
     const number = await tx.allocate("tasks");
     const at = isoNow(ctx);
-    const task: Task = {
+    const task = newTask({
       uid: ctx.ids.uid(),
       number,
       title,
       description,
       role: input.role,
       priority: input.priority ?? "MEDIUM",
-      status: "TODO",
       dependencies: deps,
       epic: epicNumber,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      notes: [],
-      formerNumbers: [],
-      formerRoles: [],
       labels,
       acceptance: criteria.map((text) => newCriterion(ctx.ids.noteId(), text, actor.name, at)),
-      createdAt: at,
-      updatedAt: at,
-      createdBy: actor.name,
-    };
+      at,
+      by: actor.name,
+    });
     tx.put("tasks", task);
     await loadRefs(tx, task, refs);
     return { result: { task, refs }, commit: commitInfo("task.create", `task ${taskId(task)}`, actor) };

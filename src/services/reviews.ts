@@ -13,6 +13,7 @@ import { isoNow, type Context } from "./context.js";
 import { findTask } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkText, checkTitle } from "./validate-input.js";
+import { newReview } from "../domain/new-review.js";
 
 export interface ReviewResult {
   review: Review;
@@ -46,22 +47,16 @@ export async function requestReview(
   o: { title: string; type: Review["type"]; task: Task | null; artifact?: string | null },
 ): Promise<Review> {
   const at = isoNow(ctx);
-  const review: Review = {
+  const review = newReview({
     uid: ctx.ids.uid(),
     number: await tx.allocate("reviews"),
     title: o.title,
     type: o.type,
-    status: "PENDING",
     task: o.task?.number ?? null,
-    requestedBy: actor.name,
-    reviewer: null,
-    reason: null,
     artifact: o.artifact ?? null,
-    formerNumbers: [],
-    createdAt: at,
-    updatedAt: at,
-    createdBy: actor.name,
-  };
+    at,
+    by: actor.name,
+  });
   tx.put("reviews", review);
   return review;
 }

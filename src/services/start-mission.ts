@@ -15,6 +15,7 @@ import type { AssistantName } from "../assistants/adapter.js";
 import { assistantProcess } from "./assistant-process.js";
 import { writeSummonRecord } from "./summon-record.js";
 import type { CloneStore, RecordStore } from "../store/store.js";
+import { newMission } from "../domain/new-mission.js";
 
 export interface StartMissionInput {
   role: Role;
@@ -68,27 +69,19 @@ export async function startMission(
     }
     const number = await tx.allocate("missions");
     const at = isoNow(ctx);
-    const mission: Mission = {
+    const mission = newMission({
       uid: ctx.ids.uid(),
       number,
       codename: makeCodename(() => ctx.ids.random(), new Set(missions.map((m) => m.codename))),
       persona,
       role: input.role,
       objective,
-      status: "ACTIVE",
-      startedAt: at,
-      endedAt: null,
       assistant,
-      ...(sessionId ? { sessionId } : {}),
+      sessionId,
       worktree: input.worktree ?? null,
       headAtStart: head,
-      headAtEnd: null,
-      summary: null,
-      formerNumbers: [],
-      createdAt: at,
-      updatedAt: at,
-      createdBy: persona,
-    };
+      at,
+    });
     tx.put("missions", mission);
     return {
       result: mission,
