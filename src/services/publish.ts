@@ -104,8 +104,7 @@ export async function publishedMutation<R>(
     throw e;
   }
   try {
-    // The same store, seen whole past the guard: publishing uses every part of it.
-    return await publishLocked({ ...ctx, store: async () => store }, store, sync, fn, tries, local, tell);
+    return await publishLocked(ctx, store, sync, fn, tries, local, tell);
   } finally {
     lock.release();
     // The remote refused refs/coordination/main for its name and the state moved to a branch: said.
@@ -119,7 +118,7 @@ function sharesWithRemotes(store: RecordStore | Store): store is Store {
 }
 
 async function publishLocked<R>(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   fn: (tx: Tx) => Promise<MutationResult<R>>,
@@ -212,7 +211,7 @@ async function publishLocked<R>(
  * is `discarded` (its push was rejected, so it runs again on a newer merge): a notice of the
  * attempt that stands is said once, not one per attempt with numbers a later merge changed.
  */
-async function heldNotices<T>(ctx: Context, run: () => Promise<T>, discarded: (r: T) => boolean): Promise<T> {
+async function heldNotices<T>(ctx: Context<unknown>, run: () => Promise<T>, discarded: (r: T) => boolean): Promise<T> {
   const warn = ctx.warn;
   const held: string[] = [];
   ctx.warn = (m) => held.push(m);
@@ -239,7 +238,7 @@ async function pushMerged(sync: StateSync, remote: string, commit: string, timeo
 }
 
 async function bringIn(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   remote: string,

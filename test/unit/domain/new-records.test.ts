@@ -54,7 +54,15 @@ describe("one constructor per record kind", () => {
     expect(mission).toMatchObject({ status: "ACTIVE", startedAt: at, endedAt: null, createdBy: "Hephaestus" });
     expect("sessionId" in mission, "an unknown session id is left out").toBe(false);
     expect(newMission({ ...mission, at, sessionId: "s-1" }).sessionId).toBe("s-1");
-    const epic = newEpic({ uid: "epic-uid-0003", number: 3, title: "Auth", description: "", priority: "LOW", at, by: "Director" });
+    const epic = newEpic({
+      uid: "epic-uid-0003",
+      number: 3,
+      title: "Auth",
+      description: "",
+      priority: "LOW",
+      at,
+      by: "Director",
+    });
     expect(EpicSchema.parse(epic)).toEqual(epic);
     const review = newReview({
       uid: "review-uid-0004",
