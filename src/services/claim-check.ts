@@ -1,12 +1,12 @@
 import type { Actor } from "../domain/actor.js";
 import type { Role } from "../domain/roles.js";
-import type { Mission } from "../domain/schemas/mission.js";
 import type { Task } from "../domain/schemas/task.js";
 import { applyTaskEvent } from "../domain/task-lifecycle.js";
 import type { Snapshot } from "../store/store.js";
 import { isoNow, type Context } from "./context.js";
 import { findTask } from "./find-task.js";
 import { claimEvent, transitionFacts } from "./transition-task.js";
+import { newMission } from "../domain/new-mission.js";
 
 /**
  * `summon --task` checks the claim before it registers a mission (DESIGN §5: a refused
@@ -23,26 +23,18 @@ export async function checkClaimable(
   const task = await findTask(snap, o.id, ctx);
   const at = isoNow(ctx);
   // The mission the claim would run under: ACTIVE, of the role and persona summon will record.
-  const mission = {
+  const mission = newMission({
     uid: "claim-check",
     number: 0,
     codename: "claim-check",
     persona: o.persona,
     role: o.role,
     objective: "",
-    status: "ACTIVE",
-    startedAt: at,
-    endedAt: null,
     assistant: null,
     worktree: null,
     headAtStart: null,
-    headAtEnd: null,
-    summary: null,
-    formerNumbers: [],
-    createdAt: at,
-    updatedAt: at,
-    createdBy: o.persona,
-  } satisfies Mission;
+    at,
+  });
   const actor: Actor = { kind: "persona", name: o.persona, role: o.role, mission };
   const { facts } = await transitionFacts(snap, task, actor, false);
   applyTaskEvent(task, claimEvent(task), facts, at);

@@ -71,8 +71,13 @@ export interface Publication {
 /** Who acts when no mission and no persona is named (DESIGN §1.7). */
 export type UnnamedActor = "director" | "unidentified";
 
-/** Everything a service may depend on besides its input (STYLE rule 7: inject what varies). */
-export interface Context {
+/**
+ * Everything a service may depend on besides its input (STYLE rule 7: inject what varies). `S` is
+ * the part of the store port the service uses (store/port/): the whole Store by default, narrower
+ * where a service's unit test gives it an in-memory store (`Context<RecordStore>`), `unknown` where
+ * a helper never opens the store.
+ */
+export interface Context<S = Store> {
   /** The directory commands run in (`-C` applied). */
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -83,7 +88,7 @@ export interface Context {
   /** Told, by each mutation that publishes by itself, whether it was published (DESIGN §3.5). */
   published?: ((p: Publication) => void) | undefined;
   /** The repository's store, discovered on first use. */
-  store(): Promise<Store>;
+  store(): Promise<S>;
   /**
    * `--as` and `--mission` from the command line (DESIGN §1.7), and who acts when nothing names
    * a persona: by default the Director, or an unidentified persona when an assistant marker is
@@ -115,12 +120,12 @@ export interface Context {
  * `--offline` flag, or a sandbox without network (codex sets CODEX_SANDBOX_NETWORK_DISABLED=1),
  * where a fetch would only wait for its timeout.
  */
-export function networkOff(ctx: Context): string | null {
+export function networkOff(ctx: Context<unknown>): string | null {
   if (ctx.offline) return "--offline";
   if (codexSandboxOffline(ctx.env)) return "no network in this sandbox";
   return null;
 }
 
-export function isoNow(ctx: Context): string {
+export function isoNow(ctx: Context<unknown>): string {
   return ctx.now().toISOString();
 }

@@ -10,6 +10,8 @@ import { linkableEpic } from "./epics.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkCriteria, checkLabels, checkText, checkTitle } from "./validate-input.js";
 import { newCriterion } from "../domain/acceptance.js";
+import type { RecordStore } from "../store/store.js";
+import { newTask } from "../domain/new-task.js";
 
 export interface CreateTaskInput {
   title: string;
@@ -31,7 +33,7 @@ export interface TaskResult {
 }
 
 /** Creates a TODO task; its number comes from counters.json inside the same commit. */
-export async function createTask(ctx: Context, input: CreateTaskInput): Promise<TaskResult> {
+export async function createTask(ctx: Context<RecordStore>, input: CreateTaskInput): Promise<TaskResult> {
   const title = checkTitle(input.title);
   const description = checkText(input.description, "--description");
   const labels = checkLabels(input.labels ?? [], "--label");
@@ -48,28 +50,20 @@ export async function createTask(ctx: Context, input: CreateTaskInput): Promise<
     const epicNumber = input.epic !== undefined ? (await linkableEpic(tx, input.epic, ctx)).number : null;
     const number = await tx.allocate("tasks");
     const at = isoNow(ctx);
-    const task: Task = {
+    const task = newTask({
       uid: ctx.ids.uid(),
       number,
       title,
       description,
       role: input.role,
       priority: input.priority ?? "MEDIUM",
-      status: "TODO",
       dependencies: deps,
       epic: epicNumber,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      notes: [],
-      formerNumbers: [],
-      formerRoles: [],
       labels,
       acceptance: criteria.map((text) => newCriterion(ctx.ids.noteId(), text, actor.name, at)),
-      createdAt: at,
-      updatedAt: at,
-      createdBy: actor.name,
-    };
+      at,
+      by: actor.name,
+    });
     tx.put("tasks", task);
     await loadRefs(tx, task, refs);
     return { result: { task, refs }, commit: commitInfo("task.create", `task ${taskId(task)}`, actor) };

@@ -43,7 +43,7 @@ export function refuseOpenCriteria(task: Task, accepted: AcceptedOpen, force: st
  * Without a terminal nothing is asked (the mutation refuses unless `--force`).
  */
 export async function confirmOpenCriteria(
-  ctx: Context,
+  ctx: Context<unknown>,
   task: Task,
   what: string,
   force: string,

@@ -21,7 +21,7 @@ export interface DefaultName {
  * project's theme and its added names; off, the role's own name (`Engineer`, `Engineer 2`).
  */
 export async function defaultPersonaName(
-  ctx: Context,
+  ctx: Context<unknown>,
   snap: Snapshot,
   role: Role,
   missions: readonly Mission[],

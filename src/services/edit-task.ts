@@ -13,6 +13,7 @@ import { findTask, loadRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import type { TaskResult } from "./create-task.js";
 import { checkText, checkTitle } from "./validate-input.js";
+import type { RecordStore } from "../store/store.js";
 
 type Edit = (task: Task, tx: Tx, actor: Actor) => Promise<Task>;
 
@@ -26,7 +27,7 @@ export interface EditResult extends TaskResult {
  * Loads one task, applies an edit (pure apart from reading related records), writes it. An
  * edit that returns the very task it was given changes nothing: no commit.
  */
-export async function editTask(ctx: Context, id: string, op: string, edit: Edit): Promise<EditResult> {
+export async function editTask(ctx: Context<RecordStore>, id: string, op: string, edit: Edit): Promise<EditResult> {
   const store = await ctx.store();
   const { result } = await store.mutate(async (tx) => {
     const actor = await resolveActor(ctx, tx);
@@ -42,7 +43,7 @@ export async function editTask(ctx: Context, id: string, op: string, edit: Edit)
 }
 
 /** Appends a note (allowed in every state: notes are history). */
-export function noteTask(ctx: Context, o: { id: string; text: string }): Promise<TaskResult> {
+export function noteTask(ctx: Context<RecordStore>, o: { id: string; text: string }): Promise<TaskResult> {
   if (o.text.trim() === "")
     return Promise.reject(new UsageError("The note is empty", `pantheon task note ${o.id} "what happened"`));
   const text = checkText(o.text, "note");
@@ -52,7 +53,7 @@ export function noteTask(ctx: Context, o: { id: string; text: string }): Promise
 }
 
 /** Adds dependencies; a self-dependency or one that would close a cycle is refused. */
-export function dependTask(ctx: Context, o: { id: string; deps: string[] }): Promise<TaskResult> {
+export function dependTask(ctx: Context<RecordStore>, o: { id: string; deps: string[] }): Promise<TaskResult> {
   return editTask(ctx, o.id, "task.depend", async (t, tx) => {
     const deps = new Set(t.dependencies);
     for (const ref of o.deps) {
@@ -90,7 +91,7 @@ async function pathBetween(tx: Tx, from: number, to: number): Promise<string[] |
 }
 
 /** Removes dependencies (the hint for an ABORTED dependency that blocks). */
-export function undependTask(ctx: Context, o: { id: string; deps: string[] }): Promise<TaskResult> {
+export function undependTask(ctx: Context<RecordStore>, o: { id: string; deps: string[] }): Promise<TaskResult> {
   return editTask(ctx, o.id, "task.undepend", async (t, tx) => {
     const drop = new Set<number>();
     for (const ref of o.deps) {
@@ -105,7 +106,7 @@ export function undependTask(ctx: Context, o: { id: string; deps: string[] }): P
 
 /** Changes the priority, and with it the id's letter. */
 export function setTaskPriority(
-  ctx: Context,
+  ctx: Context<RecordStore>,
   o: { id: string; priority: Priority },
 ): Promise<TaskResult & { before: Task }> {
   return editTask(ctx, o.id, "task.priority", async (t) => ({ ...t, priority: o.priority }));
@@ -113,7 +114,7 @@ export function setTaskPriority(
 
 /** Edits title, description or role (a role change needs the task unclaimed). */
 export function editTaskFields(
-  ctx: Context,
+  ctx: Context<RecordStore>,
   o: { id: string; title?: string; description?: string; role?: TaskRole },
 ): Promise<TaskResult & { before: Task }> {
   if (o.title === undefined && o.description === undefined && o.role === undefined) {

@@ -14,6 +14,7 @@ import { isoNow, type Context } from "./context.js";
 import { findTask } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkText, checkTitle } from "./validate-input.js";
+import { newEpic } from "../domain/new-epic.js";
 
 export type { EpicDetail };
 
@@ -82,18 +83,15 @@ export function createEpic(
   const description = checkText(o.description, "--description");
   return mutateEpic(ctx, "epic.create", async (tx, actor) => {
     const at = isoNow(ctx);
-    const epic: Epic = {
+    const epic = newEpic({
       uid: ctx.ids.uid(),
       number: await tx.allocate("epics"),
       title,
       description,
       priority: o.priority ?? "MEDIUM",
-      aborted: null,
-      formerNumbers: [],
-      createdAt: at,
-      updatedAt: at,
-      createdBy: actor.name,
-    };
+      at,
+      by: actor.name,
+    });
     tx.put("epics", epic);
     return { epic };
   });

@@ -13,6 +13,7 @@ import type { Refs } from "../domain/refs.js";
 import { TaskIndex } from "../domain/task-index.js";
 import { parseYamlFile } from "./yaml-module.js";
 import { newCriterion } from "../domain/acceptance.js";
+import { newTask } from "../domain/new-task.js";
 
 /** Parses a YAML or JSON file (JSON is read without loading yaml). */
 async function readDocument(path: string, file: string): Promise<unknown> {
@@ -76,34 +77,27 @@ export async function importTasks(ctx: Context, file: string): Promise<{ tasks: 
     for (let i = 0; i < plan.length; i++) numbers.push(await tx.allocate("tasks"));
     const created: Task[] = [];
     for (const [i, p] of plan.entries()) {
-      const task: Task = {
+      const task = newTask({
         uid: ctx.ids.uid(),
         number: numbers[i]!,
         title: p.title,
         description: p.description,
         role: p.role,
         priority: p.priority,
-        status: "TODO",
         dependencies:
           p.entryDeps.length + taskDeps[i]!.length === 0
             ? NONE
             : [...new Set([...p.entryDeps.map((k) => numbers[k]!), ...taskDeps[i]!])],
         epic: epics[i]!,
-        claimedBy: null,
-        mission: null,
-        completedBy: null,
-        notes: NONE,
-        formerNumbers: NONE,
-        formerRoles: NONE,
         labels: p.labels.length === 0 ? NONE : p.labels,
         acceptance:
           p.acceptance.length === 0
             ? NONE
             : p.acceptance.map((a) => ({ ...newCriterion(ctx.ids.noteId(), a.text, actor.name, at), done: a.done })),
-        createdAt: at,
-        updatedAt: at,
-        createdBy: actor.name,
-      };
+        at,
+        by: actor.name,
+        empty: NONE,
+      });
       tx.put("tasks", task);
       created.push(task);
     }

@@ -14,7 +14,7 @@ export interface Theme {
 }
 
 /** Reads `templates/themes/<name>.yaml` (yaml is loaded only here: start-up time matters). */
-export async function loadTheme(ctx: Context, name: string): Promise<Theme> {
+export async function loadTheme(ctx: Context<unknown>, name: string): Promise<Theme> {
   if (!/^[a-z0-9][a-z0-9_-]{0,39}$/.test(name))
     throw new UsageError(
       `Invalid theme name "${name}"`,

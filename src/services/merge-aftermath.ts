@@ -17,7 +17,7 @@ import { describeMerge, type SyncReport } from "./sync-report.js";
  * Returns the notice's id (null when there was nothing to tell).
  */
 export async function afterLanding(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   report: SyncReport,
   remote: string,

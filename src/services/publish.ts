@@ -4,6 +4,7 @@ import type {
   MutationResult,
   NetOptions,
   PublishOutcome,
+  RecordStore,
   StateSync,
   Store,
   SyncLock,
@@ -59,7 +60,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * writes never come here.
  */
 export async function publishedMutation<R>(
-  ctx: Context,
+  ctx: Context<RecordStore | Store>,
   fn: (tx: Tx) => Promise<MutationResult<R>>,
 ): Promise<MutateOutcome<R>> {
   const store = await ctx.store();
@@ -70,6 +71,8 @@ export async function publishedMutation<R>(
     tell({ published: false, remote, reason, off: true });
     return r;
   };
+  // A store of records alone (the in-memory one of service tests) has no remotes to publish to.
+  if (!sharesWithRemotes(store)) return quietly(null, "this clone has no remote to publish to");
   let sync: StateSync;
   try {
     sync = await store.sync();
@@ -109,8 +112,13 @@ export async function publishedMutation<R>(
   }
 }
 
+/** Whether the store has the parts beyond its records (a repository with remotes), not records alone. */
+function sharesWithRemotes(store: RecordStore | Store): store is Store {
+  return "sync" in store;
+}
+
 async function publishLocked<R>(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   fn: (tx: Tx) => Promise<MutationResult<R>>,
@@ -203,7 +211,7 @@ async function publishLocked<R>(
  * is `discarded` (its push was rejected, so it runs again on a newer merge): a notice of the
  * attempt that stands is said once, not one per attempt with numbers a later merge changed.
  */
-async function heldNotices<T>(ctx: Context, run: () => Promise<T>, discarded: (r: T) => boolean): Promise<T> {
+async function heldNotices<T>(ctx: Context<unknown>, run: () => Promise<T>, discarded: (r: T) => boolean): Promise<T> {
   const warn = ctx.warn;
   const held: string[] = [];
   ctx.warn = (m) => held.push(m);
@@ -230,7 +238,7 @@ async function pushMerged(sync: StateSync, remote: string, commit: string, timeo
 }
 
 async function bringIn(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   remote: string,

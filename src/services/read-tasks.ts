@@ -12,6 +12,7 @@ import { findTask, loadAllRefs } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import { findEpic } from "./epics.js";
 import { transitionFacts } from "./transition-task.js";
+import type { RecordStore } from "../store/store.js";
 
 export interface TaskDetail {
   task: Task;
@@ -53,7 +54,7 @@ export interface TaskPage {
 const OPEN = new Set(OPEN_STATUSES.map((s) => STATUS_CODE[s]));
 
 /** Tasks matching every given filter, by number; without `limit`, every match. */
-export async function listTasks(ctx: Context, f: TaskFilters): Promise<TaskPage> {
+export async function listTasks(ctx: Context<RecordStore>, f: TaskFilters): Promise<TaskPage> {
   const snap = await (await ctx.store()).snapshot();
   const epic = f.epic === undefined ? undefined : (await findEpic(snap, f.epic, ctx)).number;
   const refs = await loadAllRefs(snap);

@@ -58,7 +58,7 @@ async function personaNamed(snap: Snapshot, raw: string, source: string): Promis
 }
 
 /** The actor of a command, in the order of DESIGN §1.7. */
-async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
+async function whoActs(ctx: Context<unknown>, snap: Snapshot): Promise<Actor> {
   const { as, mission, unnamed } = ctx.actorFlags;
   if (mission !== undefined) {
     const m = await findMission(snap, mission, "--mission", ctx);
@@ -84,7 +84,7 @@ async function whoActs(ctx: Context, snap: Snapshot): Promise<Actor> {
  * refused: its persona's session is over, and whatever still holds its id must start a new one;
  * so is acting under a mission whose persona's name is not one a persona may have.
  */
-export async function resolveActor(ctx: Context, snap: Snapshot): Promise<Actor> {
+export async function resolveActor(ctx: Context<unknown>, snap: Snapshot): Promise<Actor> {
   const actor = await whoActs(ctx, snap);
   const m = actor.mission;
   if (m && m.status === "ENDED" && inMutation(snap)) {

@@ -13,6 +13,7 @@ import { isoNow, type Context } from "./context.js";
 import { findTask } from "./find-task.js";
 import { resolveActor } from "./resolve-actor.js";
 import { checkText, checkTitle } from "./validate-input.js";
+import { newReview } from "../domain/new-review.js";
 
 export interface ReviewResult {
   review: Review;
@@ -40,28 +41,22 @@ export async function reviewRefs(snap: Snapshot, reviews: readonly Review[], ref
 
 /** Adds a PENDING review record inside a mutation (also used when a task goes to REVIEW). */
 export async function requestReview(
-  ctx: Context,
+  ctx: Context<unknown>,
   tx: Tx,
   actor: Actor,
   o: { title: string; type: Review["type"]; task: Task | null; artifact?: string | null },
 ): Promise<Review> {
   const at = isoNow(ctx);
-  const review: Review = {
+  const review = newReview({
     uid: ctx.ids.uid(),
     number: await tx.allocate("reviews"),
     title: o.title,
     type: o.type,
-    status: "PENDING",
     task: o.task?.number ?? null,
-    requestedBy: actor.name,
-    reviewer: null,
-    reason: null,
     artifact: o.artifact ?? null,
-    formerNumbers: [],
-    createdAt: at,
-    updatedAt: at,
-    createdBy: actor.name,
-  };
+    at,
+    by: actor.name,
+  });
   tx.put("reviews", review);
   return review;
 }

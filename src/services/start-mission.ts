@@ -14,6 +14,8 @@ import { assistantFromEnv } from "../assistants/assistant-env.js";
 import type { AssistantName } from "../assistants/adapter.js";
 import { assistantProcess } from "./assistant-process.js";
 import { writeSummonRecord } from "./summon-record.js";
+import type { CloneStore, RecordStore } from "../store/store.js";
+import { newMission } from "../domain/new-mission.js";
 
 export interface StartMissionInput {
   role: Role;
@@ -31,7 +33,10 @@ export interface StartMissionInput {
  * project's theme (and names added with `persona add`). A name is unique among ACTIVE missions;
  * two concurrent starts that pick the same name are serialised by the ref's compare-and-swap.
  */
-export async function startMission(ctx: Context, input: StartMissionInput): Promise<Mission> {
+export async function startMission(
+  ctx: Context<RecordStore & Pick<CloneStore, "codeHead">>,
+  input: StartMissionInput,
+): Promise<Mission> {
   const objective = checkText(input.objective, "--objective");
   const given = input.persona === undefined ? undefined : checkPersonaName(input.persona, "--persona");
   const store = await ctx.store();
@@ -64,27 +69,19 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
     }
     const number = await tx.allocate("missions");
     const at = isoNow(ctx);
-    const mission: Mission = {
+    const mission = newMission({
       uid: ctx.ids.uid(),
       number,
       codename: makeCodename(() => ctx.ids.random(), new Set(missions.map((m) => m.codename))),
       persona,
       role: input.role,
       objective,
-      status: "ACTIVE",
-      startedAt: at,
-      endedAt: null,
       assistant,
-      ...(sessionId ? { sessionId } : {}),
+      sessionId,
       worktree: input.worktree ?? null,
       headAtStart: head,
-      headAtEnd: null,
-      summary: null,
-      formerNumbers: [],
-      createdAt: at,
-      updatedAt: at,
-      createdBy: persona,
-    };
+      at,
+    });
     tx.put("missions", mission);
     return {
       result: mission,
@@ -100,7 +97,7 @@ export async function startMission(ctx: Context, input: StartMissionInput): Prom
  * summon keeps, naming the assistant's process: status shows it as this clone's, and the next
  * command of this clone ends it once that process is gone (DESIGN §5).
  */
-function recordAssistantSession(ctx: Context, commonDir: string, m: Mission, assistant: AssistantName): void {
+function recordAssistantSession(ctx: Context<unknown>, commonDir: string, m: Mission, assistant: AssistantName): void {
   const proc = assistantProcess(assistant);
   if (!proc) return;
   try {

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { AssistantAdapter } from "../assistants/adapter.js";
 import { checkPersonaName } from "../domain/persona-names.js";
 import type { Role } from "../domain/roles.js";
-import type { Mission } from "../domain/schemas/mission.js";
 import type { Project } from "../domain/schemas/project.js";
 import { freshnessLine } from "../domain/freshness.js";
 import type { Snapshot } from "../store/store.js";
@@ -16,6 +15,7 @@ import type { SummonInput, SummonResult } from "./summon.js";
 import { writeBrief } from "./summon-brief.js";
 import { resumeKickoff, type ResumePlan } from "./summon-resume.js";
 import { sessionsDir } from "./summon-sessions.js";
+import { newMission } from "../domain/new-mission.js";
 
 /** The plan without side effects: a preview mission, the brief in a temporary folder. */
 export async function dryRun(
@@ -37,26 +37,18 @@ export async function dryRun(
     "Persona";
   const at = ctx.now().toISOString();
   const number = (await snap.counters()).missions + 1;
-  const preview: Mission = {
+  const preview = newMission({
     uid: "dry-run",
     number,
     codename: "dry-run",
     persona,
     role: input.role,
     objective: input.objective ?? "",
-    status: "ACTIVE",
-    startedAt: at,
-    endedAt: null,
     assistant: adapter.name,
     worktree: null,
     headAtStart: null,
-    headAtEnd: null,
-    summary: null,
-    formerNumbers: [],
-    createdAt: at,
-    updatedAt: at,
-    createdBy: persona,
-  };
+    at,
+  });
   const mission = resume?.reuse
     ? resume.mission
     : resume

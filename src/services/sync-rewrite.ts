@@ -36,7 +36,7 @@ export async function rewrittenFrom(
  * local command moved the ref meanwhile (the caller redoes the attempt).
  */
 export async function replayOnto(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   report: SyncReport,

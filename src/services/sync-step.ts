@@ -49,7 +49,7 @@ export interface StepState {
 }
 
 export async function syncStep(
-  ctx: Context,
+  ctx: Context<unknown>,
   store: Store,
   sync: StateSync,
   remote: string,

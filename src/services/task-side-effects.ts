@@ -21,7 +21,7 @@ export interface SideEffectInput {
  * command is one commit): moving to REVIEW requests a task_completion review unless one is
  * pending; closing a task withdraws its pending reviews. Returns the ids it changed.
  */
-export async function applyTaskSideEffects(ctx: Context, tx: Tx, i: SideEffectInput): Promise<string[]> {
+export async function applyTaskSideEffects(ctx: Context<unknown>, tx: Tx, i: SideEffectInput): Promise<string[]> {
   if (i.after.status === i.before.status) return [];
   if (i.after.status === "REVIEW") {
     if (i.noReview) return [];

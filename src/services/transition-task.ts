@@ -4,7 +4,7 @@ import { taskId } from "../domain/ids.js";
 import { applyTaskEvent, isNoChange, type TaskEvent, type TransitionFacts } from "../domain/task-lifecycle.js";
 import type { Task } from "../domain/schemas/task.js";
 import type { TaskStatus } from "../domain/task-status.js";
-import type { MutationResult, Snapshot, Tx } from "../store/store.js";
+import type { MutationResult, RecordStore, Snapshot, Tx } from "../store/store.js";
 import { commitInfo } from "./commit-info.js";
 import { isoNow, type Context } from "./context.js";
 import type { Refs } from "../domain/refs.js";
@@ -58,7 +58,7 @@ interface Options {
 
 /** Loads the task, applies one event of the table and its side effects, in one commit. */
 async function transition(
-  ctx: Context,
+  ctx: Context<RecordStore>,
   o: Options,
   op: string,
   pick: (t: Task, actor: Actor) => TaskEvent,
@@ -111,7 +111,7 @@ export function claimEvent(t: Task): TaskEvent {
 }
 
 /** Claims a TODO/READY task, or resumes a claim left on an ENDED mission. */
-export function claimTask(ctx: Context, o: { id: string; force?: boolean }): Promise<TransitionResult> {
+export function claimTask(ctx: Context<RecordStore>, o: { id: string; force?: boolean }): Promise<TransitionResult> {
   return transition(ctx, o, "task.claim", claimEvent);
 }
 
@@ -123,7 +123,10 @@ const STATUS_EVENTS: Partial<Record<TaskStatus, TaskEvent>> = {
 };
 
 /** `task update ID --status S`: the four status moves the table allows by that command. */
-export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus }): Promise<TransitionResult> {
+export function updateTaskStatus(
+  ctx: Context<RecordStore>,
+  o: Options & { status: TaskStatus },
+): Promise<TransitionResult> {
   const event = STATUS_EVENTS[o.status];
   const done = transition(
     ctx,
@@ -158,7 +161,7 @@ export function updateTaskStatus(ctx: Context, o: Options & { status: TaskStatus
  * `--force` (Context.force): a task is done when its criteria say so.
  */
 export async function closeTask(
-  ctx: Context,
+  ctx: Context<RecordStore>,
   o: Options & { status?: "COMPLETE" | "ABORTED" },
 ): Promise<TransitionResult> {
   const aborted = o.status === "ABORTED";
@@ -176,9 +179,9 @@ export async function closeTask(
  * first (nothing asked); else the open criteria are put to the Director. Notices of the lookup
  * are left to the mutation, which repeats it.
  */
-async function askAboutCriteria(ctx: Context, id: string): Promise<AcceptedOpen> {
+async function askAboutCriteria(ctx: Context<RecordStore>, id: string): Promise<AcceptedOpen> {
   if (!ctx.prompter?.interactive) return NONE_ACCEPTED;
-  const quiet: Context = { ...ctx, warn: () => {} };
+  const quiet: Context<RecordStore> = { ...ctx, warn: () => {} };
   const snap = await (await ctx.store()).snapshot();
   const actor = await resolveActor(quiet, snap);
   const task = await findTask(snap, id, quiet);
@@ -193,19 +196,19 @@ async function askAboutCriteria(ctx: Context, id: string): Promise<AcceptedOpen>
 }
 
 /** Hands a task to its role: READY, claim cleared, with a handoff note. */
-export function handoffTask(ctx: Context, o: Options): Promise<TransitionResult> {
+export function handoffTask(ctx: Context<RecordStore>, o: Options): Promise<TransitionResult> {
   const notes = requireNotes(o.notes, `pantheon task handoff ${o.id}`);
   return transition(ctx, { ...o, notes }, "task.handoff", () => "handoff");
 }
 
 /** An owner takes a task back to TODO, with a reassign note. */
-export function unassignTask(ctx: Context, o: Options): Promise<TransitionResult> {
+export function unassignTask(ctx: Context<RecordStore>, o: Options): Promise<TransitionResult> {
   const notes = requireNotes(o.notes, `pantheon task unassign ${o.id}`);
   return transition(ctx, { ...o, notes }, "task.unassign", () => "unassign");
 }
 
 /** Reopens a COMPLETE or ABORTED task as TODO. */
-export function reopenTask(ctx: Context, o: Options): Promise<TransitionResult> {
+export function reopenTask(ctx: Context<RecordStore>, o: Options): Promise<TransitionResult> {
   const notes = requireNotes(o.notes, `pantheon task reopen ${o.id}`);
   return transition(ctx, { ...o, notes }, "task.reopen", () => "reopen");
 }

@@ -132,8 +132,9 @@ export const MAY_IMPORT: Record<string, string[]> = {
 
 /** The only files outside store/ that may name a concrete store: they wire one per command line or API call. */
 export const COMPOSITION_ROOTS: ReadonlySet<string> = new Set(["cli/open-store.ts", "api/api-context.ts"]);
-/** The port: what services see of the store. */
+/** The port: what services see of the store; each client's part of it is a file of store/port/. */
 export const PORT = "store/store.ts";
+const isPort = (path: string): boolean => path.replace(/\.js$/, ".ts") === PORT || /^store\/port\/[^/]+$/.test(path);
 const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
 
 /**
@@ -207,19 +208,19 @@ export function checkSource(rel: string, text: string): string[] {
     if (resolved !== null) {
       const target = layerOf(resolved);
       if (!MAY_IMPORT[layer]?.includes(target)) out.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
-      if (layer === "services" && target === "store" && resolved !== "store/store.js")
+      if (layer === "services" && target === "store" && !isPort(resolved))
         out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
       if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel))
         out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
-      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly || target === "store"))
+      if (isPort(rel) && (IMPLEMENTATION.test(resolved) || !typeOnly || (target === "store" && !isPort(resolved))))
         out.push(
           `${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and imports nothing from the store's rooms`,
         );
-      const from = roomOf(rel);
-      const to = roomOf(resolved);
+      const from = isPort(rel) ? "top" : roomOf(rel);
+      const to = isPort(resolved) ? "port" : roomOf(resolved);
       if (from !== null && from !== "top" && to !== null && to !== from) {
         const below = STORE_ROOMS.slice(0, STORE_ROOMS.indexOf(from as (typeof STORE_ROOMS)[number]));
-        if (to === "top" ? resolved !== "store/store.js" : !(below as readonly string[]).includes(to))
+        if (to !== "port" && (to === "top" || !(below as readonly string[]).includes(to)))
           out.push(
             `${rel}: imports ${spec}; the ${from} room imports only the port and the rooms below it (${below.join(", ") || "none"})`,
           );
@@ -251,8 +252,8 @@ export function checkSource(rel: string, text: string): string[] {
         out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
     }
   }
-  const room = roomOf(rel);
-  if (room === "top" && !STORE_TOP.has(rel))
+  const room = isPort(rel) ? "top" : roomOf(rel);
+  if (room === "top" && !STORE_TOP.has(rel) && !isPort(rel))
     out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
   if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room))
     out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);

@@ -47,6 +47,24 @@ describe("the architecture rules catch", () => {
     expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\n')).toEqual([]);
   });
 
+  it("a part of the port (store/port/) importing a room or a value, while parts and rooms may import it", () => {
+    expect(caught("store/port/sync-store.ts", 'import type { Refspec } from "../sync/state-refspec.js";\n')).toEqual([
+      expect.stringContaining("imports nothing from the store's rooms"),
+    ]);
+    expect(caught("store/port/sync-store.ts", 'import { REF } from "../state/layout.js";\n')).toHaveLength(1);
+    expect(caught("store/port/care-store.ts", 'import { x } from "./record-store.js";\n')).toEqual([
+      expect.stringContaining("holds interfaces and types only"),
+    ]);
+    expect(caught("store/port/care-store.ts", 'import type { RecordKind } from "./record-store.js";\n')).toEqual([]);
+    expect(caught("store/store.ts", 'export type * from "./port/record-store.js";\n')).toEqual([]);
+    expect(caught("store/state/x.ts", 'import type { Tx } from "../port/record-store.js";\n')).toEqual([]);
+    expect(caught("services/x.ts", 'import type { RecordStore } from "../store/port/record-store.js";\n')).toEqual([]);
+    // A folder inside port/ is not part of it.
+    expect(caught("services/x.ts", 'import type { X } from "../store/port/deep/x.js";\n')).toEqual([
+      expect.stringContaining("only through store/store.ts"),
+    ]);
+  });
+
   it("a store room importing a room above it, or the stores at the top", () => {
     expect(caught("store/git/object-db.ts", 'import { loadKind } from "../cache/cache-files.js";\n')).toEqual([
       expect.stringContaining("the git room imports only the port and the rooms below it (none)"),

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { criterionTextProblem } from "../../../src/domain/acceptance.js";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { toTaskSummary } from "../../../src/domain/task-summary.js";
 import {
@@ -46,7 +47,10 @@ const summary = fc.record({
   acceptance: fc.array(
     fc.record({
       id: fc.stringMatching(/^[a-f0-9]{12}$/),
-      text: fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" }),
+      // Only what a record may hold (domain/acceptance.ts): one line of plain text, not blank.
+      text: fc
+        .string({ minLength: 1, maxLength: 40, unit: "grapheme" })
+        .filter((t) => criterionTextProblem(t) === null),
       done: fc.boolean(),
       by: fc.constantFrom("Hephaestus", "Ünïcode 名前"),
       at: fc.constant("2026-11-22T06:29:01.123Z"),
