@@ -5,9 +5,9 @@ import { UsageError, WatchEnded } from "../errors.js";
 import { dashboardText } from "../render/dashboard-text.js";
 import type { DashboardView } from "../render/dashboard-view.js";
 import { statusText, statusView } from "../render/status-view.js";
-import { liveSignature, liveStatus, notifySettings } from "../services/live-status.js";
-import { stateVersion } from "../services/state-version.js";
-import { liveDir } from "../services/summon-record.js";
+import { liveSignature, liveStatus, notifySettings } from "../services/live/live-status.js";
+import { stateVersion } from "../services/kernel/state-version.js";
+import { liveDir } from "../services/live/summon-record.js";
 import type { App } from "./app.js";
 
 /** The slowest a change can wait for a redraw (fs.watch usually wakes the loop at once). */

@@ -7,16 +7,16 @@ import { displayWidth, escapeText } from "../../render/escape.js";
 import type { Style } from "../../render/paint.js";
 import { wrapLine } from "../../render/wrap-text.js";
 import { changeLine } from "../../render/config-view.js";
-import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
-import { detectProjectDescription } from "../../services/project-description.js";
+import { defaultProjectName, detectProjectType, initProject } from "../../services/project/init-project.js";
+import { detectProjectDescription } from "../../services/project/project-description.js";
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
 import { codexWritableRootsLine } from "../../assistants/codex.js";
 import { check, view } from "../view.js";
 import { isInteractive } from "../interactive.js";
-import { parseYamlFile } from "../../services/yaml-module.js";
-import { registerMcp, type McpRegistration } from "../../services/register-mcp.js";
+import { parseYamlFile } from "../../services/kernel/yaml-module.js";
+import { registerMcp, type McpRegistration } from "../../services/project/register-mcp.js";
 import { ASSISTANT_NAMES } from "../../assistants/adapter.js";
 
 interface InitOptions {

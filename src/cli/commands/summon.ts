@@ -3,7 +3,7 @@ import { AssistantExit, CancelledError, UsageError } from "../../errors.js";
 import { missionHandle } from "../../domain/ids.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionLabel, missionView } from "../../render/mission-view.js";
-import { summon, type SummonPlan } from "../../services/summon.js";
+import { summon, type SummonPlan } from "../../services/summon/summon.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { isInteractive } from "../interactive.js";
