@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only] [-- --keep]
 //                [-- --history-only] [-- --history-commits=1000,100000]
+//                [-- --only=doctor,import,first,list] [-- --bin=path/to/pantheon.js]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
 // hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
@@ -14,7 +15,15 @@ import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const BIN = process.env.PANTHEON_BENCH_BIN ? resolve(process.env.PANTHEON_BENCH_BIN) : join(ROOT, "dist/pantheon.js");
+/** --bin (or PANTHEON_BENCH_BIN) measures another build (a copy of dist/ made before a change, for a before/after). */
+const BIN = resolve(
+  process.argv.find((a) => a.startsWith("--bin="))?.slice(6) ?? process.env.PANTHEON_BENCH_BIN ?? join(ROOT, "dist/pantheon.js"),
+);
+/** --only runs only these cases of bench-scale.mjs (the design's own size), nothing else. */
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const quick = process.argv.includes("--quick");
 const syncOnly = process.argv.includes("--sync-only");
@@ -523,6 +532,15 @@ function hookSession(dir) {
   return uid;
 }
 
+if (only) {
+  const { scaleBench } = await import("./bench-scale.mjs");
+  console.log(
+    `Pantheon bench (${only.join(", ")}) — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}${quick ? " (--quick)" : ""}\n`,
+  );
+  for (const line of scaleBench({ bin: BIN, env, quick, only })) console.log(line);
+  process.exit(0);
+}
+
 const rows = [];
 const extras = [];
 const historyRows = [];
@@ -674,4 +692,11 @@ for (const r of syncRows)
     `| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`,
   );
 console.log(`(node -e 0: median ${syncRows[0]?.base.toFixed(1)} ms over the sync runs)`);
+
+// The design's own size: import at 100,000, doctor at 50,000, a teammate's first command at 100,000.
+if (!syncOnly) {
+  const { scaleBench } = await import("./bench-scale.mjs");
+  console.log("");
+  for (const line of scaleBench({ bin: BIN, env, quick })) console.log(line);
+}
 printHistory();

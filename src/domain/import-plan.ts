@@ -29,6 +29,8 @@ const EntrySchema = z.strictObject({
   ),
 });
 
+const NONE = Object.freeze([]) as never[];
+
 export interface PlannedTask {
   title: string;
   role: TaskRole;
@@ -117,11 +119,12 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
     }
     return {
       title: e.title,
+      // Most entries have neither: one shared empty list (100,000 entries are held to the end).
+      entryDeps: entryDeps.length > 0 ? entryDeps : NONE,
+      taskDeps: taskDeps.length > 0 ? taskDeps : NONE,
       role: wrap(() => parseTaskRole(e.role, "role")),
       priority: e.priority === undefined ? "MEDIUM" : wrap(() => parsePriority(e.priority!, "priority")),
       description: e.description ?? "",
-      entryDeps,
-      taskDeps,
       epic: e.epic === undefined || e.epic === null ? null : wrap(() => (parseEpicRef(String(e.epic)), String(e.epic))),
       labels: wrap(() => {
         const labels = labelSet(parseLabels(e.labels ?? []));

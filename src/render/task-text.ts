@@ -2,7 +2,7 @@ import { criteriaProgress } from "../domain/acceptance.js";
 import { displayWidth, escapeText, truncate } from "./escape.js";
 import type { Style } from "./paint.js";
 import { fitIds, table, tableFits, type Column } from "./table.js";
-import type { TaskDetailView, TaskSummaryView } from "./task-view.js";
+import type { TaskDetailView, TaskRowView, TaskSummaryView } from "./task-view.js";
 
 /** Colour per status, shared by every task table and the dashboard. */
 export function statusColor(style: Style, status: string): ((s: string) => string) | undefined {
@@ -35,7 +35,7 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
 /** A title keeps at least this much on a terminal: other columns give way first. */
 const TITLE_MIN = 40;
 
-const claimant = (t: TaskSummaryView) =>
+const claimant = (t: TaskRowView) =>
   t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "";
 
 /**
@@ -46,7 +46,7 @@ const claimant = (t: TaskSummaryView) =>
  * columns of projects without them stay as they were for scripts that cut them; LABELS gives
  * way before the title does.
  */
-export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
+export function taskTable(tasks: readonly TaskRowView[], style: Style, empty = "No tasks match."): string {
   const labels = tasks.some((t) => t.labels.length > 0);
   const criteria = tasks.some((t) => t.acceptance.length > 0);
   const head: Column[] = [
@@ -55,7 +55,7 @@ export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No ta
     { header: "TITLE", flex: true, min: TITLE_MIN },
   ];
   const tail: Column[] = [...(labels ? [{ header: "LABELS", min: 8 }] : []), ...(criteria ? [{ header: "AC" }] : [])];
-  const extra = (t: TaskSummaryView) => [
+  const extra = (t: TaskRowView) => [
     ...(labels ? [t.labels.join(",")] : []),
     ...(criteria ? [criteriaProgress(t.acceptance)] : []),
   ];
@@ -68,7 +68,7 @@ export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No ta
   const rows = tasks.map((t) => [t.id, t.status, t.title, claimant(t), t.blockedBy.join(","), ...extra(t)]);
   if (tableFits(columns, rows, style)) return table(columns, rows, style, empty);
   const merged: Column = { header: "HELD/BLOCKED BY", min: 15, fit: fitHeldBlocked };
-  const cell = (t: TaskSummaryView) =>
+  const cell = (t: TaskRowView) =>
     [claimant(t), t.blockedBy.length > 0 ? `← ${t.blockedBy.join(",")}` : ""].filter(Boolean).join(" ");
   return table(
     [...head, merged, ...tail],

@@ -13,6 +13,7 @@ import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { CachedSnapshot } from "./cache/cached-snapshot.js";
 import { ReadCache } from "./cache/read-cache.js";
 import { HistoryIndex } from "./cache/history-index.js";
+import { checkKinds } from "./cache/state-check.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
@@ -48,6 +49,7 @@ import type {
   MutateOutcome,
   MutationResult,
   Snapshot,
+  StateCheck,
   StateSync,
   Store,
   Tx,
@@ -55,11 +57,15 @@ import type {
 import { movedFrom } from "./sync/renumber-log.js";
 import { logItem, walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges, type TreeEdits } from "./git/tree-edit.js";
+import { LazyPack } from "./git/pack-writer.js";
 import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
 import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
 import type { StateWriter } from "./state/state-writer.js";
 import { holdsState } from "./state/holds-state.js";
+
+/** Records a mutation writes before its objects go into a pack rather than loose files (DESIGN §2.4a). */
+export const PACK_AFTER = 256;
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -295,26 +301,48 @@ export class GitStore implements Store, StateWriter {
       const migration = version !== null && version < SCHEMA_VERSION ? await this.migrationOver(tip, schemas) : null;
       const parent = migration?.commit ?? tip;
       const base = migration ? this.tipSnapshot(parent) : current;
-      const tx = new RecordTx(base, schemas);
-      // Domain errors thrown here propagate untouched: nothing has been written yet.
-      const { result, commit: info } = await fn(tx);
-      if (tx.changes.size === 0) return { result, commit: null };
-      const oid = await this.writeCommit([parent], await this.treeOf(parent), tx.changes, info);
+      // Past PACK_AFTER records, a mutation (an import) writes its objects as one pack, its
+      // records' blobs as they are put (DESIGN §2.4a).
+      const pack = new LazyPack(this.db);
+      const tx = new RecordTx(base, schemas, {
+        after: PACK_AFTER,
+        sink: () => ({ write: (bytes) => pack.open().add("blob", bytes) }),
+      });
+      let written: { result: R; info: CommitInfo; oid: string };
+      try {
+        // Domain errors thrown here propagate untouched: nothing has been written yet (a pack
+        // begun meanwhile is removed).
+        const { result, commit: info } = await fn(tx);
+        if (tx.size === 0) {
+          pack.settle(false);
+          return { result, commit: null };
+        }
+        if (tx.changes.size >= PACK_AFTER) pack.open();
+        const edits = tx.edits();
+        written = { result, info, oid: await this.writeCommit([parent], await this.treeOf(parent), edits, info, pack) };
+      } catch (e) {
+        pack.settle(false);
+        throw e;
+      }
+      const { result, info, oid } = written;
       await faultPoint("after-objects");
       // Published before it lands here (DESIGN §3.5): a rejected push leaves this clone's ref
       // alone, so the caller re-runs the intent on a fresh merge instead of merging it away.
       const published = o.publish ? await o.publish(oid) : undefined;
       if (published === "rejected") {
         this.db.discardWritten();
+        pack.settle(false);
         return { result, commit: null, published };
       }
       const cas = await this.moveRef(tip, oid, info.summary);
+      pack.settle(cas.ok);
       if (cas.ok) {
         if (migration) {
           for (const notice of migration.notices) this.opts.warn(notice);
           await this.afterCommit(tip, parent, migration.changes, schemas);
         }
-        await this.afterCommit(parent, oid, tx.changes, schemas);
+        if (tx.spilled.size === 0) await this.afterCommit(parent, oid, tx.changes, schemas);
+        else this.cache.noteHead({ commit: oid, schemaVersion: SCHEMA_VERSION }); // too large to journal
         return { result, commit: oid, ...(published && { published }) };
       }
       // The remote has it already; re-running the intent would do it twice. A sync brings it in.
@@ -361,10 +389,20 @@ export class GitStore implements Store, StateWriter {
     throw new GitError("E_GIT_REF_UPDATE", `${REF} was created by another process meanwhile`, "pantheon task list");
   }
 
-  /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  async writeCommit(parents: string[], baseTree: string | null, changes: TreeEdits, info: CommitInfo): Promise<string> {
+  /**
+   * Writes blobs, the changed trees and the commit; returns the commit id (the ref is not
+   * moved). With an open `pack`, every object goes into it, and it is finished here.
+   */
+  async writeCommit(
+    parents: string[],
+    baseTree: string | null,
+    changes: TreeEdits,
+    info: CommitInfo,
+    pack: LazyPack | null = null,
+  ): Promise<string> {
     this.checkWritable();
-    const tree = await writeTreeChanges(this.db, baseTree, changes);
+    const target = pack?.target() ?? this.db;
+    const tree = await writeTreeChanges(target, baseTree, changes);
     const id = await this.identity();
     const when = this.opts.now();
     const stamp = (name: string, email: string): Signature => ({
@@ -381,7 +419,12 @@ export class GitStore implements Store, StateWriter {
       committer: stamp(id.committer.name, id.committer.email),
       message: commitMessage(info, changes.keys()),
     });
-    return this.db.write("commit", body);
+    const commit = await target.write("commit", body);
+    if (pack?.opened) {
+      await faultPoint("pack-unfinished");
+      pack.opened.finish();
+    }
+    return commit;
   }
 
   /**
@@ -422,8 +465,9 @@ export class GitStore implements Store, StateWriter {
     return parseCommit((await this.db.read(commit)).content).tree;
   }
 
-  async cachedState() {
-    return this.cache.state();
+  async checkState(commit: string, o: { trustCache?: boolean } = {}): Promise<StateCheck> {
+    this.checkFormat();
+    return checkKinds(this.db, this.commonDir, commit, await this.treeOf(commit), o.trustCache !== false);
   }
 
   async dropCache(): Promise<void> {

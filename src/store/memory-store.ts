@@ -10,7 +10,9 @@ import { formatRecordKeys, trailerNames } from "./state/records-trailer.js";
 import { RecordTx } from "./state/record-tx.js";
 import { stateMigration } from "./state/state-migration.js";
 import { loadSchemas } from "./state/schema-loader.js";
+import { toTaskSummary } from "../domain/task-summary.js";
 import type {
+  StateCheck,
   CodeRepo,
   CommitEntry,
   CommitInfo,
@@ -57,8 +59,23 @@ export class MemoryStore implements Store {
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
 
-  async cachedState(): Promise<[]> {
-    return [];
+  async checkState(commit: string): Promise<StateCheck> {
+    const snap = await this.snapshotAt(commit);
+    const [tasks, epics, missions, reviews] = await Promise.all([
+      snap.scan("tasks"),
+      snap.scan("epics"),
+      snap.scan("missions"),
+      snap.scan("reviews"),
+    ]);
+    const count = tasks.records.length + epics.records.length + missions.records.length + reviews.records.length;
+    return {
+      tasks: { records: tasks.records.map(toTaskSummary), problems: tasks.problems },
+      epics,
+      missions,
+      reviews,
+      validated: count,
+      tampered: [],
+    };
   }
 
   async repository(): Promise<RepositoryStatus> {

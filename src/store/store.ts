@@ -42,6 +42,26 @@ export interface ScanResult<T> {
   problems: ScanProblem[];
 }
 
+/** What list-type reads hold of each kind: task summaries, whole records of the others. */
+export interface RecordSummaries {
+  tasks: TaskSummary;
+  epics: Epic;
+  missions: Mission;
+  reviews: Review;
+}
+
+/**
+ * Every record of a commit as doctor checks it (DESIGN §2.5): each kind's records (summaries
+ * for tasks) and what is wrong, every record validated from git unless the sealed read cache
+ * shows it validated that very blob.
+ */
+export type StateCheck = { [K in RecordKind]: ScanResult<RecordSummaries[K]> } & {
+  /** Records read and validated from git by this check. */
+  validated: number;
+  /** Cache files that say what Pantheon did not write there (a broken seal, or values git contradicts). */
+  tampered: Array<{ kind: RecordKind; path: string }>;
+};
+
 /** How a network call of git behaves when nobody asked for it (publishing, a first use). */
 export interface NetOptions {
   /** Never prompt: no terminal prompt, ssh in BatchMode, no credential manager window (DESIGN §3.5). */
@@ -398,8 +418,11 @@ export interface Store {
   log(o: { limit?: number; record?: string | readonly string[] }): Promise<CommitEntry[]>;
   /** What the charts read of the whole history (closings per day, each task's facts), from the history index. */
   historyFacts(): Promise<HistoryFacts>;
-  /** The read cache as stored (doctor compares it with the records), or null when there is none. */
-  cachedState(): Promise<Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }>>;
+  /**
+   * Every record at `commit` checked (doctor), streaming from git what the read cache cannot
+   * vouch for; `trustCache: false` reads and validates every record.
+   */
+  checkState(commit: string, o?: { trustCache?: boolean }): Promise<StateCheck>;
   /** Deletes the read cache (it is disposable: the next read rebuilds it). */
   dropCache(): Promise<void>;
   /** The ref's lock file, if one is held (git's protocol leaves no owner in it, only an age). */

@@ -6,7 +6,7 @@ import { linkTasks, unlinkTasks } from "../../services/work/epics.js";
 
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
-import { check, view } from "../view.js";
+import { check, MappedList, view } from "../view.js";
 
 export function registerTaskOrganizeCommands(task: Command, app: App): void {
   examples(
@@ -23,13 +23,14 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
           // Loaded here only: import brings the YAML parser and the entry schema.
           const { importTasks } = await import("../../services/work/import-tasks.js");
           const { tasks: created, refs } = await importTasks(app.context(), file);
-          const data = created.map((t) => taskSummaryView(t, refs));
+          // Views made as the JSON is written: an import of 100,000 tasks holds no second copy.
+          const data = new MappedList(created, (t) => taskSummaryView(t, refs));
           return view("tasks", data, (s) => {
             const head = check(
               s,
               `Imported ${created.length} task${created.length === 1 ? "" : "s"}: ${taskId(created[0]!)}${created.length > 1 ? ` … ${taskId(created.at(-1)!)}` : ""}`,
             );
-            return created.length <= 20 ? [head, ...data.map((t) => `  ${taskLabel(t)}`)].join("\n") : head;
+            return created.length <= 20 ? [head, ...data.toJSON().map((t) => `  ${taskLabel(t)}`)].join("\n") : head;
           });
         }),
       ),

@@ -3,7 +3,7 @@ import { parsePriority } from "../../domain/priority.js";
 import { parseTaskRole } from "../../domain/roles.js";
 import { parseTaskStatus } from "../../domain/task-status.js";
 import { parseLabels } from "../../domain/labels.js";
-import { taskDetailView, taskSummaryView } from "../../render/task-view.js";
+import { taskDetailView, taskRowView, taskSummaryView } from "../../render/task-view.js";
 import { taskDetailText, taskTable } from "../../render/task-text.js";
 import { listTasks, showTask } from "../../services/views/read-tasks.js";
 import type { App } from "../app.js";
@@ -72,7 +72,10 @@ export function registerTaskReadCommands(task: Command, app: App): void {
           });
           const data = new MappedList(page.tasks, (t) => taskSummaryView(t, page.refs));
           return view("tasks", data, (s) => {
-            const body = taskTable(data.toJSON(), s);
+            const body = taskTable(
+              page.tasks.map((t) => taskRowView(t, page.refs)),
+              s,
+            );
             const more =
               page.total > data.length && s.tty
                 ? `\n${s.paint.dim(`${data.length} of ${page.total} shown (--limit, --offset)`)}`

@@ -1,5 +1,6 @@
 import { DIRECTOR } from "../../domain/actor.js";
 import { repairReview, repairTask } from "../../domain/repair-records.js";
+import { toTaskSummary } from "../../domain/task-summary.js";
 import { missionId, reviewId, taskId } from "../../domain/ids.js";
 import type { Finding } from "../../domain/state-checks.js";
 import type { Store } from "../../store/store.js";
@@ -36,7 +37,7 @@ export async function applyRepairs(
   const ended: string[] = [];
   const { commit } = await store.mutate(async (tx) => {
     ended.length = 0;
-    const { records, findings: now } = await inspectState(tx);
+    const { records, findings: now } = await inspectState(store, tx);
     for (const f of now.filter((x) => x.fixable)) {
       if (f.code === "E_CORRUPT_RECORD" && f.subject !== "counters.json") {
         tx.removePath(f.subject);
@@ -52,7 +53,12 @@ export async function applyRepairs(
       missions: new Set(records.missions.map((m) => m.number)),
     };
     const at = isoNow(ctx);
-    for (const t of records.tasks) {
+    for (const summary of records.tasks) {
+      // Decided on the summary (a plain copy: a cache row's fields are getters); only a task
+      // that needs a repair is read whole.
+      if (repairTask(toTaskSummary(summary), known).changes.length === 0) continue;
+      const t = await tx.get("tasks", summary.number);
+      if (!t) continue;
       const r = repairTask(t, known);
       if (r.changes.length === 0) continue;
       const note = {

@@ -1,38 +1,39 @@
 import type { Finding, StateRecords } from "../../domain/state-checks.js";
-import type { Snapshot } from "../../store/store.js";
+import type { ScanProblem, Snapshot, Store } from "../../store/store.js";
 
 const KNOWN_ROOT = new Set(["project.json", "counters.json", "tasks", "epics", "missions", "reviews", "personas"]);
 
-/** Everything `doctor` looks at in one snapshot: records, strays, corrupt entries. */
-export async function inspectState(snap: Snapshot): Promise<{ records: StateRecords; findings: Finding[] }> {
+/** What `doctor` found in one commit's records, and the records (task summaries) its checks read. */
+export interface Inspection {
+  records: StateRecords;
+  findings: Finding[];
+  /** Records read and validated from git (the others the sealed read cache vouched for). */
+  validated: number;
+}
+
+/**
+ * Everything `doctor` looks at in one snapshot: records, strays, corrupt entries, and a read
+ * cache that says what Pantheon did not write. The records come through the store's check
+ * (DESIGN §2.5: streamed from git, validated, except what the sealed cache validated already).
+ */
+export async function inspectState(
+  store: Store,
+  snap: Snapshot,
+  o: { trustCache?: boolean } = {},
+): Promise<Inspection> {
+  const check = await store.checkState(snap.commit!, o);
   const findings: Finding[] = [];
-  const [tasks, epics, missions, reviews] = await Promise.all([
-    snap.scan("tasks"),
-    snap.scan("epics"),
-    snap.scan("missions"),
-    snap.scan("reviews"),
-  ]);
-  for (const p of [tasks, epics, missions, reviews].flatMap((s) => s.problems)) {
-    findings.push(
-      p.kind === "corrupt"
-        ? {
-            severity: "error",
-            code: "E_CORRUPT_RECORD",
-            subject: p.path,
-            message: p.message,
-            fix: "pantheon doctor --fix (removes it; its history stays in git log)",
-            fixable: true,
-          }
-        : {
-            severity: "warning",
-            code: "W_STRAY_ENTRY",
-            subject: p.path,
-            message: `${p.message}; it is ignored`,
-            fix: "pantheon doctor --fix (removes it)",
-            fixable: true,
-          },
-    );
-  }
+  for (const p of [check.tasks, check.epics, check.missions, check.reviews].flatMap((s) => s.problems))
+    findings.push(problemFinding(p));
+  for (const t of check.tampered)
+    findings.push({
+      severity: "error",
+      code: "E_CACHE_MISMATCH",
+      subject: t.path,
+      message: `the read cache of ${t.kind} is not what Pantheon wrote (${t.path}): it was edited or damaged, and is not believed`,
+      fix: "pantheon doctor --fix (rebuilds it; the cache is disposable)",
+      fixable: true,
+    });
   for (const name of await snap.rootEntries()) {
     if (!KNOWN_ROOT.has(name))
       findings.push({
@@ -59,12 +60,33 @@ export async function inspectState(snap: Snapshot): Promise<{ records: StateReco
   }
   return {
     records: {
-      tasks: tasks.records,
-      epics: epics.records,
-      missions: missions.records,
-      reviews: reviews.records,
+      tasks: check.tasks.records,
+      epics: check.epics.records,
+      missions: check.missions.records,
+      reviews: check.reviews.records,
       counters,
     },
     findings,
+    validated: check.validated,
   };
+}
+
+function problemFinding(p: ScanProblem): Finding {
+  return p.kind === "corrupt"
+    ? {
+        severity: "error",
+        code: "E_CORRUPT_RECORD",
+        subject: p.path,
+        message: p.message,
+        fix: "pantheon doctor --fix (removes it; its history stays in git log)",
+        fixable: true,
+      }
+    : {
+        severity: "warning",
+        code: "W_STRAY_ENTRY",
+        subject: p.path,
+        message: `${p.message}; it is ignored`,
+        fix: "pantheon doctor --fix (removes it)",
+        fixable: true,
+      };
 }

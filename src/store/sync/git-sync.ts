@@ -191,7 +191,9 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     },
     async complete(commit) {
       const r = runGit(paths, ["rev-list", "--objects", "--no-walk", "--missing=print", commit], env);
-      return r.status === 0 && !r.stdout.split("\n").some((l) => l.startsWith("?"));
+      // A missing object is a line "?<oid>": looked for in the text, not a string per object
+      // (a state of 100,000 records lists as many).
+      return r.status === 0 && !r.stdout.startsWith("?") && !r.stdout.includes("\n?");
     },
     async countCommits(from, to) {
       return Number(runGit(paths, ["rev-list", "--count", to, `^${from}`], env).stdout.trim()) || 0;

@@ -240,6 +240,7 @@ const STEPS: Step[] = [
   [["log"], (p) => p.log()],
   [["doctor"], (p) => p.doctor()],
   [["doctor", "--fix", "--break-lock"], (p) => p.doctor({ fix: true, breakLock: true })],
+  [["doctor", "--full"], (p) => p.doctor({ full: true })],
   [["doctor", "--recover"], (p) => p.recover()],
   // --force on every command that names records (DESIGN §1.2: act through a renumbered number).
   [
