@@ -1,3 +1,4 @@
+import { insideCodexSandbox } from "../assistants/codex.js";
 import { diskFull, fsFailure, GitError, PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
@@ -64,11 +65,6 @@ function writeDocument(out: { write(s: string): void }, v: View, extra: Record<s
     out.write(`${i > 0 ? "," : ""}${part.slice(1, -1)}`);
   }
   out.write(`]${tail}`);
-}
-
-/** Codex runs tool shells with these set; its workspace-write sandbox refuses writes under .git. */
-function insideCodexSandbox(env: NodeJS.ProcessEnv): boolean {
-  return env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined || env.CODEX_SANDBOX !== undefined;
 }
 
 /** stderr gets `✗ message` and a hint, or `{"error":{...}}` with --json; no stack unless -v. */

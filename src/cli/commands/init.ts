@@ -119,7 +119,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--force", "rewrite the files Pantheon wrote (marked pantheon:generated); never a file of yours")
       .option(
         "--assistant <name>",
-        "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)",
+        `install commands for this assistant only: ${ASSISTANT_NAMES.join(", ")} (repeatable)`,
         collect,
       )
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")

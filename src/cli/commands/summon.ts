@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { AssistantExit, CancelledError, UsageError } from "../../errors.js";
 import { missionHandle } from "../../domain/ids.js";
+import { ASSISTANT_NAMES } from "../../domain/assistant-names.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionLabel, missionView } from "../../render/mission-view.js";
 import { summon, type SummonPlan } from "../../services/summon/summon.js";
@@ -49,7 +50,7 @@ export function registerSummonCommand(program: Command, app: App): void {
       .option("--objective <text>", "what this session is for")
       .option(
         "--assistant <name>",
-        "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)",
+        `${ASSISTANT_NAMES.slice(0, -1).join(", ")} or ${ASSISTANT_NAMES.at(-1)} (default: git config pantheon.assistant, the project's, or the first installed)`,
       )
       .option("--model <model>", "the assistant's model")
       .option("--template <variant>", "use .pantheon/personas/<role>-<variant>.md")

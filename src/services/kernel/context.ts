@@ -1,3 +1,4 @@
+import { codexSandboxOffline } from "../../assistants/codex.js";
 import type { Store } from "../../store/store.js";
 
 /** Random values, injected so tests can seed them. */
@@ -116,7 +117,7 @@ export interface Context {
  */
 export function networkOff(ctx: Context): string | null {
   if (ctx.offline) return "--offline";
-  if (ctx.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") return "no network in this sandbox";
+  if (codexSandboxOffline(ctx.env)) return "no network in this sandbox";
   return null;
 }
 

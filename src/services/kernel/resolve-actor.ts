@@ -1,5 +1,6 @@
 import { ConflictError, InvalidTransitionError, NotFoundError } from "../../errors.js";
-import { DIRECTOR, insideAssistant, personaActor, sameName, UNIDENTIFIED, type Actor } from "../../domain/actor.js";
+import { insideAssistant } from "../../assistants/assistant-env.js";
+import { DIRECTOR, personaActor, sameName, UNIDENTIFIED, type Actor } from "../../domain/actor.js";
 import { missionHandle, missionId, parseMissionRef, printable } from "../../domain/ids.js";
 import { checkPersonaName, nameTrouble, shownName } from "../../domain/persona-names.js";
 import type { Mission } from "../../domain/schemas/mission.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { SHELL_MARKERS } from "../../assistants/assistant-env.js";
 import type { AssistantName } from "../../assistants/adapter.js";
+import { ADAPTERS } from "../../assistants/registry.js";
 import { processStartTime } from "./summon-record.js";
 
 /**
@@ -13,7 +13,7 @@ import { processStartTime } from "./summon-record.js";
  * sandbox helper): nothing is recorded then, and the mission ends only by `mission end`.
  */
 export function assistantProcess(assistant: AssistantName): { pid: number; processStart: string | null } | null {
-  const markers = SHELL_MARKERS[assistant];
+  const markers = ADAPTERS[assistant].shellMarkers;
   // The chain starts at this process, which the assistant's shell gave the marker (a caller that
   // passed the variables in some other way, as the in-process tests do, has no chain to walk).
   const own = environOf(process.pid);

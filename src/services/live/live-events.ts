@@ -150,16 +150,20 @@ export function recordHookEvent(i: HookEventInput): HookEventResult {
 }
 
 /**
- * claude and gemini send no event when the Director declines a permission prompt: as one opens,
- * the session's transcript size is kept, and the live views see it move (domain/live-state.ts).
- * codex (Interrupt) and opencode (permission.replied) say so themselves.
+ * The assistants that send no event when the Director declines a permission prompt (their
+ * adapters' `declinesSilently`; a unit test keeps the two equal, as the hook's fast path loads no
+ * adapter): as one opens, the session's transcript size is kept, and the live views see it move
+ * (domain/live-state.ts). codex (Interrupt) and opencode (permission.replied) say so themselves.
  */
+export const DECLINES_SILENTLY: readonly string[] = ["claude", "gemini"];
+
 function promptOpening(
   assistant: unknown,
   signal: { state: string },
   payload: Record<string, unknown>,
 ): { transcript: string; size: number } | null {
-  if (signal.state !== "needs-input" || (assistant !== "claude" && assistant !== "gemini")) return null;
+  if (signal.state !== "needs-input" || typeof assistant !== "string" || !DECLINES_SILENTLY.includes(assistant))
+    return null;
   const transcript = transcriptPathOf(payload.transcript_path);
   const size = transcript ? transcriptSize(transcript) : null;
   return transcript && size !== null ? { transcript, size } : null;

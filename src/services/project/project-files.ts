@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AssistantName } from "../../assistants/adapter.js";
-import { claudeMdImport, geminiMdImport, instructionsBlock, upsertBlock } from "../../assistants/instructions-block.js";
-import { adapterFor } from "../../assistants/registry.js";
+import { instructionsBlock, upsertBlock } from "../../assistants/instructions-block.js";
+import { adapterFor, ASSISTANTS } from "../../assistants/registry.js";
 import { renderTemplate } from "../../assistants/render-template.js";
 import { escapeInline } from "../../domain/control-chars.js";
 import type { ProjectSettings } from "../../domain/project-config.js";
@@ -81,18 +81,16 @@ export function projectFiles(
     for (const f of adapterFor(name).commandFiles({ cli: "pantheon" }))
       files.set(f.path, { kind: "owned", content: f.content, command: `${commandName(f.path)} in ${name}` });
   files.set("AGENTS.md", { kind: "block", content: instructionsBlock({ cli: "pantheon" }) });
-  if (assistants.includes("claude"))
-    files.set("CLAUDE.md", {
+  // In the registry's order, whatever the order asked for: the report lists them so.
+  for (const a of ASSISTANTS) {
+    const own = a.instructionsFile;
+    if (!own || !assistants.includes(a.name)) continue;
+    files.set(own.path, {
       kind: "once",
-      content: claudeMdImport(),
-      check: (text) => seesAgentsMd(text, "CLAUDE.md", "Claude"),
+      content: own.content,
+      check: (text) => seesAgentsMd(text, own.path, own.reader),
     });
-  if (assistants.includes("gemini"))
-    files.set("GEMINI.md", {
-      kind: "once",
-      content: geminiMdImport(),
-      check: (text) => seesAgentsMd(text, "GEMINI.md", "Gemini"),
-    });
+  }
   return files;
 }
 
@@ -103,7 +101,7 @@ function commandName(path: string): string {
   return file === "SKILL.md" ? `$${parts.at(-2)}` : `/${file.replace(/\.[^.]+$/, "")}`;
 }
 
-/** Claude reads CLAUDE.md and gemini GEMINI.md, not AGENTS.md: Pantheon's block reaches them only through an import. */
+/** An assistant that reads its own file (CLAUDE.md, GEMINI.md), not AGENTS.md: Pantheon's block reaches it only through an import. */
 function seesAgentsMd(text: string, file: string, assistant: string): string | null {
   return /^\s*@(\.\/)?AGENTS\.md\s*$/m.test(text)
     ? null
@@ -113,7 +111,7 @@ function seesAgentsMd(text: string, file: string, assistant: string): string | n
 /**
  * Writes the project files without ever overwriting a user's file: missing ones are created
  * (with the generated mark), Pantheon's own are rewritten only with `force`, AGENTS.md gets its
- * marked block, and CLAUDE.md and GEMINI.md are created only when the project has none. A file is Pantheon's
+ * marked block, and an assistant's own instructions file (CLAUDE.md, GEMINI.md) is created only when the project has none. A file is Pantheon's
  * when it carries the mark or is exactly what Pantheon writes; any other file at one of these
  * paths is the user's, left alone and named with why (it may stand in for a Pantheon command).
  */

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AssistantName } from "../../assistants/adapter.js";
-import { mcpConfig, type McpConfig } from "../../assistants/mcp-config.js";
+import type { McpConfig } from "../../assistants/mcp-config.js";
+import { ADAPTERS } from "../../assistants/registry.js";
 import type { Context } from "../kernel/context.js";
 
 export interface McpRegistration {
@@ -109,7 +110,7 @@ function registerToml(root: string, c: Extract<McpConfig, { format: "toml" }>): 
 export function registerMcp(ctx: Context, root: string, assistants: readonly AssistantName[]): McpRegistration[] {
   const command = mcpCommand(ctx, root);
   return assistants.map((a) => {
-    const c = mcpConfig(a, command);
+    const c = ADAPTERS[a].mcpConfig(command);
     return c.format === "json" ? registerJson(root, c) : registerToml(root, c);
   });
 }

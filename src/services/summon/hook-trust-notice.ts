@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexHookArgs } from "../../assistants/session-hooks.js";
+import { codexHookArgs } from "../../assistants/codex.js";
 import { nodeCrypto } from "../../lazy-require.js";
 import type { Store } from "../../store/store.js";
 import type { Context } from "../kernel/context.js";

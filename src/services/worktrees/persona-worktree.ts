@@ -10,6 +10,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ASSISTANTS } from "../../assistants/registry.js";
 import { ConflictError, UsageError } from "../../errors.js";
 import { missionId } from "../../domain/ids.js";
 import { isBranchName } from "../../domain/record-formats.js";
@@ -21,17 +22,11 @@ import { isoNow, type Context } from "../kernel/context.js";
 import { findMission, resolveActor } from "../kernel/resolve-actor.js";
 import { runWorktreeSetup } from "./worktree-setup.js";
 
-/** Files Pantheon installs that a persona's worktree needs even when they are not committed. */
-export const PANTHEON_FILES = [
-  ".pantheon",
-  "AGENTS.md",
-  "CLAUDE.md",
-  "GEMINI.md",
-  ".claude/commands",
-  ".opencode/commands",
-  ".gemini/commands",
-  ".agents/skills",
-];
+/**
+ * Files Pantheon installs that a persona's worktree needs even when they are not committed: its
+ * own, then each assistant's (its adapter's `projectPaths`).
+ */
+export const PANTHEON_FILES = [".pantheon", "AGENTS.md", ...ASSISTANTS.flatMap((a) => a.projectPaths)];
 
 export function defaultBranch(m: Pick<Mission, "persona" | "number">): string {
   return `pantheon/${

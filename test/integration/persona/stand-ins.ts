@@ -1,3 +1,4 @@
+import { ASSISTANT_NAMES } from "../../../src/domain/assistant-names.js";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -22,7 +23,8 @@ import { tempDir } from "../../helpers/repo.js";
  * - `STANDIN_RUN`: a JSON array of pantheon argv lists, each run in the stand-in's cwd with
  *   `node <dist/pantheon.js>`; their stdout, stderr and status are recorded under `runs`.
  */
-export const ASSISTANTS = ["claude", "opencode", "codex", "gemini"] as const;
+/** Every assistant Pantheon knows: a new one gets a stand-in, and the summon tests run it. */
+export const ASSISTANTS = ASSISTANT_NAMES;
 export type AssistantName = (typeof ASSISTANTS)[number];
 
 export interface StandInRecord {

@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LaunchInput } from "../../../src/assistants/adapter.js";
 import { INLINE_LIMIT_BYTES } from "../../../src/assistants/adapter.js";
-import { claudeAdapter, guardClaudeKickoff } from "../../../src/assistants/claude.js";
-import { codexAdapter, codexWritableRootsLine } from "../../../src/assistants/codex.js";
-import { geminiAdapter, geminiPolicy } from "../../../src/assistants/gemini.js";
-import { opencodeAdapter, opencodeConfigContent } from "../../../src/assistants/opencode.js";
+import { claudeAdapter, claudeHookSettings, guardClaudeKickoff } from "../../../src/assistants/claude.js";
+import { codexAdapter, codexHookConfig, codexWritableRootsLine } from "../../../src/assistants/codex.js";
+import { geminiAdapter, geminiHookSettings, geminiPolicy } from "../../../src/assistants/gemini.js";
+import { opencodeAdapter, opencodeConfigContent, opencodePlugin } from "../../../src/assistants/opencode.js";
 import { ASSISTANTS, adapterFor } from "../../../src/assistants/registry.js";
 import { UsageError } from "../../../src/errors.js";
-import {
-  claudeHookSettings,
-  codexHookConfig,
-  geminiHookSettings,
-  opencodePlugin,
-} from "../../../src/assistants/session-hooks.js";
 
 const PERSONA = 'You are "Hephaestus".\nUse `pantheon` with --mission.\n';
 const KICKOFF = "You are on mission MSN-0003:silent-phoenix. Start with pantheon task next.";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BLOCK_BEGIN,
   BLOCK_END,
-  claudeMdImport,
+  agentsMdImport,
   instructionsBlock,
   upsertBlock,
 } from "../../../src/assistants/instructions-block.js";
@@ -76,9 +76,9 @@ describe("upsertBlock", () => {
   });
 });
 
-describe("claudeMdImport", () => {
+describe("agentsMdImport", () => {
   it("imports AGENTS.md on a line of its own, with one sentence of explanation", () => {
-    const text = claudeMdImport();
+    const text = agentsMdImport();
     expect(text.split("\n")).toContain("@AGENTS.md");
     expect(
       text
