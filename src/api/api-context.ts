@@ -3,9 +3,9 @@ import { resolve } from "node:path";
 import { escapeInline } from "../domain/control-chars.js";
 import { PantheonError, RepositoryError } from "../errors.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
-import type { Context, Ids, Launcher, Publication } from "../services/context.js";
+import type { Context, Ids, Launcher, Publication } from "../services/kernel/context.js";
 
-export type { Publication } from "../services/context.js";
+export type { Publication } from "../services/kernel/context.js";
 import { GitStore } from "../store/git-store.js";
 import { discoverRepo } from "../store/repo/repo.js";
 import type { Store } from "../store/store.js";

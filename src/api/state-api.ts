@@ -1,12 +1,12 @@
 import { parseTaskRole } from "../domain/roles.js";
 import { dashboardView, type DashboardView } from "../render/dashboard-view.js";
 import { logEntryView, type LogEntryView } from "../render/log-view.js";
-import { buildDashboard } from "../services/dashboard.js";
-import { runDoctor, type DoctorReport } from "../services/doctor.js";
-import { recoverState, recoveryPlan, type RecoveryReport } from "../services/recover-state.js";
-import { readLog } from "../services/read-log.js";
-import { pickRemotes, syncAll, type SyncFailure } from "../services/sync-remotes.js";
-import { syncWith, type SyncReport } from "../services/sync-state.js";
+import { buildDashboard } from "../services/views/dashboard.js";
+import { runDoctor, type DoctorReport } from "../services/doctor/doctor.js";
+import { recoverState, recoveryPlan, type RecoveryReport } from "../services/doctor/recover-state.js";
+import { readLog } from "../services/views/read-log.js";
+import { pickRemotes, syncAll, type SyncFailure } from "../services/sync/sync-remotes.js";
+import { syncWith, type SyncReport } from "../services/sync/sync-state.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, wholeNumber, type TaskRoleInput } from "./inputs.js";
 

@@ -3,11 +3,11 @@ import { parsePriority } from "../domain/priority.js";
 import { parseTaskRole } from "../domain/roles.js";
 import { parseTaskStatus } from "../domain/task-status.js";
 import { linkedTaskView, taskSummaryView, type TaskSummaryView } from "../render/task-view.js";
-import { createTask, type TaskResult } from "../services/create-task.js";
-import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../services/edit-task.js";
-import { linkTasks, unlinkTasks } from "../services/epics.js";
-import { addCriterion, markTaskCriterion } from "../services/task-criteria.js";
-import { labelTask, unlabelTask } from "../services/task-labels.js";
+import { createTask, type TaskResult } from "../services/work/create-task.js";
+import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../services/work/edit-task.js";
+import { linkTasks, unlinkTasks } from "../services/work/epics.js";
+import { addCriterion, markTaskCriterion } from "../services/work/task-criteria.js";
+import { labelTask, unlabelTask } from "../services/work/task-labels.js";
 import {
   claimTask,
   closeTask,
@@ -15,7 +15,7 @@ import {
   reopenTask,
   unassignTask,
   updateTaskStatus,
-} from "../services/transition-task.js";
+} from "../services/work/transition-task.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, ids, type AnyCase, type PriorityInput, type TaskRoleInput } from "./inputs.js";
 
@@ -112,7 +112,7 @@ export function taskMutations(contexts: ContextFactory): TaskMutations {
     },
     async import(file, o) {
       // Loaded on first use, as the CLI does: the YAML parser and the entry schema.
-      const { importTasks } = await import("../services/import-tasks.js");
+      const { importTasks } = await import("../services/work/import-tasks.js");
       const r = await importTasks(contexts.for(o), file);
       return r.tasks.map((t) => taskSummaryView(t, r.refs));
     },

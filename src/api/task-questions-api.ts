@@ -12,9 +12,9 @@ import {
   type TaskDetailView,
   type TaskSummaryView,
 } from "../render/task-view.js";
-import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../services/ask-tasks.js";
-import { listTasks, showTask } from "../services/read-tasks.js";
-import { taskHistory, type HistoryEvent } from "../services/task-history.js";
+import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../services/views/ask-tasks.js";
+import { listTasks, showTask } from "../services/views/read-tasks.js";
+import { taskHistory, type HistoryEvent } from "../services/views/task-history.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import {
   defined,
@@ -133,7 +133,7 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
     },
     async plan(id, o) {
       // Loaded on first use, as the CLI does: the planning template and the file system.
-      const { planTask } = await import("../services/task-plan.js");
+      const { planTask } = await import("../services/work/task-plan.js");
       return planView(await planTask(contexts.for(o), id));
     },
   };

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { RepositoryError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import { PLAIN, type Paint, type Style } from "../render/paint.js";
-import type { Context, Publication } from "../services/context.js";
+import type { Context, Publication } from "../services/kernel/context.js";
 import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
@@ -116,7 +116,7 @@ export class App {
   private async endGoneSessions(ctx: Context, store: Store): Promise<Store> {
     if (!this.endsGoneSessions) return store;
     try {
-      const { endGoneSessions } = await import("../services/end-gone-sessions.js");
+      const { endGoneSessions } = await import("../services/missions/end-gone-sessions.js");
       await endGoneSessions(ctx, store);
     } catch {
       // never in the way of the command itself

@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 import { OutputClosed } from "../errors.js";
 import { isTerminal } from "../is-terminal.js";
-import type { Prompter } from "../services/context.js";
+import type { Prompter } from "../services/kernel/context.js";
 
 /** The process's streams and environment, injected so tests run the CLI in-process. */
 export interface IO {

@@ -56,7 +56,7 @@ export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean 
       !app.result
     ) {
       try {
-        const { stateOnFirstUse } = await import("../services/clone-status.js");
+        const { stateOnFirstUse } = await import("../services/sync/clone-status.js");
         const first = await stateOnFirstUse(app.context());
         if ("adopted" in first) {
           app.warn(`this clone had no Pantheon state (a git clone does not bring it): took ${first.adopted}'s`);

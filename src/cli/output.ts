@@ -5,7 +5,7 @@ import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
 import { commanderUsage } from "./usage-hint.js";
 import { MappedList, type View } from "./view.js";
-import type { Publication } from "../services/context.js";
+import type { Publication } from "../services/kernel/context.js";
 
 export const JSON_SCHEMA_VERSION = 1;
 

@@ -4,8 +4,8 @@ import { UsageError, WatchEnded } from "../errors.js";
 import { dashboardText } from "../render/dashboard-text.js";
 import type { DashboardView } from "../render/dashboard-view.js";
 import { statusText, statusView } from "../render/status-view.js";
-import { liveStatus, notifySettings } from "../services/live-status.js";
-import { watchState } from "../services/state-watcher.js";
+import { liveStatus, notifySettings } from "../services/live/live-status.js";
+import { watchState } from "../services/live/state-watcher.js";
 import type { App } from "./app.js";
 
 /** The slowest a change can wait for a redraw (fs.watch usually wakes the loop at once). */

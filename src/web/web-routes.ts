@@ -3,8 +3,8 @@ import type { PriorityInput, ReviewStatusInput, TaskRoleInput, TaskStatusInput }
 import { createPantheon } from "../api/open-pantheon.js";
 import { PantheonError, UsageError } from "../errors.js";
 import { graphView } from "../render/graph-view.js";
-import { chartHistory } from "../services/history-charts.js";
-import { dependencyGraph } from "../services/task-graph.js";
+import { chartHistory } from "../services/views/history-charts.js";
+import { dependencyGraph } from "../services/views/task-graph.js";
 
 /** A JSON document as `--json` prints it (`{"schemaVersion":1,"kind":…,"data":…}`), or an error document. */
 export interface Answer {

@@ -4,6 +4,7 @@
  * (test/unit/architecture-rules.test.ts, which shows each rule catching its violation).
  */
 import { posix } from "node:path";
+import { checkServiceRooms } from "./service-rooms.js";
 
 export interface ImportRef {
   spec: string;
@@ -199,6 +200,15 @@ export function checkSource(rel: string, text: string): string[] {
   const layer = layerOf(rel);
   const { refs, nonLiteral } = parseImports(text);
   const code = stripComments(text);
+  // The services' rooms and their order: service-rooms.ts.
+  out.push(
+    ...checkServiceRooms(
+      rel,
+      refs.flatMap(({ spec }) =>
+        spec.startsWith(".") ? [{ spec, resolved: posix.normalize(posix.join(posix.dirname(rel), spec)) }] : [],
+      ),
+    ),
+  );
   for (const arg of nonLiteral)
     out.push(
       `${rel}: import(${arg}) names its module by an expression; use a string literal so the layer rules can see it`,

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { main } from "../../src/cli/main.js";
 import type { IO } from "../../src/cli/io.js";
-import type { Prompter } from "../../src/services/context.js";
+import type { Prompter } from "../../src/services/kernel/context.js";
 import { testEnv } from "./env.js";
 
 export interface CliResult {

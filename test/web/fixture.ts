@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPantheon } from "../../src/api/open-pantheon.js";
-import { writeSummonRecord } from "../../src/services/summon-record.js";
+import { writeSummonRecord } from "../../src/services/live/summon-record.js";
 import { runCli } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { git } from "../helpers/repo.js";

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { CancelledError, DoctorFoundProblems, NotFoundError, RecoveryNeedsChoice } from "../../errors.js";
 import { PLAIN } from "../../render/paint.js";
-import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/recover-state.js";
+import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/doctor/recover-state.js";
 import { isInteractive } from "../interactive.js";
 import { pickRecoveryCandidate } from "../recover-prompt.js";
 import { escapeText } from "../../render/escape.js";
-import { runDoctor } from "../../services/doctor.js";
-import { listRecords } from "../../services/record-ids.js";
+import { runDoctor } from "../../services/doctor/doctor.js";
+import { listRecords } from "../../services/kernel/record-ids.js";
 import { doctorText } from "../../render/doctor-text.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";

@@ -4,16 +4,16 @@ import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { defaultSettings, settingsFromConfig, type ProjectSettings } from "../../domain/project-config.js";
 import { initText } from "../../render/init-text.js";
-import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
-import { detectProjectDescription } from "../../services/project-description.js";
+import { defaultProjectName, detectProjectType, initProject } from "../../services/project/init-project.js";
+import { detectProjectDescription } from "../../services/project/project-description.js";
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
 import { codexWritableRootsLine } from "../../assistants/codex.js";
 import { view } from "../view.js";
 import { isInteractive } from "../interactive.js";
-import { parseYamlFile } from "../../services/yaml-module.js";
-import { registerMcp } from "../../services/register-mcp.js";
+import { parseYamlFile } from "../../services/kernel/yaml-module.js";
+import { registerMcp } from "../../services/project/register-mcp.js";
 import { ASSISTANT_NAMES } from "../../assistants/adapter.js";
 
 interface InitOptions {

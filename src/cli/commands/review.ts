@@ -4,8 +4,8 @@ import { parseReviewStatus, parseReviewType } from "../../domain/review-values.j
 import { reviewDetailText, reviewDetailView, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { approveReview, rejectReview, type DecisionResult } from "../../services/decide-review.js";
-import { createReview, listReviews, showReview } from "../../services/reviews.js";
+import { approveReview, rejectReview, type DecisionResult } from "../../services/work/decide-review.js";
+import { createReview, listReviews, showReview } from "../../services/work/reviews.js";
 import type { App } from "../app.js";
 import { collect, examples, list, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";

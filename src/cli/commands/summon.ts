@@ -4,7 +4,7 @@ import { missionHandle } from "../../domain/ids.js";
 import { ASSISTANT_NAMES } from "../../domain/assistant-names.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionLabel, missionView } from "../../render/mission-view.js";
-import { summon, type SummonPlan } from "../../services/summon.js";
+import { summon, type SummonPlan } from "../../services/summon/summon.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { isInteractive } from "../interactive.js";

@@ -2,13 +2,13 @@ import type { Command } from "commander";
 import { SyncError } from "../../errors.js";
 import type { Style } from "../../render/paint.js";
 import { escapeText } from "../../render/escape.js";
-import { pickRemotes, syncAll, type SyncFailure } from "../../services/sync-remotes.js";
-import { syncWith, type SyncReport } from "../../services/sync-state.js";
+import { pickRemotes, syncAll, type SyncFailure } from "../../services/sync/sync-remotes.js";
+import { syncWith, type SyncReport } from "../../services/sync/sync-state.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
 import { decisionLines, keptLines } from "../../render/decision-lines.js";
-import { listRecords } from "../../services/record-ids.js";
+import { listRecords } from "../../services/kernel/record-ids.js";
 import { remoteRefChangeLines } from "../../domain/remote-ref-notice.js";
 
 const ACTIONS: Record<SyncReport["action"], string> = {

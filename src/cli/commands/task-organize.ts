@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { taskId } from "../../domain/ids.js";
 import { linkedTaskView, planView, taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { linkTasks, unlinkTasks } from "../../services/epics.js";
+import { linkTasks, unlinkTasks } from "../../services/work/epics.js";
 
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
@@ -21,7 +21,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .action(
         run(app, async (file: string) => {
           // Loaded here only: import brings the YAML parser and the entry schema.
-          const { importTasks } = await import("../../services/import-tasks.js");
+          const { importTasks } = await import("../../services/work/import-tasks.js");
           const { tasks: created, refs } = await importTasks(app.context(), file);
           // Views made as the JSON is written: an import of 100,000 tasks holds no second copy.
           const data = new MappedList(created, (t) => taskSummaryView(t, refs));
@@ -43,7 +43,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .description("Write (or find) the task's planning note: .pantheon/planning/<id>.md")
       .action(
         run(app, async (id: string) => {
-          const { planTask } = await import("../../services/task-plan.js");
+          const { planTask } = await import("../../services/work/task-plan.js");
           const r = await planTask(app.context(), id);
           const data = planView(r);
           const what = r.action === "created" ? "Wrote" : r.action === "renamed" ? `Renamed ${r.from} to` : "Found";

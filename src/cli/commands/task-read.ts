@@ -5,7 +5,7 @@ import { parseTaskStatus } from "../../domain/task-status.js";
 import { parseLabels } from "../../domain/labels.js";
 import { taskDetailView, taskRowView, taskSummaryView } from "../../render/task-view.js";
 import { taskDetailText, taskTable } from "../../render/task-text.js";
-import { listTasks, showTask } from "../../services/read-tasks.js";
+import { listTasks, showTask } from "../../services/views/read-tasks.js";
 import type { App } from "../app.js";
 import { collect, examples, intOption, list, run } from "../command-kit.js";
 import { MappedList, view } from "../view.js";

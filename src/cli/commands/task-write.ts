@@ -5,7 +5,7 @@ import { parseTaskStatus } from "../../domain/task-status.js";
 import { UsageError } from "../../errors.js";
 import { taskSummaryView, type TaskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { createTask } from "../../services/create-task.js";
+import { createTask } from "../../services/work/create-task.js";
 import {
   claimTask,
   closeTask,
@@ -14,7 +14,7 @@ import {
   unassignTask,
   updateTaskStatus,
   type TransitionResult,
-} from "../../services/transition-task.js";
+} from "../../services/work/transition-task.js";
 import type { App } from "../app.js";
 import { collect, examples, repeat, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";

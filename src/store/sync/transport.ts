@@ -72,7 +72,7 @@ export async function fetchState(
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
       `check the remote: git remote -v; git fetch ${remote}`,
-      // What publishing says of it (services/publish.ts): the remote could not be reached.
+      // What publishing says of it (services/sync/publish.ts): the remote could not be reached.
       { remote, unreachable: gitReason(r.stderr) },
     );
   return readRef(paths.commonDir, trackingRef(remote));

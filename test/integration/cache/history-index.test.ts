@@ -242,7 +242,7 @@ function asProject(c: Clone, persona: string): Pick<Project, "ok"> {
 }
 
 async function chartsOf(dir: string) {
-  const { chartHistory } = await import("../../../src/services/history-charts.js");
+  const { chartHistory } = await import("../../../src/services/views/history-charts.js");
   const { ContextFactory } = await import("../../../src/api/api-context.js");
   const { testEnv } = await import("../../helpers/env.js");
   return chartHistory(new ContextFactory({ cwd: dir, env: testEnv(), onWarning: () => {} }).for(), {});

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MISSION_PART_MAX } from "../../../src/services/persona-instructions.js";
+import { MISSION_PART_MAX } from "../../../src/services/summon/persona-instructions.js";
 import { initialized, type Repo } from "./fixture.js";
 import { ASSISTANTS, missions, requireBundle, standIns, type StandInRecord } from "./stand-ins.js";
 

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { initProject, type Project } from "../cli/fixture.js";
-import { writeSummonRecord } from "../../../src/services/summon-record.js";
+import { writeSummonRecord } from "../../../src/services/live/summon-record.js";
 import { CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 import { git, stateRef } from "../../helpers/repo.js";
 import { apiData, eventStream, startWeb, TOKEN, webGet, withCookie } from "../../helpers/web.js";

@@ -5,8 +5,8 @@ import { ASSISTANT_NAMES, type AssistantName } from "../../../src/domain/assista
 import { CONFIG_KEYS_HINT } from "../../../src/domain/config-issue.js";
 import { defaultSettings, settingsFromConfig, type ConfigDocument } from "../../../src/domain/project-config.js";
 import { signalOf } from "../../../src/domain/live-state.js";
-import { DECLINES_SILENTLY } from "../../../src/services/live-events.js";
-import { PANTHEON_FILES } from "../../../src/services/persona-worktree.js";
+import { DECLINES_SILENTLY } from "../../../src/services/live/live-events.js";
+import { PANTHEON_FILES } from "../../../src/services/worktrees/persona-worktree.js";
 import { UsageError } from "../../../src/errors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { scanCodexConfig } from "../../../src/domain/codex-config-scan.js";
-import { opensGitDir } from "../../../src/services/codex-sandbox-findings.js";
+import { opensGitDir } from "../../../src/services/doctor/codex-sandbox-findings.js";
 
 describe("scanCodexConfig: the settings that decide what codex's sandbox lets a model write", () => {
   it("finds sandbox_mode, writable_roots, the profile and each folder's trust under their tables, in every form codex reads", () => {

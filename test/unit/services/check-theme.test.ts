@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/errors.js";
-import type { Context } from "../../../src/services/context.js";
-import { checkTheme } from "../../../src/services/project-settings.js";
+import type { Context } from "../../../src/services/kernel/context.js";
+import { checkTheme } from "../../../src/services/project/project-settings.js";
 
 /** Only the templates folder is read by the theme check. */
 const ctxWith = (templatesDir: string) => ({ templatesDir }) as Pick<Context, "templatesDir"> as Context;

@@ -5,9 +5,9 @@ import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 import { defaultSettings } from "../../../src/domain/project-config.js";
 import type { Project } from "../../../src/domain/schemas/project.js";
 import { NotFoundError } from "../../../src/errors.js";
-import type { Context } from "../../../src/services/context.js";
-import { createTask } from "../../../src/services/create-task.js";
-import { noteTask } from "../../../src/services/edit-task.js";
+import type { Context } from "../../../src/services/kernel/context.js";
+import { createTask } from "../../../src/services/work/create-task.js";
+import { noteTask } from "../../../src/services/work/edit-task.js";
 import { MemoryStore } from "../../../src/store/memory-store.js";
 
 /** The memory store migrates as GitStore does (DESIGN §1.3): services see the same behaviour over both. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MISSION_PART_MAX, missionPart } from "../../../src/services/mission-brief.js";
+import { MISSION_PART_MAX, missionPart } from "../../../src/services/missions/mission-brief.js";
 import { aMission, aTask } from "../../helpers/builders.js";
 
 /** DESIGN §5: the mission part of a persona's brief is at most 1,500 characters for any project. */

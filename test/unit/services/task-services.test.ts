@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { resolve } from "node:path";
-import type { Context } from "../../../src/services/context.js";
-import { createTask } from "../../../src/services/create-task.js";
-import { listTasks } from "../../../src/services/read-tasks.js";
-import { startMission } from "../../../src/services/start-mission.js";
-import { claimTask, closeTask } from "../../../src/services/transition-task.js";
+import type { Context } from "../../../src/services/kernel/context.js";
+import { createTask } from "../../../src/services/work/create-task.js";
+import { listTasks } from "../../../src/services/views/read-tasks.js";
+import { startMission } from "../../../src/services/missions/start-mission.js";
+import { claimTask, closeTask } from "../../../src/services/work/transition-task.js";
 import { MemoryStore } from "../../../src/store/memory-store.js";
 import type { CloneStore } from "../../../src/store/store.js";
 import { InvalidTransitionError } from "../../../src/errors.js";
