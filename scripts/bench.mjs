@@ -11,6 +11,7 @@
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -211,20 +212,10 @@ async function webVersusCli(dir, runs) {
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise((resolveUrl, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
-  });
+  const signedIn = await webSession(child);
   const get = async (path) => {
     const t0 = process.hrtime.bigint();
-    const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
-    await res.text();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    await signedIn(path);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
   const pairs = [
@@ -355,6 +346,40 @@ function syncBench(size, runs) {
 }
 
 /**
+ * A browser's session with the `pantheon web` that `child` runs: the URL it prints, its one-time
+ * token taken to `/` for the session cookie, then each request sent to 127.0.0.1 under the
+ * server's own host name (`p-….localhost`, which this machine's resolver need not know).
+ * Resolves to `get(path)`, which reads the whole answer and throws on any status but 200.
+ */
+async function webSession(child) {
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/[0-9a-z.-]+:\d+\/\?token=[0-9a-f]+/.exec(out);
+      if (m) resolveUrl(new URL(m[0]));
+    });
+    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
+  });
+  const send = (path, cookie) =>
+    new Promise((done, fail) => {
+      const headers = { host: url.host, ...(cookie ? { cookie } : {}) };
+      const req = httpRequest({ host: "127.0.0.1", port: Number(url.port), path, headers }, (res) => {
+        res.resume();
+        res.on("end", () => done(res));
+      });
+      req.on("error", fail);
+      req.end();
+    });
+  const signIn = await send(`/?token=${url.searchParams.get("token")}`);
+  const cookie = (signIn.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  return async (path) => {
+    const res = await send(path, cookie);
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
+  };
+}
+
+/**
  * `pantheon web` as a process that answers one request: spawned, asked for `path` once the
  * address is printed, stopped. What a chart costs from a cold start, the server's own start-up
  * included (~a CLI's). Resolves to the milliseconds from spawn to the whole answer.
@@ -366,19 +391,9 @@ async function webOnce(dir, path) {
     env,
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const url = await new Promise((resolveUrl, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
-  });
-  const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
-  await res.text();
+  // Signing in (one small request for the page) is part of it, as for a browser.
+  await (await webSession(child))(path);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   await new Promise((done) => {
     child.on("close", done);
     child.kill("SIGTERM");
@@ -443,18 +458,10 @@ async function historyBench(commits, runs) {
     env,
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const url = await new Promise((resolveUrl) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-  });
+  const signedIn = await webSession(child);
   const get = async () => {
     const t = process.hrtime.bigint();
-    const res = await fetch(`${url.origin}/api/charts?token=${url.searchParams.get("token")}`);
-    await res.text();
+    await signedIn("/api/charts");
     return Number(process.hrtime.bigint() - t) / 1e6;
   };
   await get();
