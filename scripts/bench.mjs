@@ -18,7 +18,9 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dirname, "..");
 /** --bin (or PANTHEON_BENCH_BIN) measures another build (a copy of dist/ made before a change, for a before/after). */
 const BIN = resolve(
-  process.argv.find((a) => a.startsWith("--bin="))?.slice(6) ?? process.env.PANTHEON_BENCH_BIN ?? join(ROOT, "dist/pantheon.js"),
+  process.argv.find((a) => a.startsWith("--bin="))?.slice(6) ??
+    process.env.PANTHEON_BENCH_BIN ??
+    join(ROOT, "dist/pantheon.js"),
 );
 /** --only runs only these cases of bench-scale.mjs (the design's own size), nothing else. */
 const only = process.argv
