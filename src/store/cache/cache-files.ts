@@ -11,7 +11,9 @@ import type { KindState, Row, SummaryTypes, Unverified } from "./summary-cache.j
 import { sealKey, sealOf } from "./cache-seal.js";
 import { randomBytes } from "../../random-bytes.js";
 import { TableRows } from "./table-rows.js";
-import { decodeTaskTable, encodeTaskTable, tableHeader, type EncodedTable, type TaskTable } from "./task-table.js";
+import { tableHeader } from "./table-header.js";
+import { decodeTaskTable, type TaskTable } from "./task-table.js";
+import { encodeTaskTable, type EncodedTable } from "./task-table-encoder.js";
 
 /**
  * The read cache's files in `<common dir>/pantheon/cache/` (DESIGN §2.5): each kind's saved
@@ -41,7 +43,7 @@ export function cacheDir(commonDir: string): string {
   return join(commonDir, "pantheon", "cache");
 }
 
-/** The tasks' cache is a binary table (task-table.ts); the other kinds, being small, are JSON. */
+/** The tasks' cache is a binary table (table-header.ts); the other kinds, being small, are JSON. */
 export function kindFile(commonDir: string, kind: RecordKind): string {
   return join(cacheDir(commonDir), kind === "tasks" ? `tasks-v${CACHE_VERSION}.bin` : `${kind}-v${CACHE_VERSION}.json`);
 }

@@ -3,7 +3,7 @@ import { lazyRequire } from "../../lazy-require.js";
 /**
  * A block's checksum in the history index's file (history-file.ts): its CRC-32, as 8 hex
  * digits. It catches bit rot, a torn write and a hand edit; it is no signature (a file forged to
- * match is caught by the bounds checks on every row it names, history-table.ts).
+ * match is caught by the bounds checks on every row it names, history-rows.ts).
  *
  * node:zlib's, which the pack reader has loaded already when the state is packed (a history
  * reads commits and blobs): SHA-1 through node:crypto cost a `task history` ~4 ms, most of it

@@ -2,9 +2,11 @@ import type { HistoryFacts } from "../../domain/history-charts.js";
 import { GitError } from "../../errors.js";
 import type { ObjectDb } from "../git/object-db.js";
 import type { Journal } from "./cache-journal.js";
-import { loadHistory, saveHistory } from "./history-file.js";
+import { emptyHistory } from "./history-arrays.js";
+import { loadHistory } from "./history-reader.js";
 import { gitRun, journalRun, objectRun } from "./history-source.js";
-import { emptyHistory, HistoryTable } from "./history-table.js";
+import { HistoryTable } from "./history-table.js";
+import { saveHistory } from "./history-writer.js";
 
 /** Commits taken from the journal are cheap to take again: the file is written after this many. */
 const RESAVE_AFTER_JOURNAL = 200;

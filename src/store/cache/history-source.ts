@@ -5,7 +5,7 @@ import { changedPaths } from "../git/tree-diff.js";
 import { recordKey } from "../state/layout.js";
 import { trailerKeys } from "../state/records-trailer.js";
 import type { Journal } from "./cache-journal.js";
-import type { IndexedCommit } from "./history-table.js";
+import type { IndexedCommit } from "./history-rows.js";
 
 // Where the history index gets the commits it lacks: the journal's lines (a run of this clone's
 // own mutations: no git at all), else the system git (a sync, a rebuild), else the commit

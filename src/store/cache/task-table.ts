@@ -1,241 +1,18 @@
 import type { Criterion } from "../../domain/schemas/criterion.js";
-import type { TaskSummary } from "../../domain/schemas/task.js";
-import { PRIORITIES } from "../../domain/priority.js";
-import { TASK_ROLES } from "../../domain/roles.js";
-import { TASK_STATUSES } from "../../domain/task-status.js";
-import { createdKey } from "../../domain/task-columns.js";
-import { toTaskSummary } from "../../domain/task-summary.js";
 import type { BlockFile } from "./block-file.js";
+import { align, tableHeader, TEXT_FIELDS, type Section, type TableHeader, type TableMeta } from "./table-header.js";
+import { TaskRow } from "./task-row.js";
 
-/**
- * The tasks' read cache as binary typed columns, in three files. At 50,000 tasks a JSON cache
- * took ~16 ms to parse and ~25 ms more to turn into objects; here the columns every question
- * needs (numbers, status, role, priority, epic, mission, claimant, dependencies: ~1.6 MB) are one
- * buffer, and each row (`TaskRow`) decodes a field when it is asked for. Titles, timestamps and
- * acceptance criteria (the text file) and blob ids (the oids file) are read block by block, only
- * when asked for: a report reads neither, a page of 50 reads one block of titles. Labels are
- * a column (`list --label` reads no text). Local and disposable, so native byte order is fine
- * (a file of another order is simply not loaded).
- *
- * Columns file: "PTT4", header length (u32), header JSON (commit, shards, problems, names,
- * labels, section offsets, sizes of the other two files), then 8-aligned sections:
- * creation-time keys (createdKey, Float64), numbers,
- * status/role/priority codes, epic, mission, claimant and completer (indexes into `names`,
- * 0 = none), dependency, former-number and label lists (offsets + values; a label is its index
- * in `labels`). Text file: byte offsets (u32, 4N + 1: every title's, then every created time's,
- * every updated time's, every acceptance list's) then the UTF-8 text in the same order (a task's
- * acceptance criteria as JSON, empty for none). Oids file: 20 bytes a row.
- */
-const MAGIC = "PTT4";
-/** The text fields, in file order (TaskTable.text's k). */
-const TEXT_FIELDS = 4;
 /** Text fields read one by one before the whole text file is read instead. */
 const WHOLE_AFTER = 256;
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-// Codes are positions in the domain's lists (what TaskColumns hands on); the header records the
-// lists, so a table written under other lists is not loaded.
-const STATUSES = TASK_STATUSES;
-const ROLES = TASK_ROLES;
-const CODES = { status: STATUSES, role: ROLES, priority: PRIORITIES };
-const code = <T extends string>(list: readonly T[]) => new Map<string, number>(list.map((v, i) => [v, i]));
-const STATUS_CODE = code(STATUSES);
-const ROLE_CODE = code(ROLES);
-const PRIORITY_CODE = code(PRIORITIES);
-
-type Section = "c" | "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv" | "lo" | "lv";
-
-export interface TableMeta {
-  commit: string;
-  shards: Record<string, string>;
-  bad: Record<string, [string, string]>;
-  stray: string[];
-  /** What the journal gave since a read from git (summary-cache.ts); absent in tables written before. */
-  unverified?: { shards: string[]; rows: number[] };
-  /** A random id of the save that wrote it, which its seal names (cache-files.ts). */
-  save?: string;
-}
-
-interface Header extends TableMeta {
-  le: boolean;
-  codes: typeof CODES;
-  count: number;
-  names: string[];
-  /** Every label of the table, in first-seen order; label columns hold indexes into it. */
-  labels: string[];
-  sections: Record<Section, [number, number]>;
-  textBytes: number;
-  oidBytes: number;
-  /** Per text field: every value is ASCII, so byte offsets are string offsets. */
-  ascii: boolean[];
-  /** Every createdAt has a createdKey (is in the canonical form). */
-  createdKeys: boolean;
-}
-
-export interface EncodedTable {
-  columns: Buffer;
-  text: Buffer;
-  oids: Buffer;
-}
-
-/** Encodes rows (in number order) with the cache's bookkeeping. */
-export function encodeTaskTable(
-  rows: ReadonlyArray<{ summary: TaskSummary; oid: string }>,
-  meta: TableMeta,
-): EncodedTable {
-  const N = rows.length;
-  const names = new Map<string, number>();
-  const name = (s: string | null) => (s === null ? 0 : (names.get(s) ?? names.set(s, names.size + 1).get(s)!));
-  const labelNames = new Map<string, number>();
-  const label = (s: string) => labelNames.get(s) ?? labelNames.set(s, labelNames.size).get(s)!;
-  const n = new Uint32Array(N);
-  const [s, r, p] = [new Uint8Array(N), new Uint8Array(N), new Uint8Array(N)];
-  const [e, m, cl, cb] = [new Uint32Array(N), new Uint32Array(N), new Uint32Array(N), new Uint32Array(N)];
-  const dOff = new Uint32Array(N + 1);
-  const fOff = new Uint32Array(N + 1);
-  const lOff = new Uint32Array(N + 1);
-  const deps: number[] = [];
-  const former: number[] = [];
-  const labels: number[] = [];
-  const so = new Uint32Array(TEXT_FIELDS * N + 1);
-  const c = new Float64Array(N);
-  const fits = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
-  // An import stamps every task alike: the last timestamp's key is reused.
-  let lastCreated = "";
-  let lastKey = Number.NaN;
-  for (let i = 0; i < N; i++) {
-    const t = rows[i]!.summary;
-    // Columns hold what the schema allows today; anything else (a newer writer) means no cache.
-    if (
-      !fits(t.number) ||
-      !fits(t.epic ?? 0) ||
-      !fits(t.mission ?? 0) ||
-      !t.dependencies.every(fits) ||
-      !t.formerNumbers.every(fits)
-    )
-      throw new Error(`task ${t.number}: a number out of range`);
-    if (t.createdAt !== lastCreated) [lastCreated, lastKey] = [t.createdAt, createdKey(t.createdAt)];
-    c[i] = lastKey;
-    n[i] = t.number;
-    s[i] = known(STATUS_CODE, t.status);
-    r[i] = known(ROLE_CODE, t.role);
-    p[i] = known(PRIORITY_CODE, t.priority);
-    e[i] = t.epic ?? 0;
-    m[i] = t.mission ?? 0;
-    cl[i] = name(t.claimedBy);
-    cb[i] = name(t.completedBy);
-    dOff[i] = deps.length;
-    for (const d of t.dependencies) deps.push(d);
-    fOff[i] = former.length;
-    for (const f of t.formerNumbers) former.push(f);
-    lOff[i] = labels.length;
-    for (const l of t.labels) labels.push(label(l));
-  }
-  dOff[N] = deps.length;
-  fOff[N] = former.length;
-  lOff[N] = labels.length;
-  // Whole columns per call into native code: a call per string (or per id) cost ~0.6 s at
-  // 100,000 tasks. Ids are hex, so one string of all of them decodes in one go.
-  const oid = Buffer.from(rows.map((row) => row.oid).join(""), "hex");
-  if (oid.length !== 20 * N) throw new Error("a blob id that is not 40 hex digits");
-  // Field by field (every title, then every created, then every updated time, then the
-  // criteria): ordering by age reads the 1.2 MB of created times at 50,000 tasks, not all the text.
-  const fields: Array<(t: TaskSummary) => string> = [
-    (t) => t.title,
-    (t) => t.createdAt,
-    (t) => t.updatedAt,
-    (t) => (t.acceptance.length === 0 ? "" : JSON.stringify(t.acceptance)),
-  ];
-  const values = fields.map((field) => rows.map((row) => field(row.summary)));
-  const all = values.map((list) => list.join(""));
-  const ascii = all.map((text) => !NON_ASCII.test(text));
-  let at = 0;
-  for (let k = 0; k < TEXT_FIELDS; k++)
-    for (let i = 0; i < N; i++) {
-      const str = values[k]![i]!;
-      so[k * N + i] = at;
-      at += ascii[k] ? str.length : Buffer.byteLength(str, "utf8");
-    }
-  so[TEXT_FIELDS * N] = at;
-  const offsets = bytes(so);
-  const text = Buffer.allocUnsafe(offsets.length + at);
-  text.set(offsets, 0);
-  let w = offsets.length;
-  for (const part of all) w += text.write(part, w, "utf8");
-  // First: Float64 values need 8-aligned offsets.
-  const parts: Record<Section, Uint8Array> = {
-    c: new Uint8Array(c.buffer),
-    n: bytes(n),
-    s,
-    r,
-    p,
-    e: bytes(e),
-    m: bytes(m),
-    cl: bytes(cl),
-    cb: bytes(cb),
-    do: bytes(dOff),
-    dv: bytes(Uint32Array.from(deps)),
-    fo: bytes(fOff),
-    fv: bytes(Uint32Array.from(former)),
-    lo: bytes(lOff),
-    lv: bytes(Uint32Array.from(labels)),
-  };
-  const sections = {} as Record<Section, [number, number]>;
-  let offset = 0;
-  for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) {
-    sections[k] = [offset, b.length];
-    offset = align(offset + b.length);
-  }
-  const header: Header = {
-    ...meta,
-    le: LITTLE_ENDIAN,
-    codes: CODES,
-    createdKeys: c.every((x) => !Number.isNaN(x)),
-    count: N,
-    names: [...names.keys()],
-    labels: [...labelNames.keys()],
-    sections,
-    textBytes: text.length,
-    oidBytes: oid.length,
-    ascii,
-  };
-  const head = Buffer.from(`${MAGIC}0000${JSON.stringify(header)}`, "utf8");
-  head.writeUInt32LE(head.length - 8, 4);
-  const start = align(head.length);
-  const columns = Buffer.alloc(start + offset);
-  head.copy(columns);
-  for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) columns.set(b, start + sections[k][0]);
-  return { columns, text, oids: oid };
-}
-
-function known(codes: Map<string, number>, v: string): number {
-  const c = codes.get(v);
-  if (c === undefined) throw new Error(`unknown value ${JSON.stringify(v)}`);
-  return c;
-}
-
-const align = (x: number) => (x + 7) & ~7;
-const NON_ASCII = /[^\x00-\x7f]/;
-const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-
-/** The header of a columns file: what the other two files must hold. */
-export function tableHeader(file: Buffer): Header | null {
-  try {
-    if (file.toString("latin1", 0, 4) !== MAGIC) return null;
-    const header = JSON.parse(file.toString("utf8", 8, 8 + file.readUInt32LE(4))) as Header;
-    return header.le === LITTLE_ENDIAN && JSON.stringify(header.codes) === JSON.stringify(CODES) ? header : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
- * A decoded table, its text and oids read through `files` when first asked for; null for
- * anything that is not a table (another version, another byte order, damage).
+ * A decoded table (the format: table-header.ts), its text and oids read through `files` when
+ * first asked for; null for anything that is not a table (another version, another byte order, damage).
  */
 export function decodeTaskTable(
   file: Buffer,
-  files: (h: Header) => { text: BlockFile; oids: BlockFile },
+  files: (h: TableHeader) => { text: BlockFile; oids: BlockFile },
 ): TaskTable | null {
   const header = tableHeader(file);
   if (!header) return null;
@@ -253,6 +30,7 @@ export function decodeTaskTable(
   }
 }
 
+/** A table's columns as typed arrays over the columns file, its text and oids read block by block. */
 export class TaskTable {
   readonly count: number;
   readonly meta: TableMeta;
@@ -277,7 +55,7 @@ export class TaskTable {
   private readonly ascii: boolean[];
 
   constructor(
-    h: Header,
+    h: TableHeader,
     buf: Buffer,
     start: number,
     private readonly textFile: BlockFile,
@@ -373,7 +151,7 @@ export class TaskTable {
   }
 
   /** Row i's dependencies, decoded now (one shared empty list when it has none: most have none). */
-  deps(i: number): readonly number[] {
+  deps(i: number): number[] {
     return list(this.do, this.dv, i);
   }
 
@@ -392,8 +170,14 @@ export class TaskTable {
     const json = this.text(i, 3);
     return json === "" ? [] : (JSON.parse(json) as Criterion[]);
   }
+
+  /** Row i's former numbers, decoded now (the shared empty list when it has none). */
+  formerNumbers(i: number): number[] {
+    return list(this.fo, this.fv, i);
+  }
 }
 
+// Frozen: the one empty list every row without dependencies (or former numbers) shares.
 const NONE: readonly number[] = Object.freeze([]);
 
 function list(offsets: Uint32Array, values: Uint32Array, i: number): number[] {
@@ -402,71 +186,4 @@ function list(offsets: Uint32Array, values: Uint32Array, i: number): number[] {
   const out = new Array<number>(offsets[i + 1]! - from);
   for (let k = 0; k < out.length; k++) out[k] = values[from + k]!;
   return out;
-}
-
-/**
- * One task of a table: a TaskSummary whose fields are read from the columns when asked for,
- * and a cache row (`oid`, `value`). JSON.stringify sees a plain summary (toJSON).
- */
-export class TaskRow implements TaskSummary {
-  // Dependencies are walked again and again (blocking, readiness): decoded once per row.
-  private deps: number[] | undefined;
-  constructor(
-    private readonly t: TaskTable,
-    private readonly i: number,
-  ) {}
-  get number() {
-    return this.t.n[this.i]!;
-  }
-  get title() {
-    return this.t.text(this.i, 0);
-  }
-  get status() {
-    return STATUSES[this.t.s[this.i]!]!;
-  }
-  get role() {
-    return ROLES[this.t.r[this.i]!]!;
-  }
-  get priority() {
-    return PRIORITIES[this.t.p[this.i]!]!;
-  }
-  get dependencies() {
-    return (this.deps ??= list(this.t.do, this.t.dv, this.i));
-  }
-  get epic() {
-    return this.t.e[this.i] || null;
-  }
-  get claimedBy() {
-    return this.t.name(this.t.cl[this.i]!);
-  }
-  get mission() {
-    return this.t.m[this.i] || null;
-  }
-  get completedBy() {
-    return this.t.name(this.t.cb[this.i]!);
-  }
-  get createdAt() {
-    return this.t.text(this.i, 1);
-  }
-  get updatedAt() {
-    return this.t.text(this.i, 2);
-  }
-  get formerNumbers() {
-    return list(this.t.fo, this.t.fv, this.i);
-  }
-  get labels() {
-    return this.t.labels(this.i);
-  }
-  get acceptance() {
-    return this.t.acceptance(this.i);
-  }
-  get oid() {
-    return this.t.oid(this.i);
-  }
-  get value(): TaskSummary {
-    return this;
-  }
-  toJSON(): TaskSummary {
-    return toTaskSummary(this);
-  }
 }

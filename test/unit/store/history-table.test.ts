@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { factsOfEvents } from "../../../src/domain/history-charts.js";
-import { loadHistory, saveHistory } from "../../../src/store/cache/history-file.js";
-import { emptyHistory, HistoryTable, type IndexedCommit } from "../../../src/store/cache/history-table.js";
+import { emptyHistory } from "../../../src/store/cache/history-arrays.js";
+import { loadHistory } from "../../../src/store/cache/history-reader.js";
+import type { IndexedCommit } from "../../../src/store/cache/history-rows.js";
+import { HistoryTable } from "../../../src/store/cache/history-table.js";
+import { saveHistory } from "../../../src/store/cache/history-writer.js";
 
 /**
  * The history index's table against the log walk it stands in for (state/commit-log.ts's

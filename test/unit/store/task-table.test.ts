@@ -17,7 +17,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BlockFile } from "../../../src/store/cache/block-file.js";
-import { decodeTaskTable, encodeTaskTable, type EncodedTable } from "../../../src/store/cache/task-table.js";
+import { decodeTaskTable } from "../../../src/store/cache/task-table.js";
+import { encodeTaskTable, type EncodedTable } from "../../../src/store/cache/task-table-encoder.js";
 import { RowsTaskMap, TableRows } from "../../../src/store/cache/table-rows.js";
 
 const meta = {
