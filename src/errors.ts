@@ -17,7 +17,6 @@ export {
 } from "./errors/domain-errors.js";
 export {
   GitError,
-  PackReadError,
   RepositoryError,
   SharedPermError,
   StateLostError,

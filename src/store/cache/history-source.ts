@@ -1,6 +1,6 @@
-import { parseCommit, parseTrailers } from "../git/commit-codec.js";
+import { type CommitData, parseTrailers } from "../git/commit-data.js";
 import { firstParentChanges, listCommits, type PathChange } from "../git/commit-listing.js";
-import type { ObjectDb } from "../git/object-db.js";
+import { ObjectDb } from "../git/object-db.js";
 import { changedPaths } from "../git/tree-diff.js";
 import { recordKey } from "../state/layout.js";
 import { trailerKeys } from "../state/records-trailer.js";
@@ -52,8 +52,7 @@ export function journalRun(journal: Journal, from: string, tip: string): Indexed
 }
 
 /** A commit object as the index takes it; a merge's keys are filled in by its caller. */
-function parsed(oid: string, content: Buffer): IndexedCommit {
-  const c = parseCommit(content);
+function parsed(oid: string, c: CommitData): IndexedCommit {
   return commitOf(oid, {
     parents: c.parents,
     ctime: c.committer.timestamp,
@@ -95,7 +94,14 @@ export async function gitRun(
   const complete = raw !== null;
   raw ??= await listCommits(gitDir, [tip], null, env);
   if (!raw) return null;
-  const commits = raw.map((o) => parsed(o.oid, o.content));
+  // Parsed by the object engine, from the bytes git handed over (no object is read again).
+  const db = new ObjectDb(gitDir);
+  const parse = async (o: { oid: string; content: Buffer }) => {
+    db.remember(o.oid, { type: "commit", content: o.content });
+    return parsed(o.oid, await db.readCommit(o.oid));
+  };
+  const commits: IndexedCommit[] = [];
+  for (const o of raw) commits.push(await parse(o));
   // Parents git did not list (a shallow graft hides them) are listed in turn while present.
   const listed = new Set(commits.map((c) => c.oid));
   for (let round = 0; round < 100; round++) {
@@ -107,7 +113,7 @@ export async function gitRun(
     for (const o of more) {
       if (listed.has(o.oid)) continue;
       listed.add(o.oid);
-      commits.push(parsed(o.oid, o.content));
+      commits.push(await parse(o));
     }
   }
   const diffs = await firstParentChanges(
@@ -135,17 +141,19 @@ export async function objectRun(db: ObjectDb, tip: string, known: (oid: string) 
   while (queue.length > 0) {
     const oid = queue.pop()!;
     if (known(oid)) continue;
-    let content: Buffer;
+    let commit: CommitData;
     try {
-      content = (await db.read(oid)).content;
+      commit = await db.readCommit(oid);
     } catch {
       continue; // a shallow clone's cut: the history ends here, as git's does
     }
-    const c = parsed(oid, content);
+    const c = parsed(oid, commit);
     if (c.parents.length > 1) {
-      const first = await db.read(c.parents[0]!).catch(() => null);
-      const base = first?.type === "commit" ? parseCommit(first.content).tree : null;
-      c.keys = mergeKeys(await changedPaths(db, base, parseCommit(content).tree));
+      const base = await db
+        .readCommit(c.parents[0]!)
+        .then((p) => p.tree)
+        .catch(() => null);
+      c.keys = mergeKeys(await changedPaths(db, base, commit.tree));
     }
     out.push(c);
     for (const p of c.parents) {
