@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only] [-- --keep]
 //                [-- --history-only] [-- --history-commits=1000,100000] [-- --no-history]
 //                [-- --before=<another build's pantheon.js>]
+//                [-- --only=doctor,import,first,list] [-- --bin=path/to/pantheon.js]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
 // hits all alike), plus the git plumbing floor, task import, 8-process contention, peak memory
@@ -16,11 +17,22 @@
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { cpus, hostname, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const BIN = process.env.PANTHEON_BENCH_BIN ? resolve(process.env.PANTHEON_BENCH_BIN) : join(ROOT, "dist/pantheon.js");
+/** --bin (or PANTHEON_BENCH_BIN) measures another build (a copy of dist/ made before a change, for a before/after). */
+const BIN = resolve(
+  process.argv.find((a) => a.startsWith("--bin="))?.slice(6) ??
+    process.env.PANTHEON_BENCH_BIN ??
+    join(ROOT, "dist/pantheon.js"),
+);
+/** --only runs only these cases of bench-scale.mjs (the design's own size), nothing else. */
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
 const beforeArg = process.argv.find((a) => a.startsWith("--before="))?.slice(9);
 /** Another build measured beside BIN in the same run, interleaved (--before=). */
@@ -121,6 +133,8 @@ function seed(size) {
       role: roles[i % roles.length],
       priority: prio[i % 4],
       description: `Generated for the benchmark; task ${i} of ${size}.`,
+      // Labels on every task, one of five areas (and "urgent" on every seventh): `list --label`.
+      labels: [["api", "ui", "db", "docs", "perf"][i % 5], ...(i % 7 === 0 ? ["urgent"] : [])],
     };
     if (i > 10 && i % 3 === 0) e.depends_on = [`k${i - 7}`];
     entries.push(e);
@@ -240,20 +254,10 @@ async function webVersusCli(dir, runs) {
     env,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const url = await new Promise((resolveUrl, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
-  });
+  const signedIn = await webSession(child);
   const get = async (path) => {
     const t0 = process.hrtime.bigint();
-    const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
-    await res.text();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    await signedIn(path);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
   const pairs = [
@@ -399,6 +403,40 @@ function syncBench(size, runs) {
 }
 
 /**
+ * A browser's session with the `pantheon web` that `child` runs: the URL it prints, its one-time
+ * token taken to `/` for the session cookie, then each request sent to 127.0.0.1 under the
+ * server's own host name (`p-….localhost`, which this machine's resolver need not know).
+ * Resolves to `get(path)`, which reads the whole answer and throws on any status but 200.
+ */
+async function webSession(child) {
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/[0-9a-z.-]+:\d+\/\?token=[0-9a-f]+/.exec(out);
+      if (m) resolveUrl(new URL(m[0]));
+    });
+    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
+  });
+  const send = (path, cookie) =>
+    new Promise((done, fail) => {
+      const headers = { host: url.host, ...(cookie ? { cookie } : {}) };
+      const req = httpRequest({ host: "127.0.0.1", port: Number(url.port), path, headers }, (res) => {
+        res.resume();
+        res.on("end", () => done(res));
+      });
+      req.on("error", fail);
+      req.end();
+    });
+  const signIn = await send(`/?token=${url.searchParams.get("token")}`);
+  const cookie = (signIn.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  return async (path) => {
+    const res = await send(path, cookie);
+    if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode}`);
+  };
+}
+
+/**
  * `pantheon web` as a process that answers one request: spawned, asked for `path` once the
  * address is printed, stopped. What a chart costs from a cold start, the server's own start-up
  * included (~a CLI's). Resolves to the milliseconds from spawn to the whole answer.
@@ -410,19 +448,9 @@ async function webOnce(dir, path) {
     env,
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const url = await new Promise((resolveUrl, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-    child.on("close", () => reject(new Error(`pantheon web exited: ${out}`)));
-  });
-  const res = await fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`);
-  await res.text();
+  // Signing in (one small request for the page) is part of it, as for a browser.
+  await (await webSession(child))(path);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   await new Promise((done) => {
     child.on("close", done);
     child.kill("SIGTERM");
@@ -487,18 +515,10 @@ async function historyBench(commits, runs) {
     env,
     stdio: ["ignore", "pipe", "ignore"],
   });
-  const url = await new Promise((resolveUrl) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(out);
-      if (m) resolveUrl(new URL(m[0]));
-    });
-  });
+  const signedIn = await webSession(child);
   const get = async () => {
     const t = process.hrtime.bigint();
-    const res = await fetch(`${url.origin}/api/charts?token=${url.searchParams.get("token")}`);
-    await res.text();
+    await signedIn("/api/charts");
     return Number(process.hrtime.bigint() - t) / 1e6;
   };
   await get();
@@ -576,6 +596,15 @@ function hookSession(dir) {
   return uid;
 }
 
+if (only) {
+  const { scaleBench } = await import("./bench-scale.mjs");
+  console.log(
+    `Pantheon bench (${only.join(", ")}) — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}${quick ? " (--quick)" : ""}\n`,
+  );
+  for (const line of scaleBench({ bin: BIN, env, quick, only })) console.log(line);
+  process.exit(0);
+}
+
 const rows = [];
 const extras = [];
 const historyRows = [];
@@ -609,6 +638,11 @@ for (const size of syncOnly ? [] : sizes) {
       { name: "task next", kind: "read", argv: () => pantheon("task", "next", "--role", "engineer") },
       { name: "task list --limit 50", kind: "read", argv: () => pantheon("task", "list", "--limit", "50") },
       { name: "task list --json (every task)", kind: "read", argv: () => pantheon("task", "list", "--json") },
+      {
+        name: "task list --label api --limit 50",
+        kind: "read",
+        argv: () => pantheon("task", "list", "--label", "api", "--limit", "50"),
+      },
       { name: "task report", kind: "read", argv: () => pantheon("task", "report") },
       { name: "dashboard", kind: "read", argv: () => pantheon("dashboard") },
       {
@@ -747,4 +781,11 @@ for (const r of syncRows)
     `| ${r.name} | ${r.ms.toFixed(0)} | ${r.ratio.toFixed(1)} (≤ ${r.goal}${r.ratio <= r.goal ? ", met" : ", not met"}) | ${r.rssMb.toFixed(0)}${r.rssMb <= 150 ? "" : " ✗"} |`,
   );
 console.log(`(node -e 0: median ${syncRows[0]?.base.toFixed(1)} ms over the sync runs)`);
+
+// The design's own size: import at 100,000, doctor at 50,000, a teammate's first command at 100,000.
+if (!syncOnly) {
+  const { scaleBench } = await import("./bench-scale.mjs");
+  console.log("");
+  for (const line of scaleBench({ bin: BIN, env, quick })) console.log(line);
+}
 printHistory();

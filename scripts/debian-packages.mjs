@@ -27,3 +27,24 @@ export function ensureDebianPackages(label, programs) {
   const still = missing.filter(([program]) => !onPath(program)).map(([p]) => p);
   return still.length === 0 ? null : `apt-get install ${packages.join(" ")} did not provide ${still.join(", ")}`;
 }
+
+/**
+ * What a suite runner does when a program it needs cannot be had: outside CI it says why and
+ * skips (exit code 0); in CI (CI=true) it fails (exit code 1), naming the program and the
+ * script that installs it.
+ * @param {string} label the suite
+ * @param {string} why what is missing, and why
+ * @param {string} installer the script that installs it
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {0 | 1} the exit code
+ */
+export function missingProgramExit(label, why, installer, env = process.env) {
+  if (env.CI === "true") {
+    console.error(
+      `${label} FAILED: ${why} (installed by ${installer}; in CI a missing program is a failure, not a skip)`,
+    );
+    return 1;
+  }
+  console.log(`${label} SKIPPED: ${why} (installed by ${installer})`);
+  return 0;
+}

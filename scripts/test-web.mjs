@@ -1,11 +1,12 @@
 // npm run test:web: the web dashboard in a real headless Chromium (Debian's `chromium` package,
 // driven by playwright-core). Installs what is missing: chromium with apt-get when running as
 // root, playwright-core with npm (a pinned devDependency, normally already there). Where
-// chromium cannot be had, says why and skips: visibly, never silently passing.
+// chromium cannot be had, says why and skips: visibly, never silently passing; in CI (CI=true)
+// that is a failure (exit 1), so a CI machine without a browser never passes by testing less.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { ensureDebianPackages } from "./debian-packages.mjs";
+import { ensureDebianPackages, missingProgramExit } from "./debian-packages.mjs";
 
 const CANDIDATES = [process.env.PANTHEON_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
 const found = () => CANDIDATES.find((p) => existsSync(p));
@@ -27,10 +28,7 @@ function ensurePlaywright() {
 }
 
 const missing = found() ? null : installChromium();
-if (missing) {
-  console.log(`test:web SKIPPED: ${missing}`);
-  process.exit(0);
-}
+if (missing) process.exit(missingProgramExit("test:web", `Chromium: ${missing}`, "scripts/test-web.mjs"));
 ensurePlaywright();
 const r = spawnSync(
   process.execPath,

@@ -10,6 +10,7 @@ export {
   CorruptRecordError,
   InvalidTransitionError,
   NotFoundError,
+  OpenCriteriaError,
   RenumberedError,
   SchemaVersionError,
   UnsafeArgumentError,

@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import { escapeInline } from "../domain/control-chars.js";
 import { PantheonError, RepositoryError } from "../errors.js";
 import { randomBytes, randomUid } from "../random-bytes.js";
-import type { Context, Ids, Launcher } from "../services/context.js";
+import type { Context, Ids, Launcher, Publication } from "../services/kernel/context.js";
+
+export type { Publication } from "../services/kernel/context.js";
 import { GitStore } from "../store/git-store.js";
 import { discoverRepo } from "../store/repo/repo.js";
 import type { Store } from "../store/store.js";
@@ -24,7 +26,7 @@ export interface CallOptions extends ActorOptions {
   /**
    * The command's `--force`: act through a number that a sync gave to another record (DESIGN
    * §1.2), which a mutation otherwise refuses; on claim and review decisions it also lifts
-   * their own guards, as the flag does.
+   * their own guards, and on close and approve the unchecked acceptance criteria, as the flag does.
    */
   force?: boolean | undefined;
   /**
@@ -33,6 +35,12 @@ export interface CallOptions extends ActorOptions {
    * the clone's default remote has state (DESIGN §3.5).
    */
   offline?: boolean | undefined;
+  /**
+   * Told whether the change reached the remote, by the methods that publish by themselves
+   * (claim, mission start and end, review decisions): `published` true, or false with the
+   * reason (DESIGN §3.5). The CLI's `--json` carries the same at the envelope's top level.
+   */
+  onPublished?: ((p: Publication) => void) | undefined;
 }
 
 export interface PantheonOptions extends ActorOptions {
@@ -107,6 +115,7 @@ export class ContextFactory {
         random: () => Math.random(),
       },
       warn,
+      published: call.onPublished,
       store: () =>
         (store ??= Promise.resolve().then(
           () => new GitStore(discoverRepo(this.cwd), { env: this.env, now: () => ctx.now(), warn }),

@@ -1,5 +1,5 @@
 import { configSetView, configShowView, type ConfigSetView, type ConfigShowView } from "../render/config-view.js";
-import { setSetting, showSettings } from "../services/project-settings.js";
+import { setSetting, showSettings } from "../services/project/project-settings.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 
 /** The project's settings (`project.json` on the state ref) and this clone's git config ones. */

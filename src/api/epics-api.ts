@@ -1,6 +1,14 @@
 import { parsePriority } from "../domain/priority.js";
 import { epicView, type EpicView } from "../render/epic-view.js";
-import { abortEpic, createEpic, editEpic, linkTasks, listEpics, showEpic, unlinkTasks } from "../services/epics.js";
+import {
+  abortEpic,
+  createEpic,
+  editEpic,
+  linkTasks,
+  listEpics,
+  showEpic,
+  unlinkTasks,
+} from "../services/work/epics.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, ids, type PriorityInput } from "./inputs.js";
 

@@ -3,7 +3,7 @@
  * Nothing here imports commander, @inquirer or picocolors: those are the CLI's.
  */
 export { openPantheon, type Pantheon } from "./open-pantheon.js";
-export type { ActorOptions, CallOptions, PantheonOptions } from "./api-context.js";
+export type { ActorOptions, CallOptions, PantheonOptions, Publication } from "./api-context.js";
 export type {
   AnyCase,
   PriorityInput,
@@ -22,8 +22,8 @@ export type { PersonasApi } from "./personas-api.js";
 export type { StateApi } from "./state-api.js";
 export type { ConfigApi } from "./config-api.js";
 export type { ConfigSetView, ConfigShowView } from "../render/config-view.js";
-export type { SyncFailure } from "../services/sync-remotes.js";
-export type { RecoveryReport } from "../services/recover-state.js";
+export type { SyncFailure } from "../services/sync/sync-remotes.js";
+export type { RecoveryReport } from "../services/doctor/recover-state.js";
 export {
   ConflictError,
   ContentionError,
@@ -41,7 +41,7 @@ export {
   UsageError,
   type ExitCode,
 } from "../errors.js";
-export type { TaskDetailView, TaskSummaryView, PlanView } from "../render/task-view.js";
+export type { CriterionView, TaskDetailView, TaskSummaryView, PlanView } from "../render/task-view.js";
 export type { NextView, SearchResultView } from "../render/question-views.js";
 export type { EpicView } from "../render/epic-view.js";
 export type { ReviewView } from "../render/review-view.js";
@@ -50,10 +50,10 @@ export type { DashboardView, ActivityEntry } from "../render/dashboard-view.js";
 export type { LogEntryView } from "../render/log-view.js";
 export type { PersonaEntryView, PersonaView } from "../render/persona-view.js";
 export type { Report } from "../domain/task-questions.js";
-export type { HistoryEvent } from "../services/task-history.js";
-export type { ActivityRow } from "../services/persona-activity.js";
-export type { SyncReport, SyncAction } from "../services/sync-state.js";
-export type { DoctorReport } from "../services/doctor.js";
+export type { HistoryEvent } from "../services/views/task-history.js";
+export type { ActivityRow } from "../services/views/persona-activity.js";
+export type { SyncReport, SyncAction } from "../services/sync/sync-state.js";
+export type { DoctorReport } from "../services/doctor/doctor.js";
 export type { Finding } from "../domain/state-checks.js";
 export type { Note } from "../domain/schemas/note.js";
 export type { Priority } from "../domain/priority.js";

@@ -7,9 +7,9 @@ import {
   type MissionEndView,
   type MissionView,
 } from "../render/mission-view.js";
-import { endMissionAndWorktree } from "../services/end-mission.js";
-import { listMissions, showMission } from "../services/read-missions.js";
-import { startMission } from "../services/start-mission.js";
+import { endMissionAndWorktree } from "../services/missions/end-mission.js";
+import { listMissions, showMission } from "../services/missions/read-missions.js";
+import { startMission } from "../services/missions/start-mission.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import type { RoleInput } from "./inputs.js";
 

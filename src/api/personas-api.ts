@@ -1,8 +1,8 @@
 import { parseRole } from "../domain/roles.js";
 import { personaEntryView, personaView, type PersonaEntryView, type PersonaView } from "../render/persona-view.js";
-import { addPersona } from "../services/add-persona.js";
-import { listPersonas } from "../services/list-personas.js";
-import { personaActivity, suggestPersona, type ActivityRow } from "../services/persona-activity.js";
+import { addPersona } from "../services/project/add-persona.js";
+import { listPersonas } from "../services/views/list-personas.js";
+import { personaActivity, suggestPersona, type ActivityRow } from "../services/views/persona-activity.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, type RoleInput } from "./inputs.js";
 

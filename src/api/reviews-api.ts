@@ -1,7 +1,7 @@
 import { parseReviewStatus, parseReviewType } from "../domain/review-values.js";
 import { reviewDetailView, reviewView, type ReviewDetailView, type ReviewView } from "../render/review-view.js";
-import { approveReview, rejectReview, type DecisionResult } from "../services/decide-review.js";
-import { createReview, listReviews, showReview } from "../services/reviews.js";
+import { approveReview, rejectReview, type DecisionResult } from "../services/work/decide-review.js";
+import { createReview, listReviews, showReview } from "../services/work/reviews.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, oneOrMany, type ReviewStatusInput, type ReviewTypeInput } from "./inputs.js";
 

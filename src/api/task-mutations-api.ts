@@ -3,9 +3,11 @@ import { parsePriority } from "../domain/priority.js";
 import { parseTaskRole } from "../domain/roles.js";
 import { parseTaskStatus } from "../domain/task-status.js";
 import { linkedTaskView, taskSummaryView, type TaskSummaryView } from "../render/task-view.js";
-import { createTask, type TaskResult } from "../services/create-task.js";
-import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../services/edit-task.js";
-import { linkTasks, unlinkTasks } from "../services/epics.js";
+import { createTask, type TaskResult } from "../services/work/create-task.js";
+import { dependTask, editTaskFields, noteTask, setTaskPriority, undependTask } from "../services/work/edit-task.js";
+import { linkTasks, unlinkTasks } from "../services/work/epics.js";
+import { addCriterion, markTaskCriterion } from "../services/work/task-criteria.js";
+import { labelTask, unlabelTask } from "../services/work/task-labels.js";
 import {
   claimTask,
   closeTask,
@@ -13,7 +15,7 @@ import {
   reopenTask,
   unassignTask,
   updateTaskStatus,
-} from "../services/transition-task.js";
+} from "../services/work/transition-task.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import { defined, ids, type AnyCase, type PriorityInput, type TaskRoleInput } from "./inputs.js";
 
@@ -28,6 +30,10 @@ export interface CreateTaskInput extends CallOptions {
   dependsOn?: string | string[];
   /** The epic it belongs to. */
   epic?: string;
+  /** Labels: lowercase words (`"API"` is `api`), at most 20. */
+  labels?: string | string[];
+  /** Acceptance criteria, one line each (checked later with `check`). */
+  acceptance?: string | string[];
 }
 
 /** Every command that changes a task; each returns the task as `--json`'s `data` has it. */
@@ -66,6 +72,16 @@ export interface TaskMutations {
   unlink(id: string, o?: CallOptions): Promise<TaskSummaryView>;
   /** `task priority`: the id's letter follows. */
   priority(id: string, priority: PriorityInput, o?: CallOptions): Promise<TaskSummaryView>;
+  /** `task label`: adds labels (those it has already are left as they are). */
+  label(id: string, labels: string | string[], o?: CallOptions): Promise<TaskSummaryView>;
+  /** `task unlabel`: a label the task does not have is refused. */
+  unlabel(id: string, labels: string | string[], o?: CallOptions): Promise<TaskSummaryView>;
+  /** `task ac`: adds an acceptance criterion (one line) at the end of its list. */
+  ac(id: string, text: string, o?: CallOptions): Promise<TaskSummaryView>;
+  /** `task check`: checks criterion `n` (1-based, as `acceptance` lists them); one already checked is refused. */
+  check(id: string, n: number | string, o?: CallOptions): Promise<TaskSummaryView>;
+  /** `task uncheck`: opens criterion `n` again. */
+  uncheck(id: string, n: number | string, o?: CallOptions): Promise<TaskSummaryView>;
   /** `task edit`: title, description, or role (only while unclaimed). */
   edit(
     id: string,
@@ -88,13 +104,15 @@ export function taskMutations(contexts: ContextFactory): TaskMutations {
             dependsOn: ids(i.dependsOn),
             description: i.description,
             epic: i.epic,
+            labels: i.labels === undefined ? undefined : ids(i.labels),
+            acceptance: i.acceptance === undefined ? undefined : ids(i.acceptance),
           }),
         ),
       );
     },
     async import(file, o) {
       // Loaded on first use, as the CLI does: the YAML parser and the entry schema.
-      const { importTasks } = await import("../services/import-tasks.js");
+      const { importTasks } = await import("../services/work/import-tasks.js");
       const r = await importTasks(contexts.for(o), file);
       return r.tasks.map((t) => taskSummaryView(t, r.refs));
     },
@@ -125,6 +143,11 @@ export function taskMutations(contexts: ContextFactory): TaskMutations {
       const r = await unlinkTasks(contexts.for(o), { tasks: [id] });
       return taskSummaryView(r.changed[0]!, r.refs);
     },
+    label: async (id, labels, o) => summary(await labelTask(contexts.for(o), { id, labels: ids(labels) })),
+    unlabel: async (id, labels, o) => summary(await unlabelTask(contexts.for(o), { id, labels: ids(labels) })),
+    ac: async (id, text, o) => summary(await addCriterion(contexts.for(o), { id, text })),
+    check: async (id, n, o) => summary(await markTaskCriterion(contexts.for(o), { id, n: String(n), done: true })),
+    uncheck: async (id, n, o) => summary(await markTaskCriterion(contexts.for(o), { id, n: String(n), done: false })),
     priority: async (id, p, o) =>
       summary(await setTaskPriority(contexts.for(o), { id, priority: parsePriority(p, "priority") })),
     edit: async (id, o) =>

@@ -2,6 +2,7 @@ import { parsePriority } from "../domain/priority.js";
 import { parseTaskRole } from "../domain/roles.js";
 import type { Report } from "../domain/task-questions.js";
 import { parseTaskStatus } from "../domain/task-status.js";
+import { parseLabels } from "../domain/labels.js";
 import { nextView, searchResultView, type NextView, type SearchResultView } from "../render/question-views.js";
 import {
   planView,
@@ -11,9 +12,9 @@ import {
   type TaskDetailView,
   type TaskSummaryView,
 } from "../render/task-view.js";
-import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../services/ask-tasks.js";
-import { listTasks, showTask } from "../services/read-tasks.js";
-import { taskHistory, type HistoryEvent } from "../services/task-history.js";
+import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../services/views/ask-tasks.js";
+import { listTasks, showTask } from "../services/views/read-tasks.js";
+import { taskHistory, type HistoryEvent } from "../services/views/task-history.js";
 import type { CallOptions, ContextFactory } from "./api-context.js";
 import {
   defined,
@@ -35,6 +36,8 @@ export interface TaskFilterInput extends CallOptions {
   blocked?: boolean;
   /** TODO or READY tasks with nothing blocking them. */
   ready?: boolean;
+  /** Tasks carrying every one of these labels. */
+  label?: string | string[];
   limit?: number;
   offset?: number;
 }
@@ -48,7 +51,7 @@ export interface TaskQuestions {
   /** `task search`: ranked full-text search over titles, descriptions and notes. */
   search(words: string, o?: CallOptions & { limit?: number }): Promise<SearchResultView[]>;
   /** `task next`: ready tasks of a role (default: the actor's mission's) by priority then age. */
-  next(o?: CallOptions & { role?: TaskRoleInput; count?: number }): Promise<NextView[]>;
+  next(o?: CallOptions & { role?: TaskRoleInput; count?: number; label?: string | string[] }): Promise<NextView[]>;
   /** `task report`: counts per status and the completion rate. */
   report(o?: CallOptions): Promise<Report>;
   /** `task blocked`: open tasks with unfinished dependencies. */
@@ -64,6 +67,11 @@ export interface TaskQuestions {
   history(id: string, o?: CallOptions): Promise<HistoryEvent[]>;
   /** `task plan`: writes (or finds) `.pantheon/planning/<id>.md`. */
   plan(id: string, o?: CallOptions): Promise<PlanView>;
+}
+
+/** A label filter as given: one or several, parsed as the CLI parses `--label`. */
+function labelsOf(value: string | string[] | undefined): string[] | undefined {
+  return value === undefined ? undefined : parseLabels(typeof value === "string" ? [value] : value);
 }
 
 export function taskQuestions(contexts: ContextFactory): TaskQuestions {
@@ -83,6 +91,7 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
           claimedBy: f.claimedBy,
           blocked: f.blocked || undefined,
           ready: f.ready || undefined,
+          label: labelsOf(f.label),
           limit: wholeNumber(f.limit, "limit", 1),
           offset: wholeNumber(f.offset, "offset"),
         }),
@@ -100,6 +109,7 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
         defined({
           role: o.role === undefined ? undefined : parseTaskRole(o.role, "role"),
           count: wholeNumber(o.count, "count", 1),
+          label: labelsOf(o.label),
         }),
       );
       const now = ctx.now();
@@ -123,7 +133,7 @@ export function taskQuestions(contexts: ContextFactory): TaskQuestions {
     },
     async plan(id, o) {
       // Loaded on first use, as the CLI does: the planning template and the file system.
-      const { planTask } = await import("../services/task-plan.js");
+      const { planTask } = await import("../services/work/task-plan.js");
       return planView(await planTask(contexts.for(o), id));
     },
   };

@@ -1,9 +1,35 @@
 import { commandPrompts } from "./command-prompts.js";
-import { claudeHookSettings } from "./session-hooks.js";
+import { agentsMdImport } from "./instructions-block.js";
+import { mcpServersEntry } from "./mcp-config.js";
+import { hookCommand } from "./session-hooks.js";
 import { withFrontmatter } from "./with-frontmatter.js";
-import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
+import { absolute, missionEnv, shellSessionId, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 import { argv } from "./argv.js";
 import { MODEL_NAME, SESSION_ID } from "../domain/record-formats.js";
+
+/** Claude Code's events (ASSISTANTS.md "Session hooks"). */
+export const CLAUDE_HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PermissionRequest",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "SessionEnd",
+] as const;
+
+/** `claude --settings` for one session: one command hook per event (a hook printing nothing changes no decision). */
+export function claudeHookSettings(cli: string): string {
+  const hooks = Object.fromEntries(
+    CLAUDE_HOOK_EVENTS.map((e) => [
+      e,
+      [{ matcher: "", hooks: [{ type: "command", command: hookCommand(cli, "claude", e), timeout: 10 }] }],
+    ]),
+  );
+  return JSON.stringify({ hooks });
+}
 
 /**
  * Claude Code reads its first positional argument as a subcommand when it is exactly one
@@ -20,7 +46,7 @@ export function claudePantheonRule(cli: string): string {
   return `Bash(${cli}:*)`;
 }
 
-export const claudeAdapter: AssistantAdapter = {
+export const claudeAdapter: AssistantAdapter<"claude"> = {
   name: "claude",
   binary: "claude",
   // Its session runs under the id summon gives it, which is kept on the mission.
@@ -64,4 +90,14 @@ export const claudeAdapter: AssistantAdapter = {
       ),
     }));
   },
+  shellMarkers: ["CLAUDECODE"],
+  shellSession: (env) => (env.CLAUDECODE === "1" ? { sessionId: shellSessionId(env.CLAUDE_CODE_SESSION_ID) } : null),
+  hookEvents: CLAUDE_HOOK_EVENTS,
+  // A declined permission prompt fires no hook: its transcript moving on says so.
+  declinesSilently: true,
+  // Claude reads CLAUDE.md, not AGENTS.md: Pantheon's block reaches it only through an import.
+  instructionsFile: { path: "CLAUDE.md", content: agentsMdImport(), reader: "Claude" },
+  projectPaths: ["CLAUDE.md", ".claude/commands"],
+  // `.mcp.json`, `mcpServers.<name>` = `{ command, args }` (the user approves it once).
+  mcpConfig: (command) => mcpServersEntry("claude", ".mcp.json", command),
 };

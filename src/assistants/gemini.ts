@@ -3,8 +3,43 @@ import { commandPrompts } from "./command-prompts.js";
 import { absolute, missionEnv, type AssistantAdapter, type LaunchInput } from "./adapter.js";
 import { argv } from "./argv.js";
 import { MODEL_NAME, SESSION_ID } from "../domain/record-formats.js";
-import { geminiHookSettings } from "./session-hooks.js";
+import { agentsMdImport } from "./instructions-block.js";
+import { mcpServersEntry } from "./mcp-config.js";
+import { hookCommand } from "./session-hooks.js";
 import { tomlMultilineString, tomlString } from "./toml-string.js";
+
+/** Gemini CLI's events. */
+export const GEMINI_HOOK_EVENTS = [
+  "SessionStart",
+  "BeforeAgent",
+  "BeforeTool",
+  "AfterTool",
+  "Notification",
+  "AfterAgent",
+  "SessionEnd",
+] as const;
+
+/**
+ * Gemini's settings for one session, given as its system-defaults file
+ * (GEMINI_CLI_SYSTEM_DEFAULTS_PATH): the lowest-precedence settings, whose hook lists gemini
+ * concatenates with the user's and the project's; the hook-running indicator is off by default.
+ */
+export function geminiHookSettings(cli: string): string {
+  const hooks = Object.fromEntries(
+    GEMINI_HOOK_EVENTS.map((e) => [
+      e,
+      [
+        {
+          matcher: "*",
+          hooks: [
+            { type: "command", name: `pantheon-live-${e}`, command: hookCommand(cli, "gemini", e), timeout: 10_000 },
+          ],
+        },
+      ],
+    ]),
+  );
+  return `${JSON.stringify({ hooksConfig: { notifications: false }, hooks }, null, 2)}\n`;
+}
 
 /**
  * Gemini has no way to append to its system prompt, and a persona passed in `-i` is lost when
@@ -23,7 +58,7 @@ export function geminiPolicy(cli: string): string {
   return `# Written by pantheon summon for this session only.\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ${tomlString(cli)}\ndecision = "allow"\npriority = 100\n`;
 }
 
-export const geminiAdapter: AssistantAdapter = {
+export const geminiAdapter: AssistantAdapter<"gemini"> = {
   name: "gemini",
   binary: "gemini",
   // Its session runs under the id summon gives it, which is kept on the mission.
@@ -63,4 +98,15 @@ export const geminiAdapter: AssistantAdapter = {
       content: `description = ${tomlString(p.description)}\nprompt = ${tomlMultilineString(p.body)}\n`,
     }));
   },
+  shellMarkers: ["GEMINI_CLI"],
+  // Its shells are not told the session's id.
+  shellSession: (env) => (env.GEMINI_CLI === "1" ? { sessionId: null } : null),
+  hookEvents: GEMINI_HOOK_EVENTS,
+  // A declined permission prompt fires no hook: its transcript moving on says so.
+  declinesSilently: true,
+  // Gemini reads GEMINI.md (its default context file name), not AGENTS.md, and follows `@file` imports.
+  instructionsFile: { path: "GEMINI.md", content: agentsMdImport(), reader: "Gemini" },
+  projectPaths: ["GEMINI.md", ".gemini/commands"],
+  // `.gemini/settings.json`, `mcpServers.<name>` = `{ command, args }` (trusted folders).
+  mcpConfig: (command) => mcpServersEntry("gemini", ".gemini/settings.json", command),
 };

@@ -5,8 +5,20 @@ import { codexAdapter } from "./codex.js";
 import { geminiAdapter } from "./gemini.js";
 import { opencodeAdapter } from "./opencode.js";
 
-/** In order of preference: `summon` without a choice starts the first one installed. */
-export const ASSISTANTS: readonly AssistantAdapter[] = [claudeAdapter, opencodeAdapter, codexAdapter, geminiAdapter];
+/**
+ * One adapter per name of ASSISTANT_NAMES, under its own name: a name added to the list without
+ * an adapter here, an adapter here whose name is not on the list, or one filed under another
+ * name is a compile error (the list itself is in domain/assistant-names.ts).
+ */
+export const ADAPTERS: { readonly [N in AssistantName]: AssistantAdapter<N> } = {
+  claude: claudeAdapter,
+  opencode: opencodeAdapter,
+  codex: codexAdapter,
+  gemini: geminiAdapter,
+};
+
+/** In order of preference (the list's order): `summon` without a choice starts the first one installed. */
+export const ASSISTANTS: readonly AssistantAdapter[] = ASSISTANT_NAMES.map((n) => ADAPTERS[n]);
 
 export function isAssistantName(name: string): name is AssistantName {
   return (ASSISTANT_NAMES as readonly string[]).includes(name);

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { RepositoryError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import { PLAIN, type Paint, type Style } from "../render/paint.js";
-import type { Context } from "../services/context.js";
+import type { Context, Publication } from "../services/kernel/context.js";
 import type { Store } from "../store/store.js";
 import type { IO } from "./io.js";
 import type { View } from "./view.js";
@@ -44,6 +44,17 @@ function templatesDir(): string {
 export class App {
   globals: GlobalOptions = {};
   result: View | undefined;
+  /**
+   * Whether opening the store first ends the missions started inside an assistant that is gone
+   * (DESIGN §5: the next command of this clone does it). main.ts sets it per command.
+   */
+  endsGoneSessions = false;
+  /**
+   * Whether what this command changed reached the remote, for a command that publishes by
+   * itself (DESIGN §3.5); one published:false among several changes (summon's mission and
+   * claim) makes the whole false, with the first reason.
+   */
+  publication: Publication | undefined;
   private ctx: Context | undefined;
   private storePromise: Promise<Store> | undefined;
 
@@ -102,6 +113,17 @@ export class App {
     );
   }
 
+  private async endGoneSessions(ctx: Context, store: Store): Promise<Store> {
+    if (!this.endsGoneSessions) return store;
+    try {
+      const { endGoneSessions } = await import("../services/missions/end-gone-sessions.js");
+      await endGoneSessions(ctx, store);
+    } catch {
+      // never in the way of the command itself
+    }
+    return store;
+  }
+
   cwd(): string {
     const dir = this.globals.C ? resolve(this.io.cwd, this.globals.C) : this.io.cwd;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -123,13 +145,18 @@ export class App {
       now: () => new Date(),
       ids: { uid: randomUid, noteId: () => randomBytes(6).toString("hex"), random: Math.random },
       warn: (m) => this.warn(m),
-      store: () => (this.storePromise ??= this.makeStore(cwd, ctx)),
+      published: (p) => {
+        const was = this.publication;
+        this.publication = !was || (was.published && !p.published) ? p : was;
+      },
+      store: () => (this.storePromise ??= this.makeStore(cwd, ctx).then((s) => this.endGoneSessions(ctx, s))),
       actorFlags: { as: this.globals.as, mission: this.globals.mission },
       force: Boolean(this.globals.force),
       templatesDir: templatesDir(),
       launcher: processLauncher(this.io.env),
       prompter: this.io.prompter ?? terminalPrompter(this.io),
       offline: Boolean(this.globals.offline),
+      self: this.io.self,
     };
     this.ctx = ctx;
     return ctx;

@@ -38,6 +38,11 @@ export function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
+/** Collects a repeatable flag whose values keep their commas (`--ac "a, b"` is one criterion). */
+export function repeat(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 /** Parses a non-negative integer flag such as --limit. */
 export function intOption(flag: string, min = 0) {
   return (value: string): number => {

@@ -9,6 +9,7 @@ import type { TaskColumns } from "../domain/task-columns.js";
 import {
   ID_KINDS,
   idCandidates,
+  labelCandidates,
   recordKind,
   taskIdCandidates,
   type CandidateRow,
@@ -57,7 +58,7 @@ export async function fastCandidates(
   if (!state) return null;
   if (state.commit !== tip && applyJournal(state, record, readJournal(commonDir), tip) === null) return null;
   const cols = (state.rows as { columns?: () => TaskColumns | null }).columns?.();
-  if (cols) return taskIdCandidates(kind as IdKind, cols, prefix);
+  if (cols) return kind === "label" ? labelCandidates(cols, prefix) : taskIdCandidates(kind as IdKind, cols, prefix);
   const rows: CandidateRow[] = [];
   for (const [, row] of state.rows) rows.push(row.value as CandidateRow);
   return idCandidates(kind as IdKind, rows, prefix);

@@ -69,6 +69,8 @@ function optionValue(path: string, name: string): ValueSpec {
       return { ids: path === "summon" ? "task-claimable" : "task" };
     case "--depends-on":
       return { ids: "task" };
+    case "--label":
+      return { ids: "label" };
     case "--assistant":
       return { words: ASSISTANT_NAMES };
     case "--resume":
@@ -89,6 +91,7 @@ function argValue(path: string, name: string): ValueSpec {
   if (group === "task") {
     if (name === "epic") return { ids: "epic" };
     if (name === "deps") return { ids: "task" };
+    if (name === "labels") return { ids: "label" };
     if (name !== "id") return FREE;
     if (verb === "claim") return { ids: "task-claimable" };
     if (verb === "reopen") return { ids: "task-closed" };

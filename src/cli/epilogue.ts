@@ -22,7 +22,7 @@ export async function epilogue(
     await opened;
     // Loaded only by commands that opened the store: --version and --help pay nothing.
     const [{ freshnessNotice, unseenDecisions }, { keptLines }] = await Promise.all([
-      import("../services/clone-status.js"),
+      import("../services/sync/clone-status.js"),
       import("../render/decision-lines.js"),
     ]);
     const ctx = app.context();

@@ -1,8 +1,8 @@
 import { fstatSync, readSync } from "node:fs";
 import { loadGitConfig } from "../store/repo/git-config.js";
 import { discoverRepo } from "../store/repo/repo.js";
-import { HOOK_INPUT_LIMIT, recordHookEvent, type HookEventResult } from "../services/live-events.js";
-import { appendLiveLog, liveDirReady } from "../services/live-files.js";
+import { HOOK_INPUT_LIMIT, recordHookEvent, type HookEventResult } from "../services/live/live-events.js";
+import { appendLiveLog, liveDirReady } from "../services/live/live-files.js";
 import { lazyRequire } from "../lazy-require.js";
 
 /** How long a hook waits for its stdin to close: an assistant that keeps it open must not be held up. */

@@ -4,6 +4,7 @@ import { ROLE_CODES, TASK_ROLES, type TaskRole } from "../domain/roles.js";
 import type { TaskColumns } from "../domain/task-columns.js";
 import { TASK_STATUSES } from "../domain/task-status.js";
 import { isPersonaName } from "../domain/persona-names.js";
+import { LABEL_PATTERN } from "../domain/labels.js";
 
 /**
  * What `pantheon __complete KIND PREFIX` offers for an id argument (shell completion): the kind
@@ -20,12 +21,13 @@ export const ID_KINDS = [
   "review",
   "review-pending",
   "persona",
+  "label",
 ] as const;
 export type IdKind = (typeof ID_KINDS)[number];
 
 /** The record kind of the read cache an id kind reads. */
 export function recordKind(kind: IdKind): "tasks" | "epics" | "missions" | "reviews" {
-  if (kind.startsWith("task")) return "tasks";
+  if (kind.startsWith("task") || kind === "label") return "tasks";
   if (kind === "epic") return "epics";
   if (kind === "review" || kind === "review-pending") return "reviews";
   return "missions";
@@ -39,6 +41,7 @@ export interface CandidateRow {
   priority?: Priority;
   persona?: string;
   aborted?: string | null;
+  labels?: readonly string[];
 }
 
 const TASK_STATUSES_OF: Record<string, readonly string[] | null> = {
@@ -53,6 +56,11 @@ const TASK_STATUSES_OF: Record<string, readonly string[] | null> = {
  * a prefix of digits matches the number (`7` → `ENG-H-0007`). In number order.
  */
 export function idCandidates(kind: IdKind, rows: Iterable<CandidateRow>, prefix: string): string[] {
+  if (kind === "label") {
+    const all = new Set<string>();
+    for (const r of rows) for (const l of r.labels ?? []) all.add(l);
+    return labelsStarting(all, prefix);
+  }
   const want = prefix.toUpperCase();
   const digits = /^\d+$/.test(prefix) ? String(Number(prefix)) : null;
   const out: Array<[number, string]> = [];
@@ -78,6 +86,27 @@ export function idCandidates(kind: IdKind, rows: Iterable<CandidateRow>, prefix:
     if (matches) out.push([r.number, id]);
   }
   return [...new Set(out.sort((a, b) => a[0] - b[0]).map(([, id]) => id))];
+}
+
+/**
+ * The labels in use that start with `prefix`, sorted. A label comes from a record anyone with
+ * push access may write: only a word of the label format is offered to the shell (the schema
+ * refuses others, and this is said here again, where the text meets a command line).
+ */
+function labelsStarting(labels: Iterable<string>, prefix: string): string[] {
+  const want = prefix.toLowerCase();
+  return [...labels].filter((l) => LABEL_PATTERN.test(l) && l.startsWith(want)).sort();
+}
+
+/** The labels some task of the columns carries (a table's names may include ones no task has any more). */
+export function labelCandidates(cols: TaskColumns, prefix: string): string[] {
+  const used = new Set<number>();
+  const { labelValues } = cols;
+  for (let k = 0; k < labelValues.length; k++) used.add(labelValues[k]!);
+  return labelsStarting(
+    [...used].map((c) => cols.labelNames[c]!),
+    prefix,
+  );
 }
 
 /**

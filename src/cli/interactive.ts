@@ -1,4 +1,5 @@
-import { ASSISTANT_MARKERS, markerSet } from "../domain/actor.js";
+import { ASSISTANT_MARKERS } from "../assistants/assistant-env.js";
+import { markerSet } from "../domain/actor.js";
 import type { IO } from "./io.js";
 
 /** Set in the shells of AI assistants (and CI): never prompt there, even with a terminal. */

@@ -1,7 +1,7 @@
 import { writeSync } from "node:fs";
 import { OutputClosed } from "../errors.js";
 import { isTerminal } from "../is-terminal.js";
-import type { Prompter } from "../services/context.js";
+import type { Prompter } from "../services/kernel/context.js";
 
 /** The process's streams and environment, injected so tests run the CLI in-process. */
 export interface IO {
@@ -12,6 +12,8 @@ export interface IO {
   cwd: string;
   /** Answers to the Director's questions; absent: asked on the terminal (cli/terminal-prompter.ts). */
   prompter?: Prompter;
+  /** How to run this very Pantheon again (the node binary and the script): what summon puts on a session's PATH. */
+  self?: readonly string[];
 }
 
 declare const require: NodeJS.Require;
@@ -63,5 +65,6 @@ export function processIO(): IO {
     stdinIsTTY: isTerminal(0),
     env: process.env,
     cwd: process.cwd(),
+    ...(process.argv[1] ? { self: [process.execPath, process.argv[1]] } : {}),
   };
 }

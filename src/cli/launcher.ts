@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { constants as os } from "node:os";
-import type { Launcher, SessionEnd } from "../services/context.js";
+import type { Launcher, SessionEnd } from "../services/kernel/context.js";
 
 /** How long an assistant gets to exit after a forwarded signal before it is asked harder. */
 const GRACE_MS = 3_000;

@@ -10,6 +10,12 @@ import { renumberedHint } from "./renumbered-hint.js";
 import { typedCommandPath } from "./usage-hint.js";
 
 /**
+ * Commands that first end this clone's missions whose assistant session is gone (DESIGN §5).
+ * Not `doctor`, which reports them (and `--fix` ends them), nor the hooks, completion and servers.
+ */
+const ENDS_GONE_SESSIONS = /^pantheon (task|epic|review|mission|persona|dashboard|log|summon|config|status|sync)\b/;
+
+/**
  * Runs one command line and returns its exit code; the only place exit codes are decided.
  * Help and version print through commander and exit 0.
  */
@@ -28,6 +34,7 @@ export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean 
     const names: string[] = [];
     for (let c: typeof cmd | null = cmd; c; c = c.parent) names.unshift(c.name());
     commandPath = names.join(" ");
+    app.endsGoneSessions = ENDS_GONE_SESSIONS.test(commandPath);
   });
   try {
     if (argv.length === 0) {
@@ -49,7 +56,7 @@ export async function main(argv: string[], io: IO, o: { afterFirstUse?: boolean 
       !app.result
     ) {
       try {
-        const { stateOnFirstUse } = await import("../services/clone-status.js");
+        const { stateOnFirstUse } = await import("../services/sync/clone-status.js");
         const first = await stateOnFirstUse(app.context());
         if ("adopted" in first) {
           app.warn(`this clone had no Pantheon state (a git clone does not bring it): took ${first.adopted}'s`);

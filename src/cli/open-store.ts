@@ -1,4 +1,4 @@
-import type { Context } from "../services/context.js";
+import type { Context } from "../services/kernel/context.js";
 import { GitStore } from "../store/git-store.js";
 import { discoverRepo } from "../store/repo/repo.js";
 import type { Store } from "../store/store.js";

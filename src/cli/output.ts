@@ -1,16 +1,18 @@
+import { insideCodexSandbox } from "../assistants/codex.js";
 import { diskFull, fsFailure, GitError, PantheonError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
 import type { App } from "./app.js";
 import { isCommanderError } from "./exit-code.js";
 import { commanderUsage } from "./usage-hint.js";
 import { MappedList, type View } from "./view.js";
+import type { Publication } from "../services/kernel/context.js";
 
 export const JSON_SCHEMA_VERSION = 1;
 
 /** stdout is the result: one JSON document with --json, else the human text. */
 export function printResult(app: App, v: View): void {
   if (app.json) {
-    writeDocument(app.io.stdout, v);
+    writeDocument(app.io.stdout, v, publicationFields(app.publication));
     return;
   }
   const text = v.text(app.style());
@@ -24,6 +26,15 @@ export function printResult(app: App, v: View): void {
   if (text !== "") app.io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+/**
+ * `published` at the envelope's top level for a command that publishes by itself (DESIGN §3.5):
+ * true, or false with `publishedReason`. Absent for every other command.
+ */
+function publicationFields(p: Publication | undefined): Record<string, unknown> {
+  if (!p) return {};
+  return p.published ? { published: true } : { published: false, publishedReason: p.reason ?? "not published" };
+}
+
 /** Past this many items, a list is written in slices: the same bytes, without one 20 MB string. */
 const SLICE = 500;
 
@@ -32,7 +43,7 @@ const SLICE = 500;
  * task of 50,000) is serialised and written a slice at a time, exactly as JSON.stringify would
  * write it whole, so peak memory does not hold the whole text (twice, as a string and as bytes).
  */
-function writeDocument(out: { write(s: string): void }, v: View): void {
+function writeDocument(out: { write(s: string): void }, v: View, extra: Record<string, unknown>): void {
   const list =
     v.data instanceof MappedList || Array.isArray(v.data)
       ? (v.data as { length: number; slice(a: number, b: number): unknown[] })
@@ -40,21 +51,20 @@ function writeDocument(out: { write(s: string): void }, v: View): void {
   if (!list || list.length <= SLICE) {
     const doc: Record<string, unknown> = { schemaVersion: JSON_SCHEMA_VERSION, kind: v.kind, data: v.data };
     if (v.changed) doc.changed = v.changed;
+    Object.assign(doc, extra);
     out.write(`${JSON.stringify(doc)}\n`);
     return;
   }
-  const tail = `${v.changed ? `,"changed":${JSON.stringify(v.changed)}` : ""}}\n`;
+  const more = Object.entries(extra)
+    .map(([k, x]) => `,${JSON.stringify(k)}:${JSON.stringify(x)}`)
+    .join("");
+  const tail = `${v.changed ? `,"changed":${JSON.stringify(v.changed)}` : ""}${more}}\n`;
   out.write(`{"schemaVersion":${JSON_SCHEMA_VERSION},"kind":${JSON.stringify(v.kind)},"data":[`);
   for (let i = 0; i < list.length; i += SLICE) {
     const part = JSON.stringify(list.slice(i, i + SLICE));
     out.write(`${i > 0 ? "," : ""}${part.slice(1, -1)}`);
   }
   out.write(`]${tail}`);
-}
-
-/** Codex runs tool shells with these set; its workspace-write sandbox refuses writes under .git. */
-function insideCodexSandbox(env: NodeJS.ProcessEnv): boolean {
-  return env.CODEX_SANDBOX_NETWORK_DISABLED !== undefined || env.CODEX_SANDBOX !== undefined;
 }
 
 /** stderr gets `✗ message` and a hint, or `{"error":{...}}` with --json; no stack unless -v. */

@@ -63,7 +63,7 @@ export async function buildProgram(app: App, argv: readonly string[]): Promise<C
     .option("--mission <id>", "act under this mission (MSN-0003 or MSN-0003:codename)")
     .option("--json", "print one JSON document on stdout")
     .option("-q, --quiet", "print only the first line of results; no warnings")
-    .option("-v, --verbose", "show stack traces of errors")
+    .option("-v, --verbose", "show stack traces of errors, and every finding of doctor")
     .option(
       "--offline",
       "no network call of its own: claims, mission start/end, review decisions and summon are not published (pantheon sync later)",

@@ -1,6 +1,6 @@
 import { CancelledError } from "../errors.js";
 import { escapeText } from "../render/escape.js";
-import type { Prompter } from "../services/context.js";
+import type { Prompter } from "../services/kernel/context.js";
 import { isInteractive } from "./interactive.js";
 import type { IO } from "./io.js";
 

@@ -39,7 +39,5 @@ export class MappedList<T, V> {
   }
 }
 
-/** The first line of every successful mutation. */
-export function check(style: Style, line: string): string {
-  return `${style.paint.green("✓")} ${line}`;
-}
+// The first line of every successful mutation: render/paint.ts, so a renderer can write it too.
+export { check } from "../render/paint.js";

@@ -1,13 +1,11 @@
-import { watch as fsWatch, type FSWatcher } from "node:fs";
 import { escapeInline } from "../domain/control-chars.js";
 import { WAITING_STATES } from "../domain/live-state.js";
 import { UsageError, WatchEnded } from "../errors.js";
 import { dashboardText } from "../render/dashboard-text.js";
 import type { DashboardView } from "../render/dashboard-view.js";
 import { statusText, statusView } from "../render/status-view.js";
-import { liveSignature, liveStatus, notifySettings } from "../services/live-status.js";
-import { stateVersion } from "../services/state-version.js";
-import { liveDir } from "../services/summon-record.js";
+import { liveStatus, notifySettings } from "../services/live/live-status.js";
+import { watchState } from "../services/live/state-watcher.js";
 import type { App } from "./app.js";
 
 /** The slowest a change can wait for a redraw (fs.watch usually wakes the loop at once). */
@@ -73,26 +71,20 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
   const terminal = app.io.stdout as Partial<Pick<NodeJS.WriteStream, "on" | "removeListener" | "rows">>;
   const resized = () => wake?.();
   terminal.on?.("resize", resized);
-  let watcher: FSWatcher | null = null;
-  const watchLive = () => {
-    if (watcher) return;
-    try {
-      watcher = fsWatch(liveDir(store.commonDir), () => wake?.());
-      watcher.on("error", () => {
-        watcher?.close();
-        watcher = null;
-      });
-    } catch {
-      watcher = null; // no live folder yet: the poll finds it
-    }
-  };
+  // The state's one watcher (the ref and the live folder, as `pantheon web`'s), polling as often
+  // as this loop does: its version is what a frame is drawn from.
+  const watcher = await watchState(
+    store.commonDir,
+    () => store.tip(),
+    () => wake?.(),
+    { pollMs: POLL_MS },
+  );
   let last: string | undefined;
   let states: Map<string, string> | null = null;
   try {
     while (!stopped) {
-      watchLive();
       const size = `${app.io.stdout.columns ?? ""}x${terminal.rows ?? ""}`;
-      const signature = `${await stateVersion(ctx)}|${liveSignature(store.commonDir)}|${Math.floor(Date.now() / REFRESH_MS)}|${size}`;
+      const signature = `${watcher.version()}|${Math.floor(Date.now() / REFRESH_MS)}|${size}`;
       if (signature !== last) {
         last = signature;
         const style = app.style();
@@ -116,7 +108,7 @@ async function watchLoop(app: App, frame: () => Promise<{ text: string; lives: W
       wake = null;
     }
   } finally {
-    (watcher as FSWatcher | null)?.close();
+    watcher.close();
     terminal.removeListener?.("resize", resized);
     process.removeListener("SIGINT", stop);
     process.removeListener("SIGTERM", stop);

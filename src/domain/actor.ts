@@ -25,26 +25,9 @@ export const UNIDENTIFIED: Actor = { kind: "unidentified", name: UNIDENTIFIED_NA
 export const IDENTIFY_HINT =
   "say who you are: pass --mission <id> (the id /summon gave you) on every call, or run /summon <role>";
 
-/**
- * Variables the assistants set for the shell commands they run (DESIGN §5, ASSISTANTS.md):
- * with one of them set, nobody at a terminal typed the command.
- */
-export const ASSISTANT_MARKERS = [
-  "CLAUDECODE",
-  "GEMINI_CLI",
-  "CODEX_THREAD_ID",
-  "CODEX_SANDBOX_NETWORK_DISABLED",
-  "OPENCODE",
-  "AGENT",
-] as const;
-
+/** Whether one of `names` is set to something other than empty, 0 or false (assistants/assistant-env.ts names the markers). */
 export function markerSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): boolean {
   return names.some((k) => env[k] !== undefined && env[k] !== "" && env[k] !== "0" && env[k] !== "false");
-}
-
-/** Whether the command runs inside an AI assistant's tool shell. */
-export function insideAssistant(env: Readonly<Record<string, string | undefined>>): boolean {
-  return markerSet(env, ASSISTANT_MARKERS);
 }
 
 export function personaActor(name: string, mission: Mission | null): Actor {

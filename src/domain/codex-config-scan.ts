@@ -1,15 +1,17 @@
 /**
- * Finds, in the text of a codex `config.toml`, the two settings that decide what its sandbox lets
- * a model write: `sandbox_mode` and `sandbox_workspace_write.writable_roots`, with the table each
- * is under (`""` for the top level, `profiles.fast`, `projects."/repo"`). Not a TOML parser: it
- * reads headers and `key = value` lines (dotted and quoted keys, strings, arrays of strings over
- * several lines) and skips what it cannot read, which `doctor` then does not report.
+ * Finds, in the text of a codex `config.toml`, the settings that decide what its sandbox lets a
+ * model write: `sandbox_mode`, `default_permissions` (a permissions profile of the user's own),
+ * `sandbox_workspace_write.writable_roots`, the `profile` chosen at the top, and each folder's
+ * `trust_level` (`[projects."/repo"]`), with the table each is under (`""` for the top level,
+ * `profiles.fast`, `projects./repo`). Not a TOML parser: it reads headers and `key = value` lines
+ * (dotted and quoted keys, strings, arrays of strings over several lines) and skips what it
+ * cannot read, which `doctor` then does not report and `summon` takes as not set.
  */
 export interface CodexSandboxSetting {
   /** The table the key is in, dotted (`""` at the top). */
   table: string;
-  key: "sandbox_mode" | "writable_roots";
-  /** sandbox_mode: one value; writable_roots: every string of the array. */
+  key: "sandbox_mode" | "writable_roots" | "default_permissions" | "profile" | "trust_level";
+  /** writable_roots: every string of the array; the others: one value. */
   values: string[];
 }
 
@@ -35,9 +37,15 @@ export function scanCodexConfig(text: string): CodexSandboxSetting[] {
     const full = table && key ? `${table}.${key}` : table || key;
     const name = full.split(".").at(-1);
     const at = full.slice(0, Math.max(0, full.length - (name?.length ?? 0) - 1));
-    if (name === "sandbox_mode") {
+    if (name === "sandbox_mode" || name === "default_permissions") {
       const v = strings(value);
-      if (v.length === 1) out.push({ table: at, key: "sandbox_mode", values: v });
+      if (v.length === 1) out.push({ table: at, key: name, values: v });
+    } else if (name === "profile" && at === "") {
+      const v = strings(value);
+      if (v.length === 1) out.push({ table: "", key: "profile", values: v });
+    } else if (name === "trust_level" && at.startsWith("projects.")) {
+      const v = strings(value);
+      if (v.length === 1) out.push({ table: at, key: "trust_level", values: v });
     } else if (name === "writable_roots" && at.split(".").at(-1) === "sandbox_workspace_write") {
       out.push({ table: at.split(".").slice(0, -1).join("."), key: "writable_roots", values: strings(value) });
     } else if (name === "sandbox_workspace_write" && value.startsWith("{")) {

@@ -1,7 +1,6 @@
 import { ROLES } from "./roles.js";
 import { PROJECT_TYPES } from "./constants.js";
-
-export const ASSISTANT_NAMES = ["claude", "opencode", "codex", "gemini"] as const;
+import { ASSISTANT_NAMES } from "./assistant-names.js";
 
 /** What each key of the YAML config (and of `config set`) accepts, said the way a person reads it. */
 const ALLOWED: Record<string, string> = {

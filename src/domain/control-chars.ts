@@ -18,8 +18,12 @@ export function escapeChar(c: string): string {
 
 /** For one line (a name in a prompt, a message): every unsafe character escaped, line breaks too. */
 export function escapeInline(s: string): string {
-  return s.replace(UNSAFE_CHARS, escapeChar);
+  // Nearly every text has nothing to escape, and a test costs a third of a replace that finds
+  // nothing: every cell of a 50,000-task list passes here.
+  return UNSAFE_ONE.test(s) ? s.replace(UNSAFE_CHARS, escapeChar) : s;
 }
+
+const UNSAFE_ONE = new RegExp(UNSAFE_CHARS.source);
 
 /**
  * For files Pantheon writes from records (planning files, persona instructions): every unsafe

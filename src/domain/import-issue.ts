@@ -21,6 +21,10 @@ const KINDS: Record<string, string> = {
   depends_on: "a list of keys, task ids or numbers",
   "depends_on[]": "a key of an entry, a task id or a number",
   epic: "an epic's id or number (or null)",
+  labels: "a list of words",
+  "labels[]": "a word",
+  acceptance: "a list of one-line criteria",
+  "acceptance[]": "a one-line criterion (or {text, done})",
 };
 
 function shown(v: unknown): string {

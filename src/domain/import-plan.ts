@@ -4,7 +4,9 @@ import { parseEpicRef, parseTaskRef, printable } from "./ids.js";
 import { parsePriority, type Priority } from "./priority.js";
 import { parseTaskRole, type TaskRole } from "./roles.js";
 import { MAX_TEXT, MAX_TITLE } from "./constants.js";
+import { checkCriteriaCount, parseCriterionText } from "./acceptance.js";
 import { describeImportIssue } from "./import-issue.js";
+import { checkLabelCount, labelSet, parseLabels } from "./labels.js";
 
 const Ref = z.union([z.string(), z.int()]);
 
@@ -20,7 +22,14 @@ const EntrySchema = z.strictObject({
   description: z.optional(z.nullable(z.string().check(z.maxLength(MAX_TEXT)))),
   depends_on: z.optional(z.array(Ref)),
   epic: z.optional(z.nullable(Ref)),
+  labels: z.optional(z.array(z.string())),
+  /** Criteria: a line each, or `{text, done}` to import one already checked. */
+  acceptance: z.optional(
+    z.array(z.union([z.string(), z.strictObject({ text: z.string(), done: z.optional(z.boolean()) })])),
+  ),
 });
+
+const NONE = Object.freeze([]) as never[];
 
 export interface PlannedTask {
   title: string;
@@ -32,6 +41,8 @@ export interface PlannedTask {
   /** Dependencies on existing tasks, as written (checked for form here, resolved by the service). */
   taskDeps: string[];
   epic: string | null;
+  labels: string[];
+  acceptance: Array<{ text: string; done: boolean }>;
 }
 
 /** How an entry is named in a refusal: its place in the file, and its key or the start of its title. */
@@ -60,14 +71,14 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
   if (!list)
     throw new UsageError(
       `${file} must hold a list of tasks (or {tasks: [...]})`,
-      "each entry: {title, role, priority?, description?, depends_on?, epic?, key?}",
+      "each entry: {title, role, priority?, description?, depends_on?, epic?, labels?, acceptance?, key?}",
     );
   const entries = list.map((raw, i) => {
     const parsed = EntrySchema.safeParse(raw);
     if (!parsed.success)
       throw new UsageError(
         `${entryName(file, i, raw)}: ${describeImportIssue(parsed.error.issues[0]!, raw)}`,
-        `entries take title (at most ${MAX_TITLE} characters), role, priority, description (at most ${MAX_TEXT}), depends_on, epic and key (at most 100)`,
+        `entries take title (at most ${MAX_TITLE} characters), role, priority, description (at most ${MAX_TEXT}), depends_on, epic, labels, acceptance and key (at most 100)`,
       );
     return parsed.data;
   });
@@ -108,12 +119,24 @@ export function planImport(doc: unknown, file: string): PlannedTask[] {
     }
     return {
       title: e.title,
+      // Most entries have neither: one shared empty list (100,000 entries are held to the end).
+      entryDeps: entryDeps.length > 0 ? entryDeps : NONE,
+      taskDeps: taskDeps.length > 0 ? taskDeps : NONE,
       role: wrap(() => parseTaskRole(e.role, "role")),
       priority: e.priority === undefined ? "MEDIUM" : wrap(() => parsePriority(e.priority!, "priority")),
       description: e.description ?? "",
-      entryDeps,
-      taskDeps,
       epic: e.epic === undefined || e.epic === null ? null : wrap(() => (parseEpicRef(String(e.epic)), String(e.epic))),
+      labels: wrap(() => {
+        const labels = labelSet(parseLabels(e.labels ?? []));
+        checkLabelCount(labels, "labels: at most 20 per entry", { given: true });
+        return labels;
+      }),
+      acceptance: wrap(() => {
+        const list = (e.acceptance ?? []).map((a) => (typeof a === "string" ? { text: a, done: false } : a));
+        checkCriteriaCount(list.length, "acceptance: at most 50 per entry", { given: true });
+        const hint = 'acceptance: ["returns 404 for unknown ids"] (one line each)';
+        return list.map((a) => ({ text: parseCriterionText(a.text, hint), done: a.done ?? false }));
+      }),
     } satisfies PlannedTask;
   });
   refuseCycle(planned, (i) => entryName(file, i, entries[i]), file);

@@ -38,6 +38,14 @@ export interface LiveFile {
   event: string;
   sessionId: string | null;
   history: LiveTransition[];
+  /**
+   * While a permission prompt is open (claude, gemini): the session's transcript and its size
+   * when the prompt opened. Neither reports a declined prompt by any hook event, but both write
+   * the refusal into the transcript, which stays still while the prompt waits and while an
+   * approved command runs (checked with claude 2.1.197 and gemini 0.61.0). Only its size is
+   * ever looked at: the path is the assistant's, passed in the hook's input.
+   */
+  prompt?: { transcript: string; size: number } | null;
 }
 
 const HISTORY = 20;
@@ -150,8 +158,17 @@ export function signalOf(event: string, payload: Payload): HookSignal | null {
   return null;
 }
 
-/** The live file after one signal: `since` moves only when the state changes. */
-export function nextLive(prev: LiveFile | null, signal: HookSignal, event: string, at: string): LiveFile {
+/**
+ * The live file after one signal: `since` moves only when the state changes. `prompt`: the
+ * transcript as a permission prompt opens, kept while the session stays in needs-input.
+ */
+export function nextLive(
+  prev: LiveFile | null,
+  signal: HookSignal,
+  event: string,
+  at: string,
+  prompt: LiveFile["prompt"] = null,
+): LiveFile {
   const changed = !prev || prev.state !== signal.state;
   const history = changed
     ? [...(prev?.history ?? []), { state: signal.state, at, event }].slice(-HISTORY)
@@ -165,7 +182,22 @@ export function nextLive(prev: LiveFile | null, signal: HookSignal, event: strin
     event,
     sessionId: signal.sessionId ?? prev?.sessionId ?? null,
     history,
+    prompt: signal.state !== "needs-input" ? null : changed ? prompt : (prev.prompt ?? prompt),
   };
+}
+
+/**
+ * Whether the permission prompt a needs-input session waits on was answered without an event:
+ * its transcript moved on (`sizeNow`) since the prompt opened. claude and gemini send no hook
+ * event when the Director declines or cancels; an approval sends one (PostToolUse, AfterTool).
+ */
+export function promptAnsweredSilently(live: LiveFile, sizeNow: number | null): boolean {
+  return live.state === "needs-input" && !!live.prompt && sizeNow !== null && sizeNow !== live.prompt.size;
+}
+
+/** An assistant's transcript path as a live file may keep it: absolute, one line, bounded. */
+export function transcriptPathOf(v: unknown): string | null {
+  return typeof v === "string" && v.startsWith("/") && v.length <= 4096 && !/[\u0000-\u001f\u007f]/.test(v) ? v : null;
 }
 
 /** A live file read back from disk (any clone user could have written it): checked field by field. */
@@ -201,7 +233,17 @@ export function parseLiveFile(value: unknown): LiveFile | null {
     event: detailLine(v.event),
     sessionId: sessionIdOf(v.sessionId),
     history,
+    prompt: promptOf(v.prompt),
   };
+}
+
+function promptOf(v: unknown): LiveFile["prompt"] {
+  if (!v || typeof v !== "object") return null;
+  const p = v as Payload;
+  const transcript = transcriptPathOf(p.transcript);
+  return transcript && Number.isSafeInteger(p.size) && (p.size as number) >= 0
+    ? { transcript, size: p.size as number }
+    : null;
 }
 
 /** Whether a `working` session has been silent for longer than `stallAfterMs`. */

@@ -2,9 +2,8 @@ import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import { parseRole, ROLES, type Role } from "./roles.js";
 import { PROJECT_TYPES, type Project } from "./schemas/project.js";
-import { ASSISTANT_NAMES, CONFIG_KEYS_HINT, describeConfigIssue, type ConfigIssue } from "./config-issue.js";
-
-export { ASSISTANT_NAMES };
+import { ASSISTANT_NAMES } from "./assistant-names.js";
+import { CONFIG_KEYS_HINT, describeConfigIssue, type ConfigIssue } from "./config-issue.js";
 
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -39,6 +38,9 @@ const ConfigSchema = z.strictObject({
     }),
   ),
 });
+
+/** The config document as its schema reads it; its `assistant` is checked against the assistant list (test/unit/assistants/registry.test.ts). */
+export type ConfigDocument = z.infer<typeof ConfigSchema>;
 
 const WORKTREE_SETUP_HINT =
   "commit the command as .pantheon/worktree-setup, or set it for this clone: git config pantheon.worktreeSetup COMMAND";

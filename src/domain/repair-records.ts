@@ -1,5 +1,5 @@
 import type { Review } from "./schemas/review.js";
-import type { Task } from "./schemas/task.js";
+import type { TaskSummary } from "./task-summary.js";
 
 export interface Known {
   tasks: ReadonlySet<number>;
@@ -11,7 +11,7 @@ export interface Known {
  * The safe repairs `doctor --fix` makes to a task: drop references to records that do not
  * exist and make status and claim consistent again. Returns what it changed (empty: nothing).
  */
-export function repairTask(t: Task, known: Known): { task: Task; changes: string[] } {
+export function repairTask<T extends TaskSummary>(t: T, known: Known): { task: T; changes: string[] } {
   const changes: string[] = [];
   let task = { ...t };
   const deps = [...new Set(task.dependencies)].filter((d) => d !== task.number && known.tasks.has(d));

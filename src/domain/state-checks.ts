@@ -7,10 +7,11 @@ import type { Counters } from "./schemas/counters.js";
 import type { Epic } from "./schemas/epic.js";
 import type { Mission } from "./schemas/mission.js";
 import type { Review } from "./schemas/review.js";
-import type { Task } from "./schemas/task.js";
+import type { TaskSummary } from "./task-summary.js";
 
 export interface Finding {
-  severity: "error" | "warning";
+  /** "info": worth knowing, nothing wrong (doctor still reports the state healthy). */
+  severity: "error" | "warning" | "info";
   code: string;
   /** The record or path it is about. */
   subject: string;
@@ -22,7 +23,8 @@ export interface Finding {
 }
 
 export interface StateRecords {
-  tasks: Task[];
+  /** Summaries are enough for every check (no check reads a description or a note). */
+  tasks: readonly TaskSummary[];
   epics: Epic[];
   missions: Mission[];
   reviews: Review[];
@@ -41,42 +43,62 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
     out.push({ severity: "error", code, subject, message, fix, fixable });
   const warn = (code: string, subject: string, message: string, fix: string) =>
     out.push({ severity: "warning", code, subject, message, fix, fixable: false });
+  // Each ACTIVE mission's latest task change, in one pass over the tasks.
+  const lastTouch = new Map<number, number>();
 
   for (const t of s.tasks) {
-    const id = taskId(t);
+    // Built only for a task there is something to say about: at 100,000 tasks the ids cost
+    // more than the checks.
+    let built: string | undefined;
+    const id = () => (built ??= taskId(t));
     for (const d of t.dependencies)
       if (!tasks.has(d))
         err(
           "E_DANGLING_DEPENDENCY",
-          id,
-          `${id} depends on task ${d}, which does not exist`,
+          id(),
+          `${id()} depends on task ${d}, which does not exist`,
           "pantheon doctor --fix (drops the dependency)",
         );
     if (t.epic !== null && !epics.has(t.epic))
       err(
         "E_DANGLING_EPIC",
-        id,
-        `${id} is linked to epic ${t.epic}, which does not exist`,
+        id(),
+        `${id()} is linked to epic ${t.epic}, which does not exist`,
         "pantheon doctor --fix (unlinks it)",
       );
     if (t.mission !== null && !missions.has(t.mission))
       err(
         "E_DANGLING_MISSION",
-        id,
-        `${id} names mission ${t.mission}, which does not exist`,
+        id(),
+        `${id()} names mission ${t.mission}, which does not exist`,
         "pantheon doctor --fix (clears the claim)",
       );
     for (const v of taskViolations(t))
-      err("E_TASK_INVARIANT", id, `${id}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
+      err("E_TASK_INVARIANT", id(), `${id()}: ${v}`, "pantheon doctor --fix (makes the claim consistent)");
     const holder = activeClaimant(t);
-    if (holder && t.mission !== null && missions.get(t.mission)?.status === "ENDED") {
-      warn(
-        "W_ORPHANED_CLAIM",
-        id,
-        `${id} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(t.mission)}`,
-        `resume it: pantheon task claim ${id} (or pantheon task unassign ${id} --notes "...")`,
-      );
+    const mission = t.mission === null ? undefined : missions.get(t.mission);
+    if (holder && mission?.status === "ENDED") {
+      // A task handed to review outlives its implementer's session: that is the normal way a
+      // task waits for its reviewer, not an orphan. Said, not warned.
+      if (t.status === "REVIEW")
+        out.push({
+          severity: "info",
+          code: "I_AWAITING_REVIEW",
+          subject: id(),
+          message: `${id()} waits in REVIEW (its implementer ${holder}'s mission ${missionId(mission.number)} ended)`,
+          fix: "pantheon review list --status PENDING",
+          fixable: false,
+        });
+      else
+        warn(
+          "W_ORPHANED_CLAIM",
+          id(),
+          `${id()} is ${t.status}, claimed by ${holder} on ENDED mission ${missionId(mission.number)}`,
+          `resume it: pantheon task claim ${id()} (or pantheon task unassign ${id()} --notes "...")`,
+        );
     }
+    if (mission?.status === "ACTIVE")
+      lastTouch.set(mission.number, Math.max(lastTouch.get(mission.number) ?? 0, Date.parse(t.updatedAt)));
   }
   for (const cycle of findCycles(tasks)) {
     const ids = cycle.map((n) => taskId(tasks.get(n)!));
@@ -113,10 +135,7 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
         m.status === "ACTIVE" ? `pantheon mission end ${id}` : "nothing: the mission has ENDED",
       );
     if (m.status !== "ACTIVE") continue;
-    const last = Math.max(
-      Date.parse(m.updatedAt),
-      ...s.tasks.filter((t) => t.mission === m.number).map((t) => Date.parse(t.updatedAt)),
-    );
+    const last = Math.max(Date.parse(m.updatedAt), lastTouch.get(m.number) ?? 0);
     if (now.getTime() - last > staleDays * DAY) {
       warn(
         "W_STALE_MISSION",
@@ -167,7 +186,7 @@ export function checkRecords(s: StateRecords, now: Date, staleDays = 3): Finding
 }
 
 /** Each dependency cycle once, by an iterative depth-first search (O(tasks + dependencies)). */
-export function findCycles(tasks: ReadonlyMap<number, Pick<Task, "dependencies">>): number[][] {
+export function findCycles(tasks: ReadonlyMap<number, Pick<TaskSummary, "dependencies">>): number[][] {
   const state = new Map<number, 1 | 2>(); // 1 = on the current path, 2 = done
   const cycles: number[][] = [];
   for (const start of tasks.keys()) {

@@ -4,7 +4,12 @@ import type { Kind } from "./merge/renumber.js";
 export interface MergeDecisions {
   renumbered: Array<{ kind: Kind; from: string; to: string }>;
   droppedClaims: Array<{ task: string; yours: string; winner: string | null; message: string }>;
-  conflicts: Array<{ record: string; fields: string[] }>;
+  /**
+   * Values changed on both sides where the published one won: `notedIn` is the record whose
+   * notes keep this clone's value (the record itself, a review's task), or null when no record
+   * could (a mission, an epic, a review of no task); then `yours` says the value (cut short).
+   */
+  conflicts: Array<{ record: string; fields: string[]; notedIn?: string | null; yours?: string }>;
   /** Dependency cycles the merge closed (each as ids, first repeated at the end); `doctor` shows them too. */
   cycles: string[][];
   /** Planning files of renumbered tasks: renamed to the new id, or left (with why). */

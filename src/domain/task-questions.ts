@@ -11,13 +11,23 @@ import { TASK_STATUSES, type TaskStatus } from "./task-status.js";
  * ranks are ordered by age (from the creation-time column when there is one), and only the
  * answer is built.
  */
-export function nextTasks(cols: TaskColumns, role: Task["role"] | null, limit = Infinity): Task[] {
+export function nextTasks(
+  cols: TaskColumns,
+  role: Task["role"] | null,
+  limit = Infinity,
+  keep?: (i: number) => boolean,
+): Task[] {
   const blocked = blockedFlags(cols);
   const roleCode = role === null ? -1 : ROLE_CODE[role];
   const { count, role: roles, priority, status } = cols;
   const byRank: number[][] = PRIORITIES.map(() => []);
   for (let i = 0; i < count; i++) {
-    if ((roleCode < 0 || roles[i] === roleCode) && blocked[i] === 0 && READY_CODES.has(status[i]!))
+    if (
+      (roleCode < 0 || roles[i] === roleCode) &&
+      blocked[i] === 0 &&
+      READY_CODES.has(status[i]!) &&
+      (!keep || keep(i))
+    )
       byRank[priority[i]!]!.push(i);
   }
   const created = cols.created;
@@ -128,9 +138,10 @@ function words(text: string): string[] {
 }
 
 /**
- * Ranked full-text search over title, description and notes: BM25-like scoring where title hits
- * weigh three times a description hit and notes weigh one; every query word must match somewhere
- * (as a word prefix), so `login tok` finds "login token refresh".
+ * Ranked full-text search over title, labels, description, acceptance criteria and notes:
+ * BM25-like scoring where title hits weigh three times a description hit, a label twice, and
+ * criteria and notes one; every query word must match somewhere (as a word prefix), so
+ * `login tok` finds "login token refresh" and `api` a task labelled api.
  */
 export function searchTasks(tasks: readonly FullTask[], query: string): Array<{ task: FullTask; score: number }> {
   const terms = [...new Set(words(query))];
@@ -139,7 +150,9 @@ export function searchTasks(tasks: readonly FullTask[], query: string): Array<{ 
     task,
     fields: [
       { weight: 3, words: words(task.title) },
+      { weight: 2, words: task.labels.flatMap(words) },
       { weight: 1.5, words: words(task.description) },
+      { weight: 1, words: task.acceptance.flatMap((c) => words(c.text)) },
       { weight: 1, words: task.notes.flatMap((n) => words(n.text)) },
     ],
   }));

@@ -26,5 +26,7 @@ export function toTaskSummary(t: TaskSummary): TaskSummary {
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     formerNumbers: t.formerNumbers,
+    labels: t.labels,
+    acceptance: t.acceptance,
   };
 }

@@ -29,6 +29,16 @@ export class ConflictError extends PantheonError {
 }
 
 /**
+ * Closing a task as COMPLETE (or approving the review that completes it) while some of its
+ * acceptance criteria are unchecked, without a terminal to confirm it or `--force`: exit 1.
+ */
+export class OpenCriteriaError extends PantheonError {
+  constructor(message: string, hint: string, data: Record<string, unknown> = {}) {
+    super("E_OPEN_CRITERIA", message, hint, data);
+  }
+}
+
+/**
  * A mutation named a record by a number that a sync gave to another record (this clone's own
  * record was renumbered): refused unless repeated with --force (DESIGN §1.2). Exit 1.
  */

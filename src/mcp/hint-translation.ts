@@ -10,23 +10,30 @@ interface ToolForm {
   positional?: string[];
   /** CLI flag → argument name; a flag named here without a value is `true`. */
   flags?: Record<string, string>;
-  fixed?: Record<string, string>;
+  fixed?: Record<string, string | boolean>;
 }
 
 const NOTES = { "--notes": "notes" };
-const NUMBERS = new Set(["count", "limit"]);
+const NUMBERS = new Set(["count", "limit", "n"]);
+/** Arguments that are lists: a flag given twice, or positional words, add to them. */
+const LISTS = new Set(["dependsOn", "labels", "acceptance"]);
 const SWITCHES = new Set(["force", "release"]);
 
 /** Every tool of tools.ts, by the CLI command it does (test/unit/mcp/hint-translation.test.ts keeps them in step). */
 export const TOOL_FORMS: Record<string, ToolForm> = {
-  "task next": { tool: "next", flags: { "--role": "role", "--count": "count" } },
+  "task next": { tool: "next", flags: { "--role": "role", "--count": "count", "--label": "label" } },
   "task show": { tool: "show", positional: ["id"] },
   "task claim": { tool: "claim", positional: ["id"], flags: { "--force": "force" } },
   "task update": { tool: "update", positional: ["id"], flags: { "--status": "status", ...NOTES } },
   "task handoff": { tool: "handoff", positional: ["id"], flags: NOTES },
   "task unassign": { tool: "unassign", positional: ["id"], flags: NOTES },
   "task note": { tool: "note", positional: ["id", "text"] },
-  "task close": { tool: "close", positional: ["id"], flags: { "--status": "status", ...NOTES } },
+  "task close": { tool: "close", positional: ["id"], flags: { "--status": "status", ...NOTES, "--force": "force" } },
+  "task ac": { tool: "criterion", positional: ["id", "text"] },
+  "task check": { tool: "criterion", positional: ["id", "n"] },
+  "task uncheck": { tool: "criterion", positional: ["id", "n"], fixed: { undo: true } },
+  "task label": { tool: "label", positional: ["id", "labels"] },
+  "task unlabel": { tool: "label", positional: ["id", "labels"], fixed: { remove: true } },
   "task create": {
     tool: "create",
     flags: {
@@ -36,6 +43,8 @@ export const TOOL_FORMS: Record<string, ToolForm> = {
       "--description": "description",
       "--depends-on": "dependsOn",
       "--epic": "epic",
+      "--label": "labels",
+      "--ac": "acceptance",
     },
   },
   "task search": { tool: "search", positional: ["words"], flags: { "--limit": "limit" } },
@@ -81,7 +90,7 @@ const LONE_FLAGS = /(^|[\s(])--(force|release|mission|status|notes)\b( [A-Z]+\b)
 export function translateHint(hint: string): string {
   let translated = false;
   const out = hint.replace(
-    /\bpantheon ((?:--[a-z-]+ [^\s"]+ )*)([a-z]+) ([a-z]+)\b([^,;()]*)/g,
+    /\bpantheon ((?:--[a-z-]+ [^\s"]+ )*)([a-z]+) ([a-z]+)\b([^,;()`]*)/g,
     (whole, globals: string, a: string, b: string, rest: string) => {
       const form = TOOL_FORMS[`${a} ${b}`];
       if (!form) return whole;
@@ -152,7 +161,8 @@ function toolCall(form: ToolForm, tokens: string[]): string | null {
       if (SWITCHES.has(name)) named[name] = true;
       else {
         const value = unquote(tokens[++i] ?? "...");
-        named[name] = NUMBERS.has(name) && /^\d+$/.test(value) ? Number(value) : name === "dependsOn" ? [value] : value;
+        if (LISTS.has(name)) named[name] = [...((named[name] as string[] | undefined) ?? []), value];
+        else named[name] = NUMBERS.has(name) && /^\d+$/.test(value) ? Number(value) : value;
       }
       continue;
     }
@@ -163,7 +173,9 @@ function toolCall(form: ToolForm, tokens: string[]): string | null {
   const out: Record<string, unknown> = { ...form.fixed };
   positional.forEach((value, k) => {
     const name = names[Math.min(k, names.length - 1)]!;
-    out[name] = k >= names.length ? `${out[name] as string} ${value}` : value;
+    if (LISTS.has(name)) out[name] = [...((out[name] as string[] | undefined) ?? []), value];
+    else if (NUMBERS.has(name) && /^\d+$/.test(value)) out[name] = Number(value);
+    else out[name] = k >= names.length ? `${out[name] as string} ${value}` : value;
   });
   Object.assign(out, named);
   return `${form.tool}(${Object.keys(out).length > 0 ? JSON.stringify(out) : ""})`;

@@ -20,8 +20,10 @@ const optional = (description?: string) => z.optional(text(description));
 const flag = z.optional(z.boolean());
 const count = z.optional(z.number().check(z.minimum(1)));
 const id = text("task id or number");
-const mission = optional("your mission id (default: this session's)");
+// Your mission's id; the instructions say so once rather than every tool's schema.
+const mission = optional("default: this session's");
 const notes = optional();
+const words = z.optional(z.array(z.string()));
 
 type Args<S extends z.core.$ZodShape> = z.infer<z.ZodMiniObject<S>>;
 
@@ -38,14 +40,17 @@ export const TOOLS: ToolDef[] = [
   tool(
     "next",
     "Ready tasks to work on, by priority then age, each with a reason.",
-    { role: optional("default: your mission's"), count: count, mission },
-    (p, a, c) => p.tasks.next({ ...c, role: a.role as "engineer", count: a.count }),
+    { role: optional("default: your mission's"), count: count, label: optional(), mission },
+    (p, a, c) => p.tasks.next({ ...c, role: a.role as "engineer", count: a.count, label: a.label }),
   ),
   tool("show", "A task with its notes and the actions you may take on it.", { id, mission }, (p, a, c) =>
     p.tasks.show(a.id, c),
   ),
-  tool("claim", "Claim a TODO or READY task for your mission.", { id, force: flag, mission }, (p, a, c) =>
-    p.tasks.claim(a.id, { ...c, force: a.force }),
+  tool(
+    "claim",
+    "Claim a TODO or READY task; if it says published: false, run pantheon sync before working.",
+    { id, force: flag, mission },
+    (p, a, c) => p.tasks.claim(a.id, { ...c, force: a.force }),
   ),
   tool(
     "update",
@@ -68,9 +73,27 @@ export const TOOLS: ToolDef[] = [
   tool("note", "Add a note to a task.", { id, text: text(), mission }, (p, a, c) => p.tasks.note(a.id, a.text, c)),
   tool(
     "close",
-    "Close a task as COMPLETE (default) or ABORTED (needs notes).",
-    { id, status: optional(), notes, mission },
-    (p, a, c) => p.tasks.close(a.id, { ...c, status: a.status as "COMPLETE" | undefined, notes: a.notes }),
+    "Close a task as COMPLETE (force: with open criteria) or ABORTED (needs notes).",
+    { id, status: optional(), notes, force: flag, mission },
+    (p, a, c) =>
+      p.tasks.close(a.id, { ...c, status: a.status as "COMPLETE" | undefined, notes: a.notes, force: a.force }),
+  ),
+  tool(
+    "criterion",
+    "Check acceptance criterion n (undo: uncheck), or add one (text).",
+    { id, n: z.optional(z.number()), undo: flag, text: optional(), mission },
+    (p, a, c) =>
+      a.text !== undefined
+        ? p.tasks.ac(a.id, a.text, c)
+        : a.undo
+          ? p.tasks.uncheck(a.id, a.n ?? 0, c)
+          : p.tasks.check(a.id, a.n ?? 0, c),
+  ),
+  tool(
+    "label",
+    "Add labels (lowercase words) to a task, or remove them.",
+    { id, labels: z.array(z.string()), remove: flag, mission },
+    (p, a, c) => (a.remove ? p.tasks.unlabel(a.id, a.labels, c) : p.tasks.label(a.id, a.labels, c)),
   ),
   tool(
     "create",
@@ -80,8 +103,10 @@ export const TOOLS: ToolDef[] = [
       role: text("engineer, tester, architect..."),
       priority: optional("CRITICAL, HIGH, MEDIUM, LOW"),
       description: optional(),
-      dependsOn: z.optional(z.array(z.string())),
+      dependsOn: words,
       epic: optional(),
+      labels: words,
+      acceptance: words,
       mission,
     },
     (p, a, c) =>
@@ -93,11 +118,13 @@ export const TOOLS: ToolDef[] = [
         description: a.description,
         dependsOn: a.dependsOn,
         epic: a.epic,
+        labels: a.labels,
+        acceptance: a.acceptance,
       }),
   ),
   tool(
     "search",
-    "Ranked full-text search over task titles, descriptions and notes.",
+    "Ranked full-text search over task titles, labels, descriptions, criteria and notes.",
     { words: text(), limit: count },
     (p, a, c) => p.tasks.search(a.words, { ...c, limit: a.limit }),
   ),

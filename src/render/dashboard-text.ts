@@ -1,3 +1,4 @@
+import { criteriaProgress } from "../domain/acceptance.js";
 import { TASK_STATUSES } from "../domain/task-status.js";
 import { bar, percent } from "./bar.js";
 import type { DashboardView } from "./dashboard-view.js";
@@ -82,6 +83,8 @@ export function dashboardText(d: DashboardView, style: Style): string {
           t.id,
           " ",
           { text: t.status.padEnd(9), color: statusColor(style, t.status) },
+          // How far its acceptance criteria are: "1/3 " (none: nothing shown).
+          ...(t.acceptance.length > 0 ? [{ text: `${criteriaProgress(t.acceptance)} `, color: p.dim }] : []),
           t.title,
         ]),
       );

@@ -32,3 +32,8 @@ export interface Style {
   /** Tables start with a header row, on a terminal and piped alike; false with `--no-headers`. */
   headers?: boolean;
 }
+
+/** The first line of every successful mutation. */
+export function check(style: Style, line: string): string {
+  return `${style.paint.green("✓")} ${line}`;
+}

@@ -41,8 +41,20 @@ export function nextText(tasks: NextView[], style: Style, role: string | null): 
           .map((l) => style.paint.dim(l)),
       ].join("\n"),
     )
+    .concat(
+      wrapLine(style, CHECK_CLAIM)
+        .split("\n")
+        .map((l) => style.paint.dim(l)),
+    )
     .join("\n");
 }
+
+/**
+ * Said under the offer (DESIGN §3.5): a claim that did not reach the remote may be held by
+ * another persona too, and is dropped by the next sync if theirs got there first.
+ */
+export const CHECK_CLAIM =
+  "Claim one with pantheon task claim ID; before starting, check it did not say `not published yet` (else pantheon sync first)";
 
 /**
  * `task prereqs`: the chain in workable order, with who holds each. For an epic the chain ends

@@ -1,7 +1,8 @@
+import { criteriaProgress } from "../domain/acceptance.js";
 import { displayWidth, escapeText, truncate } from "./escape.js";
 import type { Style } from "./paint.js";
 import { fitIds, table, tableFits, type Column } from "./table.js";
-import type { TaskDetailView, TaskSummaryView } from "./task-view.js";
+import type { TaskDetailView, TaskRowView, TaskSummaryView } from "./task-view.js";
 
 /** Colour per status, shared by every task table and the dashboard. */
 export function statusColor(style: Style, status: string): ((s: string) => string) | undefined {
@@ -34,29 +35,44 @@ export function taskLabel(t: Pick<TaskSummaryView, "id" | "title" | "priority" |
 /** A title keeps at least this much on a terminal: other columns give way first. */
 const TITLE_MIN = 40;
 
-const claimant = (t: TaskSummaryView) =>
+const claimant = (t: TaskRowView) =>
   t.claimedBy && ["UNDERWAY", "REVIEW", "BLOCKED"].includes(t.status) ? t.claimedBy : "";
 
 /**
  * A task table; with no tasks a terminal shows `empty`, a pipe the header row. On a terminal too
  * narrow for both CLAIMED BY and BLOCKED BY beside a legible title, they share one column (a
  * claimed task rarely waits, a waiting one is rarely claimed): `Athena`, `← ENG-H-0003 +2`.
+ * LABELS and AC (criteria checked/total) follow only when some listed task has them, so the
+ * columns of projects without them stay as they were for scripts that cut them; LABELS gives
+ * way before the title does.
  */
-export function taskTable(tasks: TaskSummaryView[], style: Style, empty = "No tasks match."): string {
+export function taskTable(tasks: readonly TaskRowView[], style: Style, empty = "No tasks match."): string {
+  const labels = tasks.some((t) => t.labels.length > 0);
+  const criteria = tasks.some((t) => t.acceptance.length > 0);
   const head: Column[] = [
     { header: "ID" },
     { header: "STATUS", color: (v) => statusColor(style, v) },
     { header: "TITLE", flex: true, min: TITLE_MIN },
   ];
-  const columns: Column[] = [...head, { header: "CLAIMED BY" }, { header: "BLOCKED BY", min: 13, fit: fitIds }];
-  const rows = tasks.map((t) => [t.id, t.status, t.title, claimant(t), t.blockedBy.join(",")]);
+  const tail: Column[] = [...(labels ? [{ header: "LABELS", min: 8 }] : []), ...(criteria ? [{ header: "AC" }] : [])];
+  const extra = (t: TaskRowView) => [
+    ...(labels ? [t.labels.join(",")] : []),
+    ...(criteria ? [criteriaProgress(t.acceptance)] : []),
+  ];
+  const columns: Column[] = [
+    ...head,
+    { header: "CLAIMED BY" },
+    { header: "BLOCKED BY", min: 13, fit: fitIds },
+    ...tail,
+  ];
+  const rows = tasks.map((t) => [t.id, t.status, t.title, claimant(t), t.blockedBy.join(","), ...extra(t)]);
   if (tableFits(columns, rows, style)) return table(columns, rows, style, empty);
   const merged: Column = { header: "HELD/BLOCKED BY", min: 15, fit: fitHeldBlocked };
-  const cell = (t: TaskSummaryView) =>
+  const cell = (t: TaskRowView) =>
     [claimant(t), t.blockedBy.length > 0 ? `← ${t.blockedBy.join(",")}` : ""].filter(Boolean).join(" ");
   return table(
-    [...head, merged],
-    tasks.map((t) => [t.id, t.status, t.title, cell(t)]),
+    [...head, merged, ...tail],
+    tasks.map((t) => [t.id, t.status, t.title, cell(t), ...extra(t)]),
     style,
     empty,
   );
@@ -98,12 +114,18 @@ export function taskDetailText(t: TaskDetailView, style: Style): string {
   if (t.blockedBy.length > 0) lines.push(field("blocked by", p.red(t.blockedBy.join(", "))));
   if (t.waitingOnReview.length > 0) lines.push(field("in review", t.waitingOnReview.join(", ")));
   if (t.completedBy) lines.push(field("completed by", escapeText(t.completedBy)));
+  if (t.labels.length > 0) lines.push(field("labels", t.labels.map(escapeText).join(", ")));
   if (t.formerIds.length > 0) lines.push(field("formerly", t.formerIds.join(", ")));
   lines.push(
     field("created", t.createdAt.replace("T", " ").slice(0, 16)),
     field("updated", t.updatedAt.replace("T", " ").slice(0, 16)),
   );
   if (t.description) lines.push("", ...t.description.split("\n").map(escapeText));
+  if (t.acceptance.length > 0) {
+    lines.push("", p.bold(`Acceptance criteria (${criteriaProgress(t.acceptance)})`));
+    for (const [i, c] of t.acceptance.entries())
+      lines.push(`  ${c.done ? p.green("[x]") : "[ ]"} ${i + 1}. ${escapeText(c.text)}`);
+  }
   if (t.notes.length > 0) {
     lines.push("", p.bold("Notes"));
     for (const n of t.notes)

@@ -13,6 +13,7 @@ import { SCHEMA_VERSION } from "../domain/constants.js";
 import type { CachedSnapshot } from "./cache/cached-snapshot.js";
 import { ReadCache } from "./cache/read-cache.js";
 import { HistoryIndex } from "./cache/history-index.js";
+import { checkKinds } from "./cache/state-check.js";
 import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
@@ -48,6 +49,7 @@ import type {
   MutateOutcome,
   MutationResult,
   Snapshot,
+  StateCheck,
   StateSync,
   Store,
   Tx,
@@ -55,10 +57,15 @@ import type {
 import { movedFrom } from "./sync/renumber-log.js";
 import { logItem, walkLog } from "./state/commit-log.js";
 import { writeTreeChanges, type TreeChanges, type TreeEdits } from "./git/tree-edit.js";
+import { LazyPack } from "./git/pack-writer.js";
 import type { Schemas } from "./state/record-schemas.js";
 import { stateMigration, type StateMigration } from "./state/state-migration.js";
 import { dropNotices, keepNotice, readNotices } from "./sync/clone-notices.js";
 import type { StateWriter } from "./state/state-writer.js";
+import { holdsState } from "./state/holds-state.js";
+
+/** Records a mutation writes before its objects go into a pack rather than loose files (DESIGN §2.4a). */
+export const PACK_AFTER = 256;
 
 export interface GitStoreOptions {
   env: NodeJS.ProcessEnv;
@@ -205,6 +212,10 @@ export class GitStore implements Store, StateWriter {
     return sym ? readRef(this.paths.commonDir, sym[1]!.trim()) : head.trim() || null;
   }
 
+  async holdsState(commit: string): Promise<boolean> {
+    return holdsState(this.db, commit);
+  }
+
   async snapshot(): Promise<Snapshot> {
     const tip = await this.tip();
     if (!tip) throw await this.missingState();
@@ -233,9 +244,25 @@ export class GitStore implements Store, StateWriter {
     );
   }
 
-  /** Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have just added to it. */
+  /**
+   * Read when asked, not kept: a sync of this very command (publishing, DESIGN §3.5) may have
+   * just added to it; the moves that sync made are marked `own`.
+   */
   private movedFrom(kind: string, n: number): MovedTo[] {
-    return movedFrom(this.paths.commonDir, kind, n);
+    const own = (to: number) => this.ownMoves.some((o) => o.kind === kind && o.from === n && o.to === to);
+    return movedFrom(this.paths.commonDir, kind, n).map((m) => (own(m.to) ? { ...m, own: true } : m));
+  }
+
+  /** Renumberings made by merges of this store's command, followed to where the record is now. */
+  private readonly ownMoves: { kind: string; from: number; to: number }[] = [];
+
+  noteOwnRenumbering(moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void {
+    for (const m of moves) {
+      // A retried push's merge may renumber the record again (3 → 4, then 4 → 5): the log moves
+      // its first number along (renumber-log.ts), and so must this, or 3 stops being own.
+      for (const o of this.ownMoves) if (o.kind === m.kind && o.to === m.from) o.to = m.to;
+      this.ownMoves.push({ kind: m.kind, from: m.from, to: m.to });
+    }
   }
 
   /**
@@ -270,26 +297,48 @@ export class GitStore implements Store, StateWriter {
       const migration = version !== null && version < SCHEMA_VERSION ? await this.migrationOver(tip, schemas) : null;
       const parent = migration?.commit ?? tip;
       const base = migration ? this.tipSnapshot(parent) : current;
-      const tx = new RecordTx(base, schemas);
-      // Domain errors thrown here propagate untouched: nothing has been written yet.
-      const { result, commit: info } = await fn(tx);
-      if (tx.changes.size === 0) return { result, commit: null };
-      const oid = await this.writeCommit([parent], await this.treeOf(parent), tx.changes, info);
+      // Past PACK_AFTER records, a mutation (an import) writes its objects as one pack, its
+      // records' blobs as they are put (DESIGN §2.4a).
+      const pack = new LazyPack(this.db);
+      const tx = new RecordTx(base, schemas, {
+        after: PACK_AFTER,
+        sink: () => ({ write: (bytes) => pack.open().add("blob", bytes) }),
+      });
+      let written: { result: R; info: CommitInfo; oid: string };
+      try {
+        // Domain errors thrown here propagate untouched: nothing has been written yet (a pack
+        // begun meanwhile is removed).
+        const { result, commit: info } = await fn(tx);
+        if (tx.size === 0) {
+          pack.settle(false);
+          return { result, commit: null };
+        }
+        if (tx.changes.size >= PACK_AFTER) pack.open();
+        const edits = tx.edits();
+        written = { result, info, oid: await this.writeCommit([parent], await this.treeOf(parent), edits, info, pack) };
+      } catch (e) {
+        pack.settle(false);
+        throw e;
+      }
+      const { result, info, oid } = written;
       await faultPoint("after-objects");
       // Published before it lands here (DESIGN §3.5): a rejected push leaves this clone's ref
       // alone, so the caller re-runs the intent on a fresh merge instead of merging it away.
       const published = o.publish ? await o.publish(oid) : undefined;
       if (published === "rejected") {
         this.db.discardWritten();
+        pack.settle(false);
         return { result, commit: null, published };
       }
       const cas = await this.moveRef(tip, oid, info.summary);
+      pack.settle(cas.ok);
       if (cas.ok) {
         if (migration) {
           for (const notice of migration.notices) this.opts.warn(notice);
           await this.afterCommit(tip, parent, migration.changes, schemas);
         }
-        await this.afterCommit(parent, oid, tx.changes, schemas);
+        if (tx.spilled.size === 0) await this.afterCommit(parent, oid, tx.changes, schemas);
+        else this.cache.noteHead({ commit: oid, schemaVersion: SCHEMA_VERSION }); // too large to journal
         return { result, commit: oid, ...(published && { published }) };
       }
       // The remote has it already; re-running the intent would do it twice. A sync brings it in.
@@ -336,10 +385,20 @@ export class GitStore implements Store, StateWriter {
     throw new GitError("E_GIT_REF_UPDATE", `${REF} was created by another process meanwhile`, "pantheon task list");
   }
 
-  /** Writes blobs, the changed trees and the commit; returns the commit id (the ref is not moved). */
-  async writeCommit(parents: string[], baseTree: string | null, changes: TreeEdits, info: CommitInfo): Promise<string> {
+  /**
+   * Writes blobs, the changed trees and the commit; returns the commit id (the ref is not
+   * moved). With an open `pack`, every object goes into it, and it is finished here.
+   */
+  async writeCommit(
+    parents: string[],
+    baseTree: string | null,
+    changes: TreeEdits,
+    info: CommitInfo,
+    pack: LazyPack | null = null,
+  ): Promise<string> {
     this.checkWritable();
-    const tree = await writeTreeChanges(this.db, baseTree, changes);
+    const target = pack?.target() ?? this.db;
+    const tree = await writeTreeChanges(target, baseTree, changes);
     const id = await this.identity();
     const when = this.opts.now();
     const stamp = (name: string, email: string): Signature => ({
@@ -348,7 +407,7 @@ export class GitStore implements Store, StateWriter {
       timestamp: Math.floor(when.getTime() / 1000),
       tzOffsetMinutes: -when.getTimezoneOffset(),
     });
-    return this.db.writeCommit({
+    const commit = await target.writeCommit({
       tree,
       parents,
       // The actor is the author (DESIGN §1.7); the Director's commits carry git's own author name.
@@ -356,6 +415,11 @@ export class GitStore implements Store, StateWriter {
       committer: stamp(id.committer.name, id.committer.email),
       message: commitMessage(info, changes.keys()),
     });
+    if (pack?.opened) {
+      await faultPoint("pack-unfinished");
+      pack.opened.finish();
+    }
+    return commit;
   }
 
   /**
@@ -396,8 +460,9 @@ export class GitStore implements Store, StateWriter {
     return (await this.db.readCommit(commit)).tree;
   }
 
-  async cachedState() {
-    return this.cache.state();
+  async checkState(commit: string, o: { trustCache?: boolean } = {}): Promise<StateCheck> {
+    this.checkFormat();
+    return checkKinds(this.db, this.commonDir, commit, await this.treeOf(commit), o.trustCache !== false);
   }
 
   async dropCache(): Promise<void> {

@@ -10,18 +10,9 @@ import { formatRecordKeys, trailerNames } from "./state/records-trailer.js";
 import { RecordTx } from "./state/record-tx.js";
 import { stateMigration } from "./state/state-migration.js";
 import { loadSchemas } from "./state/schema-loader.js";
-import type {
-  CodeRepo,
-  CommitEntry,
-  CommitInfo,
-  MutationResult,
-  RecoveryCandidate,
-  RepositoryStatus,
-  Snapshot,
-  StateSync,
-  Store,
-  Tx,
-} from "./store.js";
+import type { CommitEntry, HistoryStore } from "./port/history-store.js";
+import type { CommitInfo, MutationResult, RecordStore, Snapshot, Tx } from "./port/record-store.js";
+import type { NoticeStore } from "./port/sync-store.js";
 
 class MapSource implements TreeSource {
   constructor(private readonly files: ReadonlyMap<string, Buffer>) {}
@@ -50,85 +41,16 @@ function applyChanges(
   return out;
 }
 
-/** A Store kept in memory: for unit tests of services (no git, same record codec). */
-export class MemoryStore implements Store {
+/**
+ * The records, their history and kept notices, kept in memory: for unit tests of services (no
+ * git, same record codec). It has no remotes, no repository to care for and no code: a service
+ * that needs those parts is tested over git, or its test adds the narrow part it needs.
+ */
+export class MemoryStore implements RecordStore, HistoryStore, NoticeStore {
   readonly root = null;
   readonly commonDir = "(memory)";
   readonly commits: Array<{ files: Map<string, Buffer>; info: CommitInfo; paths: string[] }> = [];
   warnings: string[] = [];
-
-  async cachedState(): Promise<[]> {
-    return [];
-  }
-
-  async repository(): Promise<RepositoryStatus> {
-    return {
-      unsupported: [],
-      sharedRepository: { value: null, problem: null },
-      permissions: [],
-      ref: { state: this.commits.length > 0 ? "ok" : "missing", oid: await this.tip(), detail: null },
-      reflog: true,
-      keepListed: true,
-      identity: { who: "Director <director@pantheon.invalid>", source: "git" },
-    };
-  }
-
-  async recoveryCandidates(): Promise<{ candidates: RecoveryCandidate[]; incomplete: number }> {
-    return { candidates: [], incomplete: 0 };
-  }
-
-  async lostTips(): Promise<[]> {
-    return []; // a map keeps no reflog
-  }
-
-  async gitLeftovers(): Promise<[]> {
-    return [];
-  }
-
-  async recover(): Promise<{ from: string; commit: string }> {
-    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has nothing to recover", "use a git repository");
-  }
-
-  async writableDirs(): Promise<string[]> {
-    return [];
-  }
-  async writeCloneFile(): Promise<string> {
-    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no clone files", "use a git repository");
-  }
-
-  async listKeepDir(): Promise<boolean> {
-    return false;
-  }
-
-  async startReflog(): Promise<boolean> {
-    return false;
-  }
-
-  async fixPermissions(): Promise<{ fixed: string[]; failed: string[] }> {
-    return { fixed: [], failed: [] };
-  }
-
-  async dropCache(): Promise<void> {}
-
-  async lockStatus(): Promise<null> {
-    return null;
-  }
-
-  async breakLock(): Promise<null> {
-    return null;
-  }
-
-  async code(): Promise<CodeRepo> {
-    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no code repository", "use a git repository");
-  }
-
-  async sync(): Promise<StateSync> {
-    throw new GitError("E_GIT_UNAVAILABLE", "A memory store has no remotes", "use a git repository");
-  }
-
-  async freshness(): Promise<[]> {
-    return []; // no remotes
-  }
 
   readonly kept: Array<{ id: string; value: unknown }> = [];
 
@@ -192,10 +114,6 @@ export class MemoryStore implements Store {
     const c = this.commits[Number(commit) - 1];
     if (!c) throw new GitError("E_GIT_READ_OBJECT", `no commit ${commit}`);
     return new RecordSnapshot(new MapSource(c.files), commit, (w) => this.warnings.push(w));
-  }
-
-  async codeHead(): Promise<string | null> {
-    return null;
   }
 
   async snapshot(): Promise<Snapshot> {

@@ -4,7 +4,7 @@ import { ContextFactory } from "../api/api-context.js";
 import { RepositoryError, UsageError } from "../errors.js";
 import { EventStream } from "./event-stream.js";
 import { guardRequest } from "./request-guard.js";
-import { watchState } from "./state-watcher.js";
+import { watchState } from "../services/live/state-watcher.js";
 import { loadAssets } from "./web-assets.js";
 import { send, sendError, sendJson } from "./web-headers.js";
 import { webRoutes } from "./web-routes.js";

@@ -3,8 +3,8 @@ import type { PriorityInput, ReviewStatusInput, TaskRoleInput, TaskStatusInput }
 import { createPantheon } from "../api/open-pantheon.js";
 import { PantheonError, UsageError } from "../errors.js";
 import { graphView } from "../render/graph-view.js";
-import { chartHistory } from "../services/history-charts.js";
-import { dependencyGraph } from "../services/task-graph.js";
+import { chartHistory } from "../services/views/history-charts.js";
+import { dependencyGraph } from "../services/views/task-graph.js";
 
 /** A JSON document as `--json` prints it (`{"schemaVersion":1,"kind":…,"data":…}`), or an error document. */
 export interface Answer {
@@ -74,6 +74,7 @@ export function webRoutes(cwd: string, env: NodeJS.ProcessEnv): (path: string, q
         claimedBy: opt(q, "claimedBy"),
         blocked: q.has("blocked"),
         ready: q.has("ready"),
+        label: many(q, "label"),
         limit: num(q, "limit"),
         offset: num(q, "offset"),
       }),

@@ -15,6 +15,7 @@ import { escalated, startFakeModel, type FakeModel } from "./fake-model.js";
 import { Terminal, trustHooks } from "./terminal.js";
 import { makeWorld, type AssistantName, type World } from "./world.js";
 import { binDirOf } from "./installs.js";
+import { requireGeminiSettings } from "./gemini-settings.js";
 
 const HANDLE = /persona of Pantheon mission (MSN-\d{4}:[a-z]+-[a-z]+)/;
 /** What each shows when it asks before running a command. */
@@ -95,12 +96,9 @@ function suite(a: AssistantName, install: string = a): void {
     it(`a summoned ${a} session goes starting → working → needs-input → idle → ended as its hooks fire; status and dashboard --json show each state; notify-send and the watching terminal are told`, async (ctx) => {
       const binDir = binDirOf(ctx, install);
       // Not under /tmp: gemini reads a settings file only where no folder above it is writable by others.
-      const w = makeWorld({
-        assistant: a,
-        binDir,
-        modelUrl: model.url,
-        parent: join(homedir(), ".cache", "pantheon-real-worlds"),
-      });
+      const parent = join(homedir(), ".cache", "pantheon-real-worlds");
+      if (a === "gemini") requireGeminiSettings(ctx, parent);
+      const w = makeWorld({ assistant: a, binDir, modelUrl: model.url, parent });
       world = w;
       const notifyLog = fakeNotifySend(w);
       askBeforeCommands(a, w);
@@ -189,6 +187,50 @@ function suite(a: AssistantName, install: string = a): void {
       expect(ended.sessionId, "the session id is kept on the mission").toBe(idle.sessionId);
     }, 420_000);
 
+    if (a === "claude" || a === "gemini") {
+      it(`a permission prompt the Director declines in ${a} (which sends no hook event for it) does not stay needs-input: status --json shows idle, and the command did not run (issue 24)`, async (ctx) => {
+        const binDir = binDirOf(ctx, install);
+        const parent = join(homedir(), ".cache", "pantheon-real-worlds");
+        if (a === "gemini") requireGeminiSettings(ctx, parent);
+        const w = world ?? makeWorld({ assistant: a, binDir, modelUrl: model.url, parent });
+        world = w;
+        const marker = `declined-${a}.txt`;
+        model.setScript(({ lastUserText }) =>
+          HANDLE.test(lastUserText) && lastUserText.includes("Start with pantheon task next")
+            ? escalated(`touch ${marker}`)
+            : null,
+        );
+        const t = new Terminal(w.root);
+        terms.push(t);
+        t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", a, "--persona", "Brigid"]);
+        await t.until(
+          "status --json to show needs-input",
+          () => statusLive(w, "Brigid")?.state === "needs-input",
+          180_000,
+        );
+        await t.until("the assistant to ask the Director", () => APPROVAL.test(t.screen()), 30_000);
+        t.keys("Escape"); // declines: "No, and tell … what to do differently (esc)"
+        const idle = await t.until(
+          "status --json to show idle after the prompt was declined",
+          () => {
+            const live = statusLive(w, "Brigid");
+            return live?.state === "idle" ? live : undefined;
+          },
+          60_000,
+        );
+        expect(idle.detail).toMatch(/answered without running it/);
+        expect(dashboardLive(w, "Brigid")).toMatchObject({ state: "idle" });
+        expect(existsSync(join(w.repo, marker)), "the declined command did not run").toBe(false);
+        console.log(`[measure] ${install}: a declined prompt shown ${idle.state} (${idle.detail})`);
+        t.close();
+        await t.until(
+          "the mission to end",
+          () => w.missions().find((m: any) => m.persona === "Brigid")?.status === "ENDED",
+          60_000,
+        );
+      }, 300_000);
+    }
+
     if (a === "claude") {
       it("summon --resume reopens the claude session by its id: the model gets the earlier conversation and the resume kickoff, under the same session", async (ctx) => {
         binDirOf(ctx, install);
@@ -240,6 +282,7 @@ describe("four personas at once (the Director's screen)", () => {
 
   it("claude asks (needs-input), gemini is done (idle), codex's summon died (stalled), opencode runs a long command (working): pantheon status lists who waits longest first", async (ctx) => {
     for (const a of ["claude", "gemini", "codex", "opencode"]) binDirOf(ctx, a);
+    requireGeminiSettings(ctx, join(homedir(), ".cache", "pantheon-real-worlds"));
     const installs = inject("assistantInstalls");
     const w = makeWorld({
       assistant: "claude",

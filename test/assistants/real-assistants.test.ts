@@ -12,6 +12,9 @@
  *  block · 5 an unbounded brief (E2BIG with large records) · 6 opencode's base prompt replaced,
  *  gemini's first run losing the persona · 7 approval prompts for pantheon, `/summon` recording
  *  no assistant.
+ *
+ * Issue 24: codex in a folder it has not trusted, with pantheon on PATH from .bashrc only (points
+ * 1 and 4); a `/summon` mission ended once the session is gone, claude's by /exit (point 2).
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -286,6 +289,31 @@ function suite(a: AssistantName, install: string = a): void {
           expect(output.text, `a summon's mission (${h}) leaked into this session`).not.toContain(h);
       }
       if (a === "gemini") expect(t.screen(), "no command was renamed").not.toMatch(RENAMED);
+      // Issue 24 point 2: the mission ends with the session. claude is left with /exit, the others
+      // by closing their terminal. codex runs its commands in a PID namespace of its own, where
+      // mission start cannot name codex's process: its mission ends by `mission end` only.
+      if (a === "codex") {
+        t.close();
+        return;
+      }
+      if (a === "claude") {
+        await t.until("claude ready for the next line", () => READY.claude.test(t.screen()), 60_000);
+        t.type("/exit");
+        await t.until('"/exit" on the screen', () => t.screen().includes("/exit"), 20_000);
+        t.keys("Enter");
+        // remain-on-exit keeps the pane: tmux marks it dead once claude has exited.
+        await t.until("claude to exit", () => /Pane is dead/.test(t.screen()), 30_000);
+      } else t.close();
+      // The next command of this clone (`mission list`) ends it, saying how.
+      const ended = await t.until(
+        "the mission to end after the session ended",
+        () => {
+          const m = w.missions().find((x: any) => x.persona === "Brigid");
+          return m?.status === "ENDED" ? m : undefined;
+        },
+        30_000,
+      );
+      expect(ended.summary).toMatch(new RegExp(`the ${a} session it was started in \\(pid \\d+ on .+\\) ended`));
       t.close();
     }, 300_000);
   });
@@ -351,6 +379,71 @@ describe("codex's default sandbox (DESIGN §5): pantheon writes, .git's hooks an
       expect(existsSync(join(git, "hooks", "x")), ".git/hooks/x was not created").toBe(false);
       expect(readFileSync(join(git, "config"), "utf8"), ".git/config is unchanged").toBe(config);
       console.log(`[measure] codex sandbox: claim landed; .git/hooks and .git/config refused`);
+    } finally {
+      t.close();
+      w.cleanup();
+    }
+  }, 300_000);
+});
+
+describe("codex on first use in a repository (issue 24, points 1 and 4)", () => {
+  let model: FakeModel;
+  beforeAll(async () => {
+    model = await startFakeModel();
+  });
+  afterAll(() => model.close());
+
+  it("in a folder codex has no trust decision for, and with pantheon on PATH from .bashrc only: summon reaches codex's trust dialog, and once it is answered the persona's pantheon task claim runs and lands; one mission, no ENDED one behind", async (ctx) => {
+    const binDir = binDirOf(ctx, "codex");
+    // The harness's other worlds pre-seed trust_level = "trusted" and a .bash_profile: neither here.
+    const w = makeWorld({
+      assistant: "codex",
+      binDir,
+      modelUrl: model.url,
+      codexTrusted: false,
+      pathIn: "bashrc",
+    });
+    const t = new Terminal(w.root);
+    try {
+      w.pantheon("task", "create", "--title", "Add login", "--role", "engineer");
+      model.setScript(({ lastUserText }) => {
+        const handle = HANDLE.exec(lastUserText)?.[1];
+        return handle && lastUserText.includes("Start with pantheon task next")
+          ? `pantheon task claim ENG-M-0001 --mission ${handle}`
+          : null;
+      });
+      t.start(w.repo, w.env, ["pantheon", "summon", "engineer", "--assistant", "codex", "--persona", "Goibniu"]);
+      const trust = { at: 0 };
+      const folder = { at: 0, seen: false };
+      const claimed = await t.until(
+        "the scripted pantheon task claim to land on the ref",
+        () => {
+          const screen = t.screen();
+          // A refused start ends at once (codex 0.169 exited 1 on --add-dir in a read-only sandbox).
+          if (/ended when codex exited/.test(screen)) throw new Error(`summon ended:\n${screen}`);
+          // codex's own question for a folder it has not seen: the first choice trusts it.
+          if (/Trust this folder\?/.test(screen) && !/Hooks need review/.test(screen)) {
+            folder.seen = true;
+            if (Date.now() - folder.at > 2_000) {
+              folder.at = Date.now();
+              t.keys("1");
+              t.keys("Enter");
+            }
+          }
+          trustHooks(t, trust);
+          const task = w.task("ENG-M-0001");
+          return task.status === "UNDERWAY" ? task : undefined;
+        },
+        150_000,
+      );
+      expect(folder.seen, "codex asked to trust the folder").toBe(true);
+      expect(t.screen(), "no approval was asked").not.toMatch(APPROVAL);
+      expect(t.screen()).not.toMatch(/command not found/);
+      const missions = w.missions();
+      expect(missions, "one mission, none left ENDED by a failed start").toHaveLength(1);
+      expect(missions[0]).toMatchObject({ persona: "Goibniu", status: "ACTIVE", assistant: "codex" });
+      expect(claimed).toMatchObject({ claimedBy: "Goibniu", mission: missions[0].id });
+      console.log("[measure] codex untrusted folder: trust dialog answered once; the claim landed");
     } finally {
       t.close();
       w.cleanup();

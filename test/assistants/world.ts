@@ -1,7 +1,7 @@
 /**
  * One offline world for a real assistant: a temporary HOME with the assistant's first-run screens
  * answered (onboarding, sign-in with a dummy key, folder trust), as a user who has used it once
- * has them; a git repository set up with the built `pantheon init --yes` (all four assistants'
+ * has them (codex's trust can be left out: its first use in a repository); a git repository set up with the built `pantheon init --yes` (all four assistants'
  * files together); `pantheon` on PATH; the assistant pointed at the fake model server. Nothing
  * reaches the network and nothing outside the world's folder is written.
  */
@@ -47,6 +47,13 @@ export interface WorldOptions {
   parent?: string;
   /** Other assistants to set up in the same world (their keys, first-run answers, model server). */
   alsoFor?: AssistantName[];
+  /** codex: seed a trust decision for the repository (default); false: codex has never seen it. */
+  codexTrusted?: boolean;
+  /**
+   * Which file puts pantheon on the user's PATH: `.bash_profile` (default; a login shell reads
+   * it) or `.bashrc` only (an interactive shell's, which codex's login shell does not read).
+   */
+  pathIn?: "bash_profile" | "bashrc";
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -90,10 +97,12 @@ export function makeWorld(o: WorldOptions): World {
     ...vendorEnv(o.assistant, o.modelUrl),
     ...Object.assign({}, ...(o.alsoFor ?? []).map((a) => vendorEnv(a, o.modelUrl))),
   };
-  if (o.seeded !== false) for (const a of [o.assistant, ...(o.alsoFor ?? [])]) seedHome(a, home, repo, o.modelUrl);
+  if (o.seeded !== false)
+    for (const a of [o.assistant, ...(o.alsoFor ?? [])]) seedHome(a, home, repo, o.modelUrl, o.codexTrusted !== false);
   // codex runs tool commands in a login shell, which starts PATH again from /etc/profile: a
-  // user's profile puts their tools back, as ours puts pantheon.
-  writeFileSync(join(home, ".bash_profile"), `export PATH='${bin}':"$PATH"\n`);
+  // user's profile puts their tools back, as ours puts pantheon (or only .bashrc does, which a
+  // login shell does not read).
+  writeFileSync(join(home, `.${o.pathIn ?? "bash_profile"}`), `export PATH='${bin}':"$PATH"\n`);
 
   const pantheon = (...args: string[]) =>
     execFileSync(join(bin, "pantheon"), args, { cwd: repo, env, encoding: "utf8" });
@@ -136,7 +145,7 @@ function vendorEnv(a: AssistantName, url: string): Record<string, string> {
 }
 
 /** What a user who has run the assistant once (and trusted this folder) has in HOME. */
-function seedHome(a: AssistantName, home: string, repo: string, url: string): void {
+function seedHome(a: AssistantName, home: string, repo: string, url: string, codexTrusted: boolean): void {
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(home, rel)), { recursive: true });
     writeFileSync(join(home, rel), text);
@@ -178,9 +187,7 @@ function seedHome(a: AssistantName, home: string, repo: string, url: string): vo
           `env_key = "${FAKE_OPENAI_KEY_VAR}"`,
           'wire_api = "responses"',
           "",
-          `[projects."${repo}"]`,
-          'trust_level = "trusted"',
-          "",
+          ...(codexTrusted ? [`[projects."${repo}"]`, 'trust_level = "trusted"', ""] : []),
         ].join("\n"),
       );
       return;

@@ -23,7 +23,7 @@ const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).st
 /** A shell this machine lacks: a visible skip naming it, and a failure in CI (where all three are installed). */
 function needShell(ctx: TestContext, shell: string): void {
   if (has(shell)) return;
-  const why = `${shell} is not installed: its completion is NOT tested here (install ${shell} to test it)`;
+  const why = `${shell} is not installed: its completion is NOT tested here (installed by scripts/test-tools.mjs, run by npm test)`;
   if (process.env.CI === "true") throw new Error(`${why}; in CI a missing shell is a failure`);
   ctx.skip(why);
 }
@@ -62,7 +62,7 @@ describe("pantheon completion", () => {
     chmodSync(join(shims, "pantheon"), 0o755);
     ok(["init", "--yes"]);
     ok(["epic", "create", "--title", "Login", "--priority", "high"]);
-    ok(["task", "create", "--title", "one", "--role", "engineer", "--priority", "high"]);
+    ok(["task", "create", "--title", "one", "--role", "engineer", "--priority", "high", "--label", "api,auth"]);
     ok(["task", "create", "--title", "two", "--role", "engineer"]);
     ok(["task", "create", "--title", "three", "--role", "tester"]);
     ok(["task", "create", "--title", "four", "--role", "engineer", "--priority", "low"]);
@@ -110,7 +110,11 @@ describe("pantheon completion", () => {
     expect(bash("pantheon task priority ENG-H-0001 ")).toEqual(["CRITICAL", "HIGH", "MEDIUM", "LOW"]);
     expect(bash("pantheon review create --type ")).toEqual(["code", "task_completion", "design", "general"]);
     expect(bash("pantheon completion ")).toEqual(["bash", "zsh", "fish"]);
-    expect(bash("pantheon --json task c")).toEqual(["create", "claim", "close"]);
+    expect(bash("pantheon --json task c")).toEqual(["create", "claim", "close", "check"]);
+    // Labels in use, from the read cache: for --label and for task label/unlabel's words.
+    expect(bash("pantheon task list --label a")).toEqual(["api", "auth"]);
+    expect(bash("pantheon task next --label au")).toEqual(["auth"]);
+    expect(bash("pantheon task unlabel ENG-H-0001 ")).toEqual(["api", "auth"]);
   });
 
   it("bash: -C names the repository the ids come from", () => {

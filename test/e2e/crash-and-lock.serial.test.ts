@@ -138,8 +138,6 @@ function prng(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe("a process killed during a mutation", () => {
   it.each(["after-objects", "holding-lock", "after-rename"] as const)(
     "killed at %s: the ref names a valid commit, printed tasks survive",
@@ -279,17 +277,25 @@ describe("a held lock", () => {
     const dir = initRepo();
     const lock = lockPath(dir);
     writeFileSync(lock, `${expectRefIsCommit(dir)}\n`);
+    // The command says when its compare-and-swap met the lock (PANTHEON_FAULT_AT=lock-busy): the
+    // lock is released only then, so the test shows a wait that ended well, never a command that
+    // started after the release and met no lock at all.
     const child = spawn(process.execPath, [BIN, "task", "create", "--title", "patient", "--role", "engineer"], {
       cwd: dir,
-      env: testEnv({ NO_COLOR: "1", PANTHEON_RETRY_BUDGET_MS: "8000" }),
+      env: testEnv({ NO_COLOR: "1", PANTHEON_RETRY_BUDGET_MS: "8000", PANTHEON_FAULT_AT: "lock-busy" }),
     });
     let stdout = "";
     let stderr = "";
+    let met: () => void = () => undefined;
+    const metLock = new Promise<void>((r) => (met = r));
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (stderr.includes("pantheon-fault:lock-busy\n")) met();
+    });
     const exit = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-    // Not a race start: only "the lock is released while the command is (probably) waiting".
-    await sleep(400);
+    const first = await Promise.race([metLock.then(() => "met" as const), exit.then(() => "exited" as const)]);
+    expect(first, `the command must meet the lock before it is released; stderr: ${stderr}`).toBe("met");
     rmSync(lock);
     expect(await exit, stderr).toBe(0);
     expect(stdout).toMatch(CREATED);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
+import { missingTool, titled } from "../helpers/tools.js";
 import { makeRepo, readStateFile, stateRef, tempDir } from "../helpers/repo.js";
 import { AGENT_MARKERS } from "../../src/cli/interactive.js";
 
@@ -14,9 +15,8 @@ import { AGENT_MARKERS } from "../../src/cli/interactive.js";
  * `capture-pane -p`, no fixed sleeps).
  */
 
-const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
-const SKIP_REASON = "tmux is not installed (the wizard needs a real terminal)";
-if (!hasTmux) console.warn(`init-wizard.serial.test.ts skipped: ${SKIP_REASON}`);
+const noTmux = missingTool("tmux", "the init wizard in a real terminal");
+if (noTmux) console.warn(`init-wizard.serial.test.ts skipped: ${noTmux}`);
 
 /** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
 const MARKERS = AGENT_MARKERS;
@@ -90,7 +90,7 @@ class Pane {
   }
 }
 
-describe.skipIf(!hasTmux)(`pantheon init in a real terminal${hasTmux ? "" : ` (skipped: ${SKIP_REASON})`}`, () => {
+describe.skipIf(noTmux !== null)(titled("pantheon init in a real terminal", noTmux), () => {
   beforeAll(() => {
     if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
   });

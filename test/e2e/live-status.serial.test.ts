@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, jsonData, runBin } from "../helpers/cli.js";
@@ -168,6 +177,39 @@ describe("pantheon hook event → status, dashboard and notifications", () => {
       "idle",
       "ended",
     ]);
+  });
+
+  it("a permission prompt declined in claude or gemini, which send no event for it, does not stay needs-input: once the transcript moves on, status shows idle; an approval is unchanged", async () => {
+    for (const [assistant, ask] of [
+      ["claude", ["PermissionRequest", { tool_name: "Bash", tool_input: { command: "rm -rf build" } }]],
+      ["gemini", ["Notification", { notification_type: "ToolPermission", message: "Confirm rm -rf build" }]],
+    ] as const) {
+      const x = await summoned(assistant);
+      const transcript = join(tempDir("pantheon-transcript-"), "session.jsonl");
+      writeFileSync(transcript, '{"type":"user"}\n');
+      const send = (event: string, payload: object) =>
+        hook(x.p.dir, x.env, [assistant, event], { session_id: SID, transcript_path: transcript, ...payload });
+      send(ask[0], ask[1]);
+      expect(statusOf(x.p, x.mission.id).live, assistant).toMatchObject({ state: "needs-input" });
+      // The Director declines: the assistant writes the refusal to its transcript, and no hook runs.
+      appendFileSync(transcript, '{"type":"user","message":"The user doesn\'t want to proceed"}\n');
+      const declined = statusOf(x.p, x.mission.id).live;
+      expect(declined, assistant).toMatchObject({ state: "idle" });
+      expect(declined.detail).toMatch(/^the permission prompt was answered without running it/);
+      send(assistant === "claude" ? "UserPromptSubmit" : "BeforeAgent", { prompt: "try another way" });
+      expect(statusOf(x.p, x.mission.id).live).toMatchObject({ state: "working" });
+      if (assistant === "gemini") {
+        await x.finish();
+        continue;
+      }
+      // Approved: the transcript stays still while the command runs; its end is an event.
+      send(ask[0], ask[1]);
+      expect(statusOf(x.p, x.mission.id).live).toMatchObject({ state: "needs-input" });
+      send(assistant === "claude" ? "PostToolUse" : "AfterTool", { tool_name: "Bash" });
+      appendFileSync(transcript, '{"type":"user","message":"done"}\n');
+      expect(statusOf(x.p, x.mission.id).live).toMatchObject({ state: "working" });
+      await x.finish();
+    }
   });
 
   it("a session that names itself (codex): the hooks' session id is kept on the mission when it ends", async () => {

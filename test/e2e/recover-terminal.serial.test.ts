@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { BIN, runBin } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
+import { missingTool, titled } from "../helpers/tools.js";
 import { git, makeRepo, stateRef, tempDir } from "../helpers/repo.js";
 import { AGENT_MARKERS } from "../../src/cli/interactive.js";
 
@@ -13,7 +14,7 @@ import { AGENT_MARKERS } from "../../src/cli/interactive.js";
  * A detached tmux pane on a private socket, keys sent after the screen shows each question.
  */
 
-const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+const noTmux = missingTool("tmux", "doctor --recover at a terminal");
 /** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
 const MARKERS = AGENT_MARKERS;
 const REF = "refs/coordination/main";
@@ -93,7 +94,7 @@ function lostRef(): { dir: string; tip: string; older: string } {
   return { dir, tip, older };
 }
 
-describe.skipIf(!hasTmux)("doctor --recover at a terminal", () => {
+describe.skipIf(noTmux !== null)(titled("doctor --recover at a terminal", noTmux), () => {
   it("asks which state, the newest first and preselected, confirms, and restores the one chosen", async () => {
     const { dir, tip, older } = lostRef();
     const pane = new Pane(dir, "doctor --recover");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, jsonData, runCli } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
+import { missingTool, titled } from "../helpers/tools.js";
 import { tempDir } from "../helpers/repo.js";
 import { initialized, type Repo } from "../integration/persona/fixture.js";
 import { missions, requireBundle, standIns, waitFor, type StandIns } from "../integration/persona/stand-ins.js";
@@ -16,7 +17,7 @@ import { missions, requireBundle, standIns, waitFor, type StandIns } from "../in
  * that the dashboard and `doctor` show as stalled, and `doctor --fix` ends it.
  */
 
-const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+const noTmux = missingTool("tmux", "closing the terminal of a summoned session");
 
 function liveFiles(p: Repo): string[] {
   try {
@@ -61,8 +62,8 @@ async function activeMission(p: Repo, s: StandIns): Promise<any> {
 describe("summon ends its mission on every way the session ends", () => {
   beforeAll(requireBundle);
 
-  it.skipIf(!hasTmux)(
-    "closing the terminal (tmux kill-session) forwards the hangup and ends the mission within seconds",
+  it.skipIf(noTmux !== null)(
+    titled("closing the terminal (tmux kill-session) forwards the hangup and ends the mission within seconds", noTmux),
     async () => {
       const p = await initialized();
       const s = standIns();

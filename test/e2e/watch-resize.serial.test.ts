@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, runBin } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
+import { missingTool, titled } from "../helpers/tools.js";
 import { makeRepo, tempDir } from "../helpers/repo.js";
 import { requireBundle } from "../integration/persona/stand-ins.js";
 
@@ -13,7 +14,7 @@ import { requireBundle } from "../integration/persona/stand-ins.js";
  * change or the 30 s refresh of durations.
  */
 
-const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+const noTmux = missingTool("tmux", "--watch in a resized terminal");
 /** The watch's own refresh of durations (src/cli/watch.ts): a frame it draws is not a resize's. */
 const REFRESH_MS = 30_000;
 
@@ -101,7 +102,7 @@ async function redrawnOnResize(
   throw new Error("the watch redrew only at its 30 s refresh, never on the resize itself");
 }
 
-describe.skipIf(!hasTmux)("--watch in a terminal that is resized", () => {
+describe.skipIf(noTmux !== null)(titled("--watch in a terminal that is resized", noTmux), () => {
   beforeAll(requireBundle);
 
   it("dashboard --watch redraws at the new width when the terminal is resized", async () => {

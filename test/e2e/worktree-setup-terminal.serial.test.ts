@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { BIN, runCli } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
+import { missingTool, titled } from "../helpers/tools.js";
 import { git, tempDir } from "../helpers/repo.js";
 import { repoInParent } from "../integration/persona/fixture.js";
 import { standIns } from "../integration/persona/stand-ins.js";
@@ -17,7 +18,7 @@ import { AGENT_MARKERS } from "../../src/cli/interactive.js";
  * screen, no fixed sleeps.
  */
 
-const hasTmux = spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+const noTmux = missingTool("tmux", "the worktree set-up question at a terminal");
 /** Every marker that turns prompting off: unset, so the pane is a person at a terminal. */
 const MARKERS = AGENT_MARKERS;
 
@@ -82,41 +83,38 @@ async function project(): Promise<string> {
   return dir;
 }
 
-describe.skipIf(!hasTmux)(
-  `summon --worktree asks before the set-up command runs${hasTmux ? "" : " (skipped: tmux is not installed)"}`,
-  () => {
-    beforeAll(() => {
-      if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
-    });
+describe.skipIf(noTmux !== null)(titled("summon --worktree asks before the set-up command runs", noTmux), () => {
+  beforeAll(() => {
+    if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run node scripts/build.mjs first`);
+  });
 
-    it("shows the command escaped; yes runs it in the worktree and is remembered; a changed command asks again and No (the default) skips it", async () => {
-      const dir = await project();
-      const s = standIns();
-      const first = pane(dir, ["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
-      const shown = await first.waitFor(/Run this set-up command in the new worktree/, "the set-up question");
-      expect(shown).toContain("A worktree set-up command (from .pantheon/worktree-setup) will run with sh -c:");
-      expect(shown, "the escape sequence is shown as text").toContain(
-        "echo ran > .setup-ran # \\e[31mRED\\e]0;title\\u{7}",
-      );
-      first.keys("y", "Enter");
-      expect(await first.exitCode()).toBe(0);
-      const wt = s.one("claude").cwd;
-      expect(readFileSync(join(wt, ".setup-ran"), "utf8")).toBe("ran\n");
-      expect(existsSync(join(dir, ".git", "pantheon", "worktree-setup-confirmed"))).toBe(true);
+  it("shows the command escaped; yes runs it in the worktree and is remembered; a changed command asks again and No (the default) skips it", async () => {
+    const dir = await project();
+    const s = standIns();
+    const first = pane(dir, ["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
+    const shown = await first.waitFor(/Run this set-up command in the new worktree/, "the set-up question");
+    expect(shown).toContain("A worktree set-up command (from .pantheon/worktree-setup) will run with sh -c:");
+    expect(shown, "the escape sequence is shown as text").toContain(
+      "echo ran > .setup-ran # \\e[31mRED\\e]0;title\\u{7}",
+    );
+    first.keys("y", "Enter");
+    expect(await first.exitCode()).toBe(0);
+    const wt = s.one("claude").cwd;
+    expect(readFileSync(join(wt, ".setup-ran"), "utf8")).toBe("ran\n");
+    expect(existsSync(join(dir, ".git", "pantheon", "worktree-setup-confirmed"))).toBe(true);
 
-      writeFileSync(join(dir, ".pantheon", "worktree-setup"), "echo changed > .setup-ran\n");
-      git(dir, "commit", "-q", "-am", "set-up changed");
-      const second = pane(dir, ["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
-      const asked = await second.waitFor(/Run this set-up command in the new worktree/, "the question again");
-      expect(asked).toContain("The worktree set-up command changed (from .pantheon/worktree-setup)");
-      second.keys("Enter");
-      expect(await second.exitCode()).toBe(0);
-      const wt2 = s
-        .all()
-        .map((r) => r.cwd)
-        .find((c) => c !== wt)!;
-      expect(existsSync(join(wt2, ".setup-ran")), "declined: not run").toBe(false);
-      expect(second.screen()).toContain("worktree set-up not run (declined)");
-    });
-  },
-);
+    writeFileSync(join(dir, ".pantheon", "worktree-setup"), "echo changed > .setup-ran\n");
+    git(dir, "commit", "-q", "-am", "set-up changed");
+    const second = pane(dir, ["summon", "engineer", "--assistant", "claude", "--worktree"], s.env());
+    const asked = await second.waitFor(/Run this set-up command in the new worktree/, "the question again");
+    expect(asked).toContain("The worktree set-up command changed (from .pantheon/worktree-setup)");
+    second.keys("Enter");
+    expect(await second.exitCode()).toBe(0);
+    const wt2 = s
+      .all()
+      .map((r) => r.cwd)
+      .find((c) => c !== wt)!;
+    expect(existsSync(join(wt2, ".setup-ran")), "declined: not run").toBe(false);
+    expect(second.screen()).toContain("worktree set-up not run (declined)");
+  });
+});

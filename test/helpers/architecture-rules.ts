@@ -4,6 +4,7 @@
  * (test/unit/architecture-rules.test.ts, which shows each rule catching its violation).
  */
 import { posix } from "node:path";
+import { checkServiceRooms } from "./service-rooms.js";
 
 export interface ImportRef {
   spec: string;
@@ -132,8 +133,9 @@ export const MAY_IMPORT: Record<string, string[]> = {
 
 /** The only files outside store/ that may name a concrete store: they wire one per command line or API call. */
 export const COMPOSITION_ROOTS: ReadonlySet<string> = new Set(["cli/open-store.ts", "api/api-context.ts"]);
-/** The port: what services see of the store. */
+/** The port: what services see of the store; each client's part of it is a file of store/port/. */
 export const PORT = "store/store.ts";
+const isPort = (path: string): boolean => path.replace(/\.js$/, ".ts") === PORT || /^store\/port\/[^/]+$/.test(path);
 const IMPLEMENTATION = /(^|\/)store\/(git-store|memory-store)(\.js)?$/;
 
 /**
@@ -154,6 +156,20 @@ function roomOf(rel: string): string | null {
   if (parts[0] !== "store") return null;
   return parts.length > 2 ? parts[1]! : "top";
 }
+/**
+ * Outside store/, the one file that reads git's formats itself: shell completion's fast path
+ * (`pantheon __complete`) reads the ref with no store, no zod and no commander (performance.md).
+ */
+export const GIT_READERS: ReadonlySet<string> = new Set(["cli/complete-fast.ts"]);
+/** What a pure layer never touches: the process, the clock, randomness, a module loaded behind the checker's back. */
+const IMPURE: ReadonlyArray<[RegExp, string]> = [
+  [/(^|[^.\w$])process\s*[.[]/, "reads process"],
+  [/(^|[^.\w$])globalThis\b/, "reads globalThis"],
+  [/(^|[^.\w$])require\s*\(/, "calls require()"],
+  [/\bDate\.now\s*\(|\bnew\s+Date\s*\(\s*\)/, "reads the clock"],
+  [/\bMath\.random\s*\(/, "draws a random number"],
+  [/(^|[^.\w$])performance\s*\./, "reads the clock"],
+];
 const HEAVY = /^(isomorphic-git|yaml|@inquirer\/)/;
 /**
  * The object engine's one module (DESIGN §2.2): it alone imports isomorphic-git, statically (the
@@ -189,6 +205,15 @@ export function checkSource(rel: string, text: string): string[] {
   const layer = layerOf(rel);
   const { refs, nonLiteral } = parseImports(text);
   const code = stripComments(text);
+  // The services' rooms and their order: service-rooms.ts.
+  out.push(
+    ...checkServiceRooms(
+      rel,
+      refs.flatMap(({ spec }) =>
+        spec.startsWith(".") ? [{ spec, resolved: posix.normalize(posix.join(posix.dirname(rel), spec)) }] : [],
+      ),
+    ),
+  );
   for (const arg of nonLiteral)
     out.push(
       `${rel}: import(${arg}) names its module by an expression; use a string literal so the layer rules can see it`,
@@ -198,19 +223,19 @@ export function checkSource(rel: string, text: string): string[] {
     if (resolved !== null) {
       const target = layerOf(resolved);
       if (!MAY_IMPORT[layer]?.includes(target)) out.push(`${rel}: imports ${spec} (${layer} may not import ${target})`);
-      if (layer === "services" && target === "store" && resolved !== "store/store.js")
+      if (layer === "services" && target === "store" && !isPort(resolved))
         out.push(`${rel}: imports ${spec}; services see the store only through store/store.ts`);
       if (layer !== "store" && IMPLEMENTATION.test(resolved) && !COMPOSITION_ROOTS.has(rel))
         out.push(`${rel}: imports ${spec}; only ${[...COMPOSITION_ROOTS].join(" and ")} may name a concrete store`);
-      if (rel === PORT && (IMPLEMENTATION.test(resolved) || !typeOnly || target === "store"))
+      if (isPort(rel) && (IMPLEMENTATION.test(resolved) || !typeOnly || (target === "store" && !isPort(resolved))))
         out.push(
           `${rel}: ${form === "export" ? "re-exports" : "imports"} ${spec}; the port holds interfaces and types only, and imports nothing from the store's rooms`,
         );
-      const from = roomOf(rel);
-      const to = roomOf(resolved);
+      const from = isPort(rel) ? "top" : roomOf(rel);
+      const to = isPort(resolved) ? "port" : roomOf(resolved);
       if (from !== null && from !== "top" && to !== null && to !== from) {
         const below = STORE_ROOMS.slice(0, STORE_ROOMS.indexOf(from as (typeof STORE_ROOMS)[number]));
-        if (to === "top" ? resolved !== "store/store.js" : !(below as readonly string[]).includes(to))
+        if (to !== "port" && (to === "top" || !(below as readonly string[]).includes(to)))
           out.push(
             `${rel}: imports ${spec}; the ${from} room imports only the port and the rooms below it (${below.join(", ") || "none"})`,
           );
@@ -227,9 +252,15 @@ export function checkSource(rel: string, text: string): string[] {
         );
       if (layer === "api" && /^cli\//.test(resolved))
         out.push(`${rel}: imports ${spec}; pantheon/api never imports the CLI`);
+      // Only store/ speaks git: a face of the services wires a store, never git's formats.
+      if (layer !== "store" && /^store\/git\//.test(resolved) && !GIT_READERS.has(rel))
+        out.push(`${rel}: imports ${spec}; only store/ speaks git (store/git/ is its own room)`);
     } else {
       if (layer === "domain" && !/^zod(\/mini)?$/.test(spec))
         out.push(`${rel}: imports ${spec}; the domain imports only zod and itself`);
+      // render/ is formatting only: no file, process or network module, so a view cannot do I/O.
+      if (layer === "render" && !/^zod(\/mini)?$/.test(spec))
+        out.push(`${rel}: imports ${spec}; render/ is pure formatting and imports only zod, the domain and itself`);
       if (spec.startsWith("isomorphic-git") && rel !== ENGINE)
         out.push(`${rel}: imports ${spec}; only ${ENGINE} imports isomorphic-git`);
       if (/^(commander|@inquirer\/|picocolors)/.test(spec) && layer !== "cli")
@@ -240,11 +271,17 @@ export function checkSource(rel: string, text: string): string[] {
         out.push(`${rel}: imports ${spec} statically; heavy modules are loaded by a dynamic import only`);
     }
   }
-  const room = roomOf(rel);
-  if (room === "top" && !STORE_TOP.has(rel))
+  const room = isPort(rel) ? "top" : roomOf(rel);
+  if (room === "top" && !STORE_TOP.has(rel) && !isPort(rel))
     out.push(`${rel}: sits at the top of src/store; every store file belongs to a room (${STORE_ROOMS.join(", ")})`);
   if (room !== null && room !== "top" && !(STORE_ROOMS as readonly string[]).includes(room))
     out.push(`${rel}: is in store/${room}/, which is not one of the store's rooms (${STORE_ROOMS.join(", ")})`);
+  if (layer === "domain" || layer === "render") {
+    // Pure and synchronous (STYLE 2): time, randomness and the environment come in as arguments.
+    const bare = blankStrings(code);
+    for (const [re, what] of IMPURE)
+      if (re.test(bare)) out.push(`${rel}: ${what}; ${layer}/ is pure: pass it in as an argument`);
+  }
   if (layer !== "errors" && /class\s+\w+\s+extends\s+(\w*Error|PantheonError|QuietExit)\b/.test(code))
     out.push(`${rel}: declares an error class; every error class lives in the catalogue (src/errors/)`);
   return out;

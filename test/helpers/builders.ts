@@ -1,7 +1,7 @@
 import type { Mission } from "../../src/domain/schemas/mission.js";
 import { MissionSchema } from "../../src/domain/schemas/mission.js";
-import type { Task } from "../../src/domain/schemas/task.js";
-import { TaskSchema } from "../../src/domain/schemas/task.js";
+import type { Task, TaskSummary } from "../../src/domain/schemas/task.js";
+import { TaskSchema, toTaskSummary } from "../../src/domain/schemas/task.js";
 
 const AT = "2026-01-01T00:00:00.000Z";
 
@@ -27,6 +27,14 @@ export function aTask(over: Partial<Task> = {}): Task {
     createdBy: "Director",
     ...over,
   });
+}
+
+/**
+ * A valid task summary (a read-cache row): the summary of a task checked by its schema, so a
+ * field added to tasks reaches every fixture, and a fixture missing one fails here, not later.
+ */
+export function aTaskSummary(over: Partial<TaskSummary> = {}): TaskSummary {
+  return toTaskSummary(aTask(over));
 }
 
 export function aMission(over: Partial<Mission> = {}): Mission {

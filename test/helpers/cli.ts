@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { main } from "../../src/cli/main.js";
 import type { IO } from "../../src/cli/io.js";
-import type { Prompter } from "../../src/services/context.js";
+import type { Prompter } from "../../src/services/kernel/context.js";
 import { testEnv } from "./env.js";
 
 export interface CliResult {
@@ -30,6 +30,8 @@ export async function runCli(argv: string[], o: CliOptions): Promise<CliResult> 
     stdinIsTTY: o.tty ?? false,
     env: testEnv({ NO_COLOR: "1", ...o.env }),
     cwd: o.cwd,
+    // What a user runs: the built bundle (summon puts it on a session's PATH).
+    self: [process.execPath, BIN],
     ...(o.prompter && { prompter: o.prompter }),
   };
   const exitCode = await main(argv, io);

@@ -12,16 +12,22 @@ import { testEnv } from "./env.js";
 export const PREVIOUS_RELEASE = "18578ad";
 
 const ROOT = resolve(__dirname, "../..");
-const CACHE = join(ROOT, "node_modules", ".cache", `pantheon-release-${PREVIOUS_RELEASE}`);
 
-/** The previous release's built launcher (`dist/pantheon.js`), building it first if needed. */
-export function previousReleaseBin(): string {
-  const bin = join(CACHE, "dist", "pantheon.js");
+/**
+ * The last commit before tasks had labels and acceptance criteria (schema 2, like this
+ * version): a teammate on it reads and writes the same state, keeping those fields unread.
+ */
+export const BEFORE_LABELS = "549ae96";
+
+/** A release's built launcher (`dist/pantheon.js`), building it from `commit` first if needed. */
+export function releaseBin(commit: string): string {
+  const cache = join(ROOT, "node_modules", ".cache", `pantheon-release-${commit}`);
+  const bin = join(cache, "dist", "pantheon.js");
   if (existsSync(bin)) return bin;
-  const tmp = `${CACHE}.${process.pid}.tmp`;
+  const tmp = `${cache}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const tar = execFileSync("git", ["archive", "--format=tar", PREVIOUS_RELEASE], {
+  const tar = execFileSync("git", ["archive", "--format=tar", commit], {
     cwd: ROOT,
     env: testEnv(),
     maxBuffer: 256 * 1024 * 1024,
@@ -31,19 +37,29 @@ export function previousReleaseBin(): string {
   symlinkSync(join(ROOT, "node_modules"), join(tmp, "node_modules"));
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: tmp, stdio: "pipe" });
   try {
-    renameSync(tmp, CACHE);
+    renameSync(tmp, cache);
   } catch {
     rmSync(tmp, { recursive: true, force: true }); // another test process built it meanwhile
   }
   return bin;
 }
 
-/** Runs the previous release as a real process, as a teammate who has not upgraded would. */
-export function runPrevious(argv: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): CliResult {
-  const r = spawnSync(process.execPath, [previousReleaseBin(), ...argv], {
+/** The previous release's built launcher (`dist/pantheon.js`), building it first if needed. */
+export function previousReleaseBin(): string {
+  return releaseBin(PREVIOUS_RELEASE);
+}
+
+/** Runs a release as a real process, as a teammate who has not upgraded would. */
+export function runRelease(commit: string, argv: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): CliResult {
+  const r = spawnSync(process.execPath, [releaseBin(commit), ...argv], {
     cwd: o.cwd,
     env: testEnv({ NO_COLOR: "1", ...o.env }),
     encoding: "utf8",
   });
   return { stdout: r.stdout, stderr: r.stderr, exitCode: r.status ?? -1 };
+}
+
+/** Runs the previous release as a real process, as a teammate who has not upgraded would. */
+export function runPrevious(argv: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): CliResult {
+  return runRelease(PREVIOUS_RELEASE, argv, o);
 }

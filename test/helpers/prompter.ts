@@ -1,4 +1,4 @@
-import type { Prompter, Question } from "../../src/services/context.js";
+import type { Prompter, Question } from "../../src/services/kernel/context.js";
 
 /** A Director at a terminal who answers from a list, in order; records every question asked. */
 export interface FakePrompter extends Prompter {

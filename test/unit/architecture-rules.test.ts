@@ -47,6 +47,24 @@ describe("the architecture rules catch", () => {
     expect(caught("store/store.ts", 'import type { Task } from "../domain/schemas/task.js";\n')).toEqual([]);
   });
 
+  it("a part of the port (store/port/) importing a room or a value, while parts and rooms may import it", () => {
+    expect(caught("store/port/sync-store.ts", 'import type { Refspec } from "../sync/state-refspec.js";\n')).toEqual([
+      expect.stringContaining("imports nothing from the store's rooms"),
+    ]);
+    expect(caught("store/port/sync-store.ts", 'import { REF } from "../state/layout.js";\n')).toHaveLength(1);
+    expect(caught("store/port/care-store.ts", 'import { x } from "./record-store.js";\n')).toEqual([
+      expect.stringContaining("holds interfaces and types only"),
+    ]);
+    expect(caught("store/port/care-store.ts", 'import type { RecordKind } from "./record-store.js";\n')).toEqual([]);
+    expect(caught("store/store.ts", 'export type * from "./port/record-store.js";\n')).toEqual([]);
+    expect(caught("store/state/x.ts", 'import type { Tx } from "../port/record-store.js";\n')).toEqual([]);
+    expect(caught("services/x.ts", 'import type { RecordStore } from "../store/port/record-store.js";\n')).toEqual([]);
+    // A folder inside port/ is not part of it.
+    expect(caught("services/x.ts", 'import type { X } from "../store/port/deep/x.js";\n')).toEqual([
+      expect.stringContaining("only through store/store.ts"),
+    ]);
+  });
+
   it("a store room importing a room above it, or the stores at the top", () => {
     expect(caught("store/git/object-db.ts", 'import { loadKind } from "../cache/cache-files.js";\n')).toEqual([
       expect.stringContaining("the git room imports only the port and the rooms below it (none)"),
@@ -117,7 +135,7 @@ describe("the architecture rules catch", () => {
       expect.stringContaining("the object engine (isomorphic-git) is loaded by a dynamic import only"),
     ]);
     expect(caught("store/git/object-db.ts", 'const e = await import("./object-engine.js");\n')).toEqual([]);
-    expect(caught("render/x.ts", 'import pc from "picocolors";\n')).toEqual([expect.stringContaining("only cli/")]);
+    expect(caught("services/x.ts", 'import pc from "picocolors";\n')).toEqual([expect.stringContaining("only cli/")]);
     expect(caught("cli/commands/mcp.ts", 'import { serve } from "../../mcp/serve.js";\n')).toEqual([
       expect.stringContaining("reached only by a dynamic import"),
     ]);
@@ -151,6 +169,69 @@ describe("the architecture rules catch", () => {
         'import type { TaskView } from "../../render/task-view.js";\nimport dagre from "@dagrejs/dagre";\nimport { el } from "./dom.js";\n',
       ),
     ).toEqual([]);
+  });
+
+  it("render/ importing node:fs or any other module but zod", () => {
+    expect(caught("render/task-text.ts", 'import { readFileSync } from "node:fs";\n')).toEqual([
+      expect.stringContaining("render/ is pure formatting"),
+    ]);
+    expect(caught("render/task-text.ts", 'const { spawn } = await import("node:child_process");\n')).toHaveLength(1);
+    expect(caught("render/task-text.ts", 'import "node:net";\n')).toHaveLength(1);
+    expect(caught("render/task-text.ts", 'import type { Writable } from "node:stream";\n')).toHaveLength(1);
+    expect(
+      caught(
+        "render/task-text.ts",
+        'import * as z from "zod/mini";\nimport type { Task } from "../domain/schemas/task.js";\nimport { escapeText } from "./escape.js";\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it("domain/ or render/ reading the process, the clock or randomness, or loading a module by require()", () => {
+    for (const layer of ["domain", "render"])
+      for (const [code, says] of [
+        ["const home = process.env.HOME;\n", "reads process"],
+        ['const v = process["env"];\n', "reads process"],
+        ["const e = globalThis.process;\n", "reads globalThis"],
+        ['const fs = require("node:fs");\n', "calls require()"],
+        ["const at = Date.now();\n", "reads the clock"],
+        ["const at = new Date();\n", "reads the clock"],
+        ["const t = performance.now();\n", "reads the clock"],
+        ["const id = Math.random();\n", "draws a random number"],
+      ] as const)
+        expect(caught(`${layer}/x.ts`, code), `${layer}: ${code}`).toEqual([
+          expect.stringContaining(`${says}; ${layer}/ is pure`),
+        ]);
+    // What stays allowed: the words in prose, strings and names, and a date made from an argument.
+    expect(
+      caught(
+        "domain/x.ts",
+        [
+          "// runs once per process; never Date.now() here",
+          'const help = "process.env is read by the CLI; require() too";',
+          "export const at = (iso: string) => new Date(iso);",
+          "const t = { process: 1 }.process + task.process;",
+        ].join("\n"),
+      ),
+    ).toEqual([]);
+    expect(caught("services/x.ts", "const home = process.env.HOME;\n")).toEqual([]);
+  });
+
+  it("anything outside store/ importing git's formats (store/git/), the API included", () => {
+    expect(caught("api/x.ts", 'import { readRef } from "../store/git/ref-cas.js";\n')).toEqual([
+      expect.stringContaining("only store/ speaks git"),
+    ]);
+    expect(caught("api/x.ts", 'import type { Oid } from "../store/git/object-db.js";\n')).toHaveLength(1);
+    expect(caught("cli/commands/log.ts", 'import { readRef } from "../../store/git/ref-cas.js";\n')).toEqual([
+      expect.stringContaining("only store/ speaks git"),
+    ]);
+    // The wiring the API shares with the CLI stays allowed, and shell completion's fast path.
+    expect(
+      caught(
+        "api/api-context.ts",
+        'import { GitStore } from "../store/git-store.js";\nimport { discoverRepo } from "../store/repo/repo.js";\n',
+      ),
+    ).toEqual([]);
+    expect(caught("cli/complete-fast.ts", 'import { readRef } from "../store/git/ref-cas.js";\n')).toEqual([]);
   });
 
   it("an error class outside the catalogue", () => {

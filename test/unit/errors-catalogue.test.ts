@@ -43,10 +43,10 @@ const ERRORS = table(DOC, "Error codes");
 const FINDINGS = table(DOC, "Doctor findings");
 const WEB = table(DOC, "Web dashboard responses");
 
-/** Every string literal in src that reads as a code ("E_..." or "W_..."). */
+/** Every string literal in src that reads as a code ("E_...", "W_..." or "I_..."). */
 const SOURCE_CODES = new Set(
   files(join(ROOT, "src")).flatMap((f) =>
-    [...readFileSync(f, "utf8").matchAll(/["'`]([EW]_[A-Z0-9]+(?:_[A-Z0-9]+)*)["'`]/g)].map((m) => m[1]!),
+    [...readFileSync(f, "utf8").matchAll(/["'`]([EWI]_[A-Z0-9]+(?:_[A-Z0-9]+)*)["'`]/g)].map((m) => m[1]!),
   ),
 );
 

@@ -105,7 +105,25 @@ describe("pantheon web in Chromium", () => {
     // The hostile title is text: shown literally, no element made from it, no script run.
     expect(await hostile.locator(".title").textContent()).toContain('<img src=x onerror="alert(1)">');
     expect(await page.locator(".task-card img, .task-card script").count()).toBe(0);
+    // Labels and the acceptance criteria's progress on the cards.
+    const sessionCard = page.locator(".task-card", { hasText: "Session expiry and refresh" });
+    expect(await sessionCard.locator(".progress").textContent()).toBe("2/3");
+    expect(await sessionCard.locator(".label").allTextContents()).toEqual(["auth"]);
+    const apiCard = page.locator(".task-card", { hasText: "Implement the login API" });
+    expect(await apiCard.locator(".label").allTextContents()).toEqual(["api", "auth"]);
+    expect(await apiCard.locator(".progress").count()).toBe(0); // no criteria, no progress
     await shot(page, "board");
+
+    await page.selectOption('select[name="label"]', "auth");
+    await until(page, 'location.hash.includes("label=auth")');
+    await until(page, 'document.querySelectorAll(".task-card").length === 2');
+    expect((await page.locator(".task-card .title").allTextContents()).sort()).toEqual([
+      "Implement the login API",
+      "Session expiry and refresh",
+    ]);
+    await page.selectOption('select[name="label"]', "");
+    await until(page, '!location.hash.includes("label=")');
+    await rendered(page, "board");
 
     await page.selectOption('select[name="role"]', "engineer");
     await until(page, 'location.hash.includes("role=engineer")');
@@ -124,6 +142,16 @@ describe("pantheon web in Chromium", () => {
     await page.waitForSelector("ol.history > li");
     expect(await page.locator("h1").textContent()).toContain("Session expiry and refresh");
     expect(await page.locator("ul.notes").textContent()).toContain("Refresh tokens rotate on every use");
+    expect(await page.locator("h2", { hasText: "Acceptance criteria" }).textContent()).toBe(
+      "Acceptance criteria (2/3)",
+    );
+    expect(await page.locator("ol.criteria li.done").allTextContents()).toEqual([
+      "☑ expired sessions get a 401",
+      "☑ documented in docs/api.md",
+    ]);
+    expect(await page.locator("ol.criteria li.open").allTextContents()).toEqual([
+      "☐ refresh tokens rotate on every use",
+    ]);
     await shot(page, "task");
 
     await page.click('nav a[data-view="graph"]');

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPantheon } from "../../src/api/open-pantheon.js";
-import { writeSummonRecord } from "../../src/services/summon-record.js";
+import { writeSummonRecord } from "../../src/services/live/summon-record.js";
 import { runCli } from "../helpers/cli.js";
 import { testEnv } from "../helpers/env.js";
 import { git } from "../helpers/repo.js";
@@ -59,6 +59,13 @@ export async function richProject(): Promise<{ dir: string; hephaestus: string }
   for (let i = 0; i < 8; i++)
     await make(`Chore ${i + 1}: tidy module ${"abcdefgh"[i]}`, "engineer", i % 3 ? "low" : "medium", undefined);
   const as = (m: { id: string }) => ({ mission: m.id });
+  // Labels and acceptance criteria: session expiry (claimed, open) has 2 of 3 criteria checked.
+  await p.tasks.label(api, ["api", "auth"]);
+  await p.tasks.label(sessions, ["auth"]);
+  for (const text of ["expired sessions get a 401", "refresh tokens rotate on every use", "documented in docs/api.md"])
+    await p.tasks.ac(sessions, text);
+  await p.tasks.check(sessions, 1);
+  await p.tasks.check(sessions, 3);
   tick(20);
   await p.tasks.claim(design, as(athena));
   tick(26);

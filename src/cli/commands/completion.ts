@@ -1,6 +1,6 @@
 import { Argument, type Command } from "commander";
 import { UsageError } from "../../errors.js";
-import { recordRows } from "../../services/record-rows.js";
+import { recordRows } from "../../services/views/record-rows.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { completionScript, type Shell } from "../completion-scripts.js";

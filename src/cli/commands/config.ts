@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { changeLine, configSetView, configShowView, configText } from "../../render/config-view.js";
-import { setSetting, showSettings } from "../../services/project-settings.js";
+import { setSetting, showSettings } from "../../services/project/project-settings.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";

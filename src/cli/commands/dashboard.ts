@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { parseTaskRole } from "../../domain/roles.js";
 import { dashboardText } from "../../render/dashboard-text.js";
 import { dashboardView } from "../../render/dashboard-view.js";
-import { buildDashboard } from "../../services/dashboard.js";
+import { buildDashboard } from "../../services/views/dashboard.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view } from "../view.js";

@@ -1,12 +1,13 @@
 import type { Command } from "commander";
 import { CancelledError, DoctorFoundProblems, NotFoundError, RecoveryNeedsChoice } from "../../errors.js";
 import { PLAIN } from "../../render/paint.js";
-import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/recover-state.js";
+import { recoverState, recoveryPlan, type RecoveryReport } from "../../services/doctor/recover-state.js";
 import { isInteractive } from "../interactive.js";
 import { pickRecoveryCandidate } from "../recover-prompt.js";
 import { escapeText } from "../../render/escape.js";
-import { runDoctor, type DoctorReport } from "../../services/doctor.js";
-import { listRecords } from "../../services/record-ids.js";
+import { runDoctor } from "../../services/doctor/doctor.js";
+import { listRecords } from "../../services/kernel/record-ids.js";
+import { doctorText } from "../../render/doctor-text.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view, type View } from "../view.js";
@@ -21,14 +22,23 @@ export function registerDoctorCommand(program: Command, app: App): void {
       .option("--fix", "apply the safe repairs as one commit")
       .option("--break-lock", "remove a lock left behind by a killed process")
       .option(
+        "--full",
+        "read and validate every record from git, believing no read cache (doctor otherwise skips a record whose very blob the sealed cache validated)",
+      )
+      .option(
         "--recover [commit]",
         "restore a deleted or damaged refs/coordination/main from its reflog, or merge back a reflog tip it lacks: lists the states (a terminal picks one), or restores COMMIT",
       )
       .action(
-        run(app, async (o: { fix?: boolean; breakLock?: boolean; recover?: string | boolean }) => {
+        run(app, async (o: { fix?: boolean; breakLock?: boolean; full?: boolean; recover?: string | boolean }) => {
           if (o.recover !== undefined) return recoverView(app, o.recover === true ? null : String(o.recover));
-          const r = await runDoctor(app.context(), { fix: Boolean(o.fix), breakLock: Boolean(o.breakLock) });
-          const v = view("doctor", r, (s) => doctorText(r, s.paint));
+          const r = await runDoctor(app.context(), {
+            fix: Boolean(o.fix),
+            breakLock: Boolean(o.breakLock),
+            full: Boolean(o.full),
+          });
+          // One line per kind of finding; -v (--verbose) lists every one, --json keeps them all.
+          const v = view("doctor", r, (s) => doctorText(r, s.paint, app.globals.verbose === true));
           const errors = r.findings.filter((f) => f.severity === "error").length;
           if (errors > 0) {
             // The report is the result; the exit code says something is wrong.
@@ -41,6 +51,8 @@ export function registerDoctorCommand(program: Command, app: App): void {
     [
       "pantheon doctor",
       "pantheon doctor --fix",
+      "pantheon doctor --verbose",
+      "pantheon doctor --full",
       "pantheon doctor --break-lock",
       "pantheon doctor --recover",
       "pantheon doctor --recover 3f2a9c1d5e7b",
@@ -94,8 +106,15 @@ function recoveryText(
       lines.push(`  ${escapeText(n.from)} → ${escapeText(n.to)} (its number had been given to another record)`);
     return lines.join("\n");
   }
-  if (restored)
-    return `${p.green("✓")} Restored refs/coordination/main to the state of ${restored.from.slice(0, 12)} as commit ${restored.commit.slice(0, 12)}`;
+  if (restored) {
+    const head = `${p.green("✓")} Restored refs/coordination/main to the state of ${restored.from.slice(0, 12)} as commit ${restored.commit.slice(0, 12)}`;
+    const brings = restored.brings ?? [];
+    if (restored.remote)
+      return brings.length
+        ? `${head}: it brings back ${brings.length} record${brings.length === 1 ? "" : "s"} ${escapeText(restored.remote)} has not had: ${escapeText(listRecords(brings, 50))}\n  pantheon sync publishes them`
+        : `${head}: every record it holds is on ${escapeText(restored.remote)} as last synced`;
+    return `${head}: it brings back ${brings.length} record${brings.length === 1 ? "" : "s"}${brings.length ? `: ${escapeText(listRecords(brings, 50))}` : ""}`;
+  }
   if (r.ref.state === "ok" && r.candidates.length === 0)
     return `${p.green("✓")} refs/coordination/main is healthy (at ${r.ref.oid!.slice(0, 12)}): nothing to recover`;
   const lines = [
@@ -114,24 +133,5 @@ function recoveryText(
   }
   if (r.incomplete > 0)
     lines.push(p.dim(`  (${r.incomplete} more named by the logs are incomplete or not Pantheon's state)`));
-  return lines.join("\n");
-}
-
-function doctorText(
-  r: DoctorReport,
-  p: { green(s: string): string; red(s: string): string; yellow(s: string): string; dim(s: string): string },
-): string {
-  const lines: string[] = [];
-  for (const f of r.fixed) lines.push(`${p.green("✓")} ${escapeText(f)}`);
-  if (r.commit) lines.push(p.dim(`  repairs committed as ${r.commit.slice(0, 12)}`));
-  const c = r.counts;
-  if (r.findings.length === 0)
-    lines.push(
-      `${p.green("✓")} State is healthy: ${c.tasks} tasks, ${c.epics} epics, ${c.missions} missions, ${c.reviews} reviews`,
-    );
-  for (const f of r.findings) {
-    const mark = f.severity === "error" ? p.red("✗") : p.yellow("!");
-    lines.push(`${mark} ${escapeText(f.message)}`, `  ${p.dim("fix:")} ${escapeText(f.fix)}`);
-  }
   return lines.join("\n");
 }

@@ -15,7 +15,7 @@ import {
   showEpic,
   unlinkTasks,
   type EpicDetail,
-} from "../../services/epics.js";
+} from "../../services/work/epics.js";
 import type { Task } from "../../domain/schemas/task.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";

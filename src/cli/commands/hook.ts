@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { addProvenanceTrailers } from "../../services/commit-msg-hook.js";
+import { addProvenanceTrailers } from "../../services/project/commit-msg-hook.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view } from "../view.js";

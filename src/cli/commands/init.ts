@@ -3,20 +3,17 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../errors.js";
 import { defaultSettings, settingsFromConfig, type ProjectSettings } from "../../domain/project-config.js";
-import { displayWidth, escapeText } from "../../render/escape.js";
-import type { Style } from "../../render/paint.js";
-import { wrapLine } from "../../render/wrap-text.js";
-import { changeLine } from "../../render/config-view.js";
-import { defaultProjectName, detectProjectType, initProject } from "../../services/init-project.js";
-import { detectProjectDescription } from "../../services/project-description.js";
+import { initText } from "../../render/init-text.js";
+import { defaultProjectName, detectProjectType, initProject } from "../../services/project/init-project.js";
+import { detectProjectDescription } from "../../services/project/project-description.js";
 import type { App } from "../app.js";
 import { collect, examples, run } from "../command-kit.js";
 import { adapterFor } from "../../assistants/registry.js";
 import { codexWritableRootsLine } from "../../assistants/codex.js";
-import { check, view } from "../view.js";
+import { view } from "../view.js";
 import { isInteractive } from "../interactive.js";
-import { parseYamlFile } from "../../services/yaml-module.js";
-import { registerMcp, type McpRegistration } from "../../services/register-mcp.js";
+import { parseYamlFile } from "../../services/kernel/yaml-module.js";
+import { registerMcp } from "../../services/project/register-mcp.js";
 import { ASSISTANT_NAMES } from "../../assistants/adapter.js";
 
 interface InitOptions {
@@ -28,9 +25,6 @@ interface InitOptions {
   mcp?: boolean;
   newState?: boolean;
 }
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** How the installed hook runs this very pantheon when `pantheon` is not on PATH. */
 function hookCommand(): string[] {
@@ -52,60 +46,6 @@ async function configFromFile(app: App, file: string): Promise<unknown> {
   return parseYamlFile(text, file, "check the file's indentation and quoting");
 }
 
-/** `.pantheon/ (11 files), .claude/ (3), AGENTS.md`: one line however many files. */
-function groupPaths(paths: string[]): string {
-  const groups = new Map<string, number>();
-  for (const p of paths) {
-    if (p.endsWith("/") && p.split("/").length > 2) {
-      groups.set(p, 0);
-      continue;
-    }
-    const top = p.includes("/") ? `${p.split("/")[0]}/` : p;
-    groups.set(top, (groups.get(top) ?? 0) + 1);
-  }
-  return [...groups]
-    .map(([top, n]) => (top.endsWith("/") && n > 0 ? `${top} (${n} file${n === 1 ? "" : "s"})` : top))
-    .join(", ");
-}
-
-/**
- * The report on a terminal: prose wrapped at words to its width, each continuation under the
- * text it continues (file lists after their label, a command's description after the command);
- * lines to copy (`verbatim`: commands, a hook line, TOML, JSON) are never broken.
- */
-function wrapReport(s: Style, lines: string[], verbatim: ReadonlySet<string>): string {
-  return lines
-    .map((line) => {
-      if (verbatim.has(line)) return line;
-      const plain = line.replace(ANSI, "");
-      const hang = /^ {2}(created|updated|kept|mcp) /.test(plain)
-        ? 10
-        : /^ {2}! /.test(plain)
-          ? 4
-          : /^ {2}pantheon \S.*? {2,}(?=\S)/.exec(plain)?.[0].length;
-      const lead = /^ */.exec(plain)![0].length;
-      return wrapLine(s, line, hang ?? (lead > 0 ? lead + 2 : 0));
-    })
-    .join("\n");
-}
-
-/** `mcp     claude .mcp.json (created), ...`, then what to add by hand where merging was not safe. */
-function mcpLines(mcp: McpRegistration[], keep: (line: string) => string): string[] {
-  if (mcp.length === 0) return [];
-  const lines = [`  ${"mcp".padEnd(7)} ${mcp.map((m) => `${m.assistant} ${m.path} (${m.action})`).join(", ")}`];
-  for (const m of mcp) {
-    if (m.note) lines.push(`  ${m.assistant}: ${escapeText(m.note)}`);
-    if (m.add && m.action !== "existing")
-      lines.push(
-        ...m.add
-          .trimEnd()
-          .split("\n")
-          .map((l) => keep(`      ${escapeText(l)}`)),
-      );
-  }
-  return lines;
-}
-
 export function registerInitCommand(program: Command, app: App): void {
   examples(
     program
@@ -119,7 +59,7 @@ export function registerInitCommand(program: Command, app: App): void {
       .option("--force", "rewrite the files Pantheon wrote (marked pantheon:generated); never a file of yours")
       .option(
         "--assistant <name>",
-        "install commands for this assistant only: claude, opencode, codex, gemini (repeatable)",
+        `install commands for this assistant only: ${ASSISTANT_NAMES.join(", ")} (repeatable)`,
         collect,
       )
       .option("--hooks", "install the commit-msg hook that adds Pantheon-Mission/Pantheon-Task trailers")
@@ -172,6 +112,8 @@ export function registerInitCommand(program: Command, app: App): void {
             stateCreated: r.stateCreated,
             adopted: r.adopted,
             refspecAdded: r.refspecAdded,
+            refspec: r.refspec,
+            adoptedRef: r.adoptedRef,
             commit: r.commit,
             created: r.files.created,
             updated: r.files.updated,
@@ -184,100 +126,11 @@ export function registerInitCommand(program: Command, app: App): void {
             mcp,
             codexWritableRoots: r.codexWritableRoots,
           };
-          return view("init", data, (s) => {
-            const verbatim = new Set<string>();
-            const keep = (line: string) => {
-              verbatim.add(line);
-              return line;
-            };
-            const name = escapeText(r.project.name);
-            const lines = [
-              r.adopted
-                ? check(s, `Adopted the Pantheon state of "${name}" from ${r.adopted} (refs/coordination/main)`)
-                : r.stateCreated
-                  ? check(s, `Initialized Pantheon for "${name}" on refs/coordination/main`)
-                  : o.config === undefined
-                    ? check(s, `Pantheon is already set up for "${name}"; added what was missing`)
-                    : check(
-                        s,
-                        `Pantheon is already set up for "${name}"; ${r.changes.length === 0 ? `${escapeText(o.config)} changes no setting` : `applied ${escapeText(o.config)}:`}`,
-                      ),
-              ...r.changes.map((c) => `  ${changeLine(c)}`),
-            ];
-            const files = (list: string[]) => list.filter((f) => !f.endsWith("/"));
-            // A folder is worth naming only when nothing inside it is named (an empty planning/).
-            const shown = (list: string[]) =>
-              list.filter((f) => !f.endsWith("/") || !list.some((g) => g !== f && g.startsWith(f)));
-            for (const [label, list] of [
-              ["created", shown(r.files.created)],
-              ["updated", shown(r.files.updated)],
-              ["kept", shown(r.files.existing)],
-            ] as const) {
-              if (list.length === 0) continue;
-              const text = `  ${label.padEnd(7)} ${groupPaths(list)}`;
-              lines.push(label === "kept" ? s.paint.dim(text) : text);
-            }
-            for (const f of r.files.leftAlone)
-              lines.push(`  ${s.paint.yellow("!")} ${escapeText(f.path)}: ${escapeText(f.reason)}`);
-            lines.push(...mcpLines(mcp, keep));
-            const mcpFiles = mcp.filter((m) => m.action === "created" || m.action === "updated").map((m) => m.path);
-            const toCommit = [
-              ...new Set(
-                [...files(r.files.created), ...files(r.files.updated), ...mcpFiles].map((f) => f.split("/")[0]!),
-              ),
-            ];
-            if (toCommit.length > 0) {
-              // A command is never broken inside: on a narrow terminal it gets a line of its own.
-              const command = `git add ${toCommit.join(" ")} && git commit -m "Set up Pantheon"`;
-              const one = `Commit these files: ${command}`;
-              if (!s.tty || displayWidth(one) <= s.width) lines.push("", keep(one));
-              else lines.push("", "Commit these files:", keep(`  ${command}`));
-            }
-            if (r.refspecAdded)
-              lines.push(
-                `  added to remote.${r.refspecAdded}.fetch: +refs/coordination/main*:refs/coordination/remotes/${r.refspecAdded}/main* (git fetch brings the state too)`,
-              );
-            if (r.hook?.result === "manual") {
-              lines.push(
-                `  the commit-msg hook is yours to edit: git runs hooks from the working tree (${r.hook.file} is shared code), so Pantheon writes nothing there. Add this line to ${r.hook.file}:`,
-                keep(`    ${r.hook.line}`),
-              );
-            } else if (r.hook)
-              lines.push(
-                `  ${r.hook.result} the commit-msg hook (adds Pantheon-Mission/Pantheon-Task trailers on a mission)`,
-              );
-            if (r.codexWritableRoots && (r.stateCreated || r.adopted)) {
-              // codex's sandbox keeps .git read-only; summon adds pantheon's folders of it, a
-              // session the user starts needs this line (never the whole common dir).
-              lines.push(
-                "",
-                "For codex sessions you start yourself (summon does this for its own), add to ~/.codex/config.toml:",
-                "  [sandbox_workspace_write]",
-                keep(`  ${escapeText(codexWritableRootsLine(r.codexWritableRoots))}`),
-              );
-            }
-            // The first day only: a re-run is about files and settings.
-            if (r.stateCreated || r.adopted) {
-              const role = r.project.roles.includes("engineer")
-                ? "engineer"
-                : (r.project.roles.find((x) => x !== "administrator") ?? "engineer");
-              lines.push(
-                "",
-                "Next:",
-                `  pantheon summon ${role.padEnd(13)} start an AI assistant as a${/^[aeio]/.test(role) ? "n" : ""} ${role} persona (or /summon inside one)`,
-                keep(`  pantheon task create --title "..." --role ${role}`),
-                "  pantheon dashboard            who works on what, what is blocked, what waits for review",
-                r.adopted
-                  ? `  pantheon sync                 share your changes; claims, mission starts and ends and reviews publish themselves`
-                  : "  pantheon sync                 share the state with teammates through your git remote (publish it once now)",
-                "",
-                r.adopted
-                  ? `Teammates get the state the same way: git clone, then any pantheon command (it takes ${r.adopted}'s state).`
-                  : "Teammates: after your first pantheon sync, they git clone and run any pantheon command: it takes the state from the remote (a plain git clone or pull brings none).",
-              );
-            }
-            return wrapReport(s, lines, verbatim);
-          });
+          const text = {
+            configFile: o.config ?? null,
+            codexLine: r.codexWritableRoots ? codexWritableRootsLine(r.codexWritableRoots) : null,
+          };
+          return view("init", data, (s) => initText(s, data, text));
         }),
       ),
     [

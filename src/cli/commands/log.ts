@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { escapeText } from "../../render/escape.js";
 import { fitLine } from "../../render/fit-line.js";
 import { logEntryView } from "../../render/log-view.js";
-import { readLog } from "../../services/read-log.js";
+import { readLog } from "../../services/views/read-log.js";
 import type { App } from "../app.js";
 import { examples, intOption, run } from "../command-kit.js";
 import { view } from "../view.js";

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { parseRole } from "../../domain/roles.js";
 import { activityTable, personaEntryView, personaTable, personaView } from "../../render/persona-view.js";
-import { listPersonas } from "../../services/list-personas.js";
-import { personaActivity, suggestPersona } from "../../services/persona-activity.js";
+import { listPersonas } from "../../services/views/list-personas.js";
+import { personaActivity, suggestPersona } from "../../services/views/persona-activity.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view } from "../view.js";
-import { addPersona } from "../../services/add-persona.js";
+import { addPersona } from "../../services/project/add-persona.js";
 import { escapeText } from "../../render/escape.js";
 
 export function registerPersonaCommands(program: Command, app: App): void {

@@ -4,8 +4,8 @@ import { parseReviewStatus, parseReviewType } from "../../domain/review-values.j
 import { reviewDetailText, reviewDetailView, reviewLabel, reviewTable, reviewView } from "../../render/review-view.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { approveReview, rejectReview, type DecisionResult } from "../../services/decide-review.js";
-import { createReview, listReviews, showReview } from "../../services/reviews.js";
+import { approveReview, rejectReview, type DecisionResult } from "../../services/work/decide-review.js";
+import { createReview, listReviews, showReview } from "../../services/work/reviews.js";
 import type { App } from "../app.js";
 import { collect, examples, list, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
@@ -86,7 +86,10 @@ export function registerReviewCommands(program: Command, app: App): void {
       .command("approve <id>")
       .description("Approve a review; its task, if in REVIEW, becomes COMPLETE in the same commit")
       .option("--notes <text>", "what you checked")
-      .option("--force", "approve your own request, or through a number a sync renumbered")
+      .option(
+        "--force",
+        "approve your own request, complete its task with acceptance criteria unchecked, or act through a number a sync renumbered",
+      )
       .action(
         run(app, async (id: string, o: { notes?: string; force?: boolean }) =>
           decisionView(await approveReview(app.context(), { id, notes: o.notes, force: o.force }), "Approved"),

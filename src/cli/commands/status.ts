@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { statusText, statusView } from "../../render/status-view.js";
-import { liveStatus } from "../../services/live-status.js";
+import { liveStatus } from "../../services/live/live-status.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { view } from "../view.js";

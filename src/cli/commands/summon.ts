@@ -1,9 +1,10 @@
 import type { Command } from "commander";
 import { AssistantExit, CancelledError, UsageError } from "../../errors.js";
 import { missionHandle } from "../../domain/ids.js";
+import { ASSISTANT_NAMES } from "../../domain/assistant-names.js";
 import { parseRole, ROLES, type Role } from "../../domain/roles.js";
 import { missionLabel, missionView } from "../../render/mission-view.js";
-import { summon, type SummonPlan } from "../../services/summon.js";
+import { summon, type SummonPlan } from "../../services/summon/summon.js";
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { isInteractive } from "../interactive.js";
@@ -49,7 +50,7 @@ export function registerSummonCommand(program: Command, app: App): void {
       .option("--objective <text>", "what this session is for")
       .option(
         "--assistant <name>",
-        "claude, opencode, codex or gemini (default: git config pantheon.assistant, the project's, or the first installed)",
+        `${ASSISTANT_NAMES.slice(0, -1).join(", ")} or ${ASSISTANT_NAMES.at(-1)} (default: git config pantheon.assistant, the project's, or the first installed)`,
       )
       .option("--model <model>", "the assistant's model")
       .option("--template <variant>", "use .pantheon/personas/<role>-<variant>.md")
@@ -107,6 +108,7 @@ export function registerSummonCommand(program: Command, app: App): void {
             personaFile: r.plan.personaFile,
             template: r.plan.template,
             exitCode: r.exitCode,
+            resume: r.resume,
           };
           const v = view("summon", data, (s) =>
             o.dryRun
@@ -122,10 +124,14 @@ export function registerSummonCommand(program: Command, app: App): void {
                     .map(([k, val]) => `${k}=${val.length > 60 ? `${val.slice(0, 57)}...` : val}`)
                     .join(" ")}`,
                 ].join("\n")
-              : check(
-                  s,
-                  `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.received === "SIGHUP" ? "the terminal was closed" : r.received === "SIGTERM" ? "summon was stopped" : `${r.plan.assistant} exited`} (code ${r.exitCode})`,
-                ),
+              : [
+                  check(
+                    s,
+                    `${m.persona}'s mission ${missionHandle(r.plan.mission)} ended when ${r.received === "SIGHUP" ? "the terminal was closed" : r.received === "SIGTERM" ? "summon was stopped" : `${r.plan.assistant} exited`} (code ${r.exitCode})`,
+                  ),
+                  // After the assistant's own resume line, which reopens the session without the persona.
+                  ...(r.resume ? [`  resume it as ${m.persona}: ${r.resume}`] : []),
+                ].join("\n"),
           );
           if (r.exitCode !== null && r.exitCode !== 0) {
             app.result = v;

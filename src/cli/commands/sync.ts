@@ -2,13 +2,14 @@ import type { Command } from "commander";
 import { SyncError } from "../../errors.js";
 import type { Style } from "../../render/paint.js";
 import { escapeText } from "../../render/escape.js";
-import { pickRemotes, syncAll, type SyncFailure } from "../../services/sync-remotes.js";
-import { syncWith, type SyncReport } from "../../services/sync-state.js";
+import { pickRemotes, syncAll, type SyncFailure } from "../../services/sync/sync-remotes.js";
+import { syncWith, type SyncReport } from "../../services/sync/sync-state.js";
 import type { App } from "../app.js";
 import { examples, run } from "../command-kit.js";
 import { check, view } from "../view.js";
 import { decisionLines, keptLines } from "../../render/decision-lines.js";
-import { listRecords } from "../../services/record-ids.js";
+import { listRecords } from "../../services/kernel/record-ids.js";
+import { remoteRefChangeLines } from "../../domain/remote-ref-notice.js";
 
 const ACTIONS: Record<SyncReport["action"], string> = {
   equal: "already in step",
@@ -82,10 +83,10 @@ function reportText(r: SyncReport, s: Style): string {
     lines.push(
       `  replaced the exact fetch refspec of an earlier version (and its tracking ref refs/coordination/remotes/${r.remote}) with the glob below`,
     );
-  if (r.refspecAdded || r.refspecMigrated)
-    lines.push(
-      `  remote.${r.remote}.fetch has +refs/coordination/main*:refs/coordination/remotes/${r.remote}/main* (git fetch now brings the state too)`,
-    );
+  if (r.remoteRefChange)
+    for (const l of remoteRefChangeLines(r.remoteRefChange)) lines.push(`  ${s.paint.yellow("!")} ${l}`);
+  if (r.refspecAdded || r.refspecMigrated || r.remoteRefChange)
+    lines.push(`  ${escapeText(`remote.${r.remote}.fetch has ${r.refspec}`)} (git fetch now brings the state too)`);
   for (const k of r.earlier) lines.push(...keptLines(k, s.paint).map((l) => `  ${l}`));
   return lines.join("\n");
 }

@@ -6,10 +6,11 @@ import { bar, percent } from "../../render/bar.js";
 import { nextText, nextView, prereqText, searchResultView } from "../../render/question-views.js";
 import { taskSummaryView } from "../../render/task-view.js";
 import { taskTable } from "../../render/task-text.js";
-import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../../services/ask-tasks.js";
-import { taskHistory } from "../../services/task-history.js";
+import { listBlocked, myTasks, nextForRole, prereqsOf, reportTasks, search } from "../../services/views/ask-tasks.js";
+import { taskHistory } from "../../services/views/task-history.js";
 import type { App } from "../app.js";
-import { examples, intOption, run } from "../command-kit.js";
+import { collect, examples, intOption, run } from "../command-kit.js";
+import { parseLabels } from "../../domain/labels.js";
 import { view } from "../view.js";
 
 export function registerTaskAskCommands(task: Command, app: App): void {
@@ -19,18 +20,24 @@ export function registerTaskAskCommands(task: Command, app: App): void {
       .description("What to work on: ready tasks of a role by priority then age, each with a reason")
       .option("--role <role>", "the role (default: your mission's)")
       .option("--count <n>", "how many (default 5)", intOption("--count", 1))
+      .option("--label <label>", "only tasks with this label (repeatable: all of them)", collect)
       .action(
-        run(app, async (o: { role?: string; count?: number }) => {
+        run(app, async (o: { role?: string; count?: number; label?: string[] }) => {
           const r = await nextForRole(app.context(), {
             ...(o.role !== undefined && { role: parseTaskRole(o.role) }),
             ...(o.count !== undefined && { count: o.count }),
+            ...(o.label !== undefined && { label: parseLabels(o.label) }),
           });
           const now = app.context().now();
           const data = r.tasks.map((t) => nextView(t, r.refs, now, r.handoffs.get(t.number) ?? null));
           return view("tasks", data, (s) => nextText(data, s, r.role));
         }),
       ),
-    ["pantheon task next --role engineer", "pantheon --mission MSN-0003 task next --count 1 --json"],
+    [
+      "pantheon task next --role engineer",
+      "pantheon task next --label api",
+      "pantheon --mission MSN-0003 task next --count 1 --json",
+    ],
   );
 
   examples(
@@ -68,7 +75,7 @@ export function registerTaskAskCommands(task: Command, app: App): void {
   examples(
     task
       .command("search <words...>")
-      .description("Ranked full-text search over titles, descriptions and notes")
+      .description("Ranked full-text search over titles, labels, descriptions, acceptance criteria and notes")
       .option("--limit <n>", "at most n results (default 20)", intOption("--limit", 1))
       .action(
         run(app, async (words: string[], o: { limit?: number }) => {

@@ -2,11 +2,11 @@ import type { Command } from "commander";
 import { taskId } from "../../domain/ids.js";
 import { linkedTaskView, planView, taskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { linkTasks, unlinkTasks } from "../../services/epics.js";
+import { linkTasks, unlinkTasks } from "../../services/work/epics.js";
 
 import type { App } from "../app.js";
 import { examples, run, FORCE_RENUMBERED } from "../command-kit.js";
-import { check, view } from "../view.js";
+import { check, MappedList, view } from "../view.js";
 
 export function registerTaskOrganizeCommands(task: Command, app: App): void {
   examples(
@@ -16,20 +16,21 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .option("--force", FORCE_RENUMBERED)
       .addHelpText(
         "after",
-        "\nEach entry: title, role, priority?, description?, depends_on? (the key of another entry, earlier or later, or an existing task id/number), epic?, key?\n",
+        "\nEach entry: title, role, priority?, description?, depends_on? (the key of another entry, earlier or later, or an existing task id/number), epic?, labels? (a list of words), acceptance? (a list of one-line criteria, or {text, done}), key?\n",
       )
       .action(
         run(app, async (file: string) => {
           // Loaded here only: import brings the YAML parser and the entry schema.
-          const { importTasks } = await import("../../services/import-tasks.js");
+          const { importTasks } = await import("../../services/work/import-tasks.js");
           const { tasks: created, refs } = await importTasks(app.context(), file);
-          const data = created.map((t) => taskSummaryView(t, refs));
+          // Views made as the JSON is written: an import of 100,000 tasks holds no second copy.
+          const data = new MappedList(created, (t) => taskSummaryView(t, refs));
           return view("tasks", data, (s) => {
             const head = check(
               s,
               `Imported ${created.length} task${created.length === 1 ? "" : "s"}: ${taskId(created[0]!)}${created.length > 1 ? ` … ${taskId(created.at(-1)!)}` : ""}`,
             );
-            return created.length <= 20 ? [head, ...data.map((t) => `  ${taskLabel(t)}`)].join("\n") : head;
+            return created.length <= 20 ? [head, ...data.toJSON().map((t) => `  ${taskLabel(t)}`)].join("\n") : head;
           });
         }),
       ),
@@ -42,7 +43,7 @@ export function registerTaskOrganizeCommands(task: Command, app: App): void {
       .description("Write (or find) the task's planning note: .pantheon/planning/<id>.md")
       .action(
         run(app, async (id: string) => {
-          const { planTask } = await import("../../services/task-plan.js");
+          const { planTask } = await import("../../services/work/task-plan.js");
           const r = await planTask(app.context(), id);
           const data = planView(r);
           const what = r.action === "created" ? "Wrote" : r.action === "renamed" ? `Renamed ${r.from} to` : "Found";

@@ -2,9 +2,10 @@ import type { Command } from "commander";
 import { parsePriority } from "../../domain/priority.js";
 import { parseTaskRole } from "../../domain/roles.js";
 import { parseTaskStatus } from "../../domain/task-status.js";
-import { taskDetailView, taskSummaryView } from "../../render/task-view.js";
+import { parseLabels } from "../../domain/labels.js";
+import { taskDetailView, taskRowView, taskSummaryView } from "../../render/task-view.js";
 import { taskDetailText, taskTable } from "../../render/task-text.js";
-import { listTasks, showTask } from "../../services/read-tasks.js";
+import { listTasks, showTask } from "../../services/views/read-tasks.js";
 import type { App } from "../app.js";
 import { collect, examples, intOption, list, run } from "../command-kit.js";
 import { MappedList, view } from "../view.js";
@@ -17,6 +18,7 @@ interface ListOptions {
   claimedBy?: string;
   blocked?: boolean;
   ready?: boolean;
+  label?: string[];
   limit?: number;
   offset?: number;
 }
@@ -51,6 +53,7 @@ export function registerTaskReadCommands(task: Command, app: App): void {
       .option("--claimed-by <persona>", "tasks claimed by this persona")
       .option("--blocked", "open tasks with an unfinished dependency")
       .option("--ready", "TODO or READY tasks with nothing blocking them")
+      .option("--label <label>", "tasks with this label (repeatable or comma-separated: all of them)", collect)
       .option("--limit <n>", "at most n tasks", intOption("--limit", 1))
       .option("--offset <n>", "skip the first n matches", intOption("--offset"))
       .action(
@@ -63,12 +66,16 @@ export function registerTaskReadCommands(task: Command, app: App): void {
             ...(o.claimedBy !== undefined && { claimedBy: o.claimedBy }),
             ...(o.blocked && { blocked: true }),
             ...(o.ready && { ready: true }),
+            ...(o.label !== undefined && { label: parseLabels(o.label) }),
             ...(o.limit !== undefined && { limit: o.limit }),
             ...(o.offset !== undefined && { offset: o.offset }),
           });
           const data = new MappedList(page.tasks, (t) => taskSummaryView(t, page.refs));
           return view("tasks", data, (s) => {
-            const body = taskTable(data.toJSON(), s);
+            const body = taskTable(
+              page.tasks.map((t) => taskRowView(t, page.refs)),
+              s,
+            );
             const more =
               page.total > data.length && s.tty
                 ? `\n${s.paint.dim(`${data.length} of ${page.total} shown (--limit, --offset)`)}`
@@ -80,6 +87,7 @@ export function registerTaskReadCommands(task: Command, app: App): void {
     [
       "pantheon task list --status underway,review",
       "pantheon task list --role eng --ready --limit 10",
+      "pantheon task list --label api --label auth",
       "pantheon task list --json | jq -r '.data[].id'",
     ],
   );

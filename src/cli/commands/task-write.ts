@@ -5,7 +5,7 @@ import { parseTaskStatus } from "../../domain/task-status.js";
 import { UsageError } from "../../errors.js";
 import { taskSummaryView, type TaskSummaryView } from "../../render/task-view.js";
 import { taskLabel } from "../../render/task-text.js";
-import { createTask } from "../../services/create-task.js";
+import { createTask } from "../../services/work/create-task.js";
 import {
   claimTask,
   closeTask,
@@ -14,9 +14,9 @@ import {
   unassignTask,
   updateTaskStatus,
   type TransitionResult,
-} from "../../services/transition-task.js";
+} from "../../services/work/transition-task.js";
 import type { App } from "../app.js";
-import { collect, examples, run, FORCE_RENUMBERED } from "../command-kit.js";
+import { collect, examples, repeat, run, FORCE_RENUMBERED } from "../command-kit.js";
 import { check, view, type View } from "../view.js";
 
 /** The view of a transition: `✓ Claimed ENG-H-0007 ...`, plus what else the commit changed. */
@@ -54,6 +54,8 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
       .option("--depends-on <id>", "a task that must finish first (repeatable, or comma-separated)", collect, [])
       .option("--description <text>", "details")
       .option("--epic <id>", "the epic it belongs to")
+      .option("--label <label>", "a label: a lowercase word (repeatable, or comma-separated; at most 20)", collect, [])
+      .option("--ac <text>", "an acceptance criterion, one line (repeatable; check with task check)", repeat, [])
       .action(
         run(
           app,
@@ -64,6 +66,8 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
             dependsOn: string[];
             description?: string;
             epic?: string;
+            label: string[];
+            ac: string[];
           }) => {
             const r = await createTask(app.context(), {
               title: o.title,
@@ -72,12 +76,18 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
               dependsOn: o.dependsOn,
               ...(o.description !== undefined && { description: o.description }),
               ...(o.epic !== undefined && { epic: o.epic }),
+              labels: o.label,
+              acceptance: o.ac,
             });
             const data: TaskSummaryView = taskSummaryView(r.task, r.refs);
             return view("task", data, (s) =>
               [
                 check(s, `Created ${taskLabel(data)}`),
                 ...(data.blockedBy.length ? [`  blocked by ${data.blockedBy.join(", ")}`] : []),
+                ...(data.labels.length ? [`  labels: ${data.labels.join(", ")}`] : []),
+                ...(data.acceptance.length
+                  ? [`  acceptance criteria: ${data.acceptance.length} (pantheon task check ${data.id} N)`]
+                  : []),
               ].join("\n"),
             );
           },
@@ -86,6 +96,7 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
     [
       'pantheon task create --title "Design the login flow" --role architect --priority high',
       'pantheon task create --title "Implement login" --role eng --depends-on ARC-H-0001',
+      'pantheon task create --title "Task API" --role eng --label api --ac "returns 404 for unknown ids"',
     ],
   );
 
@@ -129,8 +140,13 @@ export function registerTaskWriteCommands(task: Command, app: App): void {
   examples(
     task
       .command("close <id>")
-      .description("Close a task as COMPLETE (default) or ABORTED (needs --notes)")
-      .option("--force", FORCE_RENUMBERED)
+      .description(
+        "Close a task as COMPLETE (default) or ABORTED (needs --notes); unchecked acceptance criteria are asked about",
+      )
+      .option(
+        "--force",
+        "complete it even with acceptance criteria unchecked, or act through a number a sync renumbered",
+      )
       .option("--status <status>", "COMPLETE or ABORTED", "COMPLETE")
       .option("--notes <text>", "a closing note (required for ABORTED)")
       .action(

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { App } from "../app.js";
 import { registerTaskAskCommands } from "./task-ask.js";
+import { registerTaskCriteriaCommands } from "./task-criteria.js";
 import { registerTaskEditCommands } from "./task-edit.js";
 import { registerTaskOrganizeCommands } from "./task-organize.js";
 import { registerTaskReadCommands } from "./task-read.js";
@@ -16,6 +17,7 @@ export function registerTaskCommands(program: Command, app: App): void {
     );
   registerTaskWriteCommands(task, app);
   registerTaskEditCommands(task, app);
+  registerTaskCriteriaCommands(task, app);
   registerTaskReadCommands(task, app);
   registerTaskAskCommands(task, app);
   registerTaskOrganizeCommands(task, app);

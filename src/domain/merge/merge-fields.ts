@@ -8,11 +8,18 @@ export interface FieldSpec<T> {
   /** Groups of fields that change together. */
   groups: ReadonlyArray<ReadonlyArray<keyof T>>;
   /** Fields merged by a rule of their own (notes, dependency sets, updatedAt...). */
-  special: Partial<{ [K in keyof T]: (base: T[K] | undefined, local: T[K], remote: T[K]) => T[K] }>;
+  special: Partial<{ [K in keyof T]: SpecialRule<T[K]> }>;
 }
 
+/**
+ * A field's own merge rule. Most rules lose nothing (a union, the later time); one that must
+ * drop a value (a label past the limit, this clone's wording of a criterion the remote reworded too) says so
+ * through `lost`, and the value is kept as a conflict note like any other.
+ */
+export type SpecialRule<V> = (base: V | undefined, local: V, remote: V, lost: (c: FieldConflict) => void) => V;
+
 /** How one field merges: alone (three-way), with the fields of a named group, or by a rule of its own. */
-export type FieldRule<V> = "alone" | { readonly group: string } | ((base: V | undefined, local: V, remote: V) => V);
+export type FieldRule<V> = "alone" | { readonly group: string } | SpecialRule<V>;
 
 /**
  * A record's merge rules: one entry for every field its schema has (`-?`: none may be left out),
@@ -82,7 +89,7 @@ export function mergeFields<T extends object>(
   }
   for (const key of Object.keys(spec.special) as Array<keyof T>) {
     const rule = spec.special[key]!;
-    (merged as Record<keyof T, unknown>)[key] = rule(base?.[key], local[key], remote[key]);
+    (merged as Record<keyof T, unknown>)[key] = rule(base?.[key], local[key], remote[key], (c) => conflicts.push(c));
   }
   mergeUnnamed(base, local, remote, spec, merged as Record<string, unknown>, conflicts);
   return { merged, conflicts };

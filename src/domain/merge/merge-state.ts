@@ -5,7 +5,9 @@ import type { Mission } from "../schemas/mission.js";
 import type { Review } from "../schemas/review.js";
 import type { Task } from "../schemas/task.js";
 import { missionViolations, reviewViolations, taskViolations } from "../record-invariants.js";
-import { mergeFields, sameValue, stableHash, type FieldConflict, type FieldSpec } from "./merge-fields.js";
+import { mergeFields, sameValue, type FieldConflict, type FieldSpec } from "./merge-fields.js";
+import { describeValue, later, mergeNote, withNotes } from "./conflict-notes.js";
+import { mergeFollowUps } from "./merge-followups.js";
 import { EPIC_SPEC, MISSION_SPEC, REVIEW_SPEC, TASK_SPEC } from "./record-specs.js";
 import { roleSet } from "../roles.js";
 import {
@@ -18,9 +20,9 @@ import {
   type Renumbering,
 } from "./renumber.js";
 
-/** A side of a record: the parsed record, absent (null), or present but unreadable. */
-export const CORRUPT = { corrupt: true } as const;
-export type Side<T> = T | null | typeof CORRUPT;
+import { CORRUPT, isRecord, type Side } from "./merge-sides.js";
+
+export { CORRUPT, isRecord, type Side } from "./merge-sides.js";
 
 /** A path changed on the local side since the merge base (remote-only changes need no input). */
 export interface Touched<T> {
@@ -50,6 +52,11 @@ export interface MergeInput {
    * remote's.
    */
   renumberAll?: boolean;
+  /**
+   * The published version of tasks the local side did not change that a changed review names:
+   * a review decided differently on both sides keeps the losing verdict in its task's notes.
+   */
+  published?: { tasks: ReadonlyMap<number, Task> };
 }
 
 /** What to write over the remote tree: a record, the local blob as is, or a deletion. */
@@ -63,7 +70,14 @@ export interface MergeOutput {
   counters: Counters;
   renumbered: Array<{ kind: Kind; from: number; to: number }>;
   droppedClaims: Array<{ task: number; local: string; remote: string | null }>;
-  conflicts: Array<{ kind: Kind; number: number } & FieldConflict>;
+  /** Review requests of this clone withdrawn because the claim they were for was dropped. */
+  withdrawn: Array<{ review: number; task: number; requester: string }>;
+  /**
+   * Values changed on both sides where the published one won. `noted`: the record whose notes
+   * keep this clone's value (the task itself, a review's task), or null when none could (a
+   * mission, an epic, a review of no task): the report then says the value itself.
+   */
+  conflicts: Array<{ kind: Kind; number: number; noted: { kind: "tasks"; number: number } | null } & FieldConflict>;
   unreadable: Array<{ kind: Kind; number: number; kept: "remote" | "local" }>;
 }
 
@@ -82,10 +96,6 @@ const RULES: { [K in Kind]: KindRules<KindTypes[K]> } = {
 
 const KINDS: readonly Kind[] = ["tasks", "epics", "missions", "reviews"];
 
-function isRecord<T>(s: Side<T>): s is T {
-  return s !== null && s !== CORRUPT;
-}
-
 /**
  * Merges the records changed on the local side into the published (remote) state: a pure,
  * deterministic function of base, local and remote (DESIGN §3.3, §3.4). The same number with a
@@ -98,6 +108,7 @@ export function mergeState(input: MergeInput): MergeOutput {
     counters: { ...input.counters.remote },
     renumbered: [],
     droppedClaims: [],
+    withdrawn: [],
     conflicts: [],
     unreadable: [],
   };
@@ -141,6 +152,7 @@ export function mergeState(input: MergeInput): MergeOutput {
   }
   for (const k of KINDS)
     mergeKind(k, input.touched[k] as Touched<KindTypes[typeof k]>[], renumbering, input.remote, out);
+  mergeFollowUps(input, out);
   return out;
 }
 
@@ -198,7 +210,13 @@ function mergeKind<K extends Kind>(
       result = t.remote;
       lost = [{ fields: ["(whole record)"], local, remote: t.remote }];
     }
-    for (const c of lost) out.conflicts.push({ kind, number: t.number, ...c });
+    for (const c of lost)
+      out.conflicts.push({
+        kind,
+        number: t.number,
+        ...c,
+        noted: kind === "tasks" ? { kind: "tasks" as const, number: t.number } : null,
+      });
     if (kind === "tasks")
       result = rolesItHad(
         noteConflicts(result as Task, local as Task, t.remote as Task, lost, remoteName, out),
@@ -233,30 +251,14 @@ function noteConflicts(
   if (claimed && !sameName(task.claimedBy, local.claimedBy)) {
     out.droppedClaims.push({ task: task.number, local: local.claimedBy!, remote: task.claimedBy });
   }
-  const at = local.updatedAt > remote.updatedAt ? local.updatedAt : remote.updatedAt;
-  const notes = lost.map((c) => {
-    const text = `sync with ${remoteName}: kept ${describe(c.remote)} from ${remoteName}; this clone had ${describe(c.local)}`;
-    return { id: `conflict-${stableHash(`${task.uid}|${text}`)}`, at, by: "sync", kind: "conflict" as const, text };
-  });
-  const known = new Set(task.notes.map((n) => n.id));
-  return { ...task, notes: [...task.notes, ...notes.filter((n) => !known.has(n.id))] };
-}
-
-function describe(v: unknown): string {
-  if (v === null || typeof v !== "object") return String(v);
-  const fields = Object.entries(v as Record<string, unknown>).filter(
-    ([k]) => !["notes", "updatedAt", "createdAt", "uid"].includes(k),
+  const at = later(local.updatedAt, remote.updatedAt);
+  const notes = lost.map((c) =>
+    mergeNote(
+      task.uid,
+      at,
+      "conflict",
+      `sync with ${remoteName}: kept ${describeValue(c.remote)} from ${remoteName}; this clone had ${describeValue(c.local)}`,
+    ),
   );
-  const show = (k: string, x: unknown) =>
-    x === null
-      ? "none"
-      : k === "mission" && typeof x === "number"
-        ? `MSN-${String(x).padStart(4, "0")}`
-        : typeof x === "object"
-          ? JSON.stringify(x)
-          : String(x);
-  return fields
-    .map(([k, x]) => `${k} ${show(k, x)}`)
-    .join(", ")
-    .slice(0, 500);
+  return withNotes(task, notes);
 }

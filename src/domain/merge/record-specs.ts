@@ -5,6 +5,8 @@ import type { Review } from "../schemas/review.js";
 import type { Task } from "../schemas/task.js";
 import { roleSet, type TaskRole } from "../roles.js";
 import { fieldSpec, later, mergeSet, union, type FieldRules } from "./merge-fields.js";
+import { mergeAcceptance } from "./merge-acceptance.js";
+import { mergeLabels } from "./merge-labels.js";
 
 /**
  * Notes are append-only, so the union by id, in time order (ties by id), is exact; a note the
@@ -57,6 +59,8 @@ export const TASK_RULES: FieldRules<Task> = {
   notes: mergeNotes,
   formerNumbers: sortedUnion,
   formerRoles,
+  labels: mergeLabels,
+  acceptance: mergeAcceptance,
 };
 
 export const EPIC_RULES: FieldRules<Epic> = {

@@ -7,9 +7,11 @@ import { BlockFile } from "./block-file.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
 import type { RecordKind } from "../state/layout.js";
 import { CACHE_VERSION } from "./cache-version.js";
-import type { KindState, Row, SummaryTypes } from "./summary-cache.js";
+import type { KindState, Row, SummaryTypes, Unverified } from "./summary-cache.js";
+import { sealKey, sealOf } from "./cache-seal.js";
+import { randomBytes } from "../../random-bytes.js";
 import { TableRows } from "./table-rows.js";
-import { decodeTaskTable, encodeTaskTable, type EncodedTable, type TaskTable } from "./task-table.js";
+import { decodeTaskTable, encodeTaskTable, tableHeader, type EncodedTable, type TaskTable } from "./task-table.js";
 
 /**
  * The read cache's files in `<common dir>/pantheon/cache/` (DESIGN §2.5): each kind's saved
@@ -23,7 +25,16 @@ interface KindFile {
   shards: Record<string, string>;
   bad: Record<string, [string, string]>;
   stray: string[];
+  unverified?: { shards: string[]; rows: number[] };
+  save?: string;
   rows: Array<[string, { number: number }]>;
+}
+
+/** What the journal gave, as saved; none in a file written before this was kept (it was all read from git). */
+function unverifiedOf(u: { shards?: unknown; rows?: unknown } | undefined): Unverified {
+  const shards = Array.isArray(u?.shards) ? u.shards.filter((x): x is string => typeof x === "string") : [];
+  const rows = Array.isArray(u?.rows) ? u.rows.filter((x): x is number => Number.isInteger(x)) : [];
+  return { shards: new Set(shards), rows: new Set(rows) };
 }
 
 export function cacheDir(commonDir: string): string {
@@ -108,6 +119,7 @@ export function loadKind<K extends RecordKind>(commonDir: string, kind: K): Kind
     bad: new Map(Object.entries(file.bad)),
     stray: file.stray,
     reread: 0,
+    unverified: unverifiedOf(file.unverified),
   };
 }
 
@@ -140,6 +152,7 @@ function loadTaskTable(commonDir: string): KindState<TaskSummary> | null {
     bad: new Map(Object.entries(m.bad)),
     stray: m.stray,
     reread: 0,
+    unverified: unverifiedOf(m.unverified),
   };
 }
 
@@ -168,7 +181,11 @@ function sweepStaleFiles(commonDir: string, keep: string): void {
   }
 }
 
-/** Written to a temporary file and renamed: a reader never sees half a cache; a failure is harmless. */
+/**
+ * Written to a temporary file and renamed: a reader never sees half a cache; a failure is
+ * harmless. Then sealed (cache-seal.ts): the seal file names the commit and the keyed hash of
+ * what was written, so doctor can tell this save from a file changed by anything else.
+ */
 export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: KindState<SummaryTypes[K]>): void {
   const sorted = [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
   const meta = {
@@ -176,13 +193,14 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     shards: Object.fromEntries(s.shards),
     bad: Object.fromEntries(s.bad),
     stray: s.stray,
+    unverified: { shards: [...s.unverified.shards], rows: [...s.unverified.rows] },
+    // Two saves at one commit racing (a read's and doctor's) may leave one's file under the
+    // other's seal: the id tells that from an edit.
+    save: randomBytes(8).toString("hex"),
   };
   if (kind !== "tasks") {
-    writeAtomic(
-      commonDir,
-      kindFile(commonDir, kind),
-      JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) }),
-    );
+    const body = JSON.stringify({ version: CACHE_VERSION, ...meta, rows: sorted.map((r) => [r.oid, r.value]) });
+    if (writeAtomic(commonDir, kindFile(commonDir, kind), body)) seal(commonDir, kind, s.commit, meta.save, [body]);
     return;
   }
   let table: EncodedTable;
@@ -195,14 +213,85 @@ export function saveKind<K extends RecordKind>(commonDir: string, kind: K, s: Ki
     return; // state a table cannot hold (a newer writer's values): reads refresh from git instead
   }
   // The side files first: a columns file never names a commit whose side files are not there.
-  writeAtomic(commonDir, sideFile(commonDir, s.commit, "text"), table.text);
-  writeAtomic(commonDir, sideFile(commonDir, s.commit, "oids"), table.oids);
-  writeAtomic(commonDir, kindFile(commonDir, kind), table.columns);
+  const written =
+    writeAtomic(commonDir, sideFile(commonDir, s.commit, "text"), table.text) &&
+    writeAtomic(commonDir, sideFile(commonDir, s.commit, "oids"), table.oids) &&
+    writeAtomic(commonDir, kindFile(commonDir, kind), table.columns);
+  if (written) seal(commonDir, kind, s.commit, meta.save, [table.columns, table.text, table.oids]);
   sweepStaleFiles(commonDir, s.commit);
 }
 
-/** Written to a temporary file and renamed (every cache file is); a failure is harmless. */
-export function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): void {
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+function sealFile(commonDir: string, kind: RecordKind): string {
+  return join(cacheDir(commonDir), `${kind}-v${CACHE_VERSION}.seal`);
+}
+
+function seal(commonDir: string, kind: RecordKind, commit: string, save: string, parts: Uint8Array[] | string[]): void {
+  const key = sealKey(commonDir, cacheDir(commonDir), true);
+  if (key)
+    writeAtomic(
+      commonDir,
+      sealFile(commonDir, kind),
+      `${commit} ${save} ${sealOf(key, [kind, commit, save, ...parts])}\n`,
+    );
+}
+
+/**
+ * A kind's cache as saved, and whether its seal vouches for it: "sealed" (Pantheon wrote exactly
+ * this), "unsealed" (no seal for it: none yet, an older version's, a save cut short), "broken"
+ * (a seal for this commit that the files do not match: edited or damaged), or "none" (no file).
+ * Reads every byte (doctor's check, not a read's).
+ */
+export function loadSealed<K extends RecordKind>(
+  commonDir: string,
+  kind: K,
+): { state: KindState<SummaryTypes[K]> | null; seal: "sealed" | "unsealed" | "broken" | "none"; path: string } {
+  const path = kindFile(commonDir, kind);
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return { state: null, seal: "none", path };
+  }
+  const state = loadKind(commonDir, kind);
+  let said: string[] = [];
+  try {
+    said = readFileSync(sealFile(commonDir, kind), "utf8").trim().split(" ");
+  } catch {
+    // no seal
+  }
+  const key = sealKey(commonDir, cacheDir(commonDir), false);
+  // The commit and save the bytes read first name: another save racing this read, or one
+  // racing another save, makes the file "unsealed", never "broken".
+  const head = (kind === "tasks" ? tableHeader(file) : parseJson(file)) as { commit?: unknown; save?: unknown } | null;
+  if (!state || !key) return { state, seal: "unsealed", path };
+  const fresh = said.length === 3 && said[0] === state.commit && head?.commit === state.commit && said[1] === head.save;
+  if (!fresh) return { state, seal: "unsealed", path };
+  let parts: Buffer[] = [file];
+  if (kind === "tasks") {
+    try {
+      parts = [
+        file,
+        readFileSync(sideFile(commonDir, state.commit, "text")),
+        readFileSync(sideFile(commonDir, state.commit, "oids")),
+      ];
+    } catch {
+      return { state, seal: "broken", path };
+    }
+  }
+  const ok = sealOf(key, [kind, state.commit, said[1]!, ...parts]) === said[2];
+  return { state, seal: ok ? "sealed" : "broken", path };
+}
+
+/** Written to a temporary file and renamed (every cache file is); false when it failed (harmless). */
+export function writeAtomic(commonDir: string, path: string, text: string | Uint8Array): boolean {
   try {
     ensureParentDir(commonDir, path);
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
@@ -210,7 +299,9 @@ export function writeAtomic(commonDir: string, path: string, text: string | Uint
     // core.sharedRepository: another member of the group must be able to replace it.
     adjustSharedPerm(tmp, sharedPermOf(commonDir));
     renameSync(tmp, path);
+    return true;
   } catch {
     // A read-only repository still answers correctly, just without a cache.
+    return false;
   }
 }

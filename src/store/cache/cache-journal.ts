@@ -194,9 +194,12 @@ export function applyJournal<T>(
     for (const [shard, tree] of Object.entries(e.s[kind] ?? {})) {
       if (tree === null) state.shards.delete(shard);
       else state.shards.set(shard, tree);
+      state.unverified.shards.add(shard);
     }
     for (const row of e.r[kind] ?? []) {
       const [n, oid] = row;
+      // A hint reads follow, not a check: doctor reads what it gave from git again.
+      state.unverified.rows.add(n);
       // The path is rewritten (or gone): whatever was wrong with the old blob no longer is.
       state.bad.delete(recordPath(kind, n));
       if (oid === null) state.rows.delete(n);

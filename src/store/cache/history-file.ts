@@ -2,12 +2,13 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, writeAtomic } from "./cache-files.js";
 import { CACHE_VERSION } from "./cache-version.js";
+import { historyChecksum } from "./history-checksum.js";
 import { nodeCrypto } from "../../lazy-require.js";
 
 /**
  * The history index as one binary file, `<common dir>/pantheon/cache/history-v<N>.bin`: a JSON
  * header (the commit it describes, the op and key tables, closings per day, where each section
- * lies and a checksum of each 64 KB block), then typed-array sections:
+ * lies and a checksum of each 4 KB block, history-checksum.ts), then typed-array sections:
  *
  *   oid  20 bytes a commit; rows are in history order, oldest first (the order `git log`
  *        lists them, reversed), so a row's number is its place
@@ -22,15 +23,54 @@ import { nodeCrypto } from "../../lazy-require.js";
  *   fk, fc, fo, fh  per task number: last close (ms, NaN: none), cycle offsets and hours
  *
  * A command reads only the blocks it asks for (`need`): `task history` one task's touches and
- * the ids of its rows, the charts the facts, never the whole file (6 MB at 100,000 commits).
+ * the ids of its rows (~15 blocks, 60 KB), the charts the facts, never the whole file (11 MB at
+ * 100,000 commits).
  * Local and disposable: native byte order; a header that fails a check, or a block whose
  * checksum does not match, marks the file bad (`bad`), and the index is rebuilt, never trusted.
  */
-const MAGIC = "PHI4";
+const MAGIC = "PHI5";
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 export const GROUPS = 5;
-/** A `task history` reads a dozen blocks: small ones keep what it reads and hashes to ~200 KB. */
-const BLOCK = 16 * 1024;
+
+/** How a file's blocks are checked: their size, and each one's checksum as the header keeps it. */
+interface Format {
+  block: number;
+  sum(bytes: Uint8Array): string;
+  /** Block `b`'s checksum in the header's `sums` (null: the header's list is malformed). */
+  saved(sums: unknown, b: number): string | null;
+  /** Whether `sums` has one checksum per block of `blocks`. */
+  fits(sums: unknown, blocks: number): boolean;
+}
+
+/** Hex digits of a block's checksum (history-checksum.ts). */
+const SUM_HEX = 8;
+
+/**
+ * A `task history` reads about fifteen blocks of its task's rows and their commits' ids: at
+ * 4 KB they are ~60 KB to read and check. The checksums are one string, 8 hex digits a block.
+ */
+const CURRENT: Format = {
+  block: 4 * 1024,
+  sum: historyChecksum,
+  saved: (sums, b) => (typeof sums === "string" ? sums.slice(b * SUM_HEX, (b + 1) * SUM_HEX) : null),
+  fits: (sums, blocks) => typeof sums === "string" && sums.length === blocks * SUM_HEX,
+};
+
+/**
+ * The file as written before (magic PHI4): 16 KB blocks, each the first 64 bits of its SHA-1.
+ * Still read, and written again in the current format once (history-index.ts), so a clone that
+ * upgrades keeps its index instead of walking its whole history again (~25 s at 100,000 commits).
+ */
+const LEGACY: Format = {
+  block: 16 * 1024,
+  sum: (bytes) => nodeCrypto().createHash("sha1").update(bytes).digest("hex").slice(0, 16),
+  saved: (sums, b) => (Array.isArray(sums) && typeof sums[b] === "string" ? sums[b] : null),
+  fits: (sums, blocks) => Array.isArray(sums) && sums.length === blocks,
+};
+const FORMATS = new Map<string, Format>([
+  [MAGIC, CURRENT],
+  ["PHI4", LEGACY],
+]);
 
 export type SectionName =
   | "oid"
@@ -68,6 +108,8 @@ export interface HistoryArrays {
   need(name: SectionName, from?: number, to?: number): void;
   /** Whether a block read so far failed its checksum: every answer from this file is then void. */
   readonly bad: boolean;
+  /** Read from a file in an earlier format: saved again in the current one. */
+  readonly legacy?: boolean;
 }
 
 type View = Float64Array | Uint32Array | Int32Array | Uint8Array;
@@ -75,15 +117,6 @@ type Ctor = Float64ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstru
 
 export function historyFile(commonDir: string): string {
   return join(cacheDir(commonDir), `history-v${CACHE_VERSION}.bin`);
-}
-
-/**
- * A block's checksum (the first 64 bits of its SHA-1): bit rot and a hand edit are not loaded.
- * node:crypto, not a loop in JavaScript: a loop that runs once per block is interpreted, and
- * hashed ~5 ms of the ~200 KB a `task history` reads.
- */
-function checksum(bytes: Uint8Array): string {
-  return nodeCrypto().createHash("sha1").update(bytes).digest("hex").slice(0, 16);
 }
 
 function sections(a: HistoryArrays): Array<[SectionName, View]> {
@@ -103,21 +136,23 @@ function sections(a: HistoryArrays): Array<[SectionName, View]> {
 }
 
 interface Place {
-  /** Byte offset from the end of the header (a multiple of 8), byte length, each block's checksum. */
+  /** Byte offset from the end of the header (a multiple of 8), byte length, each block's checksum (see Format). */
   at: number;
   bytes: number;
-  sums: string[];
+  sums: unknown;
 }
 
-export function encodeHistory(a: HistoryArrays): Buffer {
+/** The file's bytes; null when a block of the file `a` was read from failed its check (nothing to write). */
+export function encodeHistory(a: HistoryArrays): Buffer | null {
   for (const [name] of sections(a)) a.need(name);
+  if (a.bad) return null;
   const list = sections(a);
   const places: Record<string, Place> = {};
   let at = 0;
   for (const [name, v] of list) {
     const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-    const sums: string[] = [];
-    for (let b = 0; b < v.byteLength; b += BLOCK) sums.push(checksum(bytes.subarray(b, b + BLOCK)));
+    let sums = "";
+    for (let b = 0; b < v.byteLength; b += CURRENT.block) sums += CURRENT.sum(bytes.subarray(b, b + CURRENT.block));
     places[name] = { at, bytes: v.byteLength, sums };
     at += Math.ceil(v.byteLength / 8) * 8;
   }
@@ -142,7 +177,8 @@ export function encodeHistory(a: HistoryArrays): Buffer {
 }
 
 export function saveHistory(commonDir: string, a: HistoryArrays): void {
-  writeAtomic(commonDir, historyFile(commonDir), encodeHistory(a));
+  const bytes = encodeHistory(a);
+  if (bytes) writeAtomic(commonDir, historyFile(commonDir), bytes);
 }
 
 interface Header {
@@ -191,7 +227,10 @@ export function loadHistory(commonDir: string): (HistoryArrays & { close(): void
 
 function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
   const head = Buffer.alloc(8);
-  if (!readAt(fd, head, 0) || head.toString("latin1", 0, 4) !== MAGIC) return null;
+  if (!readAt(fd, head, 0)) return null;
+  const format = FORMATS.get(head.toString("latin1", 0, 4));
+  if (!format) return null;
+  const blockBytes = format.block;
   const hlen = head.readUInt32LE(4);
   const text = Buffer.alloc(hlen);
   if (hlen > 64 << 20 || !readAt(fd, text, 8)) return null;
@@ -233,11 +272,17 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
       place.at % 8 !== 0 ||
       place.bytes % Type.BYTES_PER_ELEMENT !== 0 ||
       (length !== undefined && place.bytes !== length * Type.BYTES_PER_ELEMENT) ||
-      !Array.isArray(place.sums) ||
-      place.sums.length !== Math.ceil(place.bytes / BLOCK)
+      !format.fits(place.sums, Math.ceil(place.bytes / blockBytes))
     )
       throw new RangeError(`history index: section ${name}`);
-    const s: Lazy = { place, Type, bytes: null, loaded: new Uint8Array(place.sums.length), all: false, view: null };
+    const s: Lazy = {
+      place,
+      Type,
+      bytes: null,
+      loaded: new Uint8Array(Math.ceil(place.bytes / blockBytes)),
+      all: false,
+      view: null,
+    };
     lazy.set(name, s);
     return s;
   };
@@ -248,12 +293,16 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
     const s = lazy.get(name);
     if (!s || bad || s.all) return;
     const size = s.Type.BYTES_PER_ELEMENT;
-    const first = Math.floor((from * size) / BLOCK);
-    const end = Math.min(s.place.sums.length, Math.ceil(((to ?? elements(s)) * size) / BLOCK));
+    const first = Math.floor((from * size) / blockBytes);
+    const end = Math.min(s.loaded.length, Math.ceil(((to ?? elements(s)) * size) / blockBytes));
     for (let b = first; b < end; b++) {
       if (s.loaded[b]) continue;
-      const block = memory(s).subarray(b * BLOCK, (b + 1) * BLOCK);
-      if (!open || !readAt(fd, block, start + s.place.at + b * BLOCK) || checksum(block) !== s.place.sums[b]) {
+      const block = memory(s).subarray(b * blockBytes, (b + 1) * blockBytes);
+      if (
+        !open ||
+        !readAt(fd, block, start + s.place.at + b * blockBytes) ||
+        format.sum(block) !== format.saved(s.place.sums, b)
+      ) {
         bad = true;
         return;
       }
@@ -341,6 +390,7 @@ function openHistory(fd: number): (HistoryArrays & { close(): void }) | null {
     get bad() {
       return bad;
     },
+    legacy: format !== CURRENT,
     close() {
       if (open) closeSync(fd);
       open = false;

@@ -77,7 +77,11 @@ export class HistoryIndex {
 
   private keep(table: HistoryTable, save: boolean): HistoryTable {
     memo.set(this.commonDir, table);
-    if (save && table.count > 0) saveHistory(this.commonDir, table.arrays());
+    // A file in an earlier format is written again at once, in the current one (the same rows).
+    if ((save || table.legacy) && table.count > 0) {
+      saveHistory(this.commonDir, table.arrays());
+      table.legacy = false;
+    }
     return table;
   }
 }

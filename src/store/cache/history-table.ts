@@ -104,10 +104,13 @@ export class HistoryTable {
   private tipOid: string;
   /** A row out of range in the file (a forged file whose checksums match): its answers are void. */
   private broken = false;
+  /** Read from a file in an earlier format, not yet written in the current one (history-index.ts). */
+  legacy: boolean;
 
   constructor(base: HistoryArrays & { close?(): void }) {
     this.base = base;
     this.tipOid = base.tip;
+    this.legacy = base.legacy === true;
   }
 
   /** Whether an answer given since the file was read rests on a damaged file: the index is then rebuilt. */

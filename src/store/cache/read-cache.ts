@@ -3,18 +3,8 @@ import type { ObjectDb } from "../git/object-db.js";
 import type { TreeChanges } from "../git/tree-edit.js";
 import type { Schemas } from "../state/record-schemas.js";
 import type { TreeSource } from "../state/record-snapshot.js";
-import { RECORD_KINDS } from "../state/layout.js";
 import { CachedSnapshot } from "./cached-snapshot.js";
-import {
-  dropCacheFiles,
-  kindFile,
-  loadHead,
-  loadKind,
-  projectMemo,
-  saveHead,
-  saveKind,
-  type CacheHead,
-} from "./cache-files.js";
+import { dropCacheFiles, loadHead, loadKind, projectMemo, saveHead, saveKind, type CacheHead } from "./cache-files.js";
 import { appendJournal, applyJournal, readJournal, type Journal } from "./cache-journal.js";
 import { CACHE_VERSION } from "./cache-version.js";
 import { journalEntryFor } from "./journal-entry.js";
@@ -116,17 +106,23 @@ export class ReadCache {
                   shards: new Map(prev.shards),
                   rows: prev.rows.copy?.() ?? new Map(prev.rows),
                   bad: new Map(prev.bad),
+                  unverified: { shards: new Set(prev.unverified.shards), rows: new Set(prev.unverified.rows) },
                 }
               : prev;
             caughtUp = applyJournal(own, kind, this.journalAt(tip), tip);
             if (caughtUp !== null) prev = own;
           }
-          const next =
+          let next =
             caughtUp !== null ? prev! : await refreshKind(this.db, commonDir, tip, await rootTree(), kind, prev);
           // Where the journal could not lead (a sync's merge, a dropped journal), saving now lets
           // the journal's next lines start from this commit.
-          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL))
+          if (!prev || (caughtUp === null ? next.reread > 0 : caughtUp >= RESAVE_AFTER_JOURNAL)) {
             saveKind(commonDir, kind, next);
+            // Tasks read back as the table just written: questions then read its columns, as
+            // every later command does, not a row object per task (~0.4 s at 100,000).
+            const saved = kind === "tasks" && next.rows.ordered === undefined ? loadKind(commonDir, kind) : null;
+            if (saved?.commit === tip) next = saved;
+          }
           memo.set(key, { state: next, at: Date.now() });
           return next;
         })();
@@ -155,22 +151,6 @@ export class ReadCache {
     } catch {
       // the journal is a hint: reads fall back to git's trees
     }
-  }
-
-  /** Every kind's cache file as saved (for doctor's check against the ref). */
-  state(): Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }> {
-    const out: Array<{ kind: RecordKind; path: string; commit: string; values: unknown[] }> = [];
-    for (const kind of RECORD_KINDS) {
-      const s = loadKind(this.commonDir, kind);
-      if (s)
-        out.push({
-          kind,
-          path: kindFile(this.commonDir, kind),
-          commit: s.commit,
-          values: [...s.rows.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r.value),
-        });
-    }
-    return out;
   }
 
   /** Deletes the cache's files and forgets this process's memo of them. */

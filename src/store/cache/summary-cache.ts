@@ -4,14 +4,18 @@ import type { Mission } from "../../domain/schemas/mission.js";
 import type { Review } from "../../domain/schemas/review.js";
 import type { Task } from "../../domain/schemas/task.js";
 import { toTaskSummary, type TaskSummary } from "../../domain/task-summary.js";
-import { readBlobs } from "../git/blob-batch.js";
+import { streamObjects } from "../git/object-stream.js";
+
 import { parseRecordFile, type RecordKind } from "../state/layout.js";
 import type { ObjectDb } from "../git/object-db.js";
-import { decodeRecord } from "../state/record-snapshot.js";
+import { decodeRecord, MAX_RECORD_BYTES, recordTooLarge } from "../state/record-snapshot.js";
 import { loadSchemas } from "../state/schema-loader.js";
 import { isTreeMode, type TreeEntry } from "../git/tree-entry.js";
 import { listTree } from "../git/tree-edit.js";
 import { listKindWithGit, type KindListing } from "../git/tree-listing.js";
+
+/** Above this many blobs, one streaming `git cat-file --batch` beats reading them one by one in-process. */
+const STREAM_THRESHOLD = 256;
 
 /** Shards of a kind from which a full rebuild asks git to list them (spawning git costs ~5 ms). */
 const GIT_LISTING_MIN_SHARDS = 16;
@@ -59,10 +63,29 @@ export interface KindState<T> {
   stray: string[];
   /** Records read from git by the refresh that produced this state (0 when loaded as saved). */
   reread: number;
+  /**
+   * What the journal set since these were last read from git: its lines are hints that reads
+   * follow, never checks (`doctor` re-reads these, cache-journal.ts).
+   */
+  unverified: Unverified;
 }
 
-function emptyKind<T>(commit: string): KindState<T> {
-  return { commit, shards: new Map(), rows: new Map(), bad: new Map(), stray: [], reread: 0 };
+/** Shards whose tree id, and rows whose blob and value, a journal line gave. */
+export interface Unverified {
+  shards: Set<string>;
+  rows: Set<number>;
+}
+
+export function emptyKind<T>(commit: string): KindState<T> {
+  return {
+    commit,
+    shards: new Map(),
+    rows: new Map(),
+    bad: new Map(),
+    stray: [],
+    reread: 0,
+    unverified: { shards: new Set(), rows: new Set() },
+  };
 }
 
 async function listOrNull(db: ObjectDb, oid: string): Promise<readonly TreeEntry[] | string> {
@@ -71,6 +94,50 @@ async function listOrNull(db: ObjectDb, oid: string): Promise<readonly TreeEntry
   } catch (e) {
     if (e instanceof TreeTooLargeError) return e.message;
     throw e;
+  }
+}
+
+interface ToRead {
+  n: number;
+  path: string;
+  oid: string;
+}
+
+/**
+ * Hands each record's bytes to `use` (null: git has no such blob), one at a time: many through
+ * one streaming `git cat-file --batch` (decoded while git reads on, never all held at once: a
+ * rebuild at 100,000 tasks held 60 MB of output), the rest through the object db. A blob over
+ * the record size limit is never read: its size is passed on instead.
+ */
+async function readEach(
+  db: ObjectDb,
+  gitDir: string,
+  toRead: readonly ToRead[],
+  use: (r: ToRead, bytes: Buffer | number) => void,
+): Promise<void> {
+  const done = new Set<string>();
+  if (toRead.length >= STREAM_THRESHOLD) {
+    const byOid = new Map<string, ToRead[]>();
+    for (const r of toRead) {
+      const list = byOid.get(r.oid);
+      if (list) list.push(r);
+      else byOid.set(r.oid, [r]);
+    }
+    await streamObjects(
+      gitDir,
+      [...byOid.keys()],
+      (oid, type, size, content) => {
+        if (type !== "blob") return;
+        done.add(oid);
+        for (const r of byOid.get(oid) ?? []) use(r, content ?? size);
+      },
+      { maxObjectBytes: MAX_RECORD_BYTES },
+    );
+  }
+  for (const r of toRead) {
+    if (done.has(r.oid)) continue;
+    const obj = await db.read(r.oid);
+    use(r, obj.type === "blob" ? obj.content : 0);
   }
 }
 
@@ -86,9 +153,14 @@ export async function refreshKind<K extends RecordKind>(
   rootTree: string,
   kind: K,
   prev: KindState<SummaryTypes[K]> | null,
+  o: { verify?: boolean } = {},
 ): Promise<KindState<SummaryTypes[K]>> {
   const old = (prev ?? emptyKind(commit)) as KindState<unknown>;
   const state = emptyKind<unknown>(commit);
+  // `verify` (doctor): what the journal gave is read from git like anything changed.
+  const hintedRows = new Set([...old.unverified.rows].map((n) => String(n % 100).padStart(2, "0")));
+  const hinted = (shard: string) => o.verify === true && (old.unverified.shards.has(shard) || hintedRows.has(shard));
+  const trusted = (n: number) => o.verify !== true || !old.unverified.rows.has(n);
   const entry = (await listTree(db, rootTree)).find((e) => e.name === kind);
   let shards: readonly TreeEntry[] = [];
   // A full rebuild of a large kind lists it with one `git ls-tree -r`, when git is there.
@@ -108,7 +180,7 @@ export async function refreshKind<K extends RecordKind>(
     if (list) list.push([n, row]);
     else oldByShard.set(n % 100, [[n, row]]);
   }
-  const toRead: Array<{ n: number; path: string; oid: string }> = [];
+  const toRead: ToRead[] = [];
   for (const shard of shards) {
     const prefix = `${kind}/${shard.name}`;
     if (!isTreeMode(shard.mode)) {
@@ -116,8 +188,12 @@ export async function refreshKind<K extends RecordKind>(
       continue;
     }
     state.shards.set(shard.name, shard.oid);
-    if (old.shards.get(shard.name) === shard.oid) {
-      for (const [n, row] of oldByShard.get(Number(shard.name)) ?? []) state.rows.set(n, row);
+    if (old.shards.get(shard.name) === shard.oid && !hinted(shard.name)) {
+      for (const [n, row] of oldByShard.get(Number(shard.name)) ?? []) {
+        state.rows.set(n, row);
+        if (old.unverified.rows.has(n)) state.unverified.rows.add(n);
+      }
+      if (old.unverified.shards.has(shard.name)) state.unverified.shards.add(shard.name);
       for (const [p, b] of old.bad) if (p.startsWith(`${prefix}/`)) state.bad.set(p, b);
       for (const p of old.stray) if (p.startsWith(`${prefix}/`) || p.startsWith(`${prefix} (`)) state.stray.push(p);
       continue;
@@ -135,23 +211,23 @@ export async function refreshKind<K extends RecordKind>(
         continue;
       }
       const cached = old.rows.get(n);
-      if (cached?.oid === file.oid) state.rows.set(n, cached);
-      else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
+      if (cached?.oid === file.oid && trusted(n)) {
+        state.rows.set(n, cached);
+        // Still as the journal gave it: the listing vouches for the blob id, not for the row.
+        if (old.unverified.rows.has(n)) state.unverified.rows.add(n);
+      } else if (old.bad.get(path)?.[0] === file.oid) state.bad.set(path, old.bad.get(path)!);
       else toRead.push({ n, path, oid: file.oid });
     }
   }
   state.reread = toRead.length;
   if (toRead.length > 0) {
     const schemas = await loadSchemas();
-    const blobs = await readBlobs(
-      db,
-      gitDir,
-      toRead.map((r) => r.oid),
-    );
-    for (const r of toRead) {
+    await readEach(db, gitDir, toRead, (r, bytes) => {
       try {
-        const bytes = blobs.get(r.oid);
-        if (!bytes) throw new CorruptRecordError(r.path, commit, "missing blob");
+        if (typeof bytes === "number")
+          throw bytes > MAX_RECORD_BYTES
+            ? recordTooLarge(r.path, commit, bytes)
+            : new CorruptRecordError(r.path, commit, "not a blob");
         const record = decodeRecord(schemas[kind] as never, bytes, r.path, commit) as { number: number };
         if (record.number !== r.n)
           throw new CorruptRecordError(r.path, commit, `number is ${record.number}, but the path says ${r.n}`);
@@ -160,7 +236,7 @@ export async function refreshKind<K extends RecordKind>(
         if (!(e instanceof CorruptRecordError)) throw e;
         state.bad.set(r.path, [r.oid, e.message]);
       }
-    }
+    });
   }
   return state as KindState<SummaryTypes[K]>;
 }

@@ -29,6 +29,9 @@ export function tableColumns(
       names: t.names,
       depStart: t.do,
       depValues: t.dv,
+      labelStart: t.lo,
+      labelValues: t.lv,
+      labelNames: t.labelNames,
       created: t.created,
       task,
     };
@@ -136,6 +139,15 @@ class PatchedColumns implements TaskColumns {
   get depValues() {
     return this.dependencies().depValues;
   }
+  get labelStart() {
+    return this.labels().labelStart;
+  }
+  get labelValues() {
+    return this.labels().labelValues;
+  }
+  get labelNames() {
+    return this.labels().labelNames;
+  }
 
   get created(): Float64Array | null {
     const { t, patches } = this;
@@ -165,6 +177,51 @@ class PatchedColumns implements TaskColumns {
   private dependencies(): { depStart: Uint32Array; depValues: Float64Array } {
     return this.column("dependencies", () => dependencies(this.t, this.changed, this.added));
   }
+
+  private labels(): { labelStart: Uint32Array; labelValues: Uint32Array; labelNames: readonly string[] } {
+    return this.column("labels", () => labels(this.t, this.changed, this.added));
+  }
+}
+
+/**
+ * The label lists with the changes, as dependencies() does: a change that left a task's labels
+ * as they were shares the table's lists (the added tasks' appended); a changed list, or a label
+ * the table never had, rebuilds them.
+ */
+function labels(
+  t: TaskTable,
+  changed: ReadonlyMap<number, TaskSummary>,
+  added: readonly TaskSummary[],
+): { labelStart: Uint32Array; labelValues: Uint32Array; labelNames: readonly string[] } {
+  const N0 = t.count;
+  const names = [...t.labelNames];
+  const code = new Map(names.map((l, k) => [l, k]));
+  const codeOf = (l: string) => code.get(l) ?? code.set(l, names.push(l) - 1).get(l)!;
+  const same = [...changed].every(([i, s]) => {
+    const now = t.labels(i);
+    return s.labels.length === now.length && s.labels.every((l, k) => l === now[k]);
+  });
+  const labelStart = new Uint32Array(N0 + added.length + 1);
+  const values: number[] = [];
+  if (same) labelStart.set(t.lo);
+  else {
+    for (let i = 0; i < N0; i++) {
+      labelStart[i] = values.length;
+      const own = changed.get(i);
+      if (own) for (const l of own.labels) values.push(codeOf(l));
+      else for (let k = t.lo[i]!; k < t.lo[i + 1]!; k++) values.push(t.lv[k]!);
+    }
+  }
+  const base = same ? t.lv.length : 0;
+  added.forEach((s, k) => {
+    labelStart[N0 + k] = base + values.length;
+    for (const l of s.labels) values.push(codeOf(l));
+  });
+  labelStart[N0 + added.length] = base + values.length;
+  const labelValues = new Uint32Array(base + values.length);
+  if (same) labelValues.set(t.lv);
+  labelValues.set(values, base);
+  return { labelStart, labelValues, labelNames: names };
 }
 
 /**

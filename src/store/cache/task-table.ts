@@ -1,3 +1,4 @@
+import type { Criterion } from "../../domain/schemas/criterion.js";
 import type { TaskSummary } from "../../domain/schemas/task.js";
 import { PRIORITIES } from "../../domain/priority.js";
 import { TASK_ROLES } from "../../domain/roles.js";
@@ -10,20 +11,24 @@ import type { BlockFile } from "./block-file.js";
  * The tasks' read cache as binary typed columns, in three files. At 50,000 tasks a JSON cache
  * took ~16 ms to parse and ~25 ms more to turn into objects; here the columns every question
  * needs (numbers, status, role, priority, epic, mission, claimant, dependencies: ~1.6 MB) are one
- * buffer, and each row (`TaskRow`) decodes a field when it is asked for. Titles and timestamps
- * (the text file) and blob ids (the oids file) are read block by block, only when asked for:
- * a report reads neither, a page of 50 reads one block of titles. Local and disposable, so
- * native byte order is fine (a file of another order is simply not loaded).
+ * buffer, and each row (`TaskRow`) decodes a field when it is asked for. Titles, timestamps and
+ * acceptance criteria (the text file) and blob ids (the oids file) are read block by block, only
+ * when asked for: a report reads neither, a page of 50 reads one block of titles. Labels are
+ * a column (`list --label` reads no text). Local and disposable, so native byte order is fine
+ * (a file of another order is simply not loaded).
  *
- * Columns file: "PTT3", header length (u32), header JSON (commit, shards, problems, names,
- * section offsets, sizes of the other two files), then 8-aligned sections: creation-time keys
- * (createdKey, Float64), numbers,
+ * Columns file: "PTT4", header length (u32), header JSON (commit, shards, problems, names,
+ * labels, section offsets, sizes of the other two files), then 8-aligned sections:
+ * creation-time keys (createdKey, Float64), numbers,
  * status/role/priority codes, epic, mission, claimant and completer (indexes into `names`,
- * 0 = none), dependency and former-number lists (offsets + values). Text file: byte offsets
- * (u32, 3N + 1: every title's, then every created time's, then every updated time's) then the
- * UTF-8 text in the same order. Oids file: 20 bytes a row.
+ * 0 = none), dependency, former-number and label lists (offsets + values; a label is its index
+ * in `labels`). Text file: byte offsets (u32, 4N + 1: every title's, then every created time's,
+ * every updated time's, every acceptance list's) then the UTF-8 text in the same order (a task's
+ * acceptance criteria as JSON, empty for none). Oids file: 20 bytes a row.
  */
-const MAGIC = "PTT3";
+const MAGIC = "PTT4";
+/** The text fields, in file order (TaskTable.text's k). */
+const TEXT_FIELDS = 4;
 /** Text fields read one by one before the whole text file is read instead. */
 const WHOLE_AFTER = 256;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -38,13 +43,17 @@ const STATUS_CODE = code(STATUSES);
 const ROLE_CODE = code(ROLES);
 const PRIORITY_CODE = code(PRIORITIES);
 
-type Section = "c" | "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv";
+type Section = "c" | "n" | "s" | "r" | "p" | "e" | "m" | "cl" | "cb" | "do" | "dv" | "fo" | "fv" | "lo" | "lv";
 
 export interface TableMeta {
   commit: string;
   shards: Record<string, string>;
   bad: Record<string, [string, string]>;
   stray: string[];
+  /** What the journal gave since a read from git (summary-cache.ts); absent in tables written before. */
+  unverified?: { shards: string[]; rows: number[] };
+  /** A random id of the save that wrote it, which its seal names (cache-files.ts). */
+  save?: string;
 }
 
 interface Header extends TableMeta {
@@ -52,11 +61,13 @@ interface Header extends TableMeta {
   codes: typeof CODES;
   count: number;
   names: string[];
+  /** Every label of the table, in first-seen order; label columns hold indexes into it. */
+  labels: string[];
   sections: Record<Section, [number, number]>;
   textBytes: number;
   oidBytes: number;
-  /** Every title and timestamp is ASCII: byte offsets are then string offsets. */
-  ascii: boolean;
+  /** Per text field: every value is ASCII, so byte offsets are string offsets. */
+  ascii: boolean[];
   /** Every createdAt has a createdKey (is in the canonical form). */
   createdKeys: boolean;
 }
@@ -75,27 +86,36 @@ export function encodeTaskTable(
   const N = rows.length;
   const names = new Map<string, number>();
   const name = (s: string | null) => (s === null ? 0 : (names.get(s) ?? names.set(s, names.size + 1).get(s)!));
+  const labelNames = new Map<string, number>();
+  const label = (s: string) => labelNames.get(s) ?? labelNames.set(s, labelNames.size).get(s)!;
   const n = new Uint32Array(N);
   const [s, r, p] = [new Uint8Array(N), new Uint8Array(N), new Uint8Array(N)];
   const [e, m, cl, cb] = [new Uint32Array(N), new Uint32Array(N), new Uint32Array(N), new Uint32Array(N)];
   const dOff = new Uint32Array(N + 1);
   const fOff = new Uint32Array(N + 1);
+  const lOff = new Uint32Array(N + 1);
   const deps: number[] = [];
   const former: number[] = [];
-  const so = new Uint32Array(3 * N + 1);
-  const texts: Buffer[] = [];
-  const oid = Buffer.alloc(20 * N);
+  const labels: number[] = [];
+  const so = new Uint32Array(TEXT_FIELDS * N + 1);
   const c = new Float64Array(N);
-  let at = 0;
-  rows.forEach(({ summary: t, oid: id }, i) => {
+  const fits = (x: number) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff;
+  // An import stamps every task alike: the last timestamp's key is reused.
+  let lastCreated = "";
+  let lastKey = Number.NaN;
+  for (let i = 0; i < N; i++) {
+    const t = rows[i]!.summary;
     // Columns hold what the schema allows today; anything else (a newer writer) means no cache.
     if (
-      ![t.number, t.epic ?? 0, t.mission ?? 0, ...t.dependencies, ...t.formerNumbers].every(
-        (x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff,
-      )
+      !fits(t.number) ||
+      !fits(t.epic ?? 0) ||
+      !fits(t.mission ?? 0) ||
+      !t.dependencies.every(fits) ||
+      !t.formerNumbers.every(fits)
     )
       throw new Error(`task ${t.number}: a number out of range`);
-    c[i] = createdKey(t.createdAt);
+    if (t.createdAt !== lastCreated) [lastCreated, lastKey] = [t.createdAt, createdKey(t.createdAt)];
+    c[i] = lastKey;
     n[i] = t.number;
     s[i] = known(STATUS_CODE, t.status);
     r[i] = known(ROLE_CODE, t.role);
@@ -105,25 +125,43 @@ export function encodeTaskTable(
     cl[i] = name(t.claimedBy);
     cb[i] = name(t.completedBy);
     dOff[i] = deps.length;
-    deps.push(...t.dependencies);
+    for (const d of t.dependencies) deps.push(d);
     fOff[i] = former.length;
-    former.push(...t.formerNumbers);
-
-    oid.write(id, 20 * i, "hex");
-  });
+    for (const f of t.formerNumbers) former.push(f);
+    lOff[i] = labels.length;
+    for (const l of t.labels) labels.push(label(l));
+  }
   dOff[N] = deps.length;
   fOff[N] = former.length;
-  // Field by field (every title, then every created, then every updated time): ordering by age
-  // reads the 1.2 MB of created times at 50,000 tasks, not all 4.5 MB of text.
-  for (const [k, field] of (["title", "createdAt", "updatedAt"] as const).entries()) {
-    rows.forEach(({ summary: t }, i) => {
-      const b = Buffer.from(t[field], "utf8");
+  lOff[N] = labels.length;
+  // Whole columns per call into native code: a call per string (or per id) cost ~0.6 s at
+  // 100,000 tasks. Ids are hex, so one string of all of them decodes in one go.
+  const oid = Buffer.from(rows.map((row) => row.oid).join(""), "hex");
+  if (oid.length !== 20 * N) throw new Error("a blob id that is not 40 hex digits");
+  // Field by field (every title, then every created, then every updated time, then the
+  // criteria): ordering by age reads the 1.2 MB of created times at 50,000 tasks, not all the text.
+  const fields: Array<(t: TaskSummary) => string> = [
+    (t) => t.title,
+    (t) => t.createdAt,
+    (t) => t.updatedAt,
+    (t) => (t.acceptance.length === 0 ? "" : JSON.stringify(t.acceptance)),
+  ];
+  const values = fields.map((field) => rows.map((row) => field(row.summary)));
+  const all = values.map((list) => list.join(""));
+  const ascii = all.map((text) => !NON_ASCII.test(text));
+  let at = 0;
+  for (let k = 0; k < TEXT_FIELDS; k++)
+    for (let i = 0; i < N; i++) {
+      const str = values[k]![i]!;
       so[k * N + i] = at;
-      texts.push(b);
-      at += b.length;
-    });
-  }
-  so[3 * N] = at;
+      at += ascii[k] ? str.length : Buffer.byteLength(str, "utf8");
+    }
+  so[TEXT_FIELDS * N] = at;
+  const offsets = bytes(so);
+  const text = Buffer.allocUnsafe(offsets.length + at);
+  text.set(offsets, 0);
+  let w = offsets.length;
+  for (const part of all) w += text.write(part, w, "utf8");
   // First: Float64 values need 8-aligned offsets.
   const parts: Record<Section, Uint8Array> = {
     c: new Uint8Array(c.buffer),
@@ -139,9 +177,9 @@ export function encodeTaskTable(
     dv: bytes(Uint32Array.from(deps)),
     fo: bytes(fOff),
     fv: bytes(Uint32Array.from(former)),
+    lo: bytes(lOff),
+    lv: bytes(Uint32Array.from(labels)),
   };
-  const text = Buffer.concat([bytes(so), ...texts]);
-  const ascii = texts.every((b) => b.every((x) => x < 0x80));
   const sections = {} as Record<Section, [number, number]>;
   let offset = 0;
   for (const [k, b] of Object.entries(parts) as Array<[Section, Uint8Array]>) {
@@ -155,6 +193,7 @@ export function encodeTaskTable(
     createdKeys: c.every((x) => !Number.isNaN(x)),
     count: N,
     names: [...names.keys()],
+    labels: [...labelNames.keys()],
     sections,
     textBytes: text.length,
     oidBytes: oid.length,
@@ -176,6 +215,7 @@ function known(codes: Map<string, number>, v: string): number {
 }
 
 const align = (x: number) => (x + 7) & ~7;
+const NON_ASCII = /[^\x00-\x7f]/;
 const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** The header of a columns file: what the other two files must hold. */
@@ -228,10 +268,13 @@ export class TaskTable {
   readonly dv: Uint32Array;
   readonly fo: Uint32Array;
   readonly fv: Uint32Array;
+  readonly lo: Uint32Array;
+  readonly lv: Uint32Array;
   /** createdKey of every createdAt; null when some is not in the canonical form. */
   readonly created: Float64Array | null;
   readonly names: string[];
-  private readonly ascii: boolean;
+  readonly labelNames: string[];
+  private readonly ascii: boolean[];
 
   constructor(
     h: Header,
@@ -255,12 +298,14 @@ export class TaskTable {
     };
     const N = h.count;
     this.count = N;
-    this.meta = { commit: h.commit, shards: h.shards, bad: h.bad, stray: h.stray };
+    this.meta = { commit: h.commit, shards: h.shards, bad: h.bad, stray: h.stray, unverified: h.unverified };
     this.names = h.names;
-    this.ascii = h.ascii === true;
+    this.labelNames = Array.isArray(h.labels) ? h.labels : [];
+    this.ascii = Array.isArray(h.ascii) ? h.ascii.map((a) => a === true) : [];
     [this.n, this.e, this.m, this.cl, this.cb] = [u32("n"), u32("e"), u32("m"), u32("cl"), u32("cb")];
     [this.s, this.r, this.p] = [u8("s"), u8("r"), u8("p")];
     [this.do, this.dv, this.fo, this.fv] = [u32("do"), u32("dv"), u32("fo"), u32("fv")];
+    [this.lo, this.lv] = [u32("lo"), u32("lv")];
     const [cOff, cLen] = view("c");
     if (cLen !== 8 * N || cOff % 8 !== 0) throw new Error("inconsistent");
     const created = new Float64Array(buf.buffer, cOff, N);
@@ -269,34 +314,37 @@ export class TaskTable {
       [this.n, this.s, this.r, this.p, this.e, this.m, this.cl, this.cb].some((a) => a.length !== N) ||
       this.do.length !== N + 1 ||
       this.fo.length !== N + 1 ||
+      this.lo.length !== N + 1 ||
+      this.lv.some((k) => k >= this.labelNames.length) ||
       h.oidBytes !== 20 * N ||
-      h.textBytes < 4 * (3 * N + 1)
+      h.textBytes < 4 * (TEXT_FIELDS * N + 1)
     ) {
       throw new Error("inconsistent");
     }
   }
 
-  /** A title (k = 0) or timestamp (1 created, 2 updated), from the text file. */
-  text(i: number, k: 0 | 1 | 2): string {
+  /** A title (k = 0), timestamp (1 created, 2 updated) or acceptance list (3, JSON), from the text file. */
+  text(i: number, k: 0 | 1 | 2 | 3): string {
     // A question that reads many of one field (ordering thousands of ready tasks by age) is
     // better served by reading that field whole and slicing one string, which ASCII allows.
     let whole = this.whole[k];
     if (whole === undefined && ++this.textReads[k]! > WHOLE_AFTER)
-      whole = this.whole[k] = this.ascii ? this.readField(k) : null;
+      whole = this.whole[k] = this.ascii[k] ? this.readField(k) : null;
     const at = k * this.count + i;
     if (whole)
       return whole.text.slice(
         whole.offsets[at - k * this.count]! - whole.start,
         whole.offsets[at - k * this.count + 1]! - whole.start,
       );
-    const base = 4 * (3 * this.count + 1);
+    const base = 4 * (TEXT_FIELDS * this.count + 1);
     const from = this.textFile.u32(4 * at);
     const to = this.textFile.u32(4 * (at + 1));
     return this.textFile.bytes(base + from, to - from).toString("utf8");
   }
 
-  private readonly textReads = [0, 0, 0];
+  private readonly textReads = [0, 0, 0, 0];
   private readonly whole: Array<{ offsets: Uint32Array; start: number; text: string } | null | undefined> = [
+    undefined,
     undefined,
     undefined,
     undefined,
@@ -307,7 +355,7 @@ export class TaskTable {
     const raw = this.textFile.bytes(4 * k * N, 4 * (N + 1));
     // BlockFile's buffer is never pooled and offsets are 4-aligned, so this view is a Uint32Array.
     const offsets = new Uint32Array(raw.buffer, raw.byteOffset, N + 1);
-    const base = 4 * (3 * N + 1);
+    const base = 4 * (TEXT_FIELDS * N + 1);
     const text = this.textFile.bytes(base + offsets[0]!, offsets[N]! - offsets[0]!).toString("latin1");
     return { offsets, start: offsets[0]!, text };
   }
@@ -327,6 +375,22 @@ export class TaskTable {
   /** Row i's dependencies, decoded now (one shared empty list when it has none: most have none). */
   deps(i: number): readonly number[] {
     return list(this.do, this.dv, i);
+  }
+
+  /** Row i's labels, by name. */
+  labels(i: number): string[] {
+    const from = this.lo[i]!;
+    const to = this.lo[i + 1]!;
+    if (to === from) return [];
+    const out = new Array<string>(to - from);
+    for (let k = 0; k < out.length; k++) out[k] = this.labelNames[this.lv[from + k]!]!;
+    return out;
+  }
+
+  /** Row i's acceptance criteria (parsed from the JSON the table keeps; most tasks have none). */
+  acceptance(i: number): Criterion[] {
+    const json = this.text(i, 3);
+    return json === "" ? [] : (JSON.parse(json) as Criterion[]);
   }
 }
 
@@ -389,6 +453,12 @@ export class TaskRow implements TaskSummary {
   }
   get formerNumbers() {
     return list(this.t.fo, this.t.fv, this.i);
+  }
+  get labels() {
+    return this.t.labels(this.i);
+  }
+  get acceptance() {
+    return this.t.acceptance(this.i);
   }
   get oid() {
     return this.t.oid(this.i);

@@ -168,16 +168,20 @@ export class ObjectDb {
     return oid;
   }
 
-  /** Stores a tree of `entries`, encoded and sorted by the library; returns its id. */
-  async writeTree(entries: readonly TreeEntry[]): Promise<string> {
+  /** The library encodes what it is given; a tree git would refuse never leaves here. */
+  private checkEntries(entries: readonly TreeEntry[]): void {
     const names = new Set<string>();
     for (const e of entries) {
-      // The library encodes what it is given; a tree git would refuse never leaves here.
       if (e.name === "" || e.name === "." || e.name === ".." || /[/\0]/.test(e.name) || names.has(e.name))
         throw new GitError("E_GIT_WRITE_OBJECT", `Invalid tree entry ${JSON.stringify(e.name)}`);
       if (!OID.test(e.oid)) throw new GitError("E_GIT_WRITE_OBJECT", `Invalid tree entry ${e.mode} ${e.oid} ${e.name}`);
       names.add(e.name);
     }
+  }
+
+  /** Stores a tree of `entries`, encoded and sorted by the library; returns its id. */
+  async writeTree(entries: readonly TreeEntry[]): Promise<string> {
+    this.checkEntries(entries);
     const { writeTreeEntries } = await loadEngine();
     const oid = await this.written(writeTreeEntries({ fs: this.engineFs, gitdir: this.commonDir }, entries));
     // What the library would parse back (a journal line reads it at once): the entries given, in
@@ -194,6 +198,36 @@ export class ObjectDb {
   async writeCommit(c: CommitData): Promise<string> {
     const { writeCommitData } = await loadEngine();
     return this.written(writeCommitData({ fs: this.engineFs, gitdir: this.commonDir }, c));
+  }
+
+  /** A tree's content as the library encodes it, stored nowhere (a pack being written takes it). */
+  async encodeTree(entries: readonly TreeEntry[]): Promise<Buffer> {
+    this.checkEntries(entries);
+    const { writeTreeEntries } = await loadEngine();
+    return this.encoded((fs) => writeTreeEntries({ fs, gitdir: this.commonDir }, entries));
+  }
+
+  /** A commit's content as the library encodes it, stored nowhere. */
+  async encodeCommit(c: CommitData): Promise<Buffer> {
+    const { writeCommitData } = await loadEngine();
+    return this.encoded((fs) => writeCommitData({ fs, gitdir: this.commonDir }, c));
+  }
+
+  /** What the library wrote through an fs that keeps the loose file it makes, unwrapped. */
+  private async encoded(write: (fs: EngineFs) => Promise<string>): Promise<Buffer> {
+    let file: Uint8Array | null = null;
+    await write(
+      engineFs(this.commonDir, {
+        read: async () => null,
+        write: (_oid, f) => {
+          file = f;
+        },
+      }),
+    );
+    if (!file) throw new GitError("E_GIT_WRITE_OBJECT", "The object engine wrote no object");
+    // "<type> <size>\0<content>", deflated: the content is what a pack entry holds.
+    const raw = zlib().inflateSync(file);
+    return raw.subarray(raw.indexOf(0) + 1);
   }
 
   /** The id the library wrote, once it returns; a write the writer refused is thrown here. */

@@ -109,8 +109,10 @@ export async function casRef(
   const path = refFile(commonDir, ref);
   const lockPath = `${path}.lock`;
   const fd = createLock(commonDir, lockPath);
-  if (fd === null)
+  if (fd === null) {
+    faultNotice("lock-busy");
     return { ok: false, reason: "locked", ageMs: (await lockStatus(commonDir, ref))?.ageMs ?? 0, lockPath };
+  }
   let renamed = false;
   let closed = false;
   try {
@@ -214,6 +216,11 @@ export async function breakLock(commonDir: string, ref: string): Promise<{ path:
     throw err;
   }
   return status;
+}
+
+/** Test hook: with PANTHEON_FAULT_AT=<name>, announces the point on stderr and goes on (a test waits for the moment, e.g. a lock met). */
+export function faultNotice(name: string): void {
+  if (process.env.PANTHEON_FAULT_AT === name) process.stderr.write(`pantheon-fault:${name}\n`);
 }
 
 /** Test hook: with PANTHEON_FAULT_AT=<name>, announces the point on stderr and hangs so a test can SIGKILL the process there. */

@@ -4,6 +4,7 @@ import type { NetOptions } from "../store.js";
 import { loadGitConfig } from "./git-config.js";
 import { runBoundedGit, runBoundedGitSync, type BoundedRun, type Stop } from "../git/git-bounds.js";
 import { spawnGitSync } from "../git/git-spawn.js";
+import { pantheonSshCommand } from "./ssh-multiplex.js";
 import type { RepoPaths } from "./repo.js";
 
 // The system git, run in this repository or a worktree of it: transport, worktrees, history
@@ -17,25 +18,76 @@ export interface GitRun {
   stopped?: Stop;
 }
 
+/** Commands that talk to a remote: they get Pantheon's ssh command and a time limit (DESIGN §3.5). */
+const NETWORK_COMMANDS = new Set(["fetch", "push", "ls-remote"]);
+
+/**
+ * How long one network call of git may take when its caller set no limit (a sync's fetch and
+ * push): a remote that accepts the connection and never answers must not hold a sync for ever.
+ * Generous: a first fetch of a large state over a slow link takes a while.
+ */
+export const NET_TIMEOUT_MS = 120_000;
+
+/** The longest ssh may take to connect and shake hands (its ConnectTimeout). */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+export function netTimeout(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.PANTHEON_NET_TIMEOUT_MS);
+  return env.PANTHEON_NET_TIMEOUT_MS !== undefined && env.PANTHEON_NET_TIMEOUT_MS !== "" && Number.isFinite(v) && v > 0
+    ? v
+    : NET_TIMEOUT_MS;
+}
+
+/** Whether `args` run a git command that talks to a remote (options and `-c k=v` before it skipped). */
+function isNetworkCall(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "-c" || a === "-C") i++;
+    else if (!a.startsWith("-")) return NETWORK_COMMANDS.has(a);
+  }
+  return false;
+}
+
+/** The user chose an ssh command of their own: Pantheon then adds nothing to ssh. */
+function userSsh(paths: RepoPaths, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(
+    env.GIT_SSH_COMMAND || env.GIT_SSH || loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand"),
+  );
+}
+
 /**
  * The environment of a git call. An agent cannot answer a credential prompt; a person at a
  * terminal still can, unless the call is one they did not ask for (`batch`): then nothing may
- * wait for an answer. ssh gets BatchMode only where the user has no ssh command of their own.
+ * wait for an answer. A network call's ssh, where the user has no ssh command of their own,
+ * shares one connection per clone and host (ssh-multiplex.ts), gives up connecting after a
+ * while, and in `batch` runs in BatchMode.
  */
-function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions): NodeJS.ProcessEnv {
+function gitEnv(paths: RepoPaths, env: NodeJS.ProcessEnv, net: NetOptions, network: boolean): NodeJS.ProcessEnv {
   // Not process.stdin.isTTY: touching process.stdin builds its stream (~8 ms).
-  if (!net.batch) return { ...env, GIT_TERMINAL_PROMPT: isTerminal(0) ? (env.GIT_TERMINAL_PROMPT ?? "1") : "0" };
-  const out: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
-  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH && !loadGitConfig(paths.commonDir, env, paths.gitDir).get("core.sshcommand"))
-    out.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  const out: NodeJS.ProcessEnv = net.batch
+    ? { ...env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" }
+    : { ...env, GIT_TERMINAL_PROMPT: isTerminal(0) ? (env.GIT_TERMINAL_PROMPT ?? "1") : "0" };
+  if ((network || net.batch) && !userSsh(paths, env)) {
+    const limit = Math.min(net.timeoutMs ?? Number.POSITIVE_INFINITY, netTimeout(env), CONNECT_TIMEOUT_MS);
+    out.GIT_SSH_COMMAND = pantheonSshCommand(paths.commonDir, {
+      batch: Boolean(net.batch),
+      connectTimeoutS: limit / 1000,
+    });
+  }
   return out;
+}
+
+/** A network call's time limit: its caller's, else NET_TIMEOUT_MS; other calls have none here. */
+function timeLimit(env: NodeJS.ProcessEnv, net: NetOptions, network: boolean): number {
+  return net.timeoutMs ?? (network ? netTimeout(env) : Number.POSITIVE_INFINITY);
 }
 
 /**
  * Runs the system git against the repository: transport goes through it so ssh, https, file
  * remotes, credential helpers and the user's config all work (isomorphic-git speaks only HTTP).
  * The calls read the state's objects (merge-base, rev-list, fetch, push), so they run within
- * git's allocation limit (git-bounds.ts); `net.timeoutMs` is their time limit. git stopped at
+ * git's allocation limit (git-bounds.ts); `net.timeoutMs` is their time limit (a fetch or push
+ * without one: NET_TIMEOUT_MS). git stopped at
  * its memory bound is E_GIT_CORRUPT_OBJECT: its exit status would otherwise read as an answer
  * (`merge-base --is-ancestor` saying "no").
  */
@@ -46,14 +98,16 @@ export function runGit(
   input?: string,
   net: NetOptions = {},
 ): GitRun {
+  const network = isNetworkCall(args);
+  const limit = timeLimit(env, net, network);
   const r = runBoundedGitSync([`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
     ...(input !== undefined && { input }),
-    env: gitEnv(paths, env, net),
+    env: gitEnv(paths, env, net, network),
     maxStdout: 64 << 20,
-    bounds: { timeoutMs: net.timeoutMs ?? Number.POSITIVE_INFINITY },
+    bounds: { timeoutMs: limit },
   });
-  const run = gitRun(r, args, net);
+  const run = gitRun(r, args, limit);
   if (run.stopped)
     throw new GitError(
       "E_GIT_CORRUPT_OBJECT",
@@ -75,21 +129,23 @@ export async function runGitAsync(
   env: NodeJS.ProcessEnv,
   net: NetOptions = {},
 ): Promise<GitRun> {
+  const network = isNetworkCall(args);
+  const limit = timeLimit(env, net, network);
   const r = await runBoundedGit([`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
-    env: gitEnv(paths, env, net),
+    env: gitEnv(paths, env, net, network),
     maxStdout: 64 << 20,
-    bounds: { timeoutMs: net.timeoutMs ?? Number.POSITIVE_INFINITY },
+    bounds: { timeoutMs: limit },
   });
-  return gitRun(r, args, net);
+  return gitRun(r, args, limit);
 }
 
-function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
+function gitRun(r: BoundedRun, args: string[], limitMs: number): GitRun {
   if (r.stopped?.bound === "time")
     throw new SyncError(
-      `${gitOperation(args)} did not finish within ${limitText(net.timeoutMs ?? 0)}`,
-      "check the remote: git remote -v",
-      { timeout: true },
+      `${gitOperation(args)} did not finish within ${limitText(limitMs)}`,
+      "check the remote: git remote -v (PANTHEON_NET_TIMEOUT_MS sets a sync's limit per call)",
+      { timeout: true, operation: gitOperation(args), limitMs },
     );
   if (r.error) throw new SyncError(`Cannot run git: ${r.error.message}`, "install git and put it on PATH");
   if (r.stopped?.bound === "output") throw new SyncError(`${gitOperation(args)} ${r.stopped.reason} of output`);
@@ -109,7 +165,7 @@ function gitRun(r: BoundedRun, args: string[], net: NetOptions): GitRun {
 export function runCodeGit(paths: RepoPaths, args: string[], env: NodeJS.ProcessEnv): GitRun {
   const r = spawnGitSync([`--git-dir=${paths.gitDir}`, ...args], {
     cwd: paths.workTree ?? paths.commonDir,
-    env: gitEnv(paths, env, {}),
+    env: gitEnv(paths, env, {}, false),
     encoding: "utf8",
     maxBuffer: 64 << 20,
   });
@@ -118,7 +174,8 @@ export function runCodeGit(paths: RepoPaths, args: string[], env: NodeJS.Process
 }
 
 /** A time limit for a message: "within 0 s" would read as no time at all. */
-const limitText = (ms: number) => (ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : formatAge(ms));
+const limitText = (ms: number) =>
+  ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : formatAge(ms);
 
 /**
  * What a git call does, for a message: `git fetch from origin`, `git push to origin`, `git

@@ -10,7 +10,7 @@ import { formatRecordKeys } from "./records-trailer.js";
  */
 export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>): string {
   const summary = info.summary.replace(/[\r\n\t\x00-\x1f\x7f\x85\u2028\u2029]+/g, " ").slice(0, 200);
-  const records = formatRecordKeys(new Set([...changedPaths].map(recordKey)));
+  const records = formatRecordKeys(recordKeys(changedPaths));
   const trailers = [
     `Pantheon-Op: ${info.op}`,
     `Pantheon-Actor: ${oneLine(info.actor)}`,
@@ -18,6 +18,11 @@ export function commitMessage(info: CommitInfo, changedPaths: Iterable<string>):
     ...(records !== "" ? [`Pantheon-Records: ${records}`] : []),
   ];
   return `${summary}\n\n${trailers.join("\n")}\n`;
+}
+
+/** One key per path, as they are read: an import's 100,000 paths are never copied into a list. */
+function* recordKeys(paths: Iterable<string>): Iterable<string> {
+  for (const p of paths) yield recordKey(p);
 }
 
 function oneLine(s: string): string {

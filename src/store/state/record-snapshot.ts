@@ -40,16 +40,16 @@ interface Parser<T> {
     | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
 }
 
+/** A record refused by its size alone (never parsed, and when streamed, never read). */
+export function recordTooLarge(path: string, commit: string | null, size: number): CorruptRecordError {
+  return new CorruptRecordError(path, commit, `${size} bytes, over the ${MAX_RECORD_BYTES}-byte limit for a record`);
+}
+
 /** Parses and validates one record, or throws CorruptRecordError naming path and commit. */
 export function decodeRecord<T>(schema: Parser<T>, bytes: Buffer, path: string, commit: string | null): T {
   // State can come from any collaborator's clone: a record far past any real one is refused
   // before parsing, so a crafted blob cannot exhaust memory or time.
-  if (bytes.length > MAX_RECORD_BYTES)
-    throw new CorruptRecordError(
-      path,
-      commit,
-      `${bytes.length} bytes, over the ${MAX_RECORD_BYTES}-byte limit for a record`,
-    );
+  if (bytes.length > MAX_RECORD_BYTES) throw recordTooLarge(path, commit, bytes.length);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
@@ -177,9 +177,9 @@ export class RecordSnapshot implements Snapshot {
 
   async formerOwners<K extends RecordKind>(kind: K, n: number): Promise<FormerOwner<RecordTypes[K]>[]> {
     const out: FormerOwner<RecordTypes[K]>[] = [];
-    for (const { to, id } of this.movedFrom(kind, n)) {
+    for (const { to, id, own } of this.movedFrom(kind, n)) {
       const rec = await this.get(kind, to).catch(() => null);
-      if (rec && rec.formerNumbers.includes(n)) out.push({ record: rec, formerId: id });
+      if (rec && rec.formerNumbers.includes(n)) out.push({ record: rec, formerId: id, ...(own && { own }) });
     }
     return out;
   }

@@ -11,6 +11,7 @@ import { COUNTERS_PATH, PROJECT_PATH, personaPath, recordPath, type RecordKind }
 import type { RecordTypes, Schemas } from "./record-schemas.js";
 import type { FormerOwner, Snapshot, Tx } from "../store.js";
 import type { ScanResult } from "./record-snapshot.js";
+import type { TreeEdits } from "../git/tree-edit.js";
 
 interface Validator {
   safeParse(v: unknown): {
@@ -39,16 +40,41 @@ export function encodeRecord<K extends RecordKind>(schemas: Schemas, kind: K, re
   return encode(schemas[kind], record, recordPath(kind, record.number));
 }
 
+/**
+ * Where a large mutation's record blobs go as they are put (a pack: git/pack-writer.ts), once
+ * `after` of them are held: an import of 100,000 tasks then never holds every record's text.
+ */
+export interface Spill {
+  after: number;
+  sink: () => { write(bytes: Buffer): string };
+}
+
 /** The writes of one mutation layered over its snapshot. */
 export class RecordTx implements Tx {
   readonly changes = new Map<string, Buffer | null>();
+  /** Records whose blobs were written to the spill's sink already, by path: their blob ids. */
+  readonly spilled = new Map<string, string>();
   private readonly records = new Map<string, unknown>();
   private countersCache: Counters | undefined;
 
   constructor(
     private readonly base: Snapshot,
     private readonly schemas: Schemas,
+    private readonly spill?: Spill,
   ) {}
+
+  /** What the commit writes: the changes held, and the blobs spilled already by their ids. */
+  edits(): TreeEdits {
+    if (this.spilled.size === 0) return this.changes;
+    const edits: TreeEdits = new Map(this.changes);
+    for (const [path, blob] of this.spilled) edits.set(path, { blob });
+    return edits;
+  }
+
+  /** How many paths this mutation writes or removes. */
+  get size(): number {
+    return this.changes.size + this.spilled.size;
+  }
 
   get commit(): string | null {
     return this.base.commit;
@@ -112,6 +138,7 @@ export class RecordTx implements Tx {
 
   removePath(path: string): void {
     this.changes.set(path, null);
+    this.spilled.delete(path);
     this.records.delete(path);
   }
 
@@ -122,8 +149,14 @@ export class RecordTx implements Tx {
 
   put<K extends RecordKind>(kind: K, record: RecordTypes[K]): void {
     const path = recordPath(kind, record.number);
-    this.changes.set(path, encode(this.schemas[kind], record, path));
+    const bytes = encode(this.schemas[kind], record, path);
     this.records.set(path, record);
+    if (this.spill && this.changes.size >= this.spill.after && !this.changes.has(path)) {
+      this.spilled.set(path, this.spill.sink().write(bytes));
+      return;
+    }
+    this.spilled.delete(path);
+    this.changes.set(path, bytes);
   }
 
   putPersona(persona: Persona): void {

@@ -28,4 +28,6 @@ export interface StateWriter {
   migrationOver(parent: string, schemas: Schemas): Promise<(StateMigration & { commit: string }) | null>;
   checkWritable(): void;
   sharedPerm(): SharedPerm;
+  /** Remembers the renumberings a merge of this command made (MovedTo.own): its own fetch, not an earlier sync. */
+  noteOwnRenumbering(moves: ReadonlyArray<{ kind: string; from: number; to: number }>): void;
 }

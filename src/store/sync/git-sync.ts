@@ -6,14 +6,14 @@ import { changedBlobs, changedPaths } from "../git/tree-diff.js";
 import { readBlobs } from "../git/blob-batch.js";
 import { prefetchDiffs } from "../git/object-prefetch.js";
 import { decodeRecord } from "../state/record-snapshot.js";
-import { fetchState, mergeBase, pushState } from "./transport.js";
+import { mergeBase } from "./transport.js";
 import { runGit } from "../repo/run-git.js";
 import { CorruptRecordError } from "../../errors.js";
 import { fieldChanges } from "../../domain/field-changes.js";
 import { parseRecordFile, PROJECT_PATH, type RecordKind } from "../state/layout.js";
 import { appendRenumberLog, withFormerIds } from "./renumber-log.js";
 import { loadSchemas } from "../state/schema-loader.js";
-import { ensureFetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "./state-refspec.js";
+import { ensureFetchRefspec, fetchRefspec, migrateRefspec, refspecStatus, trackingRef } from "./state-refspec.js";
 import { completeObjects, isPartialClone, requireFullHistory, shallowCommits } from "./state-history.js";
 import { readSyncedTip, writeSyncedTip } from "./synced-tips.js";
 import { acquireSyncLock, staleSyncLock } from "./sync-lock.js";
@@ -21,6 +21,7 @@ import { recordChanges } from "../state/record-changes.js";
 import { configuredRemotes, defaultRemoteOf, publishTarget } from "./publish-target.js";
 import { loadGitConfig, type GitConfig } from "../repo/git-config.js";
 import { readTreePath } from "../git/tree-edit.js";
+import { remoteRefs } from "./remote-refs.js";
 
 /** StateSync over the git store (a StateWriter): transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
@@ -79,6 +80,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     );
     const commit = await store.writeCommit(parentsOf(local, remote), remoteTree, r.changes, info);
     appendRenumberLog(paths.commonDir, await withFormerIds(snaps.local, r.output.renumbered));
+    store.noteOwnRenumbering(r.output.renumbered);
     const notices = [...new Set(migrated.flatMap((m) => m?.notices ?? []))];
     return { commit, base, output: r.output, keptRemote: r.keptRemote, notices };
   };
@@ -95,6 +97,8 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
   // (publish-target.ts): one rule for both, and three `git` spawns fewer per sync.
   let config: GitConfig | undefined;
   const gitConfig = () => (config ??= loadGitConfig(paths.commonDir, env, paths.gitDir));
+  // Where each remote keeps the state (DESIGN §3.1), and where this sync moved it.
+  const refs = remoteRefs(store, env, gitConfig);
   return {
     async remotes() {
       // In `git remote`'s order: by name.
@@ -118,18 +122,19 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return publishTarget(paths, env);
     },
     async migrateRefspec(remote) {
-      const r = await migrateRefspec(paths, remote, env);
+      const r = await migrateRefspec(paths, remote, env, refs.of(remote).ref);
       // An earlier version kept no last synced tip; its tracking ref held the tip its last sync
       // fetched, and when the state here contains it, that tip was merged or pushed.
       const local = await store.tip();
       if (r.legacyTip && local && !readSyncedTip(paths.commonDir, remote) && contains(r.legacyTip, local))
         writeSyncedTip(paths.commonDir, remote, r.legacyTip);
-      return { migrated: r.migrated, configured: r.configured };
+      return { migrated: r.migrated, configured: r.configured, replaced: r.replaced };
     },
     async fetch(remote, net = {}) {
-      const tip = await fetchState(paths, remote, env, { deepen: shallowCommits(paths).size > 0 }, net);
+      const tip = await refs.fetch(remote, shallowCommits(paths).size > 0, net);
       const local = await store.tip();
-      if (tip && isPartialClone(paths, remote, env)) completeObjects(paths, remote, tip, local, env, net);
+      if (tip && isPartialClone(paths, remote, env))
+        completeObjects(paths, remote, tip, local, env, net, refs.of(remote).ref);
       // What the sync will read next, in one go (object-prefetch.ts): a partial clone is left
       // out, since git would fetch each object it lacks from the remote, one at a time.
       else if (tip && local && tip !== local) {
@@ -147,7 +152,7 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       requireFullHistory(paths, remote, tips, env);
     },
     async push(remote, commit, net = {}) {
-      const pushed = pushState(paths, remote, commit, env, net);
+      const pushed = await refs.push(remote, commit, net);
       // As git does for a branch: the tracking ref follows a push that landed. Until the next
       // fetch it would otherwise say the remote has no state (after a first publication), and a
       // racing command would not publish (publish-target.ts) and reads would call this stale.
@@ -185,7 +190,9 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
     },
     async complete(commit) {
       const r = runGit(paths, ["rev-list", "--objects", "--no-walk", "--missing=print", commit], env);
-      return r.status === 0 && !r.stdout.split("\n").some((l) => l.startsWith("?"));
+      // A missing object is a line "?<oid>": looked for in the text, not a string per object
+      // (a state of 100,000 records lists as many).
+      return r.status === 0 && !r.stdout.startsWith("?") && !r.stdout.includes("\n?");
     },
     async countCommits(from, to) {
       return Number(runGit(paths, ["rev-list", "--count", to, `^${from}`], env).stdout.trim()) || 0;
@@ -205,15 +212,26 @@ export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
       return r.ok;
     },
     async ensureFetchRefspec(remote) {
-      return ensureFetchRefspec(paths, remote, env);
+      return ensureFetchRefspec(paths, remote, env, refs.of(remote).ref);
+    },
+    async remoteRef(remote) {
+      const at = refs.of(remote);
+      return { ...at, refspec: fetchRefspec(remote, at.ref) };
+    },
+    remoteRefChanges() {
+      return refs.takeChanges();
+    },
+    async remoteRefStatus(remote) {
+      return refs.status(remote);
     },
     async refspecStatus(remote) {
-      const s = await refspecStatus(paths, remote, env);
+      const s = await refspecStatus(paths, remote, env, refs.of(remote).ref);
       return {
         hasState:
           (await readRef(paths.commonDir, trackingRef(remote)).catch(() => null)) !== null || s.legacyTip !== null,
         configured: s.configured,
         legacy: s.legacy || s.legacyTip !== null,
+        stale: s.stale.length > 0,
       };
     },
     async checkVersion(commit) {

@@ -86,6 +86,7 @@ export function completeObjects(
   have: string | null,
   env: NodeJS.ProcessEnv,
   net: NetOptions = {},
+  ref: string = REF,
 ): void {
   for (let round = 0; round < 3; round++) {
     const missing = missingObjects(paths, tip, have, env);
@@ -113,7 +114,7 @@ export function completeObjects(
   if (still.length === 0) return;
   throw new SyncError(
     `This partial clone lacks ${still.length} object(s) of the state (e.g. ${still[0]!.slice(0, 12)}) and ${remote} did not send them; nothing was merged`,
-    `git fetch --refetch --no-filter ${remote} ${REF}, then pantheon sync ${remote}`,
+    `git fetch --refetch --no-filter ${remote} ${ref}, then pantheon sync ${remote}`,
     { remote, missing: still.length },
   );
 }

@@ -1,5 +1,14 @@
 import { CorruptRecordError } from "../../errors.js";
-import { CORRUPT, mergeState, type MergeOutput, type Side, type Touched } from "../../domain/merge/merge-state.js";
+import {
+  CORRUPT,
+  isRecord,
+  mergeState,
+  type MergeOutput,
+  type Side,
+  type Touched,
+} from "../../domain/merge/merge-state.js";
+import type { Review } from "../../domain/schemas/review.js";
+import type { Task } from "../../domain/schemas/task.js";
 import type { Kind } from "../../domain/merge/renumber.js";
 import type { Counters } from "../../domain/schemas/counters.js";
 import { canonicalJson } from "../state/canonical-json.js";
@@ -27,6 +36,24 @@ async function side<K extends RecordKind>(snap: Snapshot, kind: K, n: number, pr
     if (e instanceof CorruptRecordError) return CORRUPT;
     throw e;
   }
+}
+
+/**
+ * The published tasks of reviews changed on both sides whose task this clone did not change: a
+ * review decided differently on both keeps the losing verdict in its task's notes
+ * (merge-followups.ts), so the merge needs that task even though only the review was touched.
+ */
+async function reviewedTasks(touched: { [K in Kind]: Touched<never>[] }, remote: Snapshot): Promise<Map<number, Task>> {
+  const changedHere = new Set(touched.tasks.map((t) => t.number));
+  const out = new Map<number, Task>();
+  for (const t of touched.reviews as Touched<Review>[]) {
+    if (!t.remoteChanged || !isRecord(t.local) || !isRecord(t.remote)) continue;
+    const n = t.remote.task;
+    if (n === null || changedHere.has(n) || out.has(n)) continue;
+    const task = await side(remote, "tasks", n, true);
+    if (isRecord(task)) out.set(n, task as Task);
+  }
+  return out;
 }
 
 /**
@@ -76,6 +103,7 @@ export async function mergeTrees(
     counters: { local: await counters(snaps.local), remote: await counters(snaps.remote) },
     remote: remoteName,
     renumberAll: Boolean(o.renumberAll),
+    published: { tasks: await reviewedTasks(touched, snaps.remote) },
   });
   for (const kind of RECORD_KINDS) {
     for (const w of output.writes[kind]) {

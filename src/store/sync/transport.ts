@@ -6,6 +6,7 @@ import { gitReason, runGit, runGitAsync } from "../repo/run-git.js";
 import { REF } from "../state/layout.js";
 import { readRef } from "../git/ref-cas.js";
 import { fetchRefspec, trackingRef } from "./state-refspec.js";
+import { refusedForName } from "./ref-refusal.js";
 import type { RepoPaths } from "../repo/repo.js";
 import type { NetOptions } from "../store.js";
 
@@ -23,8 +24,9 @@ const LOOSE_FETCH_MAX = 100;
 const DEEP = "--depth=2147483646";
 
 /**
- * Fetches the remote's state into refs/coordination/remotes/<remote>/main; null when it has none
- * (`--prune` drops a tracking ref the remote no longer backs, so null is never a stale answer).
+ * Fetches the remote's state (its ref `src`: refs/coordination/main, or the branch git config
+ * names) into refs/coordination/remotes/<remote>/main; null when it has none (`--prune` drops a
+ * tracking ref the remote no longer backs, so null is never a stale answer).
  * Partial-clone filters are ignored (`--no-filter`): Pantheon reads every blob of the state
  * in-process and cannot fetch one lazily. In a shallow repository the state's history is
  * deepened completely so the merge base is present.
@@ -33,7 +35,7 @@ export async function fetchState(
   paths: RepoPaths,
   remote: string,
   env: NodeJS.ProcessEnv,
-  o: { deepen: boolean },
+  o: { deepen: boolean; src?: string },
   net: NetOptions = {},
 ): Promise<string | null> {
   // A handful of objects (a publishing command's catch-up) arrive loose, as git does by default:
@@ -49,7 +51,7 @@ export async function fetchState(
     "--no-filter",
     ...(o.deepen ? [DEEP] : []),
     remote,
-    fetchRefspec(remote),
+    fetchRefspec(remote, o.src),
   ];
   // Whole seconds: a file system may keep mtimes at that precision.
   const started = Math.floor(Date.now() / 1000) * 1000;
@@ -70,7 +72,8 @@ export async function fetchState(
     throw new SyncError(
       `Cannot fetch from ${remote}: ${gitReason(r.stderr)}`,
       `check the remote: git remote -v; git fetch ${remote}`,
-      { remote },
+      // What publishing says of it (services/sync/publish.ts): the remote could not be reached.
+      { remote, unreachable: gitReason(r.stderr) },
     );
   return readRef(paths.commonDir, trackingRef(remote));
 }
@@ -121,15 +124,20 @@ export function serverReason(stdout: string, stderr: string): string | null {
   return text.length > 400 ? `${text.slice(0, 399)}…` : text;
 }
 
-/** Pushes without force: the remote's own ref update is the cross-clone compare-and-swap. */
+/**
+ * Pushes without force to the remote's state ref `dst`: the remote's own ref update is the
+ * cross-clone compare-and-swap. A refusal throws SyncError with the server's words;
+ * `data.refusedName` says whether they refused the ref for its name (ref-refusal.ts).
+ */
 export function pushState(
   paths: RepoPaths,
   remote: string,
   commit: string,
   env: NodeJS.ProcessEnv,
   net: NetOptions = {},
+  dst: string = REF,
 ): "ok" | "rejected" {
-  const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${REF}`], env, undefined, net);
+  const r = runGit(paths, ["push", "--porcelain", "--quiet", remote, `${commit}:${dst}`], env, undefined, net);
   if (r.status === 0) return "ok";
   const own = `${r.stdout}\n${r.stderr}`
     .split("\n")
@@ -139,9 +147,80 @@ export function pushState(
   const reason = serverReason(r.stdout, r.stderr) ?? gitReason(r.stderr || r.stdout);
   throw new SyncError(
     `Cannot push to ${remote}: ${reason}`,
-    `check access and the server's rules: git push --dry-run ${remote} ${REF}`,
-    { remote },
+    `check access and the server's rules: git push --dry-run ${remote} ${dst}`,
+    { remote, ref: dst, reason, refused: reason, refusedName: refusedForName(r.stdout, r.stderr, dst) },
   );
+}
+
+/** The remote's value of `ref` (`git ls-remote`), or null when it has none. */
+export function lsRemote(
+  paths: RepoPaths,
+  remote: string,
+  ref: string,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): string | null {
+  const r = runGit(paths, ["ls-remote", "--quiet", remote, ref], env, undefined, net);
+  if (r.status !== 0)
+    throw new SyncError(
+      `Cannot list ${remote}'s refs: ${gitReason(r.stderr)}`,
+      `check the remote: git ls-remote ${remote}`,
+      {
+        remote,
+      },
+    );
+  // ls-remote matches patterns by their tail: keep the exact name only.
+  for (const line of r.stdout.split("\n")) {
+    const [oid, name] = line.split("\t");
+    if (name === ref && oid && /^[0-9a-f]{40}$/.test(oid)) return oid;
+  }
+  return null;
+}
+
+/** The remote's branches (`git ls-remote --heads`), by full name. */
+export function remoteBranches(
+  paths: RepoPaths,
+  remote: string,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): string[] {
+  const r = runGit(paths, ["ls-remote", "--quiet", "--heads", remote], env, undefined, net);
+  if (r.status !== 0)
+    throw new SyncError(
+      `Cannot list ${remote}'s refs: ${gitReason(r.stderr)}`,
+      `check the remote: git ls-remote ${remote}`,
+      {
+        remote,
+      },
+    );
+  return r.stdout
+    .split("\n")
+    .map((line) => line.split("\t")[1])
+    .filter((name): name is string => name !== undefined && name.startsWith("refs/heads/"));
+}
+
+/** Fetches `ref`'s objects from the remote without naming them by any ref here (a look before a choice). */
+export async function fetchObjects(
+  paths: RepoPaths,
+  remote: string,
+  ref: string,
+  env: NodeJS.ProcessEnv,
+  net: NetOptions = {},
+): Promise<void> {
+  const r = await runGitAsync(
+    paths,
+    ["fetch", "--no-tags", "--quiet", "--no-write-fetch-head", "--no-filter", remote, ref],
+    env,
+    net,
+  );
+  if (r.status !== 0 || r.stopped)
+    throw new SyncError(
+      `Cannot fetch from ${remote}: ${r.stopped ? `git ${r.stopped.reason}` : gitReason(r.stderr)}`,
+      `check the remote: git fetch ${remote} ${ref}`,
+      {
+        remote,
+      },
+    );
 }
 
 export function isAncestor(paths: RepoPaths, a: string, b: string, env: NodeJS.ProcessEnv): boolean {

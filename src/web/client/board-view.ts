@@ -11,6 +11,21 @@ export const PAGE = 50;
 /** How many cards each column shows, kept across live refreshes. */
 const shown = new Map<string, number>();
 
+/** `2/3`: the task's acceptance criteria checked of all, marked done when every one is. */
+function progress(t: TaskSummaryView): HTMLElement | null {
+  const total = t.acceptance.length;
+  if (total === 0) return null;
+  const done = t.acceptance.filter((c) => c.done).length;
+  return h(
+    "span",
+    {
+      class: `progress${done === total ? " all-done" : ""}`,
+      title: `acceptance criteria: ${done} of ${total} checked`,
+    },
+    `${done}/${total}`,
+  );
+}
+
 function card(t: TaskSummaryView): HTMLElement {
   return h(
     "div",
@@ -18,8 +33,11 @@ function card(t: TaskSummaryView): HTMLElement {
       class: `task-card${t.blockedBy.length > 0 && t.status !== "COMPLETE" && t.status !== "ABORTED" ? " blocked" : ""}`,
       "data-task": t.id,
     },
-    h("div", {}, taskLink(t.id), " ", badge(t.priority)),
+    h("div", {}, taskLink(t.id), " ", badge(t.priority), " ", progress(t)),
     h("div", { class: "title" }, t.title),
+    t.labels.length > 0
+      ? h("div", { class: "labels" }, ...t.labels.map((l) => h("span", { class: "label" }, l)))
+      : null,
     h(
       "div",
       { class: "muted small" },
@@ -64,7 +82,7 @@ function select(
   return el;
 }
 
-/** The tasks as a board by status, with filters (role, priority, epic, claimant) and full-text search. */
+/** The tasks as a board by status, with filters (role, priority, epic, label, claimant) and full-text search. */
 export async function boardView(
   root: HTMLElement,
   params: URLSearchParams,
@@ -74,12 +92,14 @@ export async function boardView(
   const words = f("q");
   const [tasks, epics, found] = await Promise.all([
     get<TaskSummaryView[]>(
-      `tasks${query({ role: f("role"), priority: f("priority"), epic: f("epic"), claimedBy: f("claimedBy") })}`,
+      `tasks${query({ role: f("role"), priority: f("priority"), epic: f("epic"), label: f("label"), claimedBy: f("claimedBy") })}`,
     ),
     get<EpicView[]>("epics"),
     words ? get<SearchResultView[]>(`search${query({ q: words, limit: "1000" })}`) : Promise.resolve(null),
   ]);
   const hits = found ? new Set(found.map((t) => t.id)) : null;
+  // The labels of the tasks shown (with a label chosen, those that go with it), and the chosen one.
+  const labels = [...new Set([...tasks.flatMap((t) => t.labels), ...(f("label") ? [f("label")!] : [])])].sort();
   const list = hits ? tasks.filter((t) => hits.has(t.id)) : tasks;
   const set = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -91,7 +111,7 @@ export async function boardView(
   const search = h("input", {
     type: "search",
     name: "q",
-    placeholder: "search titles, descriptions, notes",
+    placeholder: "search titles, labels, notes…",
     value: words ?? "",
   });
   const form = h(
@@ -107,6 +127,7 @@ export async function boardView(
       epics.map((e) => e.id),
       (v) => set("epic", v),
     ),
+    select("label", f("label"), labels, (v) => set("label", v)),
     h("input", {
       type: "text",
       name: "claimedBy",

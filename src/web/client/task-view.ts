@@ -25,6 +25,16 @@ export async function taskView(root: HTMLElement, id: string): Promise<void> {
       { class: "fields" },
       row("role", t.role),
       row("priority", t.priority),
+      row(
+        "labels",
+        t.labels.length === 0
+          ? h("span", { class: "muted" }, "none")
+          : h(
+              "span",
+              { class: "labels" },
+              ...t.labels.map((l) => link(`board?label=${encodeURIComponent(l)}`, h("span", { class: "label" }, l))),
+            ),
+      ),
       row("claimed by", t.claimedBy ?? "—"),
       row("mission", t.mission ?? "—"),
       row("epic", t.epic ? link(`board?epic=${encodeURIComponent(t.epic)}`, t.epic) : "—"),
@@ -38,6 +48,16 @@ export async function taskView(root: HTMLElement, id: string): Promise<void> {
     h("div", { class: "links" }, link(`graph?task=${path}`, "dependency graph around it")),
     h("h2", {}, "Description"),
     h("pre", { class: "text" }, t.description || "(none)"),
+    h("h2", {}, `Acceptance criteria (${t.acceptance.filter((c) => c.done).length}/${t.acceptance.length})`),
+    t.acceptance.length === 0
+      ? h("p", { class: "muted" }, "none")
+      : h(
+          "ol",
+          { class: "criteria" },
+          ...t.acceptance.map((c) =>
+            h("li", { class: c.done ? "done" : "open" }, h("span", { class: "mark" }, c.done ? "☑ " : "☐ "), c.text),
+          ),
+        ),
     h("h2", {}, `Notes (${t.notes.length})`),
     t.notes.length === 0
       ? h("p", { class: "muted" }, "none")

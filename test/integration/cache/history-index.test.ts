@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -157,6 +158,24 @@ describe("the history index", () => {
     expect(await p.json<any[]>(["task", "history", "1"], "history")).toEqual(history);
     expect(await chartsOf(p.dir)).toEqual(charts);
   });
+
+  it("keeps a file of the previous format (SHA-1 of 16 KB blocks): read and written again, nothing walked", async () => {
+    const p = await project();
+    await workday(p, "two");
+    const history = await p.json<any[]>(["task", "history", "1"], "history");
+    const charts = await chartsOf(p.dir);
+    writeFileSync(indexFile(p.dir), previousFormat(readFileSync(indexFile(p.dir))));
+    // Only the task's own commits stay: a walk of the history could not give these answers.
+    const keep = new Set([...history.map((e) => e.commit), git(p.dir, "rev-parse", REF).trim()]);
+    for (const e of history) keep.add(git(p.dir, "rev-parse", `${e.commit}^`).trim());
+    for (const c of git(p.dir, "rev-list", REF).trim().split("\n")) if (!keep.has(c)) removeObject(p.dir, c);
+    freshStore(p.dir);
+    expect(await p.json<any[]>(["task", "history", "1"], "history")).toEqual(history);
+    expect(readFileSync(indexFile(p.dir)).toString("latin1", 0, 4)).toBe("PHI5");
+    freshStore(p.dir); // the file written again, read as the next process reads it
+    expect(await p.json<any[]>(["task", "history", "1"], "history")).toEqual(history);
+    expect(await chartsOf(p.dir)).toEqual(charts);
+  });
 });
 
 describe("the history index against a crafted history", () => {
@@ -242,10 +261,34 @@ function asProject(c: Clone, persona: string): Pick<Project, "ok"> {
 }
 
 async function chartsOf(dir: string) {
-  const { chartHistory } = await import("../../../src/services/history-charts.js");
+  const { chartHistory } = await import("../../../src/services/views/history-charts.js");
   const { ContextFactory } = await import("../../../src/api/api-context.js");
   const { testEnv } = await import("../../helpers/env.js");
   return chartHistory(new ContextFactory({ cwd: dir, env: testEnv(), onWarning: () => {} }).for(), {});
+}
+
+/**
+ * The index file as the previous release wrote it (magic PHI4): the same header and sections,
+ * each section's 16 KB blocks checked by the first 64 bits of their SHA-1.
+ */
+function previousFormat(file: Buffer): Buffer {
+  const hlen = file.readUInt32LE(4);
+  const header = JSON.parse(file.toString("utf8", 8, 8 + hlen));
+  const data = file.subarray(Math.ceil((8 + hlen) / 8) * 8);
+  for (const place of Object.values<{ at: number; bytes: number; sums: unknown }>(header.sections)) {
+    const sums: string[] = [];
+    for (let b = 0; b < place.bytes; b += 16 * 1024) {
+      const block = data.subarray(place.at + b, place.at + Math.min(place.bytes, b + 16 * 1024));
+      sums.push(createHash("sha1").update(block).digest("hex").slice(0, 16));
+    }
+    place.sums = sums;
+  }
+  const text = Buffer.from(JSON.stringify(header));
+  const head = Buffer.alloc(Math.ceil((8 + text.length) / 8) * 8);
+  head.write("PHI4", 0, "latin1");
+  head.writeUInt32LE(text.length, 4);
+  text.copy(head, 8);
+  return Buffer.concat([head, data]);
 }
 
 /** Deletes a loose object, and its second name in Pantheon's keep dir. */

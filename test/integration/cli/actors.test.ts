@@ -16,8 +16,8 @@ import { makeOriginAndClones, type Clone } from "../../helpers/clones.js";
 import { jsonData } from "../../helpers/cli.js";
 import { git, stateRef, tempDir } from "../../helpers/repo.js";
 import { rewriteState } from "../../helpers/state-plumbing.js";
-import { loadTheme } from "../../../src/services/load-theme.js";
-import type { Context } from "../../../src/services/context.js";
+import { loadTheme } from "../../../src/services/project/load-theme.js";
+import type { Context } from "../../../src/services/kernel/context.js";
 import { castProject, DAEDALUS, expectRefused, initProject, lit, showTask, taskIn, ZEUS } from "./fixture.js";
 
 const IDENTIFY =

@@ -41,9 +41,14 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-type Outcome = { ok: true; notice?: RegExp } | { exit: 1 | 2; says: RegExp; hint?: RegExp };
-const OK: Outcome = { ok: true };
-const notice = (re: RegExp): Outcome => ({ ok: true, notice: re });
+/**
+ * What a read that succeeds must show: the record with this id (`--json` data's id), or, for a
+ * list or dashboard filtered by the id, exactly what the same command with the current id shows.
+ */
+type Shown = { id: string } | { like: string[] };
+type Outcome = { ok: true; shows: Shown; notice?: RegExp } | { exit: 1 | 2; says: RegExp; hint?: RegExp };
+const OK = (id: string): Outcome => ({ ok: true, shows: { id } });
+const notice = (re: RegExp, shows: Shown): Outcome => ({ ok: true, notice: re, shows });
 const noTask = (written: string, guess: string): Outcome => ({
   exit: 1,
   says: new RegExp(`^✗ No task ${written}$`),
@@ -52,34 +57,40 @@ const noTask = (written: string, guess: string): Outcome => ({
 
 /** Reads of every kind through every form. */
 const READS: Array<[string[], Outcome]> = [
-  [["task", "show", "ENG-M-0001"], OK],
-  [["task", "show", "1"], OK],
-  [["task", "show", "0001"], OK],
-  [["task", "show", "eng-m-1"], OK],
-  [["task", "show", "ENG-H-0001"], notice(/^! note: ENG-H-0001 is now ENG-M-0001$/)],
+  [["task", "show", "ENG-M-0001"], OK("ENG-M-0001")],
+  [["task", "show", "1"], OK("ENG-M-0001")],
+  [["task", "show", "0001"], OK("ENG-M-0001")],
+  [["task", "show", "eng-m-1"], OK("ENG-M-0001")],
+  [["task", "show", "ENG-H-0001"], notice(/^! note: ENG-H-0001 is now ENG-M-0001$/, { id: "ENG-M-0001" })],
   [["task", "show", "TST-M-0001"], noTask("TST-M-0001", "ENG-M-0001")],
   [["task", "show", "TST-H-0001"], noTask("TST-H-0001", "ENG-M-0001")],
   [["task", "show", "ENG-H-0002"], noTask("ENG-H-0002", "TST-H-0002")],
   [["task", "prereqs", "TST-M-0001"], noTask("TST-M-0001", "ENG-M-0001")],
   [["task", "history", "DOC-M-0001"], noTask("DOC-M-0001", "ENG-M-0001")],
   [["task", "show", "ENG-M-0099"], { exit: 1, says: /^✗ No task ENG-M-0099$/ }],
-  [["epic", "show", "EPC-M-0001"], OK],
-  [["epic", "show", "EPC-1"], OK],
-  [["epic", "show", "1"], OK],
-  [["epic", "show", "EPC-H-0001"], notice(/^! note: EPC-H-0001 is now EPC-M-0001$/)],
-  [["epic", "show", "epc-c-1"], notice(/^! note: EPC-C-1 is now EPC-M-0001$/)],
+  [["epic", "show", "EPC-M-0001"], OK("EPC-M-0001")],
+  [["epic", "show", "EPC-1"], OK("EPC-M-0001")],
+  [["epic", "show", "1"], OK("EPC-M-0001")],
+  [["epic", "show", "EPC-H-0001"], notice(/^! note: EPC-H-0001 is now EPC-M-0001$/, { id: "EPC-M-0001" })],
+  [["epic", "show", "epc-c-1"], notice(/^! note: EPC-C-1 is now EPC-M-0001$/, { id: "EPC-M-0001" })],
   [["epic", "show", "EPC-X-0001"], { exit: 2, says: /Invalid epic id/ }],
   [["epic", "show", "EPC-M-0002"], { exit: 1, says: /^✗ No epic EPC-M-0002$/ }],
-  [["task", "list", "--epic", "EPC-H-0001"], notice(/^! note: EPC-H-0001 is now EPC-M-0001$/)],
-  [["dashboard", "--epic", "EPC-L-0001"], notice(/^! note: EPC-L-0001 is now EPC-M-0001$/)],
-  [["review", "show", "RVW-001"], OK],
-  [["review", "show", "rvw-1"], OK],
-  [["review", "show", "1"], OK],
+  [
+    ["task", "list", "--epic", "EPC-H-0001"],
+    notice(/^! note: EPC-H-0001 is now EPC-M-0001$/, { like: ["task", "list", "--epic", "EPC-M-0001"] }),
+  ],
+  [
+    ["dashboard", "--epic", "EPC-L-0001"],
+    notice(/^! note: EPC-L-0001 is now EPC-M-0001$/, { like: ["dashboard", "--epic", "EPC-M-0001"] }),
+  ],
+  [["review", "show", "RVW-001"], OK("RVW-001")],
+  [["review", "show", "rvw-1"], OK("RVW-001")],
+  [["review", "show", "1"], OK("RVW-001")],
   [["review", "show", "RVW-002"], { exit: 1, says: /^✗ No review RVW-002$/ }],
-  [["mission", "show", "MSN-0001"], OK],
-  [["mission", "show", "1"], OK],
-  [["mission", "show", "@codename"], OK],
-  [["mission", "show", "@handle"], OK],
+  [["mission", "show", "MSN-0001"], OK("MSN-0001")],
+  [["mission", "show", "1"], OK("MSN-0001")],
+  [["mission", "show", "@codename"], OK("MSN-0001")],
+  [["mission", "show", "@handle"], OK("MSN-0001")],
   [["mission", "show", "MSN-0001:wrong-name"], { exit: 1, says: /^✗ No mission MSN-0001:wrong-name/ }],
 ];
 
@@ -96,6 +107,16 @@ describe("reads through every id form", () => {
         expect(r.stderr.trimEnd()).toMatch(o.notice);
       } else {
         expect(r.stderr).toBe("");
+      }
+      // Which record it showed: the form must name the record it stands for, not merely succeed.
+      const shown = await p.run(["--json", ...sub(argv)]);
+      expect(shown.exitCode, shown.stderr).toBe(0);
+      const data = JSON.parse(shown.stdout).data;
+      if ("id" in o.shows) expect(data.id).toBe(o.shows.id);
+      else {
+        const canonical = await p.run(["--json", ...o.shows.like]);
+        expect(canonical.exitCode, canonical.stderr).toBe(0);
+        expect(data).toEqual(JSON.parse(canonical.stdout).data);
       }
     } else {
       const r = await expectRefused(p, sub(argv), o.exit, [o.says], { refBefore: before });

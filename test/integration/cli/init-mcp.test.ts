@@ -44,7 +44,7 @@ describe("init --mcp", () => {
       /git add .*\.mcp\.json.*\.gemini.*opencode\.json.*\.codex|git add (?=.*\.mcp\.json)(?=.*\.gemini)(?=.*opencode\.json)(?=.*\.codex)/,
     );
     expect(r.stderr).toMatch(
-      /pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g \. \(see its README\)/,
+      /pantheon is not on PATH: the assistants will run `pantheon mcp`; put it there from Pantheon's own clone: npm ci && npm install -g --ignore-scripts \. \(see its README\)/,
     );
     expect(r.stderr).not.toMatch(/install -g pantheon/); // the registry's `pantheon` is someone else's
 

@@ -110,7 +110,11 @@ describe("a user's own file at a path Pantheon installs", () => {
     await p.ok(["init", "--yes"]);
     write(dir, ".claude/commands/dismiss.md", MINE);
     write(dir, ".agents/skills/pantheon/SKILL.md", "---\nname: pantheon\ndescription: mine\n---\nmine\n");
-    const r = await p.ok(["doctor"]);
+    // One line for the kind, naming both; --verbose shows each with its fix.
+    expect((await p.ok(["doctor"])).stdout).toContain(
+      "! 2 project files standing in for Pantheon's: .claude/commands/dismiss.md, .agents/skills/pantheon/SKILL.md\n",
+    );
+    const r = await p.ok(["doctor", "--verbose"]);
     expect(r.stdout).toContain(
       "! .claude/commands/dismiss.md is not Pantheon's: it stands in for Pantheon's /dismiss in claude\n  fix: rename it if you want Pantheon's, then run pantheon init",
     );

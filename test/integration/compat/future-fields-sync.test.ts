@@ -83,7 +83,7 @@ describe("a sync merge keeps fields this version does not know", () => {
     rewriteState(a.dir, { [T1]: (t) => ({ ...t, futureField: "A's value" }) });
     await a.ok(["task", "edit", "1", "--title", "One, renamed by A"]);
     const r = await a.json<any>(["sync"], "sync");
-    expect(r.conflicts).toEqual([{ record: "ENG-M-0001", fields: ["futureField"] }]);
+    expect(r.conflicts).toEqual([{ record: "ENG-M-0001", fields: ["futureField"], notedIn: "ENG-M-0001" }]);
     await b.ok(["sync"]);
     expect(b.ref()).toBe(a.ref());
     const t1 = stateJson(b.dir, T1);

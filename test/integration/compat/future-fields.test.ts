@@ -32,6 +32,7 @@ const CHECKS: Record<string, (rec: any) => void> = {
   [TASK]: (t) => {
     expect(t.futureField).toEqual(FUTURE);
     expect(t.notes[0].futureNoteKey, "a future key inside a note").toEqual({ kept: true });
+    expect(t.acceptance[0].futureCriterionKey, "a future key inside an acceptance criterion").toEqual({ kept: true });
   },
   [EPIC]: (e) => expect(e.futureField).toEqual(FUTURE),
   [MISSION]: (m) => {
@@ -67,8 +68,13 @@ async function plantedRepo(): Promise<string> {
   await ok(dir, ["review", "create", "--title", "First look", "--task", "1"]);
   await ok(dir, ["review", "create", "--title", "Second look", "--task", "1"]);
   await ok(dir, ["task", "note", "1", "a note from before"]);
+  await ok(dir, ["task", "ac", "1", "a criterion from before"]);
   rewriteState(dir, {
-    [TASK]: (t) => ({ ...withFuture(t), notes: t.notes.map((n: object) => ({ ...n, futureNoteKey: { kept: true } })) }),
+    [TASK]: (t) => ({
+      ...withFuture(t),
+      notes: t.notes.map((n: object) => ({ ...n, futureNoteKey: { kept: true } })),
+      acceptance: t.acceptance.map((c: object) => ({ ...c, futureCriterionKey: { kept: true } })),
+    }),
     [EPIC]: withFuture,
     [MISSION]: (m) => ({
       ...withFuture(m),
@@ -120,6 +126,13 @@ const M = ["--mission", "MSN-0001"];
 /** Every command that writes a task, an epic, a mission, a review or the counters (docs/cli.md), in an order the state table allows. */
 const STEPS: Step[] = [
   { argv: ["task", "note", "1", "second note"], writes: [TASK] },
+  { argv: ["task", "label", "1", "api", "db"], writes: [TASK] },
+  { argv: ["task", "unlabel", "1", "db"], writes: [TASK] },
+  { argv: ["task", "ac", "1", "a second criterion"], writes: [TASK] },
+  { argv: ["task", "check", "1", "1"], writes: [TASK] },
+  { argv: ["task", "check", "1", "2"], writes: [TASK] },
+  { argv: ["task", "uncheck", "1", "1"], writes: [TASK] },
+  { argv: ["task", "check", "1", "1"], writes: [TASK] },
   { argv: ["task", "depend", "1", "2"], writes: [TASK] },
   { argv: ["task", "undepend", "1", "2"], writes: [TASK] },
   { argv: ["task", "priority", "1", "high"], writes: [TASK] },
@@ -248,5 +261,23 @@ describe("fields this version does not know survive every command that writes th
       const r = await ok(dir, argv);
       expect(r.stderr, `pantheon ${argv.join(" ")}`).toBe("");
     }
+  });
+});
+
+describe("a task written before labels and acceptance criteria", () => {
+  it("reads with both empty (show, list, the read cache), and its first label writes them", async () => {
+    const dir = makeRepo();
+    await ok(dir, ["init", "--yes"]);
+    await ok(dir, ["task", "create", "--title", "Old task", "--role", "engineer"]);
+    rewriteState(dir, { [TASK]: ({ labels: _l, acceptance: _a, ...t }) => t });
+    expect(Object.keys(stateJson(dir, TASK))).not.toContain("labels");
+    const shown = JSON.parse((await ok(dir, ["task", "show", "1", "--json"])).stdout).data;
+    expect([shown.labels, shown.acceptance]).toEqual([[], []]);
+    const listed = JSON.parse((await ok(dir, ["task", "list", "--json"])).stdout).data;
+    expect([listed[0].labels, listed[0].acceptance]).toEqual([[], []]);
+    expect(JSON.parse((await ok(dir, ["task", "list", "--label", "api", "--json"])).stdout).data).toEqual([]);
+    await ok(dir, ["task", "label", "1", "api"]);
+    expect(stateJson(dir, TASK)).toMatchObject({ labels: ["api"], acceptance: [] });
+    expect(JSON.parse((await ok(dir, ["task", "list", "--label", "api", "--json"])).stdout).data).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { initializedProject } from "../../helpers/project.js";
 import { git, readStateFile, stateRef } from "../../helpers/repo.js";
+import { testEnv } from "../../helpers/env.js";
 
 /** Issue 3, item 5: `task import FILE` (YAML or JSON), validated whole, one commit. */
 
@@ -336,6 +338,44 @@ describe("task import", () => {
     expect(report.byStatus.TODO).toBe(2000);
     const shown = await p.json(["task", "show", "1000"], "task");
     expect(shown.dependencies).toEqual([taskIdOf(999), taskIdOf(500)]);
+  });
+});
+
+describe("task import writes one pack (DESIGN §2.4a)", () => {
+  it("a large import leaves no loose object: one pack (no .keep left), git fsck clean, read back by git and by pantheon", async () => {
+    const p = await project();
+    const loose = () => Number(/^count: (\d+)$/m.exec(git(p.dir, "count-objects", "-v"))![1]);
+    const packs = () => readdirSync(join(p.dir, ".git", "objects", "pack"));
+    const before = { loose: loose(), packs: packs(), tip: stateRef(p.dir) };
+    const entries = Array.from({ length: 700 }, (_, i) => ({ key: `k${i}`, title: `Packed ${i}`, role: "engineer" }));
+    entries[699] = { ...entries[699]!, depends_on: ["k0"] } as (typeof entries)[number];
+    const r = await p.run(["task", "import", p.file("many.json", JSON.stringify(entries))]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ Imported 700 tasks: ENG-M-0001 … ENG-M-0700$/m);
+    // Not one object of the import's 700 blobs, shard trees and commit was written loose.
+    expect(loose()).toBe(before.loose);
+    const added = packs().filter((f) => !before.packs.includes(f));
+    expect(added.map((f) => f.replace(/[0-9a-f]{40}/, "X")).sort()).toEqual(["pack-X.idx", "pack-X.pack"]);
+    expect(readdirSync(join(p.dir, ".git", "objects", "pantheon")).filter((f) => f.startsWith("tmp_"))).toEqual([]);
+    const fsck = spawnSync("git", ["fsck", "--strict", "--no-dangling"], {
+      cwd: p.dir,
+      env: testEnv(),
+      encoding: "utf8",
+    });
+    expect({ status: fsck.status, out: `${fsck.stdout}${fsck.stderr}`.trim() }).toEqual({ status: 0, out: "" });
+    // git reads it (verify-pack checks every entry against the index), and so does pantheon.
+    git(p.dir, "verify-pack", join(p.dir, ".git", "objects", "pack", added.find((f) => f.endsWith(".idx"))!));
+    expect(git(p.dir, "rev-parse", `${REF}^`).trim()).toBe(before.tip);
+    expect(JSON.parse(readStateFile(p.dir, "tasks/00/700.json"))).toMatchObject({
+      title: "Packed 699",
+      dependencies: [1],
+    });
+    const shown = await p.json(["task", "show", "700"], "task");
+    expect(shown.dependencies).toEqual(["ENG-M-0001"]);
+    expect((await p.json(["task", "report"], "report")).total).toBe(700);
+    // A mutation after it writes loose objects as before.
+    await p.ok(["task", "note", "700", "after the import"]);
+    expect(loose()).toBeGreaterThan(before.loose);
   });
 });
 

@@ -56,6 +56,10 @@ describe("task next", () => {
     );
     const human = await p.ok(["task", "next", "--role", "engineer"]);
     expect(human.stdout).toMatch(/^1\. ENG-C-0003/);
+    // The offer ends with what to check before starting on a claim (DESIGN §3.5).
+    expect(human.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "Claim one with pantheon task claim ID; before starting, check it did not say `not published yet` (else pantheon sync first)",
+    );
     await p.ok(["task", "next", "--role", "operator"]);
     expect((await p.run(["task", "next", "--role", "administrator"])).exitCode).toBe(2);
     expect((await p.run(["task", "next", "--count", "0"])).exitCode).toBe(2);

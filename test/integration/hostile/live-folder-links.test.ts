@@ -13,8 +13,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { markSession, readLiveFile, recordHookEvent, sweepLiveFiles } from "../../../src/services/live-events.js";
-import { readSummonRecords, removeSummonRecord, writeSummonRecord } from "../../../src/services/summon-record.js";
+import { markSession, readLiveFile, recordHookEvent, sweepLiveFiles } from "../../../src/services/live/live-events.js";
+import { readSummonRecords, removeSummonRecord, writeSummonRecord } from "../../../src/services/live/summon-record.js";
 import { BIN } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
 import { makeRepo, tempDir } from "../../helpers/repo.js";

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MISSION_PART_MAX } from "../../../src/services/persona-instructions.js";
+import { MISSION_PART_MAX } from "../../../src/services/summon/persona-instructions.js";
 import { initialized, type Repo } from "./fixture.js";
 import { ASSISTANTS, missions, requireBundle, standIns, type StandInRecord } from "./stand-ins.js";
 
@@ -31,13 +31,17 @@ function missionPartOf(text: string): string {
   return text.slice(at);
 }
 
-/** A project with 50 READY handoffs of engineer tasks, every text at its 20,000-character maximum. */
+/**
+ * A project with 50 READY handoffs of engineer tasks, every text at its 20,000-character maximum;
+ * the one a summon holds has 50 open acceptance criteria of 500 characters.
+ */
 async function bigProject(): Promise<{ p: Repo; held: string }> {
   const p = await initialized();
   const tasks = Array.from({ length: 51 }, (_, i) => ({
     title: `${"Task ".repeat(39)}${i}`.slice(0, 200),
     role: "engineer",
     description: big(`description ${i}`),
+    ...(i === 50 && { acceptance: Array.from({ length: 50 }, (_, k) => big(`criterion ${k}`).slice(0, 500)) }),
   }));
   const file = join(p.dir, "..", `import-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(tasks));
@@ -74,6 +78,7 @@ describe("the persona brief is bounded", () => {
       expect(part).toContain("pantheon task list --status READY --role engineer");
       expect(part.match(/lorem/g)?.length ?? 0, `${a}: record text is clipped`).toBeLessThanOrEqual(12);
       if (a === "claude") expect(part).toContain("You hold ENG-M-0051");
+      if (a === "claude") expect(part).toContain("Its acceptance criteria not yet met: 50");
       // the role template (at most 4,000) plus the mission part
       expect(text.length, a).toBeLessThanOrEqual(4_000 + MISSION_PART_MAX);
     }

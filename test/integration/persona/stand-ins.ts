@@ -1,3 +1,4 @@
+import { ASSISTANT_NAMES } from "../../../src/domain/assistant-names.js";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
@@ -22,7 +23,8 @@ import { tempDir } from "../../helpers/repo.js";
  * - `STANDIN_RUN`: a JSON array of pantheon argv lists, each run in the stand-in's cwd with
  *   `node <dist/pantheon.js>`; their stdout, stderr and status are recorded under `runs`.
  */
-export const ASSISTANTS = ["claude", "opencode", "codex", "gemini"] as const;
+/** Every assistant Pantheon knows: a new one gets a stand-in, and the summon tests run it. */
+export const ASSISTANTS = ASSISTANT_NAMES;
 export type AssistantName = (typeof ASSISTANTS)[number];
 
 export interface StandInRecord {
@@ -30,7 +32,12 @@ export interface StandInRecord {
   argv: string[];
   cwd: string;
   pid: number;
-  env: { PANTHEON_MISSION: string | null; PANTHEON_LIVE: string | null; OPENCODE_CONFIG_CONTENT: string | null };
+  env: {
+    PANTHEON_MISSION: string | null;
+    PANTHEON_LIVE: string | null;
+    OPENCODE_CONFIG_CONTENT: string | null;
+    PATH: string | null;
+  };
   /** claude only: the content of the file after --append-system-prompt-file (null if unreadable). */
   personaFileContent: string | null;
   /** opencode's instructions files and gemini's context and policy files, read while it ran. */
@@ -50,7 +57,7 @@ const record = {
   argv,
   cwd: process.cwd(),
   pid: process.pid,
-  env: { PANTHEON_MISSION: process.env.PANTHEON_MISSION ?? null, PANTHEON_LIVE: process.env.PANTHEON_LIVE ?? null, OPENCODE_CONFIG_CONTENT: process.env.OPENCODE_CONFIG_CONTENT ?? null },
+  env: { PANTHEON_MISSION: process.env.PANTHEON_MISSION ?? null, PANTHEON_LIVE: process.env.PANTHEON_LIVE ?? null, OPENCODE_CONFIG_CONTENT: process.env.OPENCODE_CONFIG_CONTENT ?? null, PATH: process.env.PATH ?? null },
   personaFileContent: null,
   runs: [],
 };

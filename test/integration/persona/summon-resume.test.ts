@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "../../helpers/cli.js";
 import { testEnv } from "../../helpers/env.js";
-import { stateRef } from "../../helpers/repo.js";
+import { stateRef, tempDir } from "../../helpers/repo.js";
 import { initialized } from "./fixture.js";
 import { missions, requireBundle, standIns, waitFor } from "./stand-ins.js";
 
@@ -175,13 +176,17 @@ describe("codex's one-time hook trust", () => {
   it("the first summoned codex session of a clone says what codex will ask and why; later ones do not", async () => {
     const p = await initialized();
     const s = standIns();
-    const first = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
+    // A folder codex already trusts: its own first question is another notice.
+    const home = tempDir("pantheon-codex-home-");
+    writeFileSync(join(home, "config.toml"), `[projects.${JSON.stringify(p.dir)}]\ntrust_level = "trusted"\n`);
+    const env = s.env({ CODEX_HOME: home });
+    const first = await p.run(["summon", "engineer", "--assistant", "codex"], env);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stderr).toContain(
       'codex will ask once to trust Pantheon\'s session hooks (each runs "pantheon hook event codex <event>"',
     );
     expect(first.stderr).toContain('"Trust all and continue"');
-    const second = await p.run(["summon", "engineer", "--assistant", "codex"], s.env());
+    const second = await p.run(["summon", "engineer", "--assistant", "codex"], env);
     expect(second.stderr).not.toContain("trust");
     const claude = await p.run(["summon", "engineer", "--assistant", "claude"], s.env());
     expect(claude.stderr).not.toContain("trust");

@@ -1,8 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { jsonData } from "../../helpers/cli.js";
-import { git, makeRepo, stateRef } from "../../helpers/repo.js";
+import { git, makeRepo, stateRef, tempDir } from "../../helpers/repo.js";
 import { expectFenced, expectNoPlaceholders, initialized, repo, type Repo } from "./fixture.js";
 import {
   bareSystemPath,
@@ -158,31 +159,36 @@ describe("summon engineer with each assistant", () => {
     expect(kept.instructions).toHaveLength(2);
   });
 
-  it("codex: [--cd=dir, --add-dir= for each folder pantheon writes (never the common dir), --config=developer_instructions=<JSON string>, --, kickoff]; --model adds --model=M", async () => {
+  it("codex: [--cd=dir, --sandbox=workspace-write, --add-dir= for each folder pantheon writes (never the common dir), --config=developer_instructions=<JSON string>, --, kickoff]; --model adds --model=M", async () => {
     const p = await initialized();
     const s = standIns();
-    const r = await summonWith(p, s, "codex", [], { STANDIN_EXIT: "2" });
+    const r = await summonWith(p, s, "codex", [], { STANDIN_EXIT: "2", CODEX_HOME: tempDir("pantheon-codex-home-") });
     expect(r.exitCode, r.stderr).toBe(2);
     const [m] = await missions(p.dir);
     expect(m).toMatchObject({ status: "ENDED", assistant: "codex" });
     const rec = s.one("codex");
     const git = join(p.dir, ".git");
     const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map((d) => join(git, d));
-    expect(rec.argv).toHaveLength(5 + 4 + 8 + 2);
-    expect(rec.argv.slice(0, 5)).toEqual([`--cd=${p.dir}`, ...writable.map((d) => `--add-dir=${d}`)]);
+    expect(rec.argv).toHaveLength(6 + 5 + 8 + 2);
+    expect(rec.argv.slice(0, 6)).toEqual([
+      `--cd=${p.dir}`,
+      "--sandbox=workspace-write",
+      ...writable.map((d) => `--add-dir=${d}`),
+    ]);
     expect(
       rec.argv.filter((a) => a === `--add-dir=${git}`),
       "never the whole common dir",
     ).toEqual([]);
     for (const d of writable) expect(existsSync(d), `${d} exists before codex starts`).toBe(true);
-    expect(rec.argv[5]!.startsWith('--config=developer_instructions="')).toBe(true);
-    expect(rec.argv.slice(6, 9)).toEqual([
+    expect(rec.argv[6]!.startsWith('--config=developer_instructions="')).toBe(true);
+    expect(rec.argv.slice(7, 11)).toEqual([
       `--config=shell_environment_policy.set.PANTHEON_MISSION=${JSON.stringify(m.handle)}`,
+      expect.stringMatching(/^--config=shell_environment_policy\.set\.PATH="/),
       "--config=features.daemon_auto_start=false",
       "--enable=hooks",
     ]);
     expectEngineerPersona(personaTextOf(rec), m.persona, m.handle, p.dir.split("/").at(-1)!);
-    expect(rec.argv[9]).toBe(
+    expect(rec.argv[11]).toBe(
       '--config=hooks.SessionStart=[{hooks=[{type="command",command="pantheon hook event codex SessionStart",timeout=3}]}]',
     );
     expect(rec.argv.at(-2)).toBe("--");
@@ -192,8 +198,39 @@ describe("summon engineer with each assistant", () => {
 
     await summonWith(p, s, "codex", ["--model", "gpt-5"]);
     const second = s.all().find((x) => x.env.PANTHEON_MISSION !== m.handle)!;
-    expect(second.argv[5]).toBe("--model=gpt-5");
-    expect(second.argv).toHaveLength(5 + 1 + 4 + 8 + 2);
+    expect(second.argv[6]).toBe("--model=gpt-5");
+    expect(second.argv).toHaveLength(6 + 1 + 5 + 8 + 2);
+  });
+
+  it("codex: a sandbox the user chose in codex's configuration stays theirs (read-only takes no writable root, and says so); a folder codex has no trust decision for is announced", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const home = tempDir("pantheon-codex-home-");
+    const writable = ["refs/coordination", "logs/refs/coordination", "objects", "pantheon"].map(
+      (d) => `--add-dir=${join(p.dir, ".git", d)}`,
+    );
+    const summonWithConfig = async (config: string) => {
+      writeFileSync(join(home, "config.toml"), config);
+      const before = new Set(s.all().map((x) => x.pid));
+      const r = await summonWith(p, s, "codex", [], { CODEX_HOME: home });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const rec = s.all().find((x) => !before.has(x.pid))!;
+      const dirs = rec.argv.filter((a) => a.startsWith("--add-dir="));
+      return { sandbox: rec.argv.filter((a) => a.startsWith("--sandbox")), dirs, stderr: r.stderr };
+    };
+    const fresh = await summonWithConfig('model = "o3"\n');
+    expect(fresh).toMatchObject({ sandbox: ["--sandbox=workspace-write"], dirs: writable });
+    expect(fresh.stderr).toContain(`codex has not been told whether to trust ${p.dir}: it asks first`);
+    const trusted = await summonWithConfig(`[projects.${JSON.stringify(p.dir)}]\ntrust_level = "trusted"\n`);
+    expect(trusted).toMatchObject({ sandbox: ["--sandbox=workspace-write"], dirs: writable });
+    expect(trusted.stderr).not.toMatch(/whether to trust/);
+    const readOnly = await summonWithConfig('sandbox_mode = "read-only"\n');
+    expect(readOnly).toMatchObject({ sandbox: [], dirs: [] });
+    expect(readOnly.stderr).toContain(
+      `codex's sandbox is "read-only" (${join(home, "config.toml")}): it takes no writable roots`,
+    );
+    const full = await summonWithConfig('profile = "yolo"\n[profiles.yolo]\nsandbox_mode = "danger-full-access"\n');
+    expect(full).toMatchObject({ sandbox: [], dirs: writable });
   });
 
   it("gemini: the persona as GEMINI.md of an included folder, a policy allowing pantheon, its session id, --prompt-interactive kickoff; --model adds --model=M", async () => {
@@ -333,6 +370,35 @@ describe("summon --task and handoffs: record text is fenced as data", () => {
     expect((await p.json(["task", "show", b.id], "task")).status).toBe("TODO");
   });
 
+  it("a refused --task (COMPLETE, or claimed by another persona) starts no mission: mission list, persona activity and the ref are unchanged", async () => {
+    const p = await initialized();
+    const s = standIns();
+    const done = await p.json(["task", "create", "--title", "Shipped", "--role", "engineer"], "task");
+    const held = await p.json(["task", "create", "--title", "Taken", "--role", "engineer"], "task");
+    await p.ok(["mission", "start", "--role", "engineer", "--persona", "Daedalus"]);
+    await p.ok(["--as", "Daedalus", "task", "claim", done.id]);
+    await p.ok(["--as", "Daedalus", "task", "close", done.id]);
+    await p.ok(["--as", "Daedalus", "task", "claim", held.id]);
+    const before = { ref: stateRef(p.dir), missions: await missions(p.dir) };
+    const activity = (await p.ok(["persona", "activity", "--json"])).stdout;
+    for (const [id, why] of [
+      [done.id, /COMPLETE/],
+      [held.id, /claimed by Daedalus/],
+    ] as const) {
+      for (const extra of [[], ["--persona", "Goibniu"]]) {
+        const r = await p.run(["summon", "engineer", "--assistant", "claude", "--task", id, ...extra], s.env());
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr.split("\n")[0]).toMatch(/^✗ Cannot claim/);
+        expect(r.stderr.split("\n")[0]).toMatch(why);
+        expect(r.stderr).not.toMatch(/Started MSN-/);
+      }
+    }
+    expect(s.all(), "no assistant was started").toEqual([]);
+    expect(await missions(p.dir), "no mission was started and ended").toEqual(before.missions);
+    expect((await p.ok(["persona", "activity", "--json"])).stdout).toBe(activity);
+    expect(stateRef(p.dir), "refs/coordination/main is untouched").toBe(before.ref);
+  });
+
   it("an unknown task id exits 1 and leaves no ACTIVE mission", async () => {
     const p = await initialized();
     const s = standIns();
@@ -340,6 +406,33 @@ describe("summon --task and handoffs: record text is fenced as data", () => {
     expect(r.exitCode, r.stderr).toBe(1);
     expect(s.all()).toEqual([]);
     expect((await missions(p.dir)).filter((m) => m.status === "ACTIVE")).toEqual([]);
+  });
+});
+
+describe("after the session", () => {
+  it("prints the command that resumes it as the persona when its hooks heard of the session, and nothing when they did not", async () => {
+    requireBundle();
+    const p = await initialized();
+    const s = standIns();
+    // The session's hooks report its start, as claude's SessionStart does.
+    const heard = await summonWith(p, s, "claude", ["--persona", "Goibniu"], {
+      STANDIN_RUN: JSON.stringify([["hook", "event", "claude", "SessionStart"]]),
+    });
+    expect(heard.exitCode, heard.stderr).toBe(0);
+    const [m] = await missions(p.dir);
+    const lines = heard.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(`✓ Goibniu's mission ${m.handle} ended when claude exited (code 0)`);
+    expect(lines[1]).toBe(`  resume it as Goibniu: pantheon summon --resume ${m.id}`);
+    const json = await p.run(
+      ["summon", "engineer", "--assistant", "claude", "--json"],
+      s.env({ STANDIN_RUN: JSON.stringify([["hook", "event", "claude", "SessionStart"]]) }),
+    );
+    const data = jsonData(json, "summon");
+    expect(data.resume).toBe(`pantheon summon --resume ${data.mission.id}`);
+    // Quit before the session started (a first-run screen, hooks that never ran): nothing to resume.
+    const unheard = await summonWith(p, s, "claude", ["--persona", "Brigid"], { STANDIN_EXIT: "1" });
+    expect(unheard.exitCode).toBe(1);
+    expect(unheard.stdout).not.toMatch(/--resume/);
   });
 });
 
@@ -649,7 +742,8 @@ describe("persona text variables", () => {
     const personas = join(p.dir, ".pantheon", "personas");
     const installed = readFileSync(join(personas, "engineer.md"), "utf8");
     expect(installed).toContain("engineer of Orbit");
-    expect(installed).not.toMatch(/\{\{\s*project\./);
+    // The description is left for summon, which quotes the current one (below).
+    expect(installed.match(/\{\{\s*project\.[a-z]+\s*\}\}/g)).toEqual(["{{project.description}}"]);
     writeFileSync(
       join(personas, "engineer-team.md"),
       "# {{persona}} of team {{vars.team}} ({{project.name}}, SLA {{vars.sla}})\n\nMission {{mission.handle}}. {{project.description}}\n",
@@ -667,5 +761,55 @@ describe("persona text variables", () => {
     expect(text).not.toContain("{{");
     expect(m.headAtStart).toBe(git(p.dir, "rev-parse", "HEAD").trim());
     expect(m.headAtEnd).toBe(m.headAtStart);
+  });
+});
+
+describe("the project's description in the persona brief", () => {
+  it("stays a block of its own, the current one, even without a final stop (it ran into the next sentence)", async () => {
+    const p = repo(makeRepo());
+    await p.ok(["init", "--config", configFile("project:\n  name: Orbit\n  description: Satellite tracking\n")]);
+    await p.ok(["config", "set", "project.description", "Satellite tracking for ground stations"]);
+    const s = standIns();
+    await p.ok(["summon", "engineer", "--assistant", "claude"], s.env());
+    const [m] = await missions(p.dir);
+    const text = s.one("claude").personaFileContent!;
+    expectFenced(text, "Satellite tracking for ground stations", "the current description");
+    expect(text).not.toMatch(/Satellite tracking\s+You are/);
+    const lines = text.split("\n");
+    const close = lines.findIndex((_l, i) => i > 0 && lines[i - 1] === "Satellite tracking for ground stations");
+    expect(lines[close]).toMatch(/^`{3,}$/);
+    expect(lines[close + 1]).toBe(
+      `You are on mission \`${m.handle}\` (${m.id}), talking with the Director (the human in`,
+    );
+  });
+});
+
+describe("the session runs this very Pantheon (DESIGN §5)", () => {
+  it("PATH starts with a folder whose pantheon runs the summoning Pantheon, for every assistant; codex's login-shell commands get that PATH; the folder is outside every root codex may write", async () => {
+    requireBundle();
+    const p = await initialized();
+    const s = standIns();
+    const version = (await p.ok(["--version"])).stdout.trim();
+    const firstDir = (path: string | null) => (path ?? "").split(":")[0]!;
+    for (const a of ["claude", "gemini", "opencode"] as const) {
+      await p.ok(["summon", "engineer", "--assistant", a], s.env());
+      const rec = s.one(a);
+      expect(rec.env.PATH, `${a}: summon's own PATH follows`).toMatch(new RegExp(`:${s.bin}:`));
+      expect(existsSync(join(firstDir(rec.env.PATH), "pantheon")), a).toBe(true);
+    }
+    await p.ok(["summon", "engineer", "--assistant", "codex"], s.env({ CODEX_HOME: tempDir("pantheon-codex-home-") }));
+    const rec = s.one("codex");
+    const set = rec.argv.find((x) => x.startsWith("--config=shell_environment_policy.set.PATH="))!;
+    // codex's shells start PATH again from the login profile; this setting comes after it.
+    expect(JSON.parse(set.slice("--config=shell_environment_policy.set.PATH=".length))).toBe(rec.env.PATH);
+    const dir = firstDir(rec.env.PATH);
+    // Run with a PATH that has neither pantheon nor node: the folder's pantheon finds both itself.
+    const run = spawnSync(join(dir, "pantheon"), ["--version"], { env: { PATH: "/usr/bin:/bin" }, encoding: "utf8" });
+    expect(run.stdout.trim(), run.stderr).toBe(version);
+    const roots = rec.argv.filter((x) => x.startsWith("--add-dir=")).map((x) => x.slice("--add-dir=".length));
+    expect(roots).toHaveLength(4);
+    for (const root of roots) expect(dir.startsWith(`${root}/`), `${dir} is inside the writable ${root}`).toBe(false);
+    // In the repository's .git, which codex keeps read-only: the model cannot rewrite what the hooks run.
+    expect(dir.startsWith(`${join(p.dir, ".git")}/`)).toBe(true);
   });
 });

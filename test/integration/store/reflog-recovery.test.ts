@@ -158,7 +158,10 @@ describe("doctor --recover", () => {
     git(p.dir, "update-ref", "-d", REF);
     const r = await p.ok(["doctor", "--recover", older.slice(0, 9)]);
     expect(r.stdout).toMatch(
-      new RegExp(`^✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)} as commit [0-9a-f]{12}\\n$`),
+      // No remote: every record it holds is brought back, by id.
+      new RegExp(
+        `^✓ Restored refs/coordination/main to the state of ${older.slice(0, 12)} as commit [0-9a-f]{12}: it brings back 2 records: ENG-M-0001, ENG-M-0002\\n$`,
+      ),
     );
     const restored = stateRef(p.dir)!;
     expect(git(p.dir, "rev-parse", `${restored}^{tree}`).trim()).toBe(

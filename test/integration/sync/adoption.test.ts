@@ -148,9 +148,12 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
         "problems",
         "projectChanges",
         "received",
+        "refspec",
         "refspecAdded",
         "refspecMigrated",
         "remote",
+        "remoteRef",
+        "remoteRefChange",
         "remoteTip",
         "renumbered",
         "replayed",
@@ -161,6 +164,9 @@ describe("local ahead, behind, equal (DESIGN §3.2)", () => {
     );
     expect(doc.data).toMatchObject({
       remote: "origin",
+      remoteRef: "refs/coordination/main",
+      refspec: "+refs/coordination/main*:refs/coordination/remotes/origin/main*",
+      remoteRefChange: null,
       action: "merged",
       merges: 1,
       received: 1,

@@ -70,7 +70,7 @@ describe("both clones claim one task offline", () => {
       },
     ]);
     expect(report.conflicts).toEqual([
-      { record: "ENG-M-0001", fields: ["status", "claimedBy", "mission", "completedBy"] },
+      { record: "ENG-M-0001", fields: ["status", "claimedBy", "mission", "completedBy"], notedIn: "ENG-M-0001" },
     ]);
   });
 
@@ -164,5 +164,96 @@ describe("a record edited on both sides", () => {
       const t = await c.json<any>(["task", "show", "1"], "task");
       expect([...t.dependencies].sort(), `clone ${c.index}`).toEqual(["ENG-M-0003", "ENG-M-0004"]);
     }
+  });
+});
+
+describe("what a merge owes the records beside the one it merged", () => {
+  it("a dropped claim's review request is WITHDRAWN in the same merge, said in the report; origin never sees it PENDING", async () => {
+    const { c0, c1, originRef } = await twoClonesWithATask();
+    await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    await c1.ok(["--as", "Ptah", "task", "claim", "1"]);
+    await c1.ok(["--as", "Ptah", "task", "update", "1", "--status", "REVIEW"]); // requests RVW-001
+    await c0.ok(["sync"]);
+    const r = await c1.ok(["sync"]);
+    expect(r.stdout).toContain(
+      "ENG-M-0001: your claim by Ptah was dropped; Hephaestus claimed it first on origin; your review request RVW-001 was withdrawn",
+    );
+    expect(c1.ref()).toBe(originRef());
+    const review = await c1.json<any>(["review", "show", "RVW-001"], "review");
+    expect(review).toMatchObject({ status: "WITHDRAWN", requestedBy: "Ptah" });
+    expect(review.reason).toBe(
+      "withdrawn at sync with origin: Ptah's claim of the task was dropped (Hephaestus's claim reached origin first)",
+    );
+    const t = await c1.json<any>(["task", "show", "1"], "task");
+    expect(t).toMatchObject({ status: "UNDERWAY", claimedBy: "Hephaestus" });
+    expect(conflictNotes(t).map((n: any) => n.text)).toContain(
+      "RVW-001 requested by Ptah was withdrawn at sync with origin: the claim it was for was dropped (Hephaestus's claim reached origin first)",
+    );
+    // No PENDING request on a task someone else holds, anywhere.
+    await c0.ok(["sync"]);
+    expect(await c0.json<any>(["review", "list", "--status", "PENDING"], "reviews")).toEqual([]);
+  });
+
+  it("two reviewers approve at once: origin's approval stays and the other reason is in the task's notes, where the report says", async () => {
+    const { c0, c1 } = await twoClonesWithATask();
+    await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    await c0.ok(["--as", "Hephaestus", "task", "update", "1", "--status", "REVIEW"]);
+    await c0.ok(["mission", "start", "--role", "inspector", "--persona", "Thoth"]);
+    await c0.ok(["sync"]);
+    await c1.ok(["sync"]);
+    await c1.ok(["mission", "start", "--role", "inspector", "--persona", "Maat"]);
+    await c0.ok(["--as", "Thoth", "review", "approve", "RVW-001", "--notes", "reads well [thoth]"]);
+    await c1.ok(["--as", "Maat", "review", "approve", "RVW-001", "--notes", "tests pass [maat]"]);
+    await c0.ok(["sync"]);
+    const r = await c1.ok(["sync"]);
+    expect(r.stdout).toContain(
+      "conflict in RVW-001 (status, reviewer, reason): origin's value kept; yours is in ENG-M-0001's notes",
+    );
+    expect(await c1.json<any>(["review", "show", "RVW-001"], "review")).toMatchObject({
+      status: "APPROVED",
+      reviewer: "Thoth",
+      reason: "reads well [thoth]",
+    });
+    const t = await c1.json<any>(["task", "show", "1"], "task");
+    expect(t.status).toBe("COMPLETE");
+    const kept = conflictNotes(t).map((n: any) => n.text);
+    expect(
+      kept.some((x: string) => x.startsWith("RVW-001: sync with origin kept status APPROVED, reviewer Thoth")),
+    ).toBe(true);
+    expect(
+      kept.some((x: string) => x.includes("this clone had status APPROVED, reviewer Maat, reason tests pass [maat]")),
+    ).toBe(true);
+  });
+
+  it("the report puts what needs action first: dropped claims, cycles, conflicts, then renumberings, counted when many", async () => {
+    const { c0, c1 } = await twoClonesWithATask(1);
+    // Clone 0 publishes ten tasks and a claim; clone 1, offline, made ten of its own, claimed the
+    // same task, changed a priority both ways and closed a dependency cycle.
+    await c0.ok(["--as", "Hephaestus", "task", "claim", "1"]);
+    await c0.ok(["task", "priority", "2", "high"]);
+    await c0.ok(["task", "depend", "1", "2"]);
+    for (let i = 0; i < 10; i++) await c0.ok(["task", "create", "--title", `Theirs ${i}`, "--role", "engineer"]);
+    await c1.ok(["--as", "Ptah", "task", "claim", "1"]);
+    await c1.ok(["task", "priority", "2", "low"]);
+    await c1.ok(["task", "depend", "2", "1"]);
+    for (let i = 0; i < 10; i++) await c1.ok(["task", "create", "--title", `Mine ${i}`, "--role", "tester"]);
+    await c0.ok(["sync"]);
+    const lines = (await c1.ok(["sync"])).stdout.split("\n");
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    const dropped = at(/your claim by Ptah was dropped/);
+    const cycle = at(/the merge closed a dependency cycle/);
+    const conflict = at(/^ {2}conflict in ENG-\w-0002 \(priority\)/);
+    const renumbered = at(
+      /^ {2}renumbered 10 records \(10 tasks; their numbers were taken on origin\): TST-M-0003 → TST-M-0013, /,
+    );
+    expect(
+      [dropped, cycle, conflict, renumbered].every((i) => i > 0),
+      lines.join("\n"),
+    ).toBe(true);
+    expect(dropped).toBeLessThan(cycle);
+    expect(cycle).toBeLessThan(conflict);
+    expect(conflict).toBeLessThan(renumbered);
+    expect(lines[renumbered]).toMatch(/ and 2 more \(--json lists every one\)$/);
+    expect(lines.filter((l) => /renumbered/.test(l))).toHaveLength(1);
   });
 });

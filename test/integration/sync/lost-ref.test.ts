@@ -71,7 +71,11 @@ describe("a clone that lost its ref (git update-ref -d by mistake)", () => {
     const plan = await c1.run(["doctor", "--recover", "--json"]);
     expect(plan.exitCode).toBe(1);
     expect(jsonData(plan, "recovery").candidates[0].commit).toBe(lost);
-    await c1.ok(["doctor", "--recover", lost]);
+    const restored = await c1.ok(["doctor", "--recover", lost]);
+    // What it brings back is named: the two records origin never had, not the one it published.
+    expect(restored.stdout).toMatch(
+      /^✓ Restored refs\/coordination\/main to the state of [0-9a-f]{12} as commit [0-9a-f]{12}: it brings back 2 records origin has not had: TST-M-0002, TST-M-0003\n {2}pantheon sync publishes them\n$/,
+    );
     expect(await titles(c1)).toEqual(["Offline one", "Offline two", "Published first"]);
     expect((await c1.json<any>(["sync"], "sync")).action).toBe("merged");
     await c0.ok(["sync"]);

@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { initProject, type Project } from "../cli/fixture.js";
-import { writeSummonRecord } from "../../../src/services/summon-record.js";
+import { writeSummonRecord } from "../../../src/services/live/summon-record.js";
 import { CACHE_VERSION } from "../../../src/store/cache/read-cache.js";
 import { git, stateRef } from "../../helpers/repo.js";
 import { apiData, eventStream, startWeb, TOKEN, webGet, withCookie } from "../../helpers/web.js";
@@ -39,6 +39,10 @@ async function seeded(): Promise<Project & { mission: string }> {
     "ARC-H-0001",
     "--epic",
     "EPC-H-0001",
+    "--label",
+    "api",
+    "--ac",
+    "returns 404 for unknown ids",
   ]);
   await p.ok(["task", "create", "--title", HOSTILE, "--role", "engineer", "--description", HOSTILE]);
   const m = await p.json<{ id: string }>(
@@ -56,6 +60,13 @@ describe("pantheon web: the API answers from the CLI's services", () => {
     expect(await apiData(web, "/api/tasks?role=engineer&status=todo")).toEqual(
       await p.json(["task", "list", "--role", "engineer", "--status", "todo"], "tasks"),
     );
+    expect(await apiData(web, "/api/tasks?label=api")).toEqual(
+      await p.json(["task", "list", "--label", "api"], "tasks"),
+    );
+    expect((await apiData(web, "/api/tasks?label=api"))[0]).toMatchObject({
+      labels: ["api"],
+      acceptance: [{ text: "returns 404 for unknown ids", done: false }],
+    });
     expect(await apiData(web, "/api/tasks/ENG-H-0002")).toEqual(await p.json(["task", "show", "ENG-H-0002"], "task"));
     expect(await apiData(web, "/api/tasks/2/history")).toEqual(await p.json(["task", "history", "2"], "history"));
     expect(await apiData(web, "/api/epics")).toEqual(await p.json(["epic", "list"], "epics"));

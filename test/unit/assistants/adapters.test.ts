@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LaunchInput } from "../../../src/assistants/adapter.js";
 import { INLINE_LIMIT_BYTES } from "../../../src/assistants/adapter.js";
-import { claudeAdapter, guardClaudeKickoff } from "../../../src/assistants/claude.js";
-import { codexAdapter, codexWritableRootsLine } from "../../../src/assistants/codex.js";
-import { geminiAdapter, geminiPolicy } from "../../../src/assistants/gemini.js";
-import { opencodeAdapter, opencodeConfigContent } from "../../../src/assistants/opencode.js";
+import { claudeAdapter, claudeHookSettings, guardClaudeKickoff } from "../../../src/assistants/claude.js";
+import { codexAdapter, codexHookConfig, codexWritableRootsLine } from "../../../src/assistants/codex.js";
+import { geminiAdapter, geminiHookSettings, geminiPolicy } from "../../../src/assistants/gemini.js";
+import { opencodeAdapter, opencodeConfigContent, opencodePlugin } from "../../../src/assistants/opencode.js";
 import { ASSISTANTS, adapterFor } from "../../../src/assistants/registry.js";
 import { UsageError } from "../../../src/errors.js";
-import {
-  claudeHookSettings,
-  codexHookConfig,
-  geminiHookSettings,
-  opencodePlugin,
-} from "../../../src/assistants/session-hooks.js";
 
 const PERSONA = 'You are "Hephaestus".\nUse `pantheon` with --mission.\n';
 const KICKOFF = "You are on mission MSN-0003:silent-phoenix. Start with pantheon task next.";
@@ -101,7 +95,7 @@ describe("launch argv (docs/assistants.md)", () => {
       "--enable=hooks",
       ...codexHookConfig("pantheon").map((v) => `--config=${v}`),
     ];
-    const dirs = ["--cd=/repo/shop", ...WRITABLE.map((d) => `--add-dir=${d}`)];
+    const dirs = ["--cd=/repo/shop", "--sandbox=workspace-write", ...WRITABLE.map((d) => `--add-dir=${d}`)];
     expect(codexAdapter.launch(input())).toMatchObject({
       command: "codex",
       args: [...dirs, ...persona, "--", KICKOFF],
@@ -119,6 +113,19 @@ describe("launch argv (docs/assistants.md)", () => {
     expect(codexWritableRootsLine(WRITABLE)).toBe(
       'writable_roots = ["/repo/shop/.git/refs/coordination", "/repo/shop/.git/logs/refs/coordination", "/repo/shop/.git/objects", "/repo/shop/.git/pantheon"]',
     );
+  });
+
+  it("codex: workspace-write unless the user chose a sandbox; read-only, which refuses writable roots, gets none", () => {
+    const flags = (mode: "read-only" | "workspace-write" | "danger-full-access" | "custom" | null) =>
+      codexAdapter
+        .launch(input({ sandbox: mode === null ? null : { mode, where: "~/.codex/config.toml" } }))
+        .args.filter((a) => a.startsWith("--sandbox") || a.startsWith("--add-dir"));
+    const roots = WRITABLE.map((d) => `--add-dir=${d}`);
+    expect(flags(null)).toEqual(["--sandbox=workspace-write", ...roots]);
+    expect(flags("workspace-write")).toEqual(["--sandbox=workspace-write", ...roots]);
+    expect(flags("danger-full-access")).toEqual(roots);
+    expect(flags("custom")).toEqual(roots);
+    expect(flags("read-only")).toEqual([]);
   });
 
   it("codex: a persona too long for one argument is read from its file instead (never E2BIG)", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   BLOCK_BEGIN,
   BLOCK_END,
-  claudeMdImport,
+  agentsMdImport,
   instructionsBlock,
   upsertBlock,
 } from "../../../src/assistants/instructions-block.js";
@@ -22,6 +22,10 @@ describe("instructionsBlock", () => {
   it("says when a persona syncs and what to do with a dropped claim (issue 14)", () => {
     expect(BLOCK).toContain("`pantheon sync`");
     expect(BLOCK).toMatch(/dropped[\s\S]*pick another task/);
+    // One sentence a reader can parse (it read "A claim sync reports dropped was taken first elsewhere").
+    expect(BLOCK.replace(/\s+/g, " ")).toContain(
+      "When sync says your claim was dropped, another clone took that task first: stop, note your work",
+    );
   });
 
   it("uses the cli name it is given", () => {
@@ -72,9 +76,9 @@ describe("upsertBlock", () => {
   });
 });
 
-describe("claudeMdImport", () => {
+describe("agentsMdImport", () => {
   it("imports AGENTS.md on a line of its own, with one sentence of explanation", () => {
-    const text = claudeMdImport();
+    const text = agentsMdImport();
     expect(text.split("\n")).toContain("@AGENTS.md");
     expect(
       text

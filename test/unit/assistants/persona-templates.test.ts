@@ -43,6 +43,11 @@ describe.each(ROLES)("templates/personas/%s.md", (role) => {
     expect(text).toMatch(/claim was dropped, stop/);
   });
 
+  it("tells the persona to check a claim was published before starting on it (DESIGN §3.5)", () => {
+    const text = read(file).replace(/\s+/g, " ");
+    expect(text).toContain("A claim that says `not published yet`: `pantheon sync` before starting on it.");
+  });
+
   it("is at most 4,000 characters, as a file and rendered for a project (DESIGN §5)", () => {
     expect(read(file).length).toBeLessThanOrEqual(4_000);
     const vars = {
@@ -89,7 +94,7 @@ describe("procedure and planning templates", () => {
 
   it("ship a task plan with the task's fields and the five sections", () => {
     const plan = read("planning/task-plan.md");
-    expect(placeholdersIn(plan).sort()).toEqual(["task.description", "task.id", "task.title"]);
+    expect(placeholdersIn(plan).sort()).toEqual(["task.acceptance", "task.description", "task.id", "task.title"]);
     for (const h of ["Goal", "Approach", "Steps", "Risks", "Done when"]) expect(plan).toContain(`## ${h}\n`);
   });
 });

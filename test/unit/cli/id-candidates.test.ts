@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ID_KINDS, idCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
+import { ID_KINDS, idCandidates, labelCandidates, taskIdCandidates } from "../../../src/cli/id-candidates.js";
 import { PRIORITIES } from "../../../src/domain/priority.js";
 import { TASK_ROLES } from "../../../src/domain/roles.js";
-import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { listColumns } from "../../../src/domain/task-columns.js";
 import { TASK_STATUSES } from "../../../src/domain/task-status.js";
+import { aTaskSummary } from "../../helpers/builders.js";
 
 const tasks = [
   { number: 7, role: "engineer", priority: "HIGH", status: "TODO" },
@@ -60,21 +60,15 @@ describe("idCandidates", () => {
   });
 
   it("answers the same from the columns as from the rows (the fast path's way), for every kind and prefix", () => {
-    const rows: TaskSummary[] = Array.from({ length: 300 }, (_, i) => ({
-      number: i + 1 + (i > 150 ? 850 : 0),
-      title: `t${i}`,
-      role: TASK_ROLES[(i * 7) % TASK_ROLES.length]!,
-      priority: PRIORITIES[(i * 3) % PRIORITIES.length]!,
-      status: TASK_STATUSES[(i * 5) % TASK_STATUSES.length]!,
-      dependencies: [],
-      epic: null,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      createdAt: "2026-01-01T00:00:00.000Z",
-      updatedAt: "2026-01-01T00:00:00.000Z",
-      formerNumbers: [],
-    }));
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      aTaskSummary({
+        number: i + 1 + (i > 150 ? 850 : 0),
+        title: `t${i}`,
+        role: TASK_ROLES[(i * 7) % TASK_ROLES.length]!,
+        priority: PRIORITIES[(i * 3) % PRIORITIES.length]!,
+        status: TASK_STATUSES[(i * 5) % TASK_STATUSES.length]!,
+      }),
+    );
     const cols = listColumns(rows);
     for (const kind of ID_KINDS.filter((k) => k.startsWith("task"))) {
       for (const prefix of [
@@ -94,5 +88,20 @@ describe("idCandidates", () => {
         expect(taskIdCandidates(kind, cols, prefix), `${kind} ${prefix}`).toEqual(idCandidates(kind, rows, prefix));
       }
     }
+  });
+
+  it("offers the labels in use, from the rows or the columns alike, and never one that is not a label word", () => {
+    const row = (number: number, labels: string[]) => ({ ...tasks[0], number, labels });
+    const rows = [row(1, ["api", "auth"]), row(2, ["db", "api"]), row(3, ["$(touch x)", "Api", "a b"]), row(4, [])];
+    expect(idCandidates("label", rows, "")).toEqual(["api", "auth", "db"]);
+    expect(idCandidates("label", rows, "A")).toEqual(["api", "auth"]);
+    // Valid summaries from the builder, then the labels as written: a hostile one ("$(touch x)")
+    // must reach the columns for the test to show it is never offered.
+    const summaries = rows.map(({ number, role, priority, status, labels }) => ({
+      ...aTaskSummary({ number, role, priority, status }),
+      labels,
+    }));
+    for (const prefix of ["", "a", "au", "d", "$", "x"])
+      expect(labelCandidates(listColumns(summaries), prefix), prefix).toEqual(idCandidates("label", rows, prefix));
   });
 });

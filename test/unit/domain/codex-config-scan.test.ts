@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { scanCodexConfig } from "../../../src/domain/codex-config-scan.js";
-import { opensGitDir } from "../../../src/services/codex-sandbox-findings.js";
+import { opensGitDir } from "../../../src/services/doctor/codex-sandbox-findings.js";
 
-describe("scanCodexConfig: the two settings that decide what codex's sandbox lets a model write", () => {
-  it("finds sandbox_mode and writable_roots under their tables, in every form codex reads", () => {
+describe("scanCodexConfig: the settings that decide what codex's sandbox lets a model write", () => {
+  it("finds sandbox_mode, writable_roots, the profile and each folder's trust under their tables, in every form codex reads", () => {
     const text = [
       'sandbox_mode = "danger-full-access" # everything',
       'profile = "fast"',
+      'projects."/srv/x".trust_level = "untrusted"',
       "[sandbox_workspace_write]",
       'writable_roots = ["/a", # first',
       "  '/b#not-a-comment',",
@@ -21,14 +22,21 @@ describe("scanCodexConfig: the two settings that decide what codex's sandbox let
       'sandbox_workspace_write = { writable_roots = ["/c"], network_access = false }',
       "[profiles.slow]",
       'sandbox_workspace_write.writable_roots = ["/d\\u0041"]',
+      'default_permissions = "mine"',
+      'profile = "not-at-the-top"',
       '# sandbox_mode = "danger-full-access"',
+      'projects."/srv/x".trust_level = "untrusted" # a profile has no folders of its own',
     ].join("\n");
     expect(scanCodexConfig(text)).toEqual([
       { table: "", key: "sandbox_mode", values: ["danger-full-access"] },
+      { table: "", key: "profile", values: ["fast"] },
+      { table: "projects./srv/x", key: "trust_level", values: ["untrusted"] },
       { table: "", key: "writable_roots", values: ["/a", "/b#not-a-comment"] },
+      { table: "projects./home/u/my.repo", key: "trust_level", values: ["trusted"] },
       { table: "projects./home/u/my.repo", key: "sandbox_mode", values: ["workspace-write"] },
       { table: "profiles.fast", key: "writable_roots", values: ["/c"] },
       { table: "profiles.slow", key: "writable_roots", values: ["/dA"] },
+      { table: "profiles.slow", key: "default_permissions", values: ["mine"] },
     ]);
   });
 

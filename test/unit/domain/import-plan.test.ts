@@ -34,6 +34,8 @@ describe("planImport", () => {
         entryDeps: [],
         taskDeps: [],
         epic: null,
+        labels: [],
+        acceptance: [],
       },
       {
         title: "Build",
@@ -43,7 +45,28 @@ describe("planImport", () => {
         entryDeps: [],
         taskDeps: [],
         epic: null,
+        labels: [],
+        acceptance: [],
       },
+    ]);
+  });
+
+  it("plans labels (lowercased, sorted, without repeats) and acceptance criteria (a line, or {text, done})", () => {
+    const [p] = planImport(
+      [
+        {
+          title: "A",
+          role: "eng",
+          labels: ["db", "API", "api"],
+          acceptance: ["returns 404", { text: "docs", done: true }],
+        },
+      ],
+      "p.yaml",
+    );
+    expect(p!.labels).toEqual(["api", "db"]);
+    expect(p!.acceptance).toEqual([
+      { text: "returns 404", done: false },
+      { text: "docs", done: true },
     ]);
   });
 
@@ -194,6 +217,11 @@ describe("planImport", () => {
     ["a bad dependency id", { title: "B", role: "eng", depends_on: ["ENG-X-12"] }, "ENG-X-12"],
     ["a bad epic id", { title: "B", role: "eng", epic: "EPX-1" }, "EPX-1"],
     ["depends_on that is not a list", { title: "B", role: "eng", depends_on: "a" }, "depends_on"],
+    ["a label that is not a word", { title: "B", role: "eng", labels: ["has space"] }, "has space"],
+    ["21 labels", { title: "B", role: "eng", labels: Array.from({ length: 21 }, (_, i) => `l${i}`) }, "20 labels"],
+    ["a criterion of two lines", { title: "B", role: "eng", acceptance: ["one\ntwo"] }, "\\n"],
+    ["a blank criterion", { title: "B", role: "eng", acceptance: ["  "] }, "blank"],
+    ["a criterion with an unknown key", { title: "B", role: "eng", acceptance: [{ text: "x", by: "me" }] }, "by"],
     ["an entry that is not an object", "just a title", "entry 4"],
   ])("refuses %s with exit 2, naming the entry", (_name, bad, mention) => {
     const good = { title: "A", role: "eng" };

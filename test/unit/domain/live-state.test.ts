@@ -3,6 +3,7 @@ import {
   detailLine,
   nextLive,
   parseLiveFile,
+  promptAnsweredSilently,
   signalOf,
   silentTooLong,
   type LiveFile,
@@ -152,6 +153,39 @@ describe("nextLive", () => {
       at(2),
     );
     expect(f.detail).toBe("permission: Bash: rm -rf build");
+  });
+});
+
+describe("a permission prompt declined without an event (claude, gemini)", () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+  const ask = { state: "needs-input", detail: "permission: Bash: rm -rf build", sessionId: null } as const;
+  const prompt = { transcript: "/home/u/.claude/projects/x/s.jsonl", size: 100 };
+  it("keeps the transcript's size from when the prompt opened while the session stays in needs-input, and drops it after", () => {
+    let f = nextLive(null, ask, "PermissionRequest", at(1), prompt);
+    f = nextLive(f, { ...ask, detail: "Claude needs your permission" }, "Notification", at(7), {
+      ...prompt,
+      size: 180,
+    });
+    expect(f.prompt).toEqual(prompt);
+    expect(promptAnsweredSilently(f, 100), "still waiting: the transcript is still").toBe(false);
+    expect(promptAnsweredSilently(f, 240), "declined: the transcript moved on with no event").toBe(true);
+    expect(promptAnsweredSilently(f, null), "no transcript to look at").toBe(false);
+    f = nextLive(f, { state: "working", detail: "Bash: rm -rf build", sessionId: null }, "PostToolUse", at(9));
+    expect(f.prompt).toBeNull();
+    expect(promptAnsweredSilently(f, 240)).toBe(false);
+  });
+
+  it("parseLiveFile keeps only an absolute one-line path and a size", () => {
+    const base = { state: "needs-input", since: at(1), lastEventAt: at(1), detail: "d", event: "e" };
+    expect(parseLiveFile({ ...base, prompt })?.prompt).toEqual(prompt);
+    for (const bad of [
+      { transcript: "relative/s.jsonl", size: 1 },
+      { transcript: "/a\nb", size: 1 },
+      { transcript: "/a", size: -1 },
+      { transcript: "/a", size: "1" },
+      "x",
+    ])
+      expect(parseLiveFile({ ...base, prompt: bad })?.prompt, JSON.stringify(bad)).toBeNull();
   });
 });
 

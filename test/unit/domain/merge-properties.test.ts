@@ -458,6 +458,64 @@ const decideReview: Edit = (s, g, a, b) => {
   return put(s, "reviews", { ...r, ...change, updatedAt: at });
 };
 
+// Labels and acceptance criteria (task label/unlabel/ac/check/uncheck): few label words, so both
+// sides add and remove the same ones; up to 24, so a merge can pass the limit of 20.
+const LABELS = Array.from({ length: 24 }, (_, i) => `l${i}`);
+
+const label: Edit = (s, g, a, b) => {
+  const t = pick(list(s, "tasks"), a);
+  if (!t) return s;
+  const add = [LABELS[b % LABELS.length]!, LABELS[(b * 7) % LABELS.length]!];
+  const labels = [...new Set([...t.labels, ...add])].sort();
+  return labels.length > 20 || labels.length === t.labels.length ? s : editTask(s, g, t, () => ({ labels }));
+};
+
+const unlabel: Edit = (s, g, a, b) => {
+  const t = pick(
+    list(s, "tasks").filter((x) => x.labels.length > 0),
+    a,
+  );
+  if (!t) return s;
+  const gone = t.labels[b % t.labels.length];
+  return editTask(s, g, t, (x) => ({ labels: x.labels.filter((l) => l !== gone) }));
+};
+
+const addCriterion: Edit = (s, g, a, b) => {
+  const t = pick(list(s, "tasks"), a);
+  if (!t || t.acceptance.length >= 50) return s;
+  g.seq += 1;
+  const id = `${g.side}-ac-${g.seq}`;
+  return editTask(s, g, t, (x, at) => ({
+    acceptance: [...x.acceptance, { id, text: `criterion ${b} (${g.side})`, done: false, by: "Director", at }],
+  }));
+};
+
+const toggleCriterion: Edit = (s, g, a, b) => {
+  const t = pick(
+    list(s, "tasks").filter((x) => x.acceptance.length > 0),
+    a,
+  );
+  if (!t) return s;
+  const i = b % t.acceptance.length;
+  return editTask(s, g, t, (x, at) => ({
+    acceptance: x.acceptance.map((c, k) =>
+      k === i ? { ...c, done: !c.done, by: PERSONAS[b % PERSONAS.length]!, at } : c,
+    ),
+  }));
+};
+
+const rewordCriterion: Edit = (s, g, a, b) => {
+  const t = pick(
+    list(s, "tasks").filter((x) => x.acceptance.length > 0),
+    a,
+  );
+  if (!t) return s;
+  const i = b % t.acceptance.length;
+  return editTask(s, g, t, (x, at) => ({
+    acceptance: x.acceptance.map((c, k) => (k === i ? { ...c, text: `reworded ${b} (${g.side})`, at } : c)),
+  }));
+};
+
 /** Creations appear several times so that both sides allocate numbers often (collisions). */
 const EDITS: readonly Edit[] = [
   createTask,
@@ -491,6 +549,12 @@ const EDITS: readonly Edit[] = [
   editObjective,
   editEpic,
   decideReview,
+  label,
+  label,
+  unlabel,
+  addCriterion,
+  toggleCriterion,
+  rewordCriterion,
 ];
 
 type Step = [number, number, number];

@@ -297,7 +297,14 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
       }),
     );
     expect(out.conflicts).toEqual([
-      { kind: "tasks", number: 1, fields: ["priority"], local: { priority: "CRITICAL" }, remote: { priority: "LOW" } },
+      {
+        kind: "tasks",
+        number: 1,
+        fields: ["priority"],
+        local: { priority: "CRITICAL" },
+        remote: { priority: "LOW" },
+        noted: { kind: "tasks", number: 1 },
+      },
     ]);
     const t = written<Task>(out, "tasks", 1)!;
     expect(t.priority).toBe("LOW");
@@ -311,13 +318,20 @@ describe("records changed on both sides (DESIGN §3.3)", () => {
     const out = mergeState(
       input({
         tasks: [
-          both(base, { ...base, priority: "HIGH", updatedAt: T(3) }, { ...base, priority: "HIGH", updatedAt: T(4) }),
+          // This clone's edit is the later one, so the merge differs from origin's record (by
+          // updatedAt) and is written: the test sees the merged record, not origin's unchanged.
+          both(base, { ...base, priority: "HIGH", updatedAt: T(4) }, { ...base, priority: "HIGH", updatedAt: T(3) }),
         ],
         local: counters(1),
         remote: counters(1),
       }),
     );
     expect(out.conflicts).toEqual([]);
+    // The change itself is kept (not the base's value), with no conflict note about it.
+    expect(base.priority).not.toBe("HIGH");
+    const t = written<Task>(out, "tasks", 1);
+    expect(t).toMatchObject({ priority: "HIGH", updatedAt: T(4) });
+    expect(t!.notes.filter((n) => n.kind === "conflict")).toEqual([]);
   });
 
   it("notes are a union by id, in time order", () => {
@@ -483,5 +497,118 @@ describe("formerRoles (DESIGN §1.2: merged as a union)", () => {
   it("a task written before the field decodes with formerRoles []", () => {
     const { formerRoles: _dropped, ...old } = aTask({ number: 4 });
     expect(TaskSchema.parse(old).formerRoles).toEqual([]);
+  });
+});
+
+describe("what a merge owes other records (merge-followups.ts, DESIGN §3.3, §3.5)", () => {
+  const base = aTask({ number: 1, status: "TODO", updatedAt: T(1) });
+  /** This clone claimed task 1 and asked for its review; origin's claim by Hephaestus got there first. */
+  function droppedWithRequest(extra: Touched<Review>[] = []) {
+    const mine = { ...base, status: "REVIEW" as const, claimedBy: "Ptah", mission: 2, updatedAt: T(6) };
+    const theirs = { ...base, status: "UNDERWAY" as const, claimedBy: "Hephaestus", mission: 1, updatedAt: T(4) };
+    const request = aReview({ uid: "review-mine-3", number: 3, requestedBy: "Ptah", updatedAt: T(6), createdAt: T(6) });
+    return mergeState(
+      input({
+        tasks: [both(base, mine, theirs)],
+        reviews: [{ number: 3, base: null, local: request, remote: null, remoteChanged: false }, ...extra],
+        local: counters(1, 0, 3),
+        remote: counters(1, 0, 2),
+      }),
+    );
+  }
+
+  it("a PENDING request of the dropped claimant is WITHDRAWN, with why, and its task says so in a note", () => {
+    const out = droppedWithRequest();
+    expect(out.droppedClaims).toEqual([{ task: 1, local: "Ptah", remote: "Hephaestus" }]);
+    expect(written<Review>(out, "reviews", 3)).toMatchObject({
+      status: "WITHDRAWN",
+      reason:
+        "withdrawn at sync with origin: Ptah's claim of the task was dropped (Hephaestus's claim reached origin first)",
+      updatedAt: T(6),
+    });
+    expect(out.withdrawn).toEqual([{ review: 3, task: 1, requester: "Ptah" }]);
+    const t = written<Task>(out, "tasks", 1)!;
+    expect(t.claimedBy).toBe("Hephaestus");
+    expect(t.notes.map((n) => n.text)).toContain(
+      "RVW-003 requested by Ptah was withdrawn at sync with origin: the claim it was for was dropped (Hephaestus's claim reached origin first)",
+    );
+    expect(taskViolations(t)).toEqual([]);
+  });
+
+  it("another persona's request of that task, or the claimant's request of another task, is left alone", () => {
+    const other = aReview({ uid: "review-theirs-4", number: 4, requestedBy: "Imhotep", task: 1 });
+    const elsewhere = aReview({ uid: "review-else-5", number: 5, requestedBy: "Ptah", task: 2 });
+    const out = droppedWithRequest([
+      { number: 4, base: null, local: other, remote: null, remoteChanged: false },
+      { number: 5, base: null, local: elsewhere, remote: null, remoteChanged: false },
+    ]);
+    expect(written<Review>(out, "reviews", 3)?.status).toBe("WITHDRAWN");
+    expect(out.writes.reviews.filter((w) => w.number !== 3).every((w) => "blob" in w)).toBe(true);
+  });
+
+  describe("two reviewers decided one review at once", () => {
+    const pending = aReview({ number: 1, task: 1, updatedAt: T(1) });
+    const mine = {
+      ...pending,
+      status: "APPROVED" as const,
+      reviewer: "Athena",
+      reason: "fine [mine]",
+      updatedAt: T(5),
+    };
+    const theirs = {
+      ...pending,
+      status: "APPROVED" as const,
+      reviewer: "Thoth",
+      reason: "good [theirs]",
+      updatedAt: T(4),
+    };
+
+    it("the published verdict stays; this clone's reason is kept whole in the task's notes (the task untouched here)", () => {
+      const task = aTask({ number: 1, status: "COMPLETE", claimedBy: "Ptah", completedBy: "Ptah", mission: 2 });
+      const long = `${"why ".repeat(300)}[mine]`;
+      const out = mergeState({
+        ...input({
+          reviews: [both(pending, { ...mine, reason: long }, theirs)],
+          local: counters(1, 0, 1),
+          remote: counters(1, 0, 1),
+        }),
+        published: { tasks: new Map([[1, task]]) },
+      });
+      expect(written<Review>(out, "reviews", 1)).toMatchObject({ reviewer: "Thoth", reason: "good [theirs]" });
+      expect(out.conflicts).toMatchObject([
+        { kind: "reviews", number: 1, fields: ["status", "reviewer", "reason"], noted: { kind: "tasks", number: 1 } },
+      ]);
+      const t = written<Task>(out, "tasks", 1)!;
+      const note = t.notes.find((n) => n.kind === "conflict")!;
+      expect(note.text).toMatch(
+        /^RVW-001: sync with origin kept status APPROVED, reviewer Thoth, reason good \[theirs\]/,
+      );
+      expect(note.text).toContain(`this clone had status APPROVED, reviewer Athena, reason ${long}`);
+      expect({ ...t, notes: [] }).toEqual({ ...task, notes: [] });
+    });
+
+    it("the same when this clone completed the task too, and a review of no task is noted nowhere (the report says the value)", () => {
+      const before = aTask({ number: 1, status: "REVIEW", claimedBy: "Ptah", mission: 2, updatedAt: T(1) });
+      const done = { ...before, status: "COMPLETE" as const, completedBy: "Ptah", updatedAt: T(5) };
+      const out = mergeState(
+        input({
+          tasks: [both(before, done, { ...done, updatedAt: T(4) })],
+          reviews: [both(pending, mine, theirs)],
+          local: counters(1, 0, 1),
+          remote: counters(1, 0, 1),
+        }),
+      );
+      expect(written<Task>(out, "tasks", 1)!.notes.some((n) => n.text.includes("reason fine [mine]"))).toBe(true);
+      const loose = { ...pending, task: null };
+      const none = mergeState(
+        input({
+          reviews: [both(loose, { ...mine, task: null }, { ...theirs, task: null })],
+          local: counters(0, 0, 1),
+          remote: counters(0, 0, 1),
+        }),
+      );
+      expect(none.conflicts).toMatchObject([{ kind: "reviews", number: 1, noted: null }]);
+      expect(none.writes.tasks).toEqual([]);
+    });
   });
 });

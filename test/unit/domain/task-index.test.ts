@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { TaskIndex } from "../../../src/domain/task-index.js";
+import { aTaskSummary } from "../../helpers/builders.js";
 
-const t = (number: number, title = `t${number}`) => ({ number, title }) as TaskSummary;
+const t = (number: number, title = `t${number}`) => aTaskSummary({ number, title });
 
 describe("TaskIndex", () => {
   for (const [what, numbers] of [

@@ -415,23 +415,15 @@ describe("nextTasks with a limit", () => {
         ),
         fc.integer({ min: 0, max: 8 }),
         (xs, limit) => {
-          const tasks = xs.map(
-            (x, i) =>
-              ({
-                number: i + 1,
-                title: `t${i}`,
-                role: "engineer",
-                priority: x.priority,
-                status: x.status,
-                dependencies: x.dep ? [x.dep] : [],
-                epic: null,
-                claimedBy: null,
-                mission: null,
-                completedBy: null,
-                createdAt: `2026-01-0${x.at}`,
-                updatedAt: "u",
-                formerNumbers: [],
-              }) as never,
+          const tasks = xs.map((x, i) =>
+            t(i + 1, {
+              title: `t${i}`,
+              role: "engineer",
+              priority: x.priority,
+              status: x.status,
+              dependencies: x.dep ? [x.dep] : [],
+              createdAt: DAY(x.at + 1),
+            }),
           );
           const cols = colsOf(tasks);
           expect(nextTasks(cols, "engineer", limit)).toEqual(nextTasks(cols, "engineer").slice(0, limit));

@@ -104,3 +104,21 @@ describe("hints in an MCP client's terms", () => {
     }
   });
 });
+
+describe("labels and acceptance criteria in a tool's terms", () => {
+  it.each([
+    ["pantheon task check ENG-H-0001 2", 'criterion({"id":"ENG-H-0001","n":2})'],
+    ["pantheon task uncheck ENG-H-0001 2", 'criterion({"undo":true,"id":"ENG-H-0001","n":2})'],
+    ['pantheon task ac ENG-H-0001 "returns 404"', 'criterion({"id":"ENG-H-0001","text":"returns 404"})'],
+    ["pantheon task label ENG-H-0001 api auth", 'label({"id":"ENG-H-0001","labels":["api","auth"]})'],
+    ["pantheon task unlabel ENG-H-0001 api", 'label({"remove":true,"id":"ENG-H-0001","labels":["api"]})'],
+    ["pantheon task close ENG-H-0001 --force", 'close({"id":"ENG-H-0001","force":true})'],
+    ["pantheon task next --label api", 'next({"label":"api"})'],
+    [
+      'pantheon task create --title "T" --role eng --label api --label auth --ac "one"',
+      'create({"title":"T","role":"eng","labels":["api","auth"],"acceptance":["one"]})',
+    ],
+  ])("%s", (cli, call) => {
+    expect(translateHint(cli)).toBe(call);
+  });
+});

@@ -242,7 +242,7 @@ describe.each(at80and120)("every other table view fits %i columns legibly", (wid
 
   it("dashboard: the Blocked list is aligned, and no line passes the width", () => {
     const { views } = fixture();
-    const d = {
+    const d: DashboardView = {
       project: { name: "vw", type: "other" },
       role: null,
       epic: null,
@@ -259,7 +259,7 @@ describe.each(at80and120)("every other table view fits %i columns legibly", (wid
       reviews: [],
       orphanedClaims: [],
       recent: [],
-    } as DashboardView;
+    };
     const text = dashboardText(d, style);
     expect(widest(text)).toBeLessThanOrEqual(width);
     const blocked = lines(text).filter((l) => / ← /.test(l));

@@ -5,13 +5,13 @@ import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 import { defaultSettings } from "../../../src/domain/project-config.js";
 import type { Project } from "../../../src/domain/schemas/project.js";
 import { NotFoundError } from "../../../src/errors.js";
-import type { Context } from "../../../src/services/context.js";
-import { createTask } from "../../../src/services/create-task.js";
-import { noteTask } from "../../../src/services/edit-task.js";
+import type { Context } from "../../../src/services/kernel/context.js";
+import { createTask } from "../../../src/services/work/create-task.js";
+import { noteTask } from "../../../src/services/work/edit-task.js";
 import { MemoryStore } from "../../../src/store/memory-store.js";
 
 /** The memory store migrates as GitStore does (DESIGN §1.3): services see the same behaviour over both. */
-async function schema1Store(): Promise<{ ctx: Context; store: MemoryStore }> {
+async function schema1Store(): Promise<{ ctx: Context<MemoryStore>; store: MemoryStore }> {
   const store = new MemoryStore();
   const at = "2026-01-01T00:00:00.000Z";
   // project.json as schema 1 stored it (initialize writes what it is given, as another version would).
@@ -32,7 +32,7 @@ async function schema1Store(): Promise<{ ctx: Context; store: MemoryStore }> {
     mission: null,
   });
   let n = 0;
-  const ctx: Context = {
+  const ctx: Context<MemoryStore> = {
     cwd: "/",
     env: {},
     now: () => new Date(Date.UTC(2026, 0, 1, 0, n++)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resumeKickoffText } from "../../../src/services/summon-resume.js";
+import { resumeKickoffText } from "../../../src/services/summon/summon-resume.js";
 import { aMission } from "../../helpers/builders.js";
 
 /**

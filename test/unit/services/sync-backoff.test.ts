@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SYNC_PATIENCE_MS, syncBackoffMs } from "../../../src/services/sync-state.js";
+import { SYNC_PATIENCE_MS, syncBackoffMs } from "../../../src/services/sync/sync-state.js";
 
 /** The backoff of a sync whose push lost to another clone (DESIGN §3.2, issue 14). */
 describe("syncBackoffMs", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TaskSchema } from "../../../src/domain/schemas/task.js";
-import { HISTORY_FIELDS, HISTORY_OWN_WORDS } from "../../../src/services/task-history.js";
+import { HISTORY_FIELDS, HISTORY_OWN_WORDS } from "../../../src/services/views/task-history.js";
 
 describe("task history's fields", () => {
   it("come from the schema: every field of a task is listed or said in the history's own words", () => {

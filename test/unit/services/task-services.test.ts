@@ -1,19 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { resolve } from "node:path";
-import type { Context } from "../../../src/services/context.js";
-import { createTask } from "../../../src/services/create-task.js";
-import { listTasks } from "../../../src/services/read-tasks.js";
-import { startMission } from "../../../src/services/start-mission.js";
-import { claimTask, closeTask } from "../../../src/services/transition-task.js";
+import type { Context } from "../../../src/services/kernel/context.js";
+import { createTask } from "../../../src/services/work/create-task.js";
+import { listTasks } from "../../../src/services/views/read-tasks.js";
+import { startMission } from "../../../src/services/missions/start-mission.js";
+import { claimTask, closeTask } from "../../../src/services/work/transition-task.js";
 import { MemoryStore } from "../../../src/store/memory-store.js";
+import type { CloneStore } from "../../../src/store/store.js";
 import { InvalidTransitionError } from "../../../src/errors.js";
 import { DIRECTOR } from "../../../src/domain/actor.js";
 import { defaultSettings } from "../../../src/domain/project-config.js";
 import { SCHEMA_VERSION } from "../../../src/domain/constants.js";
 
+/** What `mission start` reads of the clone besides its records: HEAD, unborn in a clone with no code. */
+type Clone = Pick<CloneStore, "codeHead">;
+
 /** Services over the in-memory store: the same code paths as the CLI, without git. */
-async function memoryContext(actor?: string): Promise<{ ctx: Context; store: MemoryStore }> {
-  const store = new MemoryStore();
+async function memoryContext(actor?: string): Promise<{ ctx: Context<MemoryStore & Clone>; store: MemoryStore }> {
+  const store = Object.assign(new MemoryStore(), { codeHead: async () => null } satisfies Clone);
   const at = "2026-01-01T00:00:00.000Z";
   await store.initialize(
     {
@@ -27,7 +31,7 @@ async function memoryContext(actor?: string): Promise<{ ctx: Context; store: Mem
     { summary: "init", op: "project.init", actor: DIRECTOR.name, authorName: null, mission: null },
   );
   let n = 0;
-  const ctx: Context = {
+  const ctx: Context<MemoryStore & Clone> = {
     cwd: "/",
     env: {},
     now: () => new Date(Date.UTC(2026, 0, 1, 0, n++)),

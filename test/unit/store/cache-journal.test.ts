@@ -18,6 +18,7 @@ const state = (commit: string): KindState<{ title: string }> => ({
   shards: new Map([["01", "a".repeat(40)]]),
   rows: new Map([[1, { oid: "1".repeat(40), value: { title: "one" } }]]),
   bad: new Map([["tasks/02/2.json", ["2".repeat(40), "tasks/02/2.json: not valid JSON"]]]),
+  unverified: { shards: new Set(), rows: new Set() },
   stray: [],
   reread: 0,
 });

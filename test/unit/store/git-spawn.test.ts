@@ -19,7 +19,8 @@ const OTHER_PROGRAMS = new Set([
   "cli/launcher.ts",
   "cli/hook-event-fast.ts",
   "web/open-browser.ts",
-  "assistants/session-hooks.ts",
+  // The plugin it writes for opencode imports it (a source text, run by opencode, not by us).
+  "assistants/opencode.ts",
 ]);
 /** A value import (a type import starts nothing) or a lazy require of node:child_process. */
 const CHILD_PROCESS = /^import (?!type )[^;]*from "node:child_process"|lazyRequire\("node:child_process"\)/m;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { criterionTextProblem } from "../../../src/domain/acceptance.js";
 import type { TaskSummary } from "../../../src/domain/schemas/task.js";
 import { toTaskSummary } from "../../../src/domain/task-summary.js";
 import {
@@ -10,6 +11,7 @@ import {
   statusByNumber,
   type TaskColumns,
 } from "../../../src/domain/task-columns.js";
+import { aTaskSummary } from "../../helpers/builders.js";
 import { statusCodeOf } from "../../helpers/status-code.js";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +28,8 @@ const meta = {
 };
 
 const summary = fc.record({
-  title: fc.string({ maxLength: 60, unit: "grapheme" }),
+  // A title a record can hold (not blank): the builder checks every row with the task schema.
+  title: fc.string({ minLength: 1, maxLength: 60, unit: "grapheme" }).filter((t) => t.trim().length > 0),
   role: fc.constantFrom("architect", "engineer", "tester", "documentarian", "inspector", "operator"),
   priority: fc.constantFrom("CRITICAL", "HIGH", "MEDIUM", "LOW"),
   status: fc.constantFrom("TODO", "READY", "UNDERWAY", "REVIEW", "BLOCKED", "COMPLETE", "ABORTED"),
@@ -38,6 +41,22 @@ const summary = fc.record({
   createdAt: fc.constant("2026-11-22T06:29:01.123Z"),
   updatedAt: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
   formerNumbers: fc.array(fc.integer({ min: 1, max: 100000 }), { maxLength: 2 }),
+  labels: fc
+    .uniqueArray(fc.constantFrom("api", "auth", "db", "ui", "v2", "perf-9"), { maxLength: 4 })
+    .map((l) => l.sort()),
+  acceptance: fc.array(
+    fc.record({
+      id: fc.stringMatching(/^[a-f0-9]{12}$/),
+      // Only what a record may hold (domain/acceptance.ts): one line of plain text, not blank.
+      text: fc
+        .string({ minLength: 1, maxLength: 40, unit: "grapheme" })
+        .filter((t) => criterionTextProblem(t) === null),
+      done: fc.boolean(),
+      by: fc.constantFrom("Hephaestus", "Ünïcode 名前"),
+      at: fc.constant("2026-11-22T06:29:01.123Z"),
+    }),
+    { maxLength: 3 },
+  ),
 });
 
 /** Decodes an encoded table with its side files on disk, as the cache reads them. */
@@ -56,7 +75,7 @@ describe("the tasks' binary cache table", () => {
     fc.assert(
       fc.property(fc.array(summary, { maxLength: 40 }), (xs) => {
         const rows = xs.map((x, i) => ({
-          summary: { number: i * 3 + 1, ...x } as TaskSummary,
+          summary: aTaskSummary({ number: i * 3 + 1, ...x }),
           oid: (i % 16).toString(16).repeat(40),
         }));
         const t = decode(encodeTaskTable(rows, meta))!;
@@ -77,27 +96,23 @@ describe("the tasks' binary cache table", () => {
   it("reads titles one by one, then the whole text at once, alike for ASCII and other text", () => {
     for (const word of ["plain", "ünïcode 名前 🔐"]) {
       const rows = Array.from({ length: 400 }, (_, i) => ({
-        summary: {
+        summary: aTaskSummary({
           number: i + 1,
           title: `${word} ${i}`,
-          role: "engineer",
           priority: "LOW",
-          status: "TODO",
-          dependencies: [],
-          epic: null,
-          claimedBy: null,
-          mission: null,
-          completedBy: null,
-          createdAt: `c${i}`,
-          updatedAt: `u${i}`,
-          formerNumbers: [],
-        } as TaskSummary,
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          updatedAt: new Date(Date.UTC(2026, 1, 1, 0, 0, i)).toISOString(),
+        }),
         oid: "f".repeat(40),
       }));
       const t = decode(encodeTaskTable(rows, meta))!;
       for (let round = 0; round < 2; round++)
         rows.forEach((r, i) => {
-          expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([r.summary.title, `c${i}`, `u${i}`]);
+          expect([t.row(i).title, t.row(i).createdAt, t.row(i).updatedAt]).toEqual([
+            r.summary.title,
+            r.summary.createdAt,
+            r.summary.updatedAt,
+          ]);
         });
     }
   });
@@ -106,21 +121,7 @@ describe("the tasks' binary cache table", () => {
     const file = encodeTaskTable(
       [
         {
-          summary: {
-            number: 7,
-            title: "t",
-            role: "engineer",
-            priority: "LOW",
-            status: "TODO",
-            dependencies: [3],
-            epic: null,
-            claimedBy: null,
-            mission: null,
-            completedBy: null,
-            createdAt: "a",
-            updatedAt: "b",
-            formerNumbers: [],
-          },
+          summary: aTaskSummary({ number: 7, title: "t", priority: "LOW", dependencies: [3], labels: ["api"] }),
           oid: "f".repeat(40),
         },
       ],
@@ -128,27 +129,15 @@ describe("the tasks' binary cache table", () => {
     );
     const unaligned = Buffer.concat([Buffer.alloc(3), file.columns]).subarray(3);
     expect(decode(file, unaligned)!.row(0).dependencies).toEqual([3]);
-    expect(decode(file, Buffer.from("PTT0" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
+    expect(decode(file, unaligned)!.row(0).labels).toEqual(["api"]);
+    expect(decode(file, Buffer.from("PTT3" + file.columns.toString("latin1").slice(4), "latin1"))).toBeNull();
     expect(decode(file, file.columns.subarray(0, file.columns.length - 8))).toBeNull();
     expect(decode(file, Buffer.from("{}"))).toBeNull();
   });
 
   it("will not store a value its columns cannot hold", () => {
-    const base = {
-      number: 1,
-      title: "t",
-      role: "engineer",
-      priority: "LOW",
-      status: "TODO",
-      dependencies: [],
-      epic: null,
-      claimedBy: null,
-      mission: null,
-      completedBy: null,
-      createdAt: "a",
-      updatedAt: "b",
-      formerNumbers: [],
-    } as TaskSummary;
+    // A valid summary, then one value each that no schema-checked record holds.
+    const base = aTaskSummary({ number: 1, title: "t", priority: "LOW" });
     expect(() =>
       encodeTaskTable([{ summary: { ...base, dependencies: [2 ** 33] }, oid: "f".repeat(40) }], meta),
     ).toThrow(/out of range/);
@@ -159,21 +148,7 @@ describe("the tasks' binary cache table", () => {
 });
 
 describe("TableRows: a table with the journal's changes on top", () => {
-  const summary = (number: number, title: string): TaskSummary => ({
-    number,
-    title,
-    role: "engineer",
-    priority: "LOW",
-    status: "TODO",
-    dependencies: [],
-    epic: null,
-    claimedBy: null,
-    mission: null,
-    completedBy: null,
-    createdAt: "a",
-    updatedAt: "b",
-    formerNumbers: [],
-  });
+  const summary = (number: number, title: string): TaskSummary => aTaskSummary({ number, title, priority: "LOW" });
   const table = () =>
     decode(
       encodeTaskTable(
@@ -209,21 +184,7 @@ describe("TableRows: a table with the journal's changes on top", () => {
 });
 
 describe("the table's columns", () => {
-  const plain = (number: number, title = `t${number}`): TaskSummary => ({
-    number,
-    title,
-    role: "engineer",
-    priority: "LOW",
-    status: "TODO",
-    dependencies: [],
-    epic: null,
-    claimedBy: null,
-    mission: null,
-    completedBy: null,
-    createdAt: "a",
-    updatedAt: "b",
-    formerNumbers: [],
-  });
+  const plain = (number: number, title = `t${number}`): TaskSummary => aTaskSummary({ number, title, priority: "LOW" });
   const rowsOf = () =>
     new TableRows(
       decode(
@@ -246,6 +207,12 @@ describe("the table's columns", () => {
         Array.from(
           { length: cols.depStart[i + 1]! - cols.depStart[i]! },
           (_, k) => cols.depValues[cols.depStart[i]! + k],
+        ),
+      ),
+      labels: Array.from({ length: cols.count }, (_, i) =>
+        Array.from(
+          { length: cols.labelStart[i + 1]! - cols.labelStart[i]! },
+          (_, k) => cols.labelNames[cols.labelValues[cols.labelStart[i]! + k]!],
         ),
       ),
       tasks: Array.from({ length: cols.count }, (_, i) => toTaskSummary(cols.task(i))),
