@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --sizes=1000,10000,50000] [-- --sync-only] [-- --keep]
-//                [-- --history-only] [-- --history-commits=1000,100000]
+//                [-- --history-only] [-- --history-commits=1000,100000] [-- --no-history]
+//                [-- --before=<another build's pantheon.js>]
 //                [-- --only=doctor,import,first,list] [-- --bin=path/to/pantheon.js]
 // Whole-process medians of Pantheon commands at several store sizes, each as a ratio to
 // `node -e 0` measured in the same run (commands interleaved round by round, so drifting load
@@ -7,7 +8,12 @@
 // and taskwarrior on the same data when it can be installed, and sync between clones through a
 // bare remote at 10,000 tasks (issue 14), and history-bound reads (`task history`, `log`, the web's
 // charts) over synthesised histories of 1,000 and 100,000 commits. Prints Markdown tables.
-// PANTHEON_BENCH_BIN=<path to a build's pantheon.js> measures another build (before/after).
+// Every size is measured twice: in the clone as the commands left it (loose objects) and in a
+// copy of it after `git gc --prune=now` (every object packed, as after a fetch or a gc), reads
+// and mutations alike, so the cost of each path of the object database is seen.
+// PANTHEON_BENCH_BIN=<path to a build's pantheon.js> measures another build; --before=<path>
+// measures another build beside this one in the same run, every Pantheon command of the two
+// interleaved round by round ("(before)" rows), the sync bench too.
 // No test asserts a time: this is the measuring instrument (docs/performance.md).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +34,10 @@ const only = process.argv
   ?.slice(7)
   .split(",");
 const RSS = join(ROOT, "scripts/bench-rss.mjs");
+const beforeArg = process.argv.find((a) => a.startsWith("--before="))?.slice(9);
+/** Another build measured beside BIN in the same run, interleaved (--before=). */
+const BEFORE = beforeArg ? resolve(beforeArg) : null;
+const noHistory = process.argv.includes("--no-history");
 const quick = process.argv.includes("--quick");
 const syncOnly = process.argv.includes("--sync-only");
 /** Only the history-bound reads over synthesised histories (issue: history at scale). */
@@ -73,6 +83,36 @@ function time(argv, cwd, extraEnv = {}, input = undefined) {
 }
 // Run as a user runs it: the executable itself (its first line passes Node its flags).
 const pantheon = (...a) => [BIN, ...a];
+/** The same command run by the --before build. */
+const beforeOf = (argv) => (argv[0] === BIN && BEFORE ? [BEFORE, ...argv.slice(1)] : argv);
+
+/**
+ * A copy of `dir` with every object packed: the keep dir's second names dropped (they are hard
+ * links of the main store's files, which an hour later the sweep hands back to git anyway), then
+ * `git gc --prune=now`. The read cache is copied with it, as it stands in a clone after a gc.
+ */
+function packedCopy(dir) {
+  const copy = `${dir}-packed`;
+  cpSync(dir, copy, { recursive: true });
+  const keep = join(copy, ".git", "objects", "pantheon");
+  if (existsSync(keep))
+    for (const d of readdirSync(keep)) if (/^[0-9a-f]{2}$/.test(d)) rmSync(join(keep, d), { recursive: true });
+  execFileSync("git", ["gc", "-q", "--prune=now"], { cwd: copy, env });
+  const loose = readdirSync(join(copy, ".git", "objects")).filter((d) => /^[0-9a-f]{2}$/.test(d));
+  if (loose.length > 0) throw new Error(`packed copy still has loose objects in ${loose.join(", ")}`);
+  return copy;
+}
+
+/** Each Pantheon command of `commands` followed by its --before twin (same argv, the other build). */
+function withBefore(commands) {
+  if (!BEFORE) return commands;
+  return commands.flatMap((c) =>
+    c.kind === "base" || c.kind === "floor" || c.kind === "tab" || c.kind === "hook"
+      ? [c]
+      : // A mutation's twin gets its own target (`true`): a claim of the same task would be refused.
+        [c, { ...c, name: `${c.name} (before)`, argv: (i) => beforeOf(c.argv(i, true)), before: true }],
+  );
+}
 const run = (cwd, ...a) =>
   execFileSync(process.execPath, [BIN, ...a], { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
 
@@ -303,12 +343,18 @@ function syncBench(size, runs) {
   const out = [];
   const record = (name, goal, ms, rssMb) => out.push({ name, goal, ms, rssMb });
 
-  const adopt = [];
-  for (let i = 0; i < runs; i++) adopt.push(sample(pantheon("sync"), fresh(`adopt-${i}`)));
-  record("adopt through sync in a fresh clone", 10, median(adopt), peakRss(pantheon("sync"), fresh("adopt-rss")));
+  // Each sync twice per round when --before is given: this build, then the other, each in its own copy.
+  const both = (fn) => (BEFORE ? [fn(false), fn(true)] : [fn(false)]);
+  const adopt = [[], []];
+  for (let i = 0; i < runs; i++)
+    both((b) => adopt[+b].push(sample(b ? beforeOf(pantheon("sync")) : pantheon("sync"), fresh(`adopt-${i}-${+b}`))));
+  const adoptName = "adopt through sync in a fresh clone";
+  record(adoptName, 10, median(adopt[0]), peakRss(pantheon("sync"), fresh("adopt-rss")));
+  if (BEFORE)
+    record(`${adoptName} (before)`, 10, median(adopt[1]), peakRss(beforeOf(pantheon("sync")), fresh("adopt-rss-b")));
 
   // A teammate's clone at the state, its read cache built by a read.
-  const teammate = join(root, "adopt-0");
+  const teammate = join(root, "adopt-0-0");
   run(teammate, "task", "list", "--limit", "1");
   const n = (k, offset) => 1 + ((k * 37 + offset) % size);
   changeTasks(
@@ -317,9 +363,15 @@ function syncBench(size, runs) {
     "remote",
   );
   run(dir, "sync");
-  const ff = [];
-  for (let i = 0; i < runs; i++) ff.push(sample(pantheon("sync"), copy(teammate, `ff-${i}`)));
-  record("fast-forward of 200 changed tasks", 5, median(ff), peakRss(pantheon("sync"), copy(teammate, "ff-rss")));
+  const ff = [[], []];
+  for (let i = 0; i < runs; i++)
+    both((b) =>
+      ff[+b].push(sample(b ? beforeOf(pantheon("sync")) : pantheon("sync"), copy(teammate, `ff-${i}-${+b}`))),
+    );
+  const ffName = "fast-forward of 200 changed tasks";
+  record(ffName, 5, median(ff[0]), peakRss(pantheon("sync"), copy(teammate, "ff-rss")));
+  if (BEFORE)
+    record(`${ffName} (before)`, 5, median(ff[1]), peakRss(beforeOf(pantheon("sync")), copy(teammate, "ff-rss-b")));
   if (keep) copy(teammate, "ff-keep");
 
   // The teammate changed 200 other tasks meanwhile: a merge, then a push to a copy of the remote.
@@ -328,14 +380,17 @@ function syncBench(size, runs) {
     Array.from({ length: 200 }, (_, k) => n(k, 11)),
     "local",
   );
-  const merge = [];
-  for (let i = 0; i <= runs; i++) {
-    const o = copy(origin, `origin-${i}`);
-    const c = copy(teammate, `merge-${i}`);
-    git(c, "remote", "set-url", "origin", o);
-    if (i < runs) merge.push(sample(pantheon("sync"), c));
-    else record("merge of 200 changes each side, and its push", 10, median(merge), peakRss(pantheon("sync"), c));
-  }
+  const merge = [[], []];
+  const mergeName = "merge of 200 changes each side, and its push";
+  for (let i = 0; i <= runs; i++)
+    both((b) => {
+      const o = copy(origin, `origin-${i}-${+b}`);
+      const c = copy(teammate, `merge-${i}-${+b}`);
+      git(c, "remote", "set-url", "origin", o);
+      const argv = b ? beforeOf(pantheon("sync")) : pantheon("sync");
+      if (i < runs) merge[+b].push(sample(argv, c));
+      else record(`${mergeName}${b ? " (before)" : ""}`, 10, median(merge[+b]), peakRss(argv, c));
+    });
   if (keep) {
     // The merge copies were synced by the bench: fresh ones for a profile.
     const c = copy(teammate, "merge-keep");
@@ -553,7 +608,8 @@ if (only) {
 const rows = [];
 const extras = [];
 const historyRows = [];
-if (!syncOnly) for (const n of historyCommits) historyRows.push(...(await historyBench(n, quick ? 5 : 11)));
+if (!syncOnly && !noHistory)
+  for (const n of historyCommits) historyRows.push(...(await historyBench(n, quick ? 5 : 11)));
 if (historyOnly) {
   console.log(
     `Pantheon bench (history) — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}${quick ? " (--quick)" : ""}`,
@@ -568,11 +624,14 @@ for (const size of syncOnly ? [] : sizes) {
   // Medians of many runs: these 2-core machines drift by ±10% from one minute to the next.
   const runs = quick ? 5 : 21;
   const pick = (i) => String(1 + ((i * 7919) % size));
-  const engineerTask = (i) => String(((i * 6 + 1) % size) + 1); // engineer tasks are 1, 7, 13, ... (i % 6 === 1)
+  // Engineer tasks are 1, 7, 13, ... (k % 6 === 1); each build and each clone claims its own.
+  const engineerTask = (k) => String(((k * 6 + 1) % size) + 1);
   const floor = `b=$(echo "x$RANDOM" | git hash-object -w --stdin) && t=$(printf "100644 blob %s\\tf\\n" "$b" | git mktree) && c=$(git commit-tree "$t" -p refs/coordination/main -m floor) && git update-ref refs/bench/floor "$c"`;
-  const claimed = [];
-  const results = measure(
-    [
+  // The loose clone first (its mutations leave loose objects, as a user's do), then its packed copy.
+  const clones = [["loose", dir]];
+  for (const [variant, [clone, cwd]] of clones.entries()) {
+    const own = (i, before) => engineerTask(variant * 2 * runs + 2 * i + (before ? 1 : 0));
+    const commands = [
       { name: "node -e 0", kind: "base", argv: () => [process.execPath, "-e", "0"] },
       { name: "git plumbing floor (one mutation)", kind: "floor", argv: () => ["sh", "-c", floor] },
       { name: "task show", kind: "read", argv: (i) => pantheon("task", "show", pick(i)) },
@@ -589,20 +648,19 @@ for (const size of syncOnly ? [] : sizes) {
       {
         name: "task create",
         kind: "write",
-        argv: (i) => pantheon("task", "create", "--title", `bench ${i}`, "--role", "engineer"),
+        argv: (i, before) =>
+          pantheon("task", "create", "--title", `bench ${i}${before ? "b" : ""}`, "--role", "engineer"),
       },
       {
         name: "task claim",
         kind: "write",
-        argv: (i) => (
-          claimed.push(engineerTask(i)), pantheon("--as", "Hephaestus", "task", "claim", engineerTask(i), "--force")
-        ),
+        argv: (i, before) => pantheon("--as", "Hephaestus", "task", "claim", own(i, before), "--force"),
       },
       {
         name: "task update",
         kind: "write",
-        argv: (i) =>
-          pantheon("--as", "Hephaestus", "task", "update", claimed[i], "--status", "BLOCKED", "--notes", "bench"),
+        argv: (i, before) =>
+          pantheon("--as", "Hephaestus", "task", "update", own(i, before), "--status", "BLOCKED", "--notes", "bench"),
       },
       { name: "task note", kind: "write", argv: (i) => pantheon("task", "note", pick(i), `bench note ${i}`) },
       // What a TAB runs (the completion scripts call it): the read cache through the journal, no CLI.
@@ -617,31 +675,37 @@ for (const size of syncOnly ? [] : sizes) {
         name: "hook event (PreToolUse)",
         kind: "hook",
         argv: () => pantheon("hook", "event", "claude", "PreToolUse"),
-        env: { PANTHEON_LIVE: hookSession(dir) },
+        env: { PANTHEON_LIVE: hookSession(cwd) },
         input: HOOK_INPUT,
       },
-    ],
-    dir,
-    runs,
-  );
-  const base = results[0].ms;
-  for (const r of results) rows.push({ size, ...r, ratio: r.ms / base });
-  extras.push(
-    `peak memory at ${size}: task list --json ${peakRss(pantheon("task", "list", "--json"), dir).toFixed(0)} MB, dashboard ${peakRss(pantheon("dashboard"), dir).toFixed(0)} MB, task next ${peakRss(pantheon("task", "next"), dir).toFixed(0)} MB`,
-  );
-  for (const w of await webVersusCli(dir, quick ? 5 : 11)) {
+    ];
+    const results = measure(withBefore(commands), cwd, runs);
+    const base = results[0].ms;
+    for (const r of results) rows.push({ size, clone, ...r, ratio: r.ms / base });
+    const rss = (argv) => peakRss(argv, cwd).toFixed(0);
     extras.push(
-      `pantheon web at ${size}: GET ${w.path} ${w.web.toFixed(1)} ms vs \`pantheon ${w.cli}\` ${w.cliMs.toFixed(1)} ms: ratio ${(w.web / w.cliMs).toFixed(2)} (goal ≤ 1.3)`,
+      `peak memory at ${size}, ${clone}: task list --json ${rss(pantheon("task", "list", "--json"))} MB, dashboard ${rss(pantheon("dashboard"))} MB, task next ${rss(pantheon("task", "next"))} MB, task show ${rss(pantheon("task", "show", "1"))} MB, task note ${rss(pantheon("task", "note", "1", "rss"))} MB` +
+        (BEFORE
+          ? `; before: task list --json ${rss(beforeOf(pantheon("task", "list", "--json")))} MB, dashboard ${rss(beforeOf(pantheon("dashboard")))} MB, task show ${rss(beforeOf(pantheon("task", "show", "1")))} MB, task note ${rss(beforeOf(pantheon("task", "note", "1", "rss")))} MB`
+          : ""),
     );
+    if (clone === "loose") clones.push(["packed", packedCopy(dir)]);
   }
-  const tw = taskwarrior(size, quick ? 3 : 5);
-  if (tw) {
-    const ours = (name) => rows.find((r) => r.size === size && r.name === name).ms;
-    extras.push(
-      `taskwarrior at ${size} (same titles): list limit:50 ${tw.list.toFixed(1)} ms vs pantheon ${ours("task list --limit 50").toFixed(1)} ms; next ${tw.next.toFixed(1)} ms vs pantheon ${ours("task next").toFixed(1)} ms`,
-    );
-  } else extras.push(`taskwarrior at ${size}: not installed (apt-get install taskwarrior)`);
-  rmSync(dir, { recursive: true, force: true });
+  if (!noHistory) {
+    for (const w of await webVersusCli(dir, quick ? 5 : 11)) {
+      extras.push(
+        `pantheon web at ${size}: GET ${w.path} ${w.web.toFixed(1)} ms vs \`pantheon ${w.cli}\` ${w.cliMs.toFixed(1)} ms: ratio ${(w.web / w.cliMs).toFixed(2)} (goal ≤ 1.3)`,
+      );
+    }
+    const tw = taskwarrior(size, quick ? 3 : 5);
+    if (tw) {
+      const ours = (name) => rows.find((r) => r.size === size && r.clone === "loose" && r.name === name).ms;
+      extras.push(
+        `taskwarrior at ${size} (same titles): list limit:50 ${tw.list.toFixed(1)} ms vs pantheon ${ours("task list --limit 50").toFixed(1)} ms; next ${tw.next.toFixed(1)} ms vs pantheon ${ours("task next").toFixed(1)} ms`,
+      );
+    } else extras.push(`taskwarrior at ${size}: not installed (apt-get install taskwarrior)`);
+  }
+  for (const [, cwd] of clones) rmSync(cwd, { recursive: true, force: true });
 }
 const c = syncOnly ? null : await contention(1000);
 if (c)
@@ -653,10 +717,12 @@ const cpu = cpus()[0]?.model ?? "unknown CPU";
 console.log(
   `Pantheon bench — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GB${quick ? " (--quick)" : ""}\n`,
 );
-console.log("| tasks | command | kind | median ms | × node -e 0 | runs |");
-console.log("|---:|---|---|---:|---:|---:|");
+console.log("| tasks | objects | command | kind | median ms | × node -e 0 | runs |");
+console.log("|---:|---|---|---|---:|---:|---:|");
 for (const r of rows)
-  console.log(`| ${r.size} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`);
+  console.log(
+    `| ${r.size} | ${r.clone} | ${r.name} | ${r.kind} | ${r.ms.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.runs} |`,
+  );
 console.log("");
 for (const e of extras.filter((x) => !x.startsWith("history at"))) console.log(`- ${e}`);
 
@@ -677,21 +743,35 @@ const ceiling = (size, kind) =>
         : size >= 50000
           ? 2.0
           : 1.8;
-console.log(
-  "\n| tasks | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) | session hook, issue 17 (ceiling) |\n|---:|---|---|---|---|",
-);
-for (const size of syncOnly ? [] : sizes) {
-  const cell = (names, kind) => {
-    const c = ceiling(size, kind);
-    const parts = names
-      .map((n) => rows.find((r) => r.size === size && r.name === n))
-      .map((r) => `${r.name.replace(/^(completion: )?task /, "")} ${r.ratio.toFixed(2)}${r.ratio <= c ? "" : " ✗"}`);
-    const worst = Math.max(...names.map((n) => rows.find((r) => r.size === size && r.name === n).ratio));
-    return `${worst <= c ? "met" : "not met"} (≤ ${c}): ${parts.join(", ")}`;
-  };
-  console.log(
-    `| ${size} | ${cell(GOAL_READS, "read")} | ${cell(GOAL_WRITES, "write")} | ${cell(GOAL_TABS, "tab")} | ${cell(GOAL_HOOKS, "hook")} |`,
+/** A goal-table cell: the commands `names` of one size, clone and build against ceiling `c`. */
+const cell = (size, clone, suffix, names, c) => {
+  const found = names.map((n) => rows.find((r) => r.size === size && r.clone === clone && r.name === `${n}${suffix}`));
+  const parts = found.map(
+    (r) =>
+      `${r.name.replace(/^(completion: )?task /, "").replace(/ \(before\)$/, "")} ${r.ratio.toFixed(2)}${r.ratio <= c ? "" : " ✗"}`,
   );
+  const worst = Math.max(...found.map((r) => r.ratio));
+  return `${worst <= c ? "met" : "not met"} (≤ ${c}): ${parts.join(", ")}`;
+};
+console.log(
+  "\n| tasks | objects | reads (ceiling) | mutations (ceiling) | completion, issue 18 (ceiling) | session hook, issue 17 (ceiling) |\n|---:|---|---|---|---|---|",
+);
+for (const size of syncOnly ? [] : sizes)
+  for (const clone of ["loose", "packed"])
+    console.log(
+      `| ${size} | ${clone} | ${cell(size, clone, "", GOAL_READS, ceiling(size, "read"))} | ${cell(size, clone, "", GOAL_WRITES, ceiling(size, "write"))} | ${cell(size, clone, "", GOAL_TABS, ceiling(size, "tab"))} | ${cell(size, clone, "", GOAL_HOOKS, ceiling(size, "hook"))} |`,
+    );
+// Issue 25's goals (the git engine): at 10,000 tasks, loose and packed, reads ≤ 1.4, mutations ≤ 1.8.
+if (!syncOnly && sizes.includes(10_000)) {
+  console.log(
+    "\n| issue 25, 10,000 tasks | objects | reads, show/next/list page/dashboard (≤ 1.4) | mutations (≤ 1.8) |\n|---|---|---|---|",
+  );
+  const reads = ["task show", "task next", "task list --limit 50", "dashboard"];
+  for (const suffix of BEFORE ? ["", " (before)"] : [""])
+    for (const clone of ["loose", "packed"])
+      console.log(
+        `| ${suffix ? "before" : "this build"} | ${clone} | ${cell(10_000, clone, suffix, reads, 1.4)} | ${cell(10_000, clone, suffix, GOAL_WRITES, 1.8)} |`,
+      );
 }
 
 // Issue 14's sync goals at 10,000 tasks: time as a ratio to node -e 0, peak memory ≤ 150 MB.

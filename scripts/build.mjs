@@ -58,6 +58,47 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * isomorphic-git, the object engine (DESIGN §2.2), bundled tree-shaken into the lazy part of the
+ * core (store/git/object-engine.ts is reached by a dynamic import only). Its package.json gives
+ * Node the CommonJS build, which esbuild cannot tree-shake: the ES module is bundled instead.
+ * Node 20 has crypto.subtle and the web compression streams, which the library prefers: its
+ * first hash then costs ~15 ms and its first deflate ~150 ms (web streams). Shadowed in the
+ * library's own scope, it takes its synchronous paths, given node:crypto for sha.js and
+ * node:zlib for pako (each a few lines below). Its other dependencies (a lock, ref-name
+ * cleaning, crc-32, ignore, diff3, pify) serve functions Pantheon does not use; CommonJS without
+ * "sideEffects", esbuild would keep them whole, so they are stand-ins that throw if ever called.
+ */
+const ISOGIT_UNUSED = /^(async-lock|clean-git-ref|crc-32|pify|ignore|diff3)$/;
+const isomorphicGit = {
+  name: "isomorphic-git",
+  setup(b) {
+    // The package's "exports" names no index.js: its directory, from the CommonJS entry beside it.
+    const lib = createRequire(import.meta.url)
+      .resolve("isomorphic-git")
+      .replace(/index\.cjs$/, "index.js");
+    b.onResolve({ filter: /^isomorphic-git$/ }, () => ({ path: lib, sideEffects: false }));
+    b.onLoad({ filter: /isomorphic-git[\\/]index\.js$/ }, (a) => ({
+      contents: `const crypto = undefined, CompressionStream = undefined, DecompressionStream = undefined;\n${readFileSync(a.path, "utf8")}`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: ISOGIT_UNUSED }, (a) => ({ path: a.path, namespace: "isogit-unused" }));
+    b.onLoad({ filter: /.*/, namespace: "isogit-unused" }, (a) => ({
+      contents: `module.exports = function () { throw new Error("${a.path} is not bundled with Pantheon"); };`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^(sha\.js\/sha1\.js|pako)$/ }, (a) => ({ path: a.path, namespace: "isogit-shim" }));
+    b.onLoad({ filter: /.*/, namespace: "isogit-shim" }, (a) => ({
+      contents:
+        a.path === "pako"
+          ? // The same calls as pako's; the engine bounds what it inflates before (engine-fs.ts).
+            `const z = require("node:zlib"); module.exports = { inflate: (b) => z.inflateSync(b), deflate: (b) => z.deflateSync(b, { level: 1 }) };`
+          : `const c = require("node:crypto"); module.exports = function Hash() { return c.createHash("sha1"); };`,
+      loader: "js",
+    }));
+  },
+};
+
 /** Stay in node_modules, required only by the commands that use them. */
 const EXTERNAL = [
   "yaml",
@@ -132,11 +173,15 @@ mkdirSync(next, { recursive: true });
 await nodeBundle("src/cli/entry.ts", `${next}/pantheon-core.cjs`, {
   // import() of those becomes require(): Node 20.19+ requires ESM packages too.
   supported: { "dynamic-import": false },
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, isomorphicGit],
 });
 // pantheon/api: the same services in a library bundle of its own (package.json "exports"),
 // unminified so that a user's stack traces read.
-await nodeBundle("src/api/index.ts", `${next}/api.cjs`, { minify: false, supported: { "dynamic-import": false } });
+await nodeBundle("src/api/index.ts", `${next}/api.cjs`, {
+  minify: false,
+  supported: { "dynamic-import": false },
+  plugins: [isomorphicGit],
+});
 emitTypes(next);
 // Shell completion's id lookup: the launcher runs this alone for `pantheon __complete`, so a
 // TAB costs about one node start (it reads the read cache, never commander, zod or git objects).

@@ -18,7 +18,6 @@ export {
 } from "./errors/domain-errors.js";
 export {
   GitError,
-  PackReadError,
   RepositoryError,
   SharedPermError,
   StateLostError,

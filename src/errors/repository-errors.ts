@@ -79,11 +79,3 @@ export class SharedPermError extends Error {
     super(`core.sharedRepository = ${value} is not valid: ${why}`);
   }
 }
-
-/**
- * A pack could not be read (replaced or deleted under a concurrent repack, or corrupt: its
- * message then says how, as in "the delta of <id> names itself as its base"). Never reaches the
- * user as is: the object database looks the object up again, asks git, then reports an
- * E_GIT_* error that carries this message.
- */
-export class PackReadError extends Error {}

@@ -18,7 +18,7 @@ import { EMPTY_COUNTERS } from "../domain/constants.js";
 import type { Project } from "../domain/schemas/project.js";
 import { canonicalJson } from "./state/canonical-json.js";
 import { commitMessage } from "./state/commit-message.js";
-import { encodeCommit, parseCommit, type Signature } from "./git/commit-codec.js";
+import type { Signature } from "./git/commit-data.js";
 import { loadGitConfig } from "./repo/git-config.js";
 import { commitIdentity, type CommitIdentity } from "./repo/git-identity.js";
 import { assertSupportedFormat } from "./repo/repo-format.js";
@@ -178,7 +178,7 @@ export class GitStore implements Store, StateWriter {
     });
     const out: CommitEntry[] = [];
     for (const [, row] of rows) {
-      const entry = (journal.logged(row.oid) ?? logItem(row.oid, (await this.db.read(row.oid)).content)).entry;
+      const entry = (journal.logged(row.oid) ?? logItem(row.oid, await this.db.readCommit(row.oid))).entry;
       // What the index knows of these records, for snapshotAt() on this commit and its parent.
       for (const [path, [before, after]] of row.versions) {
         this.versions.set(`${row.oid}:${path}`, after);
@@ -271,12 +271,8 @@ export class GitStore implements Store, StateWriter {
    */
   async snapshotAt(commit: string): Promise<RecordSnapshot> {
     this.checkFormat();
-    const treeOf = async () => {
-      const obj = await this.db.read(commit);
-      if (obj.type !== "commit")
-        throw new GitError("E_GIT_CORRUPT_OBJECT", `${REF} points at a ${obj.type}, not a commit`, "pantheon doctor");
-      return parseCommit(obj.content).tree;
-    };
+    // A commit id that names another type is E_GIT_CORRUPT_OBJECT, naming it (object-engine.ts).
+    const treeOf = async () => (await this.db.readCommit(commit)).tree;
     const known = (path: string) => this.versions.get(`${commit}:${path}`);
     return new RecordSnapshot(
       new GitTreeSource(this.db, this.versioned.has(commit) ? treeOf : await treeOf(), known),
@@ -411,7 +407,7 @@ export class GitStore implements Store, StateWriter {
       timestamp: Math.floor(when.getTime() / 1000),
       tzOffsetMinutes: -when.getTimezoneOffset(),
     });
-    const body = encodeCommit({
+    const commit = await target.writeCommit({
       tree,
       parents,
       // The actor is the author (DESIGN §1.7); the Director's commits carry git's own author name.
@@ -419,7 +415,6 @@ export class GitStore implements Store, StateWriter {
       committer: stamp(id.committer.name, id.committer.email),
       message: commitMessage(info, changes.keys()),
     });
-    const commit = await target.write("commit", body);
     if (pack?.opened) {
       await faultPoint("pack-unfinished");
       pack.opened.finish();
@@ -454,7 +449,7 @@ export class GitStore implements Store, StateWriter {
 
   private async summaryOf(commit: string): Promise<string> {
     try {
-      const msg = parseCommit((await this.db.read(commit)).content).message;
+      const msg = (await this.db.readCommit(commit)).message;
       return msg.split("\n")[0] ?? "";
     } catch {
       return "pantheon: update";
@@ -462,7 +457,7 @@ export class GitStore implements Store, StateWriter {
   }
 
   private async treeOf(commit: string): Promise<string> {
-    return parseCommit((await this.db.read(commit)).content).tree;
+    return (await this.db.readCommit(commit)).tree;
   }
 
   async checkState(commit: string, o: { trustCache?: boolean } = {}): Promise<StateCheck> {

@@ -1,5 +1,5 @@
-import { parseCommit, parseTrailers } from "../git/commit-codec.js";
-import { firstParentChanges, listCommits, type PathChange } from "../git/commit-listing.js";
+import { type CommitData, parseTrailers } from "../git/commit-data.js";
+import { type CommitFacts, firstParentChanges, listCommitFacts, type PathChange } from "../git/commit-listing.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { changedPaths } from "../git/tree-diff.js";
 import { recordKey } from "../state/layout.js";
@@ -51,17 +51,21 @@ export function journalRun(journal: Journal, from: string, tip: string): Indexed
   return out;
 }
 
+/** As the log shows it (state/commit-log.ts, isoOf): a date JavaScript cannot show is the epoch. */
+const shownTime = (t: number): number => (Math.abs(t * 1000) <= MAX_DATE_MS ? t : 0);
+
 /** A commit object as the index takes it; a merge's keys are filled in by its caller. */
-function parsed(oid: string, content: Buffer): IndexedCommit {
-  const c = parseCommit(content);
+function parsed(oid: string, c: CommitData): IndexedCommit {
   return commitOf(oid, {
     parents: c.parents,
     ctime: c.committer.timestamp,
-    // As the log shows it (state/commit-log.ts, isoOf): a date JavaScript cannot show is the epoch.
-    atime: Math.abs(c.author.timestamp * 1000) <= MAX_DATE_MS ? c.author.timestamp : 0,
+    atime: shownTime(c.author.timestamp),
     trailers: parseTrailers(c.message),
   });
 }
+
+/** A commit as git listed it. */
+const listed = (f: CommitFacts): IndexedCommit => commitOf(f.oid, { ...f, atime: shownTime(f.atime) });
 
 /** What a merge changed on the line it joins: its first-parent diff, as record keys. */
 function mergeKeys(paths: readonly string[]): string[] {
@@ -80,7 +84,7 @@ function blobsOf(c: IndexedCommit, changes: readonly PathChange[]): void {
 
 /**
  * The commits of `tip`'s history that `from`'s lacks (all of it when `from` is null or gone),
- * from `git rev-list` and one `git cat-file --batch`; what each changed against its first
+ * from one `git rev-list --format` (git parses them); what each changed against its first
  * parent (a merge's keys, every touched record's blobs) from one `git diff-tree`.
  * `complete` says whether `from` was honoured (false: a full listing). Null when git cannot answer.
  */
@@ -91,23 +95,23 @@ export async function gitRun(
   env: NodeJS.ProcessEnv,
   indexed: (oid: string) => boolean,
 ): Promise<{ commits: IndexedCommit[]; complete: boolean } | null> {
-  let raw = from ? await listCommits(gitDir, [tip], from, env) : null;
+  let raw = from ? await listCommitFacts(gitDir, [tip], from, env) : null;
   const complete = raw !== null;
-  raw ??= await listCommits(gitDir, [tip], null, env);
+  raw ??= await listCommitFacts(gitDir, [tip], null, env);
   if (!raw) return null;
-  const commits = raw.map((o) => parsed(o.oid, o.content));
+  const commits = raw.map(listed);
   // Parents git did not list (a shallow graft hides them) are listed in turn while present.
-  const listed = new Set(commits.map((c) => c.oid));
+  const seen = new Set(commits.map((c) => c.oid));
   for (let round = 0; round < 100; round++) {
     const hidden = [...new Set(commits.flatMap((c) => c.parents))].filter(
-      (p) => !listed.has(p) && !(complete && indexed(p)),
+      (p) => !seen.has(p) && !(complete && indexed(p)),
     );
-    const more = hidden.length === 0 ? [] : await listCommits(gitDir, hidden, complete ? from : null, env);
+    const more = hidden.length === 0 ? [] : await listCommitFacts(gitDir, hidden, complete ? from : null, env);
     if (!more || more.length === 0) break;
-    for (const o of more) {
-      if (listed.has(o.oid)) continue;
-      listed.add(o.oid);
-      commits.push(parsed(o.oid, o.content));
+    for (const f of more) {
+      if (seen.has(f.oid)) continue;
+      seen.add(f.oid);
+      commits.push(listed(f));
     }
   }
   const diffs = await firstParentChanges(
@@ -135,17 +139,19 @@ export async function objectRun(db: ObjectDb, tip: string, known: (oid: string) 
   while (queue.length > 0) {
     const oid = queue.pop()!;
     if (known(oid)) continue;
-    let content: Buffer;
+    let commit: CommitData;
     try {
-      content = (await db.read(oid)).content;
+      commit = await db.readCommit(oid);
     } catch {
       continue; // a shallow clone's cut: the history ends here, as git's does
     }
-    const c = parsed(oid, content);
+    const c = parsed(oid, commit);
     if (c.parents.length > 1) {
-      const first = await db.read(c.parents[0]!).catch(() => null);
-      const base = first?.type === "commit" ? parseCommit(first.content).tree : null;
-      c.keys = mergeKeys(await changedPaths(db, base, parseCommit(content).tree));
+      const base = await db
+        .readCommit(c.parents[0]!)
+        .then((p) => p.tree)
+        .catch(() => null);
+      c.keys = mergeKeys(await changedPaths(db, base, commit.tree));
     }
     out.push(c);
     for (const p of c.parents) {

@@ -1,7 +1,6 @@
 import type { Task } from "../../domain/schemas/task.js";
 import { toTaskSummary } from "../../domain/task-summary.js";
 import type { JournalEntry } from "./cache-journal.js";
-import { parseCommit } from "../git/commit-codec.js";
 import { logItem } from "../state/commit-log.js";
 import { PROJECT_PATH, RECORD_KINDS, type RecordKind } from "../state/layout.js";
 import type { ObjectDb } from "../git/object-db.js";
@@ -9,7 +8,7 @@ import type { Schemas } from "../state/record-schemas.js";
 import { decodeRecord } from "../state/record-snapshot.js";
 import type { TreeChanges } from "../git/tree-edit.js";
 import { listTree } from "../git/tree-edit.js";
-import { isTreeMode, type TreeEntry } from "../git/tree-codec.js";
+import { isTreeMode, type TreeEntry } from "../git/tree-entry.js";
 
 /** Past this many changed records (an import) a journal line is not worth its size: reads refresh from git. */
 const MAX_JOURNALED_RECORDS = 200;
@@ -38,13 +37,13 @@ export async function journalEntryFor(
     byKind.set(kind, list);
   }
   if ([...byKind.values()].reduce((sum, l) => sum + l.length, 0) > MAX_JOURNALED_RECORDS) return null;
-  const content = (await db.read(commit)).content;
-  const { time, entry: logged } = logItem(commit, content);
+  const c = await db.readCommit(commit);
+  const { time, entry: logged } = logItem(commit, c);
   const { oid: _, ...l } = logged;
   const entry: JournalEntry = { p: parent, c: commit, s: {}, r: {}, l: { t: time, ...l } };
-  const root = await listTree(db, parseCommit(content).tree);
+  const root = await listTree(db, c.tree);
   // The parent's trees on the written paths: read moments ago by the mutation's own writes.
-  const parentRoot = await listTree(db, parseCommit((await db.read(parent)).content).tree);
+  const parentRoot = await listTree(db, (await db.readCommit(parent)).tree);
   const project = root.find((e) => e.name === PROJECT_PATH)?.oid;
   if (project) entry.j = project;
   for (const kind of RECORD_KINDS) {

@@ -10,7 +10,7 @@ import { parseRecordFile, type RecordKind } from "../state/layout.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { decodeRecord, MAX_RECORD_BYTES, recordTooLarge } from "../state/record-snapshot.js";
 import { loadSchemas } from "../state/schema-loader.js";
-import { isTreeMode, type TreeEntry } from "../git/tree-codec.js";
+import { isTreeMode, type TreeEntry } from "../git/tree-entry.js";
 import { listTree } from "../git/tree-edit.js";
 import { listKindWithGit, type KindListing } from "../git/tree-listing.js";
 

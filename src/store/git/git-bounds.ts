@@ -59,7 +59,8 @@ const KNOBS = [
   "pack.deltaCacheSize=64m",
 ];
 
-const SAMPLE_MS = 20;
+/** How often the resident memory of a running git is sampled (Linux). */
+export const SAMPLE_MS = 20;
 
 /** Which bound: time, memory (git's allocation limit or the tree's), output, or the reader's own check. */
 export interface Stop {
@@ -98,16 +99,16 @@ export interface BoundedOptions {
 let runs = 0;
 
 /** "0.4 s" below ten seconds (a test's bound), as formatAge above. */
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   return ms < 10_000 ? `${Number((ms / 1000).toFixed(1))} s` : formatAge(ms);
 }
 
-function mib(bytes: number): string {
+export function mib(bytes: number): string {
   return `${Math.round(bytes / MIB)} MiB`;
 }
 
 /** The bound git's own message says it hit, if any. */
-function selfStopped(stderr: string): Stop | null {
+export function selfStopped(stderr: string): Stop | null {
   const alloc = /attempting to allocate (\d+) over limit (\d+)/.exec(stderr);
   if (alloc)
     return {
@@ -118,7 +119,8 @@ function selfStopped(stderr: string): Stop | null {
   return null;
 }
 
-function prepare(args: readonly string[], o: BoundedOptions) {
+/** The environment (allocation limit, a marker on every process of the run) and argv of a bounded run. */
+export function prepareBounded(args: readonly string[], o: Pick<BoundedOptions, "env" | "bounds">) {
   const bounds = { ...OBJECT_READ_BOUNDS, ...o.bounds };
   // Marks every process of this run, so that what outlives a killed root can still be found.
   const marker = `PANTHEON_GIT_RUN=${process.pid}.${++runs}`;
@@ -135,7 +137,7 @@ function prepare(args: readonly string[], o: BoundedOptions) {
  * on Linux, the resident memory of git and every process it starts, sampled while it runs.
  */
 export function runBoundedGit(args: readonly string[], o: BoundedOptions): Promise<BoundedRun> {
-  const { bounds, marker, env, argv } = prepare(args, o);
+  const { bounds, marker, env, argv } = prepareBounded(args, o);
   const maxStdout = o.maxStdout ?? 1 << 30;
   return new Promise((done) => {
     const child = spawnGit(argv, { cwd: o.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -209,7 +211,7 @@ export function runBoundedGitSync(
   args: readonly string[],
   o: Omit<BoundedOptions, "onStdout" | "discardStdout">,
 ): BoundedRun {
-  const { bounds, marker, env, argv } = prepare(args, o);
+  const { bounds, marker, env, argv } = prepareBounded(args, o);
   const maxStdout = o.maxStdout ?? 64 * MIB;
   const r = spawnGitSync(argv, {
     cwd: o.cwd,

@@ -5,10 +5,10 @@ import { lazyRequire } from "../../lazy-require.js";
  * Every git process Pantheon starts is started here, so its environment is built in one place
  * (test/unit/store/git-spawn.test.ts fails if a file elsewhere spawns git itself).
  *
- * `GIT_NO_REPLACE_OBJECTS=1`: git honours `refs/replace/*` by default, Pantheon's own object
- * reader never does, and a replace ref can arrive with a fetch or sit in a shared repository.
- * Without it `git cat-file --batch` (a list of 256 tasks or more) and the in-process reader
- * (`task show`) would give two answers for one blob (DESIGN §2.2).
+ * `GIT_NO_REPLACE_OBJECTS=1`: git honours `refs/replace/*` by default, the object engine
+ * (isomorphic-git, loose objects) never does, and a replace ref can arrive with a fetch or sit
+ * in a shared repository. Without it a record would read one way loose and another packed
+ * (read by `git cat-file --batch`): two answers for one blob (DESIGN §2.2).
  *
  * `GIT_ALLOC_LIMIT`, unless set already: no single allocation over 2 GiB. A hostile pack (a
  * delta cycle) makes any git that reads it grow without end, the user's `worktree add` or

@@ -18,7 +18,6 @@ import { diskFullAt, diskFullHint, isDiskFull } from "./disk-full.js";
 import { GitError } from "../../errors.js";
 import { randomBytes } from "../../random-bytes.js";
 import { adjustSharedPerm, mkdirShared, sharedPermOf } from "./shared-perm.js";
-import { storedDeflate } from "./stored-deflate.js";
 
 /** The alternate's directory name under objects/ (and its line in objects/info/alternates). */
 export const KEEP_DIR = "pantheon";
@@ -103,11 +102,12 @@ export class LooseWriter {
   }
 
   /**
-   * Stores the object under both names. An object already in the main store (git's, or an
-   * earlier write) gets its mtime refreshed (git's freshen_loose_object: `--prune=<date>` then
-   * keeps it) and a second name too: it may be old garbage about to be pruned.
+   * Stores the object, given as its loose file (deflated by the object engine), under both
+   * names. An object already in the main store (git's, or an earlier write) gets its mtime
+   * refreshed (git's freshen_loose_object: `--prune=<date>` then keeps it) and a second name
+   * too: it may be old garbage about to be pruned.
    */
-  store(oid: string, type: string, content: Buffer): void {
+  store(oid: string, data: Buffer): void {
     this.listAlternate();
     const main = this.mainPath(oid);
     const keep = loose(this.keepDir, oid);
@@ -129,7 +129,6 @@ export class LooseWriter {
         return;
       }
     }
-    const data = storedDeflate(Buffer.concat([Buffer.from(`${type} ${content.length}\0`, "latin1"), content]));
     this.retry(oid, () => {
       // Written in the keep dir, where no prune sweeps temp files; renamed, then linked into
       // the main store (rename and link are both atomic: no reader sees a torn object).
@@ -158,12 +157,12 @@ export class LooseWriter {
    * it), unless `packed` finds it in one of Pantheon's kept packs (loose-packer.ts packed it
    * meanwhile: as safe as a second name).
    */
-  heal(oid: string, type: string, content: Buffer, packed: (oid: string) => boolean = () => false): boolean {
+  heal(oid: string, data: Buffer, packed: (oid: string) => boolean = () => false): boolean {
     if (fs.existsSync(this.mainPath(oid))) return false;
     const keep = loose(this.keepDir, oid);
     if (fs.existsSync(keep)) this.retry(oid, () => this.link(keep, this.mainPath(oid), sharedPermOf(this.commonDir)));
     else if (packed(oid)) return false;
-    else this.store(oid, type, content);
+    else this.store(oid, data);
     return true;
   }
 

@@ -289,19 +289,23 @@ export class LazyPack {
   }
 
   /**
-   * Where a commit's objects go: into the pack when one is open (trees and the commit, read
-   * back by this command, are remembered by the db; blobs are not), else the db's loose files.
+   * Where a commit's objects go: into the pack when one is open (trees and the commit, encoded
+   * by the object engine and read back by this command, are remembered by the db; blobs are
+   * not), else the db's loose files.
    */
-  target(): Pick<ObjectDb, "read" | "write"> {
+  target(): Pick<ObjectDb, "readTree" | "write" | "writeTree" | "writeCommit"> {
     const pack = this.writer;
     if (!pack) return this.db;
+    const write = async (type: ObjectType, content: Buffer) => {
+      const oid = pack.add(type, content);
+      if (type !== "blob") this.db.remember(oid, { type, content });
+      return oid;
+    };
     return {
-      read: (oid) => this.db.read(oid),
-      write: async (type, content) => {
-        const oid = pack.add(type, content);
-        if (type !== "blob") this.db.remember(oid, { type, content });
-        return oid;
-      },
+      readTree: (oid) => this.db.readTree(oid),
+      write,
+      writeTree: async (entries) => write("tree", await this.db.encodeTree(entries)),
+      writeCommit: async (c) => write("commit", await this.db.encodeCommit(c)),
     };
   }
 

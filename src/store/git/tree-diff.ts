@@ -1,6 +1,6 @@
 import { TreeTooLargeError } from "../../errors.js";
 import type { ObjectDb } from "./object-db.js";
-import { isTreeMode, type TreeEntry } from "./tree-codec.js";
+import { isTreeMode, type TreeEntry } from "./tree-entry.js";
 import { listTree } from "./tree-edit.js";
 
 /** A blob path changed on the local side since the base, with its id on each side. */

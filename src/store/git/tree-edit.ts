@@ -1,14 +1,15 @@
 /**
  * Path-level edits of a tree without an index: only the trees on changed paths are rewritten and
- * every other entry (including ones Pantheon does not understand: stray files, odd modes,
- * submodules) is carried with its exact mode and id, as DESIGN §2.1 requires of every write.
+ * every other entry (including ones Pantheon does not understand: stray files, submodules) is
+ * carried with its id and mode, as DESIGN §2.1 requires of every write. Trees are parsed and
+ * encoded by the object engine (object-db.ts), which reads a mode as one of git's five (an old
+ * tool's "100664" is carried as "100644", as git itself would write it).
  */
-import { GitError, TreeTooLargeError } from "../../errors.js";
-import type { GitObject, ObjectDb } from "./object-db.js";
-import { encodeTree, isTreeMode, parseTree, type TreeEntry } from "./tree-codec.js";
+import { GitError } from "../../errors.js";
+import type { ObjectDb } from "./object-db.js";
+import { isTreeMode, type TreeEntry } from "./tree-entry.js";
 
-/** 100,000 entries of ~50 bytes: far past the layout (≤ a few hundred per tree) but bounded. */
-export const MAX_TREE_BYTES = 5 * 1024 * 1024;
+export { MAX_TREE_BYTES } from "./object-db.js";
 
 /** Path ("tasks/07/107.json") → new blob content, or null to delete the path. */
 export type TreeChanges = Map<string, Buffer | null>;
@@ -28,27 +29,19 @@ export type TreeEdits = Map<string, Buffer | KnownBlob | null>;
 const OID = /^[0-9a-f]{40}$/;
 
 /** What writing trees needs of an object store: the object db, or one writing into a pack. */
-export type ObjectWriter = Pick<ObjectDb, "read" | "write">;
+export type ObjectWriter = Pick<ObjectDb, "readTree" | "write" | "writeTree">;
 
 const BLOB_MODE = "100644";
-const TREE_MODE = "40000";
+const TREE_MODE = "040000";
 
 /**
- * Trees parsed so far, by the object the db remembers: a sync diffs the same shard trees several
- * times (the merge, then each count it reports), and parsing one costs a string per entry.
+ * Lists a tree's entries (the db keeps them parsed: a sync diffs the same shard trees several
+ * times); E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree,
+ * TreeTooLargeError past MAX_TREE_BYTES.
  */
-const parsed = new WeakMap<GitObject, readonly TreeEntry[]>();
-
-/** Lists a tree's entries; E_GIT_READ_OBJECT if the object is missing, E_GIT_CORRUPT_OBJECT if it is not a tree. */
-export async function listTree(db: Pick<ObjectDb, "read">, treeOid: string): Promise<readonly TreeEntry[]> {
-  const obj = await db.read(treeOid);
-  const known = parsed.get(obj);
-  if (known) return known;
-  if (obj.type !== "tree")
-    throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is a ${obj.type}, not a tree`, "git fsck");
-  if (obj.content.length > MAX_TREE_BYTES) throw new TreeTooLargeError(treeOid, obj.content.length, MAX_TREE_BYTES);
-  const entries = parseTree(obj.content);
-  parsed.set(obj, entries);
+export async function listTree(db: Pick<ObjectDb, "readTree">, treeOid: string): Promise<readonly TreeEntry[]> {
+  const entries = await db.readTree(treeOid);
+  if (!entries) throw new GitError("E_GIT_CORRUPT_OBJECT", `Object ${treeOid} is not a tree`, "git fsck");
   return entries;
 }
 
@@ -75,7 +68,7 @@ export async function readTreePath(
 export async function writeTreeChanges(db: ObjectWriter, baseTree: string | null, changes: TreeEdits): Promise<string> {
   const root = await applyLevel(db, baseTree, changes, "");
   // An empty root is still a tree; write it so fsck's connectivity check finds it stored.
-  return root ?? (await db.write("tree", Buffer.alloc(0)));
+  return root ?? (await db.writeTree([]));
 }
 
 interface Group {
@@ -116,7 +109,7 @@ async function applyLevel(
   for (const [name, group] of groups) if (await applyName(db, entries, name, group, prefix)) changed = true;
   if (!changed && treeOid !== null) return entries.size === 0 ? null : treeOid;
   if (entries.size === 0) return null;
-  return db.write("tree", encodeTree([...entries.values()]));
+  return db.writeTree([...entries.values()]);
 }
 
 /** Applies one name's changes to `entries`; true when its entry changed. */

@@ -1,5 +1,5 @@
 import { runBoundedGit } from "./git-bounds.js";
-import { isTreeMode, type TreeEntry } from "./tree-codec.js";
+import { isTreeMode, type TreeEntry } from "./tree-entry.js";
 import { MAX_TREE_BYTES } from "./tree-edit.js";
 
 export interface KindListing {

@@ -17,7 +17,7 @@ import { FALLBACK_IDENTITY, loadGitConfig, parseGitConfig, resolveIdentity } fro
 import { spawnGit } from "../git/git-spawn.js";
 import type { RepoPaths } from "./repo.js";
 import { adjustSharedPerm, ensureParentDir, sharedPermOf } from "../git/shared-perm.js";
-import { sha1Hex } from "../git/sha1.js";
+import { nodeCrypto } from "../../lazy-require.js";
 
 export interface Person {
   name: string;
@@ -208,7 +208,7 @@ function gitVar(paths: RepoPaths, env: NodeJS.ProcessEnv, name: string): Promise
 
 /** Git's identity for commits made here; cached per clone (see the module comment). */
 export async function commitIdentity(paths: RepoPaths, env: NodeJS.ProcessEnv): Promise<CommitIdentity> {
-  const key = sha1Hex(Buffer.from(envKey(paths, env)));
+  const key = nodeCrypto().createHash("sha1").update(envKey(paths, env)).digest("hex");
   const hit = cached(paths.commonDir, key);
   if (hit) return hit;
   // Stat before asking: a file edited while git runs then misses next time rather than never.

@@ -7,7 +7,6 @@
  * contains lost nothing (a recovery, a fast-forward by hand); a state Pantheon itself moved away
  * from on purpose (`sync --accept-rewrite`) is followed by its own line and is never one.
  */
-import { parseCommit } from "../git/commit-codec.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { readReflogs, ZERO_OID, type ReflogEntry } from "../git/reflog.js";
 import { REF } from "../state/layout.js";
@@ -64,7 +63,7 @@ export async function lostTips(
     let records: LostTip["records"] = [];
     if (current) {
       const base = runGit(paths, ["merge-base", tip.commit, current], env).stdout.trim() || null;
-      const treeOf = async (c: string) => parseCommit((await db.read(c)).content).tree;
+      const treeOf = async (c: string) => (await db.readCommit(c)).tree;
       records = await recordChanges(db, await treeOf(tip.commit), base ? await treeOf(base) : null);
     }
     out.push({

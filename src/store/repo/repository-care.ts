@@ -7,7 +7,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ConflictError, ContentionError, GitError, LockedError, NotFoundError, SharedPermError } from "../../errors.js";
-import { parseCommit } from "../git/commit-codec.js";
 import { loadGitConfig } from "./git-config.js";
 import { runBoundedGitSync } from "../git/git-bounds.js";
 import { commitIdentity } from "./git-identity.js";
@@ -92,7 +91,7 @@ export class RepositoryCare {
     try {
       const obj = await this.store.db.read(oid);
       if (obj.type !== "commit") return { state: "damaged", oid, detail: `it points at a ${obj.type}, not a commit` };
-      await listTree(this.store.db, parseCommit(obj.content).tree);
+      await listTree(this.store.db, (await this.store.db.readCommit(oid)).tree);
     } catch (e) {
       return { state: "damaged", oid, detail: (e as Error).message };
     }
@@ -149,7 +148,7 @@ export class RepositoryCare {
       );
     }
     const info = infoFor(commit);
-    const tree = parseCommit((await this.store.db.read(commit)).content).tree;
+    const tree = (await this.store.db.readCommit(commit)).tree;
     const oid = await this.store.writeCommit([commit], tree, new Map(), info);
     const cas = await this.store.moveRef(state.oid, oid, info.summary);
     if (cas.ok) return { from: commit, commit: oid };

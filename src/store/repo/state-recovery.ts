@@ -6,7 +6,6 @@
  * when git can list every object of its tree and its project.json reads as a Pantheon project.
  */
 import { readJournal } from "../cache/cache-journal.js";
-import { parseCommit } from "../git/commit-codec.js";
 import { REF } from "../state/layout.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { readReflogs } from "../git/reflog.js";
@@ -58,7 +57,7 @@ export async function describeCommit(db: ObjectDb, commit: string): Promise<{ su
   try {
     const obj = await db.read(commit);
     if (obj.type !== "commit") return null;
-    const c = parseCommit(obj.content);
+    const c = await db.readCommit(commit);
     return { summary: c.message.split("\n")[0] ?? "", time: c.committer.timestamp };
   } catch {
     return null;

@@ -1,5 +1,5 @@
 import { isoOf } from "../../domain/history-charts.js";
-import { parseCommit, parseTrailers } from "../git/commit-codec.js";
+import { type CommitData, parseTrailers } from "../git/commit-data.js";
 import type { ObjectDb } from "../git/object-db.js";
 import type { CommitEntry } from "../store.js";
 
@@ -15,7 +15,7 @@ export async function walkLog(
   o: { limit?: number },
   known: (oid: string) => LogItem | undefined = () => undefined,
 ): Promise<CommitEntry[]> {
-  const load = async (oid: string): Promise<LogItem> => known(oid) ?? logItem(oid, (await db.read(oid)).content);
+  const load = async (oid: string): Promise<LogItem> => known(oid) ?? logItem(oid, await db.readCommit(oid));
   const out: CommitEntry[] = [];
   const seen = new Set<string>([tip]);
   const queue: LogItem[] = [await load(tip)];
@@ -38,8 +38,7 @@ export interface LogItem {
   entry: CommitEntry;
 }
 
-export function logItem(oid: string, content: Buffer): LogItem {
-  const c = parseCommit(content);
+export function logItem(oid: string, c: CommitData): LogItem {
   const summary = c.message.split("\n")[0] ?? "";
   return {
     time: c.committer.timestamp,

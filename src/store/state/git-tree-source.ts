@@ -1,6 +1,7 @@
+import { TreeTooLargeError } from "../../errors.js";
 import type { ObjectDb } from "../git/object-db.js";
 import type { TreeSource } from "./record-snapshot.js";
-import { isTreeMode, parseTree, type TreeEntry } from "../git/tree-codec.js";
+import { isTreeMode, type TreeEntry } from "../git/tree-entry.js";
 
 import { MAX_TREE_BYTES } from "../git/tree-edit.js";
 
@@ -69,16 +70,15 @@ export class GitTreeSource implements TreeSource {
   }
 
   private async load(oid: string): Promise<Map<string, TreeEntry> | null> {
-    const obj = await this.db.read(oid);
-    if (obj.type !== "tree") return null;
-    // A shard holds ~500 records at 50,000; a tree of millions of entries is hostile or broken.
-    if (obj.content.length > MAX_TREE_BYTES) {
-      this.problems.set(
-        oid,
-        `${obj.content.length} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`,
-      );
+    let entries: readonly TreeEntry[] | null;
+    try {
+      entries = await this.db.readTree(oid);
+    } catch (err) {
+      // A shard holds ~500 records at 50,000; a tree of millions of entries is hostile or broken.
+      if (!(err instanceof TreeTooLargeError)) throw err;
+      this.problems.set(oid, `${err.bytes} bytes, over the ${MAX_TREE_BYTES}-byte limit for a tree of the state`);
       return null; // reported by scans as a stray entry with this reason; never parsed
     }
-    return new Map(parseTree(obj.content).map((e) => [e.name, e]));
+    return entries && new Map(entries.map((e) => [e.name, e]));
   }
 }

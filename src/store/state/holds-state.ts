@@ -1,4 +1,3 @@
-import { parseCommit } from "../git/commit-codec.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { readTreePath } from "../git/tree-edit.js";
 import { COUNTERS_PATH, PROJECT_PATH } from "./layout.js";
@@ -10,7 +9,7 @@ import { COUNTERS_PATH, PROJECT_PATH } from "./layout.js";
  */
 export async function holdsState(db: ObjectDb, commit: string): Promise<boolean> {
   try {
-    const tree = parseCommit((await db.read(commit)).content).tree;
+    const tree = (await db.readCommit(commit)).tree;
     return (
       (await readTreePath(db, tree, PROJECT_PATH)) !== null && (await readTreePath(db, tree, COUNTERS_PATH)) !== null
     );

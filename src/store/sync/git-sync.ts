@@ -8,7 +8,6 @@ import { prefetchDiffs } from "../git/object-prefetch.js";
 import { decodeRecord } from "../state/record-snapshot.js";
 import { mergeBase } from "./transport.js";
 import { runGit } from "../repo/run-git.js";
-import { parseCommit } from "../git/commit-codec.js";
 import { CorruptRecordError } from "../../errors.js";
 import { fieldChanges } from "../../domain/field-changes.js";
 import { parseRecordFile, PROJECT_PATH, type RecordKind } from "../state/layout.js";
@@ -27,7 +26,7 @@ import { remoteRefs } from "./remote-refs.js";
 /** StateSync over the git store (a StateWriter): transport and ancestry through system git, the merge in-process. */
 export function gitSync(store: StateWriter, env: NodeJS.ProcessEnv): StateSync {
   const paths = store.paths;
-  const treeOf = async (commit: string) => parseCommit((await store.db.read(commit)).content).tree;
+  const treeOf = async (commit: string) => (await store.db.readCommit(commit)).tree;
   /** `git merge-base --is-ancestor`: exit 1 is "no"; anything else (an object missing) is "cannot tell". */
   const contains = (a: string, b: string): boolean | null => {
     if (a === b) return true;

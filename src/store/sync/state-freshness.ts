@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCommit } from "../git/commit-codec.js";
 import type { ObjectDb } from "../git/object-db.js";
 import { readRef } from "../git/ref-cas.js";
 import type { RepoPaths } from "../repo/repo.js";
@@ -97,7 +96,7 @@ async function stepsBack(db: ObjectDb, from: string, to: string): Promise<number
     if (at === to) return steps;
     const obj = await db.readIfLoose(at);
     if (!obj || obj.type !== "commit") return null;
-    const parents = parseCommit(obj.content).parents;
+    const parents = (await db.readCommit(at)).parents;
     if (parents.length !== 1) return null;
     at = parents[0]!;
   }

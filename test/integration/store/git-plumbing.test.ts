@@ -1,16 +1,14 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { RepositoryError } from "../../../src/errors.js";
-import { encodeCommit, parseCommit, parseTrailers, type Signature } from "../../../src/store/git/commit-codec.js";
+import { parseTrailers, type Signature } from "../../../src/store/git/commit-data.js";
 import { EMPTY_TREE_OID, ObjectDb } from "../../../src/store/git/object-db.js";
 import { casRef } from "../../../src/store/git/ref-cas.js";
-import { encodeTree, parseTree, type TreeEntry } from "../../../src/store/git/tree-codec.js";
+import type { TreeEntry } from "../../../src/store/git/tree-entry.js";
 import { listTree, readTreePath, writeTreeChanges } from "../../../src/store/git/tree-edit.js";
-import { git, gitEnv, makeRepo, tempDir } from "./plumbing-fixture.js";
+import { git, makeRepo } from "./plumbing-fixture.js";
 
 const REF = "refs/coordination/main";
 const sig = (name: string, timestamp: number, tz = 0): Signature => ({
@@ -27,16 +25,13 @@ async function fsckWith(repo: { dir: string; gitDir: string }, commit: string): 
 }
 
 async function commitTree(db: ObjectDb, tree: string, parents: string[] = [], message = "test\n"): Promise<string> {
-  return db.write(
-    "commit",
-    encodeCommit({
-      tree,
-      parents,
-      author: sig("Ada", 1_700_000_000, 60),
-      committer: sig("Ada", 1_700_000_000, 60),
-      message,
-    }),
-  );
+  return db.writeCommit({
+    tree,
+    parents,
+    author: sig("Ada", 1_700_000_000, 60),
+    committer: sig("Ada", 1_700_000_000, 60),
+    message,
+  });
 }
 
 function filesUnder(dir: string): string[] {
@@ -53,9 +48,8 @@ describe("ObjectDb", () => {
     expect(git(repo.dir, ["cat-file", "-t", blob]).trim()).toBe("blob");
     expect(git(repo.dir, ["cat-file", "-p", blob])).toBe("hello\n");
 
-    const treeBuf = encodeTree([{ mode: "100644", name: "hello.txt", oid: blob }]);
-    const tree = await db.write("tree", treeBuf);
-    expect(tree).toBe(git(repo.dir, ["hash-object", "-t", "tree", "--stdin"], { input: treeBuf }).trim());
+    const tree = await db.writeTree([{ mode: "100644", name: "hello.txt", oid: blob }]);
+    expect(tree).toBe(git(repo.dir, ["mktree"], { input: `100644 blob ${blob}\thello.txt\n` }).trim());
     expect(git(repo.dir, ["cat-file", "-p", tree])).toBe(`100644 blob ${blob}\thello.txt\n`);
 
     const commit = await commitTree(db, tree, [], "First\n\nBody.\n");
@@ -86,43 +80,28 @@ describe("ObjectDb", () => {
     expect((err as RepositoryError).hint).toMatch(/git fsck.*pantheon doctor --recover/);
   });
 
-  it("reads a loose object without node:zlib, a packed one with it and no library", async () => {
-    // Bundled and run from a temp dir where no node_modules can be resolved: whatever the read
-    // needs beyond Node's built-ins would fail to load.
+  it("reads a loose object through the engine, a packed one through git, and refuses one declaring over 64 MiB", async () => {
     const repo = makeRepo();
-    const out = join(tempDir(), "read-child.mjs");
-    const contents = [
-      `import { ObjectDb } from ${JSON.stringify(resolve(dirname(fileURLToPath(import.meta.url)), "../../../src/store/git/object-db.ts"))};`,
-      "const obj = await new ObjectDb(process.argv[2]).read(process.argv[3]);",
-      "const zlib = process.moduleLoadList.includes('NativeModule zlib');",
-      "process.stdout.write(JSON.stringify({ content: obj.content.toString(), zlib }));",
-    ].join("\n");
-    await build({
-      stdin: { contents, resolveDir: dirname(out), loader: "ts" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      outfile: out,
-      packages: "external",
-      logLevel: "silent",
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    });
-    // Written as Pantheon writes (a stored zlib stream: read back without node:zlib).
     const oid = await new ObjectDb(repo.gitDir).write("blob", Buffer.from("loose\n"));
-    const run = () =>
-      JSON.parse(
-        execFileSync(process.execPath, [out, repo.gitDir, oid], {
-          cwd: dirname(out),
-          env: gitEnv(),
-          stdio: "pipe",
-        }).toString(),
-      );
-    expect(run()).toEqual({ content: "loose\n", zlib: false });
+    expect((await new ObjectDb(repo.gitDir).read(oid)).content.toString()).toBe("loose\n");
     git(repo.dir, ["update-ref", "refs/keep", oid]);
     git(repo.dir, ["repack", "-adq"]);
     git(repo.dir, ["prune-packed"]);
     rmSync(join(repo.gitDir, "objects", "pantheon"), { recursive: true }); // its second name (loose-writer.ts)
-    expect(run()).toEqual({ content: "loose\n", zlib: true });
+    expect(existsSync(join(repo.gitDir, "objects", oid.slice(0, 2), oid.slice(2)))).toBe(false);
+    expect(await new ObjectDb(repo.gitDir).read(oid)).toEqual({ type: "blob", content: Buffer.from("loose\n") });
+    // A zlib bomb fetched loose (a collaborator's 1 GiB record compresses to ~1 MiB): refused
+    // from its header, before the library would inflate it whole.
+    const bomb = "d".repeat(40);
+    mkdirSync(join(repo.gitDir, "objects", "dd"), { recursive: true });
+    writeFileSync(
+      join(repo.gitDir, "objects", "dd", bomb.slice(2)),
+      deflateSync(Buffer.concat([Buffer.from(`blob ${1 << 30}\0`), Buffer.alloc(1 << 20)])),
+    );
+    await expect(new ObjectDb(repo.gitDir).read(bomb)).rejects.toMatchObject({
+      code: "E_GIT_CORRUPT_OBJECT",
+      message: expect.stringContaining(`declares ${1 << 30} bytes, over the 67108864-byte limit`),
+    });
   });
 
   for (const packer of [
@@ -150,10 +129,10 @@ describe("ObjectDb", () => {
 
       const db = new ObjectDb(repo.gitDir);
       const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
-      const commit = parseCommit((await db.read(head)).content);
+      const commit = await db.readCommit(head);
       expect(commit.message).toBe("version 1\n");
       expect(commit.parents).toEqual([git(repo.dir, ["rev-parse", "HEAD~1"]).trim()]);
-      const old = parseCommit((await db.read(commit.parents[0] ?? "")).content);
+      const old = await db.readCommit(commit.parents[0] ?? "");
       for (let i = 0; i < 60; i++) {
         for (const [v, c] of [
           [1, commit],
@@ -169,12 +148,12 @@ describe("ObjectDb", () => {
   }
 });
 
-describe("tree codec against git", () => {
+describe("trees through the object engine, against git", () => {
   it("sorts entries as git does: fsck --strict is clean and ls-tree order matches", async () => {
     const repo = makeRepo();
     const db = new ObjectDb(repo.gitDir);
     const blob = await db.write("blob", Buffer.from("x\n"));
-    const sub = await db.write("tree", encodeTree([{ mode: "100644", name: "inner.json", oid: blob }]));
+    const sub = await db.writeTree([{ mode: "100644", name: "inner.json", oid: blob }]);
     const names: Array<[string, boolean]> = [
       ["a", true],
       ["a.json", false],
@@ -192,15 +171,14 @@ describe("tree codec against git", () => {
       name,
       oid: isTree ? sub : blob,
     }));
-    const buf = encodeTree(entries.reverse());
-    const tree = await db.write("tree", buf);
+    const tree = await db.writeTree([...entries].reverse());
     // git mktree sorts its input itself, so equal ids mean equal order.
     const mktreeInput = entries
       .map((e) => `${e.mode === "40000" ? "040000 tree" : "100644 blob"} ${e.oid}\t${e.name}`)
       .join("\n");
     expect(tree).toBe(git(repo.dir, ["mktree"], { input: `${mktreeInput}\n` }).trim());
     const lsNames = git(repo.dir, ["-c", "core.quotePath=false", "ls-tree", "--name-only", tree]).trim().split("\n");
-    expect(parseTree(buf).map((e) => e.name)).toEqual(lsNames);
+    expect(new Set((await db.readTree(tree))?.map((e) => e.name))).toEqual(new Set(lsNames));
     expect(lsNames.slice(0, 7)).toEqual(["Z", "a b", "a-b", "a.b", "a.json", "a", "a0"]);
     expect(await fsckWith(repo, await commitTree(db, tree))).toBe("");
   });
@@ -327,7 +305,7 @@ describe("writeTreeChanges", () => {
   it("reads single paths and refuses invalid ones", async () => {
     const { db, base } = seed();
     expect(await readTreePath(db, base, "tasks/07/107.json")).toMatchObject({ mode: "100644" });
-    expect(await readTreePath(db, base, "tasks/07")).toMatchObject({ mode: "40000" });
+    expect(await readTreePath(db, base, "tasks/07")).toMatchObject({ mode: "040000" });
     expect(await readTreePath(db, base, "tasks/07/999.json")).toBeNull();
     expect(await readTreePath(db, base, "project.json/below")).toBeNull();
     await expect(writeTreeChanges(db, base, new Map([["tasks//x.json", Buffer.from("")]]))).rejects.toMatchObject({
@@ -346,7 +324,7 @@ describe("writeTreeChanges", () => {
   });
 });
 
-describe("commit codec against git", () => {
+describe("commits through the object engine, against git", () => {
   it("round-trips a commit made by git with a multi-line message and trailers", async () => {
     const repo = makeRepo();
     writeFileSync(join(repo.dir, "f"), "f\n");
@@ -371,7 +349,7 @@ describe("commit codec against git", () => {
     const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
     const raw = (await new ObjectDb(repo.gitDir).read(head)).content;
     expect(raw).toEqual(Buffer.from(git(repo.dir, ["cat-file", "commit", head]), "utf8"));
-    const c = parseCommit(raw);
+    const c = await new ObjectDb(repo.gitDir).readCommit(head);
     expect(c.tree).toBe(git(repo.dir, ["rev-parse", "HEAD^{tree}"]).trim());
     expect(c.parents).toEqual([]);
     expect(c.author).toEqual({
@@ -387,11 +365,36 @@ describe("commit codec against git", () => {
       tzOffsetMinutes: -60,
     });
     expect(c.message).toBe(git(repo.dir, ["log", "-1", "--format=%B", head]).replace(/\n$/, ""));
-    expect(encodeCommit(c)).toEqual(raw);
+    // Written back, the same bytes: the same id.
+    expect(await new ObjectDb(repo.gitDir).writeCommit(c)).toBe(head);
     expect(parseTrailers(c.message)).toEqual({ "Pantheon-Op": ["task.claim"], "Pantheon-Actor": ["Hephaestus"] });
     expect(git(repo.dir, ["interpret-trailers", "--parse"], { input: c.message })).toBe(
       "Pantheon-Op: task.claim\nPantheon-Actor: Hephaestus\n",
     );
+  });
+
+  it("reads a signed commit with an encoding header, and refuses a tree no git checks out, naming it", async () => {
+    const repo = makeRepo();
+    const raw =
+      `tree ${EMPTY_TREE_OID}\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 2 -0000\nencoding UTF-8\n` +
+      "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nSigned\n\nbody\n";
+    const signed = git(repo.dir, ["hash-object", "-t", "commit", "-w", "--stdin"], { input: raw }).trim();
+    const c = await new ObjectDb(repo.gitDir).readCommit(signed);
+    expect(c).toMatchObject({ tree: EMPTY_TREE_OID, parents: [], message: "Signed\n\nbody\n" });
+    expect(c.committer).toEqual({ name: "C", email: "c@x", timestamp: 2, tzOffsetMinutes: 0 });
+    // A collaborator's tree with an entry named .git (git refuses to check one out) or a mode git
+    // never writes: the engine will not read it, and the error names the tree.
+    const blob = git(repo.dir, ["hash-object", "-w", "--stdin"], { input: "x\n" }).trim();
+    for (const entry of ["100644 .git", "100600 odd"]) {
+      const bytes = Buffer.concat([Buffer.from(`${entry}\0`), Buffer.from(blob, "hex")]);
+      const tree = git(repo.dir, ["hash-object", "-t", "tree", "-w", "--literally", "--stdin"], {
+        input: bytes,
+      }).trim();
+      await expect(new ObjectDb(repo.gitDir).readTree(tree)).rejects.toMatchObject({
+        code: "E_GIT_CORRUPT_OBJECT",
+        message: expect.stringContaining(`Corrupt git object ${tree} (`),
+      });
+    }
   });
 
   it("writes merge commits and sanitises identities the way git reads them", async () => {
@@ -400,16 +403,13 @@ describe("commit codec against git", () => {
     const tree = await writeTreeChanges(db, null, new Map([["a", Buffer.from("a\n")]]));
     const p1 = await commitTree(db, tree, [], "one\n");
     const p2 = await commitTree(db, tree, [], "two\n");
-    const merge = await db.write(
-      "commit",
-      encodeCommit({
-        tree,
-        parents: [p1, p2],
-        author: { name: "Eve <evil>\nX", email: "<e@x>", timestamp: 100_000, tzOffsetMinutes: -330 },
-        committer: sig("Bob", 2),
-        message: "merge",
-      }),
-    );
+    const merge = await db.writeCommit({
+      tree,
+      parents: [p1, p2],
+      author: { name: "Eve <evil>\nX", email: "<e@x>", timestamp: 100_000, tzOffsetMinutes: -330 },
+      committer: sig("Bob", 2),
+      message: "merge",
+    });
     expect(git(repo.dir, ["log", "-1", "--format=%P|%an|%ae|%ai|%B", merge])).toBe(
       `${p1} ${p2}|Eve evilX|e@x|1970-01-01 22:16:40 -0530|merge\n\n`,
     );

@@ -1,20 +1,13 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GitError, PackReadError } from "../../../src/errors.js";
+import { GitError } from "../../../src/errors.js";
 import { catFileBatch } from "../../../src/store/git/cat-file-batch.js";
-import { ObjectDb } from "../../../src/store/git/object-db.js";
-import { PackReader } from "../../../src/store/git/pack-reader.js";
+import { CatFileProcess } from "../../../src/store/git/cat-file-process.js";
+import { MAX_OBJECT_BYTES, ObjectDb } from "../../../src/store/git/object-db.js";
 import { runGit } from "../../../src/store/repo/run-git.js";
 import { OBJECT_READ_BOUNDS, runBoundedGit, runBoundedGitSync } from "../../../src/store/git/git-bounds.js";
-import {
-  deltaData,
-  gitPeakRss,
-  type Hostility,
-  OTHER,
-  plantHostileObject,
-  writePack,
-} from "../../helpers/hostile-pack.js";
+import { deltaData, gitPeakRss, type Hostility, plantHostileObject, writePack } from "../../helpers/hostile-pack.js";
 import { git, gitEnv, makeRepo, type TempRepo } from "./plumbing-fixture.js";
 
 const MIB = 1024 * 1024;
@@ -23,7 +16,6 @@ const MIB = 1024 * 1024;
  * unbounded it runs until the kernel refuses it memory, and a stall would end at the 30 s limit.
  */
 const SECONDS = 15_000;
-const MAX = 64 * MIB;
 
 /** A repository with a few blobs, one of which (returned) is then made hostile. */
 function hostileRepo(kind: Hostility): { repo: TempRepo; oid: string; good: string } {
@@ -65,47 +57,6 @@ async function failure(p: () => Promise<unknown>): Promise<{ error: unknown; ms:
   throw new Error("expected a failure");
 }
 
-describe("Pantheon's pack reader refuses a hostile pack at once, naming the object", () => {
-  it.each([
-    ["self", /the delta of ([0-9a-f]{40}) names itself as its base/],
-    ["cycle", /the deltas of ([0-9a-f]{40}) → 2{40} → \1 form a cycle/],
-    ["huge", /an entry declares 4294967296 bytes, over the 67108864-byte limit/],
-  ] as const)("%s", (kind, message) => {
-    const { repo, oid } = hostileRepo(kind);
-    const t0 = performance.now();
-    let error: unknown;
-    try {
-      new PackReader(join(repo.gitDir, "objects"), MAX).read(oid);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(PackReadError);
-    expect((error as Error).message).toMatch(message);
-    if (kind !== "huge") expect((error as Error).message).toContain(oid);
-    expect(performance.now() - t0).toBeLessThan(1000);
-  });
-
-  it("an offset delta naming itself (distance 0) or a place before the pack, and a delta declaring gigabytes", () => {
-    const repo = makeRepo({ bare: true });
-    const packDir = join(repo.gitDir, "objects", "pack");
-    const small = deltaData(5, 5, Buffer.from("hello"));
-    const huge = deltaData(5, 4 * 2 ** 30, Buffer.from("hello"));
-    const ids = ["a".repeat(40), "b".repeat(40), "c".repeat(40), "d".repeat(40)];
-    writePack(packDir, [
-      { oid: ids[0]!, type: 6, size: small.length, data: small, back: 0 },
-      { oid: ids[1]!, type: 6, size: small.length, data: small, back: 4096 },
-      { oid: ids[2]!, type: 3, size: 5, data: Buffer.from("hello") },
-      { oid: ids[3]!, type: 7, size: huge.length, data: huge, base: ids[2]! },
-    ]);
-    const reader = new PackReader(join(repo.gitDir, "objects"), MAX);
-    expect(() => reader.read(ids[0]!)).toThrow(/an offset delta names itself or a later entry as its base/);
-    expect(() => reader.read(ids[1]!)).toThrow(PackReadError);
-    expect(reader.read(ids[2]!)?.content.toString()).toBe("hello");
-    // Refused from the delta's header, before 4 GiB is asked of the allocator.
-    expect(() => reader.read(ids[3]!)).toThrow(/a delta declares a result of 4294967296 bytes/);
-  });
-});
-
 describe("git cat-file --batch is bounded: a hostile pack is E_GIT_CORRUPT_OBJECT naming the object, in seconds", () => {
   it.each(["self", "cycle", "huge"] as const)("%s", async (kind) => {
     const { repo, oid, good } = hostileRepo(kind);
@@ -129,18 +80,67 @@ describe("git cat-file --batch is bounded: a hostile pack is E_GIT_CORRUPT_OBJEC
     );
   });
 
-  it("the object db reports one error with both readers' reasons, and honest objects around it still read", async () => {
+  it("the object db: one error naming the object, and honest objects around it still read", async () => {
     const { repo, oid, good } = hostileRepo("cycle");
     const db = new ObjectDb(repo.gitDir);
     expect((await db.read(good)).content.toString()).toBe("content 1\n");
     const { error, ms } = await failure(() => db.read(oid));
     expect((error as GitError).code).toBe("E_GIT_CORRUPT_OBJECT");
     expect((error as Error).message).toMatch(
-      new RegExp(
-        `^Cannot read git object ${oid}: git cat-file tried to allocate .*; Pantheon's pack reader: the deltas of ${oid} → ${OTHER} → ${oid} form a cycle$`,
-      ),
+      new RegExp(`^Cannot read git object ${oid}: git cat-file tried to allocate \\d+ MiB, over its 128 MiB limit`),
     );
     expect(ms).toBeLessThan(SECONDS);
+    // The git that died is replaced by a new one for the next read.
+    expect((await db.read(git(repo.dir, ["rev-parse", "HEAD:f3"]).trim())).content.toString()).toBe("content 3\n");
+    // Parsed reads go the same way: the commit and its tree are read, the hostile blob is refused.
+    const head = git(repo.dir, ["rev-parse", "HEAD"]).trim();
+    expect((await db.readTree((await db.readCommit(head)).tree))?.map((e) => e.name)).toEqual(["f1", "f2", "f3"]);
+  });
+
+  it("an offset delta naming itself or a place before the pack, a delta declaring gigabytes: errors, never an answer", async () => {
+    const repo = makeRepo({ bare: true });
+    const packDir = join(repo.gitDir, "objects", "pack");
+    const small = deltaData(5, 5, Buffer.from("hello"));
+    const huge = deltaData(5, 4 * 2 ** 30, Buffer.from("hello"));
+    const ids = ["a".repeat(40), "b".repeat(40), "c".repeat(40), "d".repeat(40)];
+    writePack(packDir, [
+      { oid: ids[0]!, type: 6, size: small.length, data: small, back: 0 },
+      { oid: ids[1]!, type: 6, size: small.length, data: small, back: 4096 },
+      { oid: ids[2]!, type: 3, size: 5, data: Buffer.from("hello") },
+      { oid: ids[3]!, type: 7, size: huge.length, data: huge, base: ids[2]! },
+    ]);
+    const db = new ObjectDb(repo.gitDir);
+    expect((await db.read(ids[2]!)).content.toString()).toBe("hello");
+    for (const id of [ids[0]!, ids[1]!, ids[3]!]) {
+      const { error, ms } = await failure(() => db.read(id));
+      expect(error, id).toBeInstanceOf(GitError);
+      expect((error as Error).message, id).toContain(id);
+      expect(ms, id).toBeLessThan(SECONDS);
+    }
+  });
+
+  it("one git for the whole command, bounded as a one-shot run: memory sampled, time, and nothing of it left", async () => {
+    const { repo, oid, good } = hostileRepo("self");
+    const sampled = new CatFileProcess(repo.gitDir, {}, MAX_OBJECT_BYTES, {
+      timeoutMs: 30_000,
+      allocBytes: Number.POSITIVE_INFINITY,
+      rssBytes: 96 * MIB,
+    });
+    expect((await sampled.read(good))?.content.toString()).toBe("content 1\n");
+    await expect(sampled.read(oid)).rejects.toThrow(
+      new RegExp(`^Cannot read git object ${oid}: git cat-file used over 96 MiB of memory reading it`),
+    );
+    expect((await sampled.read(good))?.content.toString()).toBe("content 1\n");
+    sampled.close();
+    const timed = new CatFileProcess(repo.gitDir, {}, MAX_OBJECT_BYTES, {
+      timeoutMs: 400,
+      allocBytes: Number.POSITIVE_INFINITY,
+      rssBytes: Number.POSITIVE_INFINITY,
+    });
+    const t0 = performance.now();
+    await expect(timed.read(oid)).rejects.toThrow(/git cat-file ran past 0\.4 s reading it/);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    await expect.poll(runsLeft, { timeout: 2000 }).toEqual([]);
   });
 });
 
