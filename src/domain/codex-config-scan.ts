@@ -65,8 +65,8 @@ function dotted(raw: string): string {
   return parts.join(".");
 }
 
-/** Where `=` ends the key: the first one outside quotes. */
-function keyEnd(line: string): number {
+/** The index of the first `ch` outside a quoted string (a `\\"` inside `"..."` stays quoted), or -1. */
+function firstUnquoted(line: string, ch: string): number {
   let quote: string | null = null;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
@@ -74,23 +74,18 @@ function keyEnd(line: string): number {
       if (c === "\\" && quote === '"') i++;
       else if (c === quote) quote = null;
     } else if (c === '"' || c === "'") quote = c;
-    else if (c === "=") return i;
+    else if (c === ch) return i;
   }
   return -1;
 }
 
+/** Where `=` ends the key: the first one outside quotes. */
+const keyEnd = (line: string): number => firstUnquoted(line, "=");
+
 /** The line without a `#` comment (a `#` inside a string stays). */
 function stripComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = null;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === "#") return line.slice(0, i);
-  }
-  return line;
+  const at = firstUnquoted(line, "#");
+  return at < 0 ? line : line.slice(0, at);
 }
 
 function balanced(value: string): boolean {

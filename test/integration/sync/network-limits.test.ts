@@ -9,21 +9,12 @@ import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { publishingTeam } from "../../helpers/publishing-team.js";
 import { makeOriginAndClones, type Clone } from "../../helpers/clones.js";
 import { needSshd, startSshd } from "../../helpers/sshd.js";
 
 /** Two clones in step with task 1 published and an ACTIVE mission in clone 0; publishing on. */
-async function team() {
-  const setup = await makeOriginAndClones(2, { autoSync: true });
-  const [c0, c1] = setup.clones as [Clone, Clone];
-  await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
-  await c0.ok(["task", "create", "--title", "Other work", "--role", "engineer"]);
-  await c0.ok(["sync"]);
-  await c1.ok(["sync"]);
-  await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
-  await c1.ok(["mission", "start", "--role", "engineer", "--persona", "Ptah"]);
-  return { ...setup, c0, c1 };
-}
+const team = publishingTeam;
 
 /** A stand-in `ssh` first on PATH that writes each call's arguments (one line each) to a log, then fails as an unreachable host. */
 function recordingSsh(root: string): { env: NodeJS.ProcessEnv; calls: () => string[] } {

@@ -9,23 +9,14 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeOriginAndClones, REF, type Clone } from "../../helpers/clones.js";
+import { publishingTeam } from "../../helpers/publishing-team.js";
+import { makeOriginAndClones, REF } from "../../helpers/clones.js";
 import { git } from "../../helpers/repo.js";
 
 const originFile = (origin: string, path: string) => JSON.parse(git(origin, "cat-file", "-p", `${REF}:${path}`));
 
 /** Two clones in step, each with its persona's ACTIVE mission and task 1 published; publishing on. */
-async function team() {
-  const setup = await makeOriginAndClones(2, { autoSync: true });
-  const [c0, c1] = setup.clones as [Clone, Clone];
-  await c0.ok(["task", "create", "--title", "Shared work", "--role", "engineer"]);
-  await c0.ok(["task", "create", "--title", "Other work", "--role", "engineer"]);
-  await c0.ok(["sync"]);
-  await c1.ok(["sync"]);
-  await c0.ok(["mission", "start", "--role", "engineer", "--persona", "Hephaestus"]);
-  await c1.ok(["mission", "start", "--role", "engineer", "--persona", "Ptah"]);
-  return { ...setup, c0, c1 };
-}
+const team = publishingTeam;
 
 describe("a claim made while the remote is reachable", () => {
   it("is on the remote when the command returns; a second clone claiming it afterwards is refused at once, keeping the merge it fetched", async () => {
